@@ -1,0 +1,214 @@
+"""The event's regulations applied live: a pure fold over the event log that answers each entry
+(and each tick of time) with the entries the regulations call for.
+
+Used by the gateway: every entry it appends, and every entry others append (arbiter actions), is
+shown to ``observe``; ``tick(now_ms)`` runs on a timer. What they return is appended to the log.
+After a restart the gateway replays the log through ``observe`` and throws the answers away: the
+answers given before are in the log already and the fold has seen them, so nothing is said twice.
+
+Entries produced (data always carries ``game`` and ``board``; ``rule`` quotes the rule applied):
+- ``draw_offer_refused``: a board or clock reported a draw by agreement the regulations forbid
+  (US 2023 rule 2; US 2013 rule 2; Norway classical); the game goes on.
+- ``draw_claim_reported``: a device reported a draw by claim (9.2/9.3); the arbiter decides.
+- ``default_forfeit`` + ``game_ended``: lateness past the default time (FIDE Laws 6.7.1).
+- ``player_not_at_board``: not at the board at the start (US 2023 rule 1: a fine may follow).
+- ``armageddon_scheduled``: Norway classical: a drawn game is followed by an Armageddon game.
+- ``armageddon_decided``: an Armageddon game drawn is won by Black.
+- ``game_ended`` for a device result the regulations allow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from services.rules.base import BLACK, WHITE, other
+
+from . import lateness
+from .model import Tournament
+
+DRAW = "1/2-1/2"
+CLAIM_REASONS = {"threefold", "threefold_repetition", "fifty_moves", "fifty_move", "claim", "forty_moves"}
+ENDED_BY_RULES = {"stalemate", "insufficient_material", "dead_position", "checkmate", "fivefold_repetition",
+                  "seventyfive_moves"}
+
+
+@dataclass
+class _Game:
+    id: str
+    board: str
+    round: str
+    kind: str
+    white: str
+    black: str
+    setup: dict
+    moves: dict = field(default_factory=lambda: {WHITE: 0, BLACK: 0})
+    arrived: dict = field(default_factory=lambda: {WHITE: None, BLACK: None})
+    ended: bool = False
+    result: str = "*"
+    defaulted: bool = False
+    fined_alerted: set = field(default_factory=set)
+    follow_up: bool = False
+    first_side: str = WHITE
+
+
+class Enforcer:
+    """The regulations of one tournament as a fold. ``tournament``: the parsed tournament file.
+    Methods return lists of ``(type, data)`` to append; they never raise on odd entries."""
+
+    def __init__(self, tournament: Tournament):
+        self.t = tournament
+        self.regs = tournament.regulations
+        self.games: dict[str, _Game] = {}
+
+    # -- the fold ---------------------------------------------------------------------------
+    def observe(self, type: str, data: dict, at: int) -> list[tuple[str, dict]]:
+        """Fold one log entry; returns the entries the regulations call for in answer."""
+        handler = getattr(self, "_on_" + type, None)
+        return handler(data, at) or [] if handler else []
+
+    def _on_round_started(self, data: dict, at: int):
+        for setup in data.get("games", []):
+            self._add(setup)
+
+    def _on_armageddon_scheduled(self, data: dict, at: int):
+        self._add(data)
+        prev = self.games.get(data.get("follows", ""))
+        if prev:
+            prev.follow_up = True
+
+    def _add(self, setup: dict):
+        g = _Game(id=setup["id"], board=str(setup["board"]), round=str(setup.get("round", "")),
+                  kind=setup.get("kind") or self.t.kind, white=setup.get("white", ""),
+                  black=setup.get("black", ""), setup=setup,
+                  first_side=BLACK if setup.get("variant") == "checkers" else WHITE)
+        self.games[g.id] = g
+
+    def _on_move_played(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        if not g:
+            return
+        mover = other(data["turn"]) if data.get("turn") in (WHITE, BLACK) else None
+        if mover:
+            g.moves[mover] += 1
+            if g.arrived[mover] is None:
+                g.arrived[mover] = at
+
+    def _on_clock_pressed(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        running = data.get("running")
+        if g and running in (WHITE, BLACK):
+            presser = other(running)
+            if g.arrived[presser] is None:
+                g.arrived[presser] = at
+
+    def _on_player_arrived(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        side = data.get("side")
+        if g and side in (WHITE, BLACK):
+            when = data.get("arrived_at", at)
+            if g.arrived[side] is None or when < g.arrived[side]:
+                g.arrived[side] = when
+
+    def _on_default_forfeit(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        if g:
+            g.defaulted = True
+
+    def _on_player_not_at_board(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        if g:
+            g.fined_alerted.add(data.get("side"))
+
+    def _on_game_ended(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        if not g or g.ended:
+            return
+        g.ended = True
+        g.result = data.get("result", "*")
+        out: list[tuple[str, dict]] = []
+        if g.kind == "armageddon" and g.result == DRAW:
+            out.append(("armageddon_decided", {
+                "game": g.id, "board": g.board, "winner": BLACK, "result": "0-1",
+                "rule": "Norway Chess 2023: \"If the Armageddon game is drawn, black will win.\""
+                if self.regs.armageddon_after_draw else "Armageddon: Black has draw odds"}))
+        if (self.regs.armageddon_after_draw and g.kind == "classical" and g.result == DRAW
+                and not g.follow_up and data.get("termination") != "forfeit"):
+            out.append(("armageddon_scheduled", self._armageddon_setup(g)))
+        return out
+
+    def _on_arbiter_decision(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        if g and data.get("result") == "*":
+            # The arbiter overruled an ending (e.g. a default, 6.7.1 "unless the arbiter decides
+            # otherwise"): the game is on again.
+            g.ended = False
+            g.result = "*"
+
+    def _armageddon_setup(self, g: _Game) -> dict:
+        control = self.t.time_controls.get("armageddon")
+        return {"id": f"{g.id}-A", "board": g.board, "round": g.round, "white": g.white, "black": g.black,
+                "white_elo": g.setup.get("white_elo"), "black_elo": g.setup.get("black_elo"),
+                "variant": g.setup.get("variant", "chess"), "time_control": control, "fen": None,
+                "kind": "armageddon", "follows": g.id,
+                "rule": "Norway Chess 2023: \"If the classical game is drawn, an Armageddon game will be "
+                        "played ... The player with White pieces will continue with White in Armageddon.\""}
+
+    # -- results reported by devices ---------------------------------------------------------
+    def _on_result_reported(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        if not g or g.ended:
+            return
+        result = data.get("result")
+        reason = (data.get("reason") or "").lower() or None
+        base = {"game": g.id, "board": g.board, "result": result, "reason": reason, "seq": data.get("seq")}
+        if result == DRAW and reason in CLAIM_REASONS:
+            return [("draw_claim_reported", {**base, "rule": "FIDE Laws 9.2/9.3: a claim is decided by "
+                                             "the arbiter"})]
+        if result == DRAW and reason not in ENDED_BY_RULES:
+            ok, why = self.regs.draw_agreement_allowed(g.kind, g.moves[WHITE], g.moves[BLACK])
+            if not ok:
+                return [("draw_offer_refused", {**base, "rule": why,
+                                                "moves": dict(g.moves), "kind": g.kind})]
+        termination = {"1/2-1/2": "agreement", "1-0": "resignation", "0-1": "resignation"}.get(result)
+        return [("game_ended", {"game": g.id, "board": g.board, "result": result,
+                                "termination": reason or termination or "arbiter",
+                                "ply": g.moves[WHITE] + g.moves[BLACK], "by": "device"})]
+
+    # -- time --------------------------------------------------------------------------------
+    def tick(self, now_ms: int) -> list[tuple[str, dict]]:
+        """Checks that depend on time passing: default time (Laws 6.7.1) and, where the event
+        fines it, not being at the board at the start (US 2023 rule 1)."""
+        out: list[tuple[str, dict]] = []
+        for g in self.games.values():
+            if g.ended or g.defaulted or g.kind == "armageddon" or g.follow_up:
+                continue
+            try:
+                start = self.t.round(int(g.round)).start_ms
+            except (KeyError, ValueError):
+                continue
+            if self.regs.fine_not_at_board is not None:
+                for side in (WHITE, BLACK):
+                    if side not in g.fined_alerted and lateness.not_at_board_at_start(start, g.arrived[side], now_ms):
+                        g.fined_alerted.add(side)
+                        fine = self.regs.fine_not_at_board
+                        out.append(("player_not_at_board", {
+                            "game": g.id, "board": g.board, "side": side,
+                            "player": g.white if side == WHITE else g.black,
+                            "fine": fine.amount, "currency": fine.currency,
+                            "rule": "US 2023 rule 1: \"Players not at their board at the beginning of each "
+                                    f"round may receive a fine of ${fine.amount}\""}))
+            verdict = lateness.default_verdict(start, self.regs.default_time_for(g.kind), now_ms,
+                                               g.arrived[WHITE], g.arrived[BLACK])
+            if verdict is None:
+                continue
+            g.defaulted = True
+            g.ended = True
+            g.result = verdict.result
+            minutes = self.regs.default_time_for(g.kind) / 60000
+            out.append(("default_forfeit", {
+                "game": g.id, "board": g.board, **verdict.to_json(), "scheduled_start_ms": start,
+                "rule": f"FIDE Laws 6.7.1; default time {minutes:g} min from the scheduled start"}))
+            out.append(("game_ended", {"game": g.id, "board": g.board, "result": verdict.result,
+                                       "termination": "forfeit", "forfeit": True,
+                                       "ply": g.moves[WHITE] + g.moves[BLACK], "by": "regulations"}))
+        return out

@@ -1,0 +1,170 @@
+"""The tournament as its file describes it: players, schedule, hall, time controls, regulations.
+
+Pure data (frozen dataclasses). ``services.regulations.tournament_file.load_tournament`` builds it
+from TOML; docs/tournament-file.md documents every field with the regulation it serves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+KINDS = ("classical", "rapid", "blitz", "armageddon")
+DRAW_POLICIES = ("allowed", "not_before_move", "never")
+SCORING_SYSTEMS = ("standard", "norway-armageddon")
+SYSTEMS = ("round-robin", "double-round-robin", "swiss-dutch", "matches")
+PLAYOFF_RULES = ("none", "us-2023", "us-2013", "norway-2023")
+PRIZE_SHARING = ("tiebreak", "equal", "equal-except-first")
+
+
+@dataclass(frozen=True)
+class Player:
+    """A participant. ``start_no`` is the starting rank (1-based; TRF column 001)."""
+
+    start_no: int
+    name: str
+    rating: int | None = None
+    fide_id: str | None = None
+    federation: str | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class RoundSchedule:
+    """A round's scheduled start of play (FIDE Laws 6.7.1: default time counts from it).
+    ``start_ms``: ms since the epoch; ``start``: the ISO 8601 text of the file; ``end_ms``: the
+    scheduled end of the round where a regulation needs one (checkers Major/Minor X.B.c, e)."""
+
+    number: int
+    start: str
+    start_ms: int
+    end_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class HallBoard:
+    """A board in the playing hall and the devices on it (their MQTT client names)."""
+
+    number: int
+    board_device: str | None = None
+    clock_device: str | None = None
+
+
+@dataclass(frozen=True)
+class DrawOfferPolicy:
+    """When players may agree a draw. ``policy``: "allowed"; "not_before_move" (not until each
+    player has made ``min_moves`` moves: Norway 2023 "until at least 30 moves have been made by
+    each player", US 2013 "in less than 30 moves"); "never" (US 2023 "no draw" rule: draws only by
+    a claim verified by an arbiter). ``exempt_kinds``: kinds of game the policy does not cover
+    (Norway: "This rule does not apply to Blitz and Armageddon games")."""
+
+    policy: str = "allowed"
+    min_moves: int = 0
+    exempt_kinds: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Fine:
+    """A fine the arbiter may record (US 2023 rule 1: "$500 to be deducted from their prize")."""
+
+    amount: int
+    currency: str = "USD"
+
+
+@dataclass(frozen=True)
+class Prizes:
+    """Prize money: ``amounts`` by place (1st first); ``sharing``: "tiebreak" (places decided by
+    tie-break), "equal" (shared equally on equal scores) or "equal-except-first" (Norway 2023);
+    ``withhold_after_forfeit``: US 2023 "Players who withdraw or forfeit a game may not receive any
+    prize money"."""
+
+    amounts: tuple[int, ...] = ()
+    currency: str = "USD"
+    sharing: str = "tiebreak"
+    withhold_after_forfeit: bool = False
+
+
+@dataclass(frozen=True)
+class Regulations:
+    """The event's own rules, as the product enforces them.
+
+    ``default_time_ms``: per kind of game, the lateness after the scheduled start that loses by
+    default (FIDE Laws 6.7.1; US: 30 min; Norway: 15 min classical, 3 min blitz); a missing kind
+    means 0 (the Laws' default when the regulations say nothing). ``armageddon_after_draw``: Norway
+    classical: "If the classical game is drawn, an Armageddon game will be played"; the Armageddon
+    draw goes to Black ("If the Armageddon game is drawn, black will win")."""
+
+    draw_offers: DrawOfferPolicy = DrawOfferPolicy()
+    default_time_ms: dict[str, int] = field(default_factory=dict)
+    fine_not_at_board: Fine | None = None
+    scoring: str = "standard"
+    tiebreaks: tuple[str, ...] = ()
+    tiebreaks_classical_only: bool = False
+    playoff: str = "none"
+    prizes: Prizes = Prizes()
+    armageddon_after_draw: bool = False
+    clock_tolerance_ms: int = 2000
+
+    def default_time_for(self, kind: str) -> int:
+        """The default time in ms for a kind of game (0 when the regulations set none: Laws 6.7.1)."""
+        return self.default_time_ms.get(kind, 0)
+
+    def draw_agreement_allowed(self, kind: str, white_moves: int, black_moves: int) -> tuple[bool, str]:
+        """May the players agree a draw now? ``white_moves``/``black_moves``: moves completed by
+        each. Returns (allowed, the rule quoted when not)."""
+        p = self.draw_offers
+        if p.policy == "allowed" or kind in p.exempt_kinds:
+            return True, ""
+        if p.policy == "never":
+            return False, "draws by agreement are not allowed in this event (draws only by a claim to the arbiter)"
+        if min(white_moves, black_moves) < p.min_moves:
+            return False, (f"no draw by agreement before {p.min_moves} moves by each player "
+                           f"(White has made {white_moves}, Black {black_moves})")
+        return True, ""
+
+
+@dataclass(frozen=True)
+class ArbiterAccount:
+    """An arbiter's login. ``password_hash`` is an argon2 hash (never the password); or
+    ``password_env`` names the environment variable that holds the password at start-up."""
+
+    login: str
+    name: str = ""
+    password_hash: str | None = None
+    password_env: str | None = None
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """Everything the tournament file says. ``game``: "chess" or "checkers"; ``system``: one of
+    SYSTEMS; ``time_controls``: kind -> control spec (PGN TimeControl text, or a table for controls
+    PGN cannot write, e.g. Armageddon with different times per side); ``kind``: the kind of the
+    event's main games."""
+
+    name: str
+    slug: str
+    game: str
+    system: str
+    kind: str
+    rounds_total: int
+    players: tuple[Player, ...]
+    rounds: tuple[RoundSchedule, ...]
+    boards: tuple[HallBoard, ...]
+    time_controls: dict
+    regulations: Regulations
+    arbiters: tuple[ArbiterAccount, ...] = ()
+    site: str = ""
+    source: str = ""
+
+    def player(self, start_no: int) -> Player:
+        """The player with that starting rank; KeyError if none."""
+        for p in self.players:
+            if p.start_no == start_no:
+                return p
+        raise KeyError(f"no player with starting rank {start_no}")
+
+    def round(self, number: int) -> RoundSchedule:
+        """The schedule of a round; KeyError if the file has none for it."""
+        for r in self.rounds:
+            if r.number == number:
+                return r
+        raise KeyError(f"round {number} is not scheduled in the tournament file")

@@ -1,0 +1,122 @@
+"""The tournament file: presets load, and a broken file is refused with the field and line at fault."""
+
+from pathlib import Path
+
+import pytest
+
+from services.regulations.fields import TournamentFileError, duration_ms
+from services.regulations.tournament_file import load_tournament
+
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+PRESETS = sorted(EVENTS.glob("*.toml"))
+
+
+def load(name: str):
+    p = EVENTS / name
+    return load_tournament(p.read_text(), str(p))
+
+
+def test_every_preset_loads():
+    assert len(PRESETS) == 7
+    for p in PRESETS:
+        t = load_tournament(p.read_text(), str(p))
+        assert t.rounds and t.players and t.time_controls
+
+
+def test_us2023_preset_says_what_the_regulations_say():
+    t = load("us-championship-2023.toml")
+    # "shall both be 12-player tournaments paired as a Round Robin"
+    assert len(t.players) == 12 and t.system == "round-robin"
+    # Rule 4: "90 minutes for the first 40 moves followed by 30 minutes ... 30 seconds ... from move one"
+    assert t.time_controls["classical"] == "40/5400+30:1800+30"
+    # Rule 2: "Player may not mutually agree to a draw."
+    assert t.regulations.draw_offers.policy == "never"
+    # Rule 1: "more than 30 (thirty) minutes late ... shall forfeit"; "$500"
+    assert t.regulations.default_time_for("classical") == 30 * 60_000
+    assert t.regulations.fine_not_at_board.amount == 500
+    # Rule 6: "1. Direct Encounter, 2. Most Blacks, 3. Koya System, 4. Sonneborn Berger, 5. Won Games"
+    assert t.regulations.tiebreaks == ("DE", "BPG", "KS", "SB", "WON")
+    assert t.regulations.prizes.withhold_after_forfeit
+
+
+def test_norway_presets():
+    blitz = load("norway-chess-2023-blitz.toml")
+    # "The time control is 3 minutes + 2 seconds increment"; "Default time is 3 minutes."
+    assert blitz.time_controls["blitz"] == "180+2"
+    assert blitz.regulations.default_time_for("blitz") == 3 * 60_000
+    classical = load("norway-chess-2023.toml")
+    # "Default time is 15 minutes."
+    assert classical.regulations.default_time_for("classical") == 15 * 60_000
+    # "not allowed to agree to a draw until at least 30 moves have been made by each player.
+    #  This rule does not apply to Blitz and Armageddon games."
+    d = classical.regulations.draw_offers
+    assert (d.policy, d.min_moves, d.exempt_kinds) == ("not_before_move", 30, {"blitz", "armageddon"})
+    assert classical.regulations.armageddon_after_draw
+    assert classical.regulations.prizes.amounts[0] == 750000
+    assert classical.regulations.tiebreaks_classical_only
+
+
+def test_us2013_presets():
+    swiss = load("us-championship-2013.toml")
+    # "a 24-player tournament paired using the FIDE Dutch Swiss System"
+    assert swiss.system == "swiss-dutch" and len(swiss.players) == 24
+    women = load("us-womens-championship-2013.toml")
+    # "a 10-player tournament paired using the FIDE Round Robin System"
+    assert women.system == "round-robin" and len(women.players) == 10
+    # "mutually agree to a draw in less than 30 moves"
+    assert women.regulations.draw_offers.min_moves == 30
+
+
+def test_checkers_preset():
+    t = load("checkers-11-man-national-2017.toml")
+    assert t.game == "checkers" and len(t.players) == 11
+
+
+BROKEN = [
+    # (mutation of the US 2023 preset, field named, the line it is on)
+    ('policy = "never"', 'policy = "sometimes"', "regulations.draw_offers.policy"),
+    ('classical = "30m"', 'classical = "thirty"', "regulations.default_time.classical"),
+    ('rounds = 11', 'rounds = "eleven"', "tournament.rounds"),
+    ('slug = "us-championship-2023"', 'slug = "US Champ"', "tournament.slug"),
+    ('start = "2023-10-05T13:00:00-05:00"', 'start = "2023-10-05T13:00:00"', "rounds[0].start"),
+    ('order = ["DE", "BPG", "KS", "SB", "WON"]', 'order = "DE"', "regulations.tiebreaks.order"),
+]
+
+
+@pytest.mark.parametrize("old,new,field", BROKEN)
+def test_broken_file_names_field_and_line(old, new, field):
+    text = (EVENTS / "us-championship-2023.toml").read_text()
+    assert old in text
+    broken = text.replace(old, new, 1)
+    expected_line = broken.splitlines().index(next(ln for ln in broken.splitlines() if new in ln)) + 1
+    with pytest.raises(TournamentFileError) as err:
+        load_tournament(broken, "us.toml")
+    assert err.value.field == field
+    assert err.value.line == expected_line
+    assert f"us.toml:{expected_line}: {field}" in str(err.value)
+
+
+def test_toml_syntax_error_names_the_line():
+    text = (EVENTS / "us-championship-2023.toml").read_text().replace('rounds = 11', 'rounds = = 11', 1)
+    line = text.splitlines().index("rounds = = 11") + 1
+    with pytest.raises(TournamentFileError) as err:
+        load_tournament(text, "us.toml")
+    assert err.value.line == line
+
+
+def test_missing_required_field_and_plain_password_refused():
+    with pytest.raises(TournamentFileError, match="tournament.name: is missing"):
+        load_tournament('[tournament]\nslug = "x"\nsystem = "round-robin"\nrounds = 1\n'
+                        '[time_controls]\nclassical = "5400"\n')
+    text = (EVENTS / "us-championship-2023.toml").read_text().replace(
+        'password_env = "VENUE_ARBITER_CHIEF_PASSWORD"', 'password = "hunter2"')
+    with pytest.raises(TournamentFileError, match="plain passwords are not accepted"):
+        load_tournament(text)
+
+
+def test_durations():
+    assert duration_ms("30m") == 1_800_000
+    assert duration_ms("1h30m") == 5_400_000
+    assert duration_ms("2s") == 2000 and duration_ms(0) == 0 and duration_ms("0") == 0
+    with pytest.raises(ValueError):
+        duration_ms("soon")
