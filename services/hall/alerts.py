@@ -1,0 +1,144 @@
+"""The arbiters' alert queue: a pure fold over the event log (DESIGN.md: arbiters "must be told at
+once when a draw can be claimed, a move was illegal, a player is past the default time, a flag
+fell, a clock and its board disagree; and whose decisions are recorded").
+
+Each alert is born from one log entry (its ``id`` is that entry's ``seq``) and carries the entry's
+data as evidence. Arbiter actions close alerts: ``alert_resolved`` names one; ``draw_claim_decided``
+and ``arbiter_decision`` close the open alerts of their game that they answer. Spectators never
+see any of this (the dashboard serves it only to logged-in arbiters).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# entry type -> (severity, title); "action" alerts need an arbiter's decision.
+ALERTING: dict[str, tuple[str, str]] = {
+    "draw_claimable": ("action", "A draw can be claimed"),
+    "draw_claim_reported": ("action", "A draw is claimed: verify it"),
+    "draw_offer_refused": ("warning", "Draw by agreement refused by the regulations"),
+    "default_forfeit": ("action", "Lost by default (lateness)"),
+    "player_not_at_board": ("warning", "Player not at the board at the start"),
+    "flag_fell": ("action", "Flag fell"),
+    "move_rejected": ("action", "Illegal move on a board"),
+    "message_rejected": ("info", "Malformed device message"),
+    "seq_gap": ("warning", "Device messages missing (seq gap)"),
+    "device_offline": ("warning", "Device offline"),
+    "clock_disagreement": ("warning", "Clock and board disagree"),
+    "armageddon_scheduled": ("info", "Armageddon game to be played"),
+    "armageddon_decided": ("info", "Armageddon drawn: Black wins"),
+}
+# game_ended terminations the Laws end automatically and the arbiter must still be told of (9.6).
+ALERTING_ENDINGS = {
+    "fivefold_repetition": "Game drawn: fivefold repetition (FIDE Laws 9.6.1)",
+    "seventyfive_moves": "Game drawn: 75-move rule (FIDE Laws 9.6.2)",
+    "time_forfeit": "Flag fell: game ended on time (FIDE Laws 6.9)",
+    "forfeit": "Game lost by forfeit",
+}
+CLOSING_ACTIONS = {"draw_claim_decided", "arbiter_decision"}
+
+
+@dataclass(eq=False)
+class Alert:
+    """One alert: ``id`` (= the log seq it came from), ``at`` (ms), ``kind`` (entry type),
+    ``severity`` ("action" | "warning" | "info"), ``title``, ``game`` and ``board`` (or None),
+    ``evidence`` (the entry's data), ``status`` ("open" | "resolved" | "lapsed"), ``resolution``
+    (the closing action's data, with ``by`` and ``at``)."""
+
+    id: int
+    at: int
+    kind: str
+    severity: str
+    title: str
+    game: str | None
+    board: str | None
+    evidence: dict
+    status: str = "open"
+    resolution: dict | None = None
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "at": self.at, "kind": self.kind, "severity": self.severity,
+                "title": self.title, "game": self.game, "board": self.board,
+                "evidence": self.evidence, "status": self.status, "resolution": self.resolution}
+
+
+@dataclass
+class AlertQueue:
+    """All alerts in log order. ``apply(seq, at, type, data)`` returns the alerts it created or
+    changed (for pushing to arbiters' consoles)."""
+
+    alerts: dict[int, Alert] = field(default_factory=dict)
+    actions: list[dict] = field(default_factory=list)
+
+    def apply(self, seq: int, at: int, type: str, data: dict) -> list[Alert]:
+        changed: list[Alert] = []
+        game = data.get("game")
+        if type == "draw_claimable":
+            # A claim lapses once its position is gone (F01 (d)): the newer list replaces the old.
+            for a in self._open(game, "draw_claimable"):
+                a.status = "lapsed"
+                changed.append(a)
+            if not data.get("claims"):
+                return changed
+        if type in ALERTING:
+            severity, title = ALERTING[type]
+            changed.append(self._new(seq, at, type, severity, title, data))
+        elif type == "game_ended" and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter":
+            changed.append(self._new(seq, at, type, "info", ALERTING_ENDINGS[data["termination"]], data))
+        if type == "game_ended":
+            for a in self._open(game, "draw_claimable"):
+                a.status = "lapsed"
+                changed.append(a)
+        if type == "device_online":
+            for a in list(self.alerts.values()):
+                if (a.status == "open" and a.kind == "device_offline" and a.board == str(data.get("board"))
+                        and a.evidence.get("device") == data.get("device")):
+                    self._close(a, {"by": "device", "at": at, "note": "back online"}, "resolved")
+                    changed.append(a)
+        if type == "alert_resolved":
+            a = self.alerts.get(int(data.get("alert", -1)))
+            if a:
+                self._close(a, {**data, "at": at}, "resolved")
+                changed.append(a)
+        if type in CLOSING_ACTIONS:
+            self.actions.append({"seq": seq, "at": at, "type": type, **data})
+            for a in self._answered_by(type, data):
+                self._close(a, {**data, "type": type, "at": at}, "resolved")
+                changed.append(a)
+        elif type in ("fine_recorded", "player_arrived", "clock_adjusted", "game_paused", "game_resumed",
+                      "note_added", "alert_resolved"):
+            self.actions.append({"seq": seq, "at": at, "type": type, **data})
+        return changed
+
+    def _answered_by(self, type: str, data: dict) -> list[Alert]:
+        """The open alerts an arbiter's action answers: the one it names, and, for a claim decision,
+        every open claim alert of the game; for a result, every open "action" alert of the game."""
+        named = data.get("alert")
+        hits = [self.alerts[int(named)]] if named is not None and int(named) in self.alerts else []
+        game = data.get("game")
+        if type == "draw_claim_decided":
+            hits += [a for a in self._open(game) if a.kind in ("draw_claimable", "draw_claim_reported")]
+        elif type == "arbiter_decision" and data.get("result") not in (None, "*"):
+            hits += [a for a in self._open(game) if a.severity == "action"]
+        return [a for a in dict.fromkeys(hits) if a.status == "open"]
+
+    def _new(self, seq, at, kind, severity, title, data) -> Alert:
+        a = Alert(id=seq, at=at, kind=kind, severity=severity, title=title, game=data.get("game"),
+                  board=None if data.get("board") is None else str(data.get("board")), evidence=data)
+        self.alerts[seq] = a
+        return a
+
+    def _open(self, game: str | None, kind: str | None = None) -> list[Alert]:
+        return [a for a in self.alerts.values()
+                if a.status == "open" and game is not None and a.game == game and (kind is None or a.kind == kind)]
+
+    @staticmethod
+    def _close(a: Alert, resolution: dict, status: str) -> None:
+        a.status = status
+        a.resolution = resolution
+
+    def open_alerts(self) -> list[Alert]:
+        """Open alerts, the ones needing action first, then newest first."""
+        rank = {"action": 0, "warning": 1, "info": 2}
+        return sorted((a for a in self.alerts.values() if a.status == "open"),
+                      key=lambda a: (rank.get(a.severity, 3), -a.id))

@@ -1,0 +1,43 @@
+"""The arbiters' alert queue (services.hall.alerts) folded from log entries."""
+
+from services.hall.alerts import AlertQueue
+
+CLAIM = {"kind": "threefold", "by_move": None, "evidence": {"plies": [0, 4, 8]}}
+
+
+def test_claim_alert_opens_and_is_closed_by_the_arbiters_decision():
+    # FIDE Laws 9.2: the claim goes to the arbiter; the decision is recorded and closes the alert.
+    q = AlertQueue()
+    [a] = q.apply(10, 1000, "draw_claimable", {"game": "1-1", "board": "1", "ply": 8, "claims": [CLAIM]})
+    assert a.status == "open" and a.severity == "action" and a.evidence["claims"][0]["evidence"]["plies"] == [0, 4, 8]
+    changed = q.apply(11, 2000, "draw_claim_decided", {"game": "1-1", "accepted": True, "by": "chief", "alert": 10})
+    assert [c.id for c in changed] == [10] and a.status == "resolved" and a.resolution["by"] == "chief"
+    assert q.open_alerts() == []
+    assert q.actions[0]["type"] == "draw_claim_decided"
+
+
+def test_claim_lapses_when_the_position_is_gone():
+    # F01 (d): "Black has no claim afterwards. The right lapses once the position is gone".
+    q = AlertQueue()
+    q.apply(10, 1, "draw_claimable", {"game": "1-1", "claims": [CLAIM]})
+    changed = q.apply(11, 2, "draw_claimable", {"game": "1-1", "claims": []})
+    assert changed[0].status == "lapsed" and q.open_alerts() == []
+
+
+def test_automatic_endings_alert_but_arbiter_results_do_not():
+    # FIDE Laws 9.6: fivefold and 75 moves end the game; the arbiter is still told.
+    q = AlertQueue()
+    [a] = q.apply(5, 1, "game_ended", {"game": "1-2", "result": "1/2-1/2", "termination": "fivefold_repetition",
+                                       "by": "rules"})
+    assert "9.6.1" in a.title
+    assert q.apply(6, 2, "game_ended", {"game": "1-3", "result": "1-0", "termination": "resignation"}) == []
+
+
+def test_result_decision_closes_action_alerts_and_devices_coming_back_close_offline():
+    q = AlertQueue()
+    q.apply(1, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e3"})
+    q.apply(2, 1, "device_offline", {"board": "4", "device": "clock"})
+    assert [a.id for a in q.open_alerts()] == [1, 2]  # action before warning
+    q.apply(3, 2, "arbiter_decision", {"game": "1-1", "result": "0-1", "termination": "arbiter", "by": "chief"})
+    q.apply(4, 3, "device_online", {"board": "4", "device": "clock"})
+    assert q.open_alerts() == []
