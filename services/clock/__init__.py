@@ -1,0 +1,26 @@
+"""Clocks and time controls: pure, every instant an int of milliseconds passed in (docs/clocks.md).
+
+- ``Period``, ``TimeControl``: what a control is (FIDE Laws 6.1, 6.2), PGN TimeControl notation
+  (``TimeControl.parse_pgn``, ``.to_pgn``; PGN standard 9.6.1);
+- ``GameClock``, ``PressResult``: a clock fed by start/press/pause/resume/set events;
+- ``carry_over``: match clocks (checkers Master division);
+- ``catalogue``: the controls of the regulations in ../shared/regulations, by name.
+"""
+
+from services.clock.control import TimeControl
+from services.clock.errors import (
+    ClockError,
+    FlagFallen,
+    NotExpressibleInPgn,
+    NotRunning,
+    TimeControlSyntaxError,
+)
+from services.clock.game_clock import GameClock
+from services.clock.match import carry_over
+from services.clock.period import Period
+from services.clock.press import PressResult
+
+__all__ = [
+    "ClockError", "FlagFallen", "GameClock", "NotExpressibleInPgn", "NotRunning", "Period",
+    "PressResult", "TimeControl", "TimeControlSyntaxError", "carry_over",
+]

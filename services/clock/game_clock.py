@@ -1,0 +1,294 @@
+"""A game's chess/checkers clock, fed by timestamped events (FIDE Laws 6; field cases F08-F10).
+
+Pure: no clock reads; every instant is an int of milliseconds passed in (any epoch, the same for
+all events of a clock), and events must come in time order. Conventions (docs/clocks.md):
+
+- A side's move number n is its n-th press. A press completes the move (FIDE Laws 6.2.1).
+- Credits are made on the press, as electronic clocks show them: the increment of the move's period
+  (from its ``increment_from_move``) and, on the press completing a period's last move, the next
+  period's time. So remaining after a press = before - used + added, the PGN ``%clk`` meaning.
+- Delay (F09): the ``"simple"`` delay holds the main time for the first ``delay_ms`` of the move;
+  ``"bronstein"`` runs the main time and gives back up to ``delay_ms`` on the press. Both leave the
+  same time after a press; during the move ``remaining`` shows what each clock displays, and a
+  Bronstein clock flags when its display reaches 0. A move's delay is spent once per move: time run
+  before a pause counts against it.
+- Flag fall (FIDE Laws 6.8): the running side's flag falls the instant its time reaches 0. From that
+  instant the clock stands still (the flagged side shows 0, the other side what it had) and any
+  press, pause or resume raises ``FlagFallen`` and changes nothing: no increment, no revival (F08).
+  Only the arbiter's ``set`` moves a flagged clock on (it leaves it paused).
+- A press or pause by a side whose clock is not running raises ``NotRunning`` and is ignored.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from dataclasses import dataclass, replace
+
+from services.clock.control import TimeControl
+from services.clock.errors import ClockError, FlagFallen, NotRunning
+from services.clock.press import PressResult
+from services.rules.base import BLACK, WHITE, other
+
+
+@dataclass(frozen=True)
+class _State:
+    base: tuple[int, int]  # (white, black) ms; the side to move: its time when its move began
+    moves: tuple[int, int] = (0, 0)
+    started: bool = False
+    to_move: str | None = None
+    running: bool = False
+    since_ms: int = 0  # start of the current running stretch
+    move_used_ms: int = 0  # running time of the current move before ``since_ms`` (pauses)
+    last_at: int | None = None
+    presses: tuple[PressResult, ...] = ()
+
+
+def _idx(side: str) -> int:
+    other(side)  # raises ValueError on a bad side
+    return 0 if side == WHITE else 1
+
+
+def _check_ms(name: str, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int of milliseconds, got {value!r}")
+
+
+class GameClock:
+    """The clock of one game under ``control``.
+
+    ``GameClock(control, white_ms=None, black_ms=None)``: the starting times default to the
+    control's (``TimeControl.starting_ms``); give them to carry time over (a match clock) or to
+    start from an arbiter's setting. Raises ValueError for an untimed/unknown control or a negative
+    time, TypeError for a time that is not an int.
+
+    Events: ``start``, ``press``, ``pause``, ``resume``, ``set``. Queries: ``remaining``,
+    ``flag_fall_at``, ``flagged``, ``moves_made``, ``move_used_ms``, ``presses``, ``running``,
+    ``to_move``, ``to_json``. ``copy()`` gives an independent clock. Every event takes ``at_ms``
+    (int ms, not earlier than the previous event; else ``ClockError``, clock unchanged).
+    """
+
+    def __init__(self, control: TimeControl, white_ms: int | None = None,
+                 black_ms: int | None = None):
+        if not isinstance(control, TimeControl) or not control.timed:
+            raise ValueError(f"a clock needs a timed TimeControl, got {control!r}")
+        w = control.starting_ms(WHITE) if white_ms is None else white_ms
+        b = control.starting_ms(BLACK) if black_ms is None else black_ms
+        for name, v in (("white_ms", w), ("black_ms", b)):
+            _check_ms(name, v)
+            if v < 0:
+                raise ValueError(f"{name} must not be negative, got {v}")
+        self.control = control
+        self._s = _State(base=(w, b))
+
+    # ---- queries -------------------------------------------------------------------------
+
+    @property
+    def running(self) -> str | None:
+        """The side whose clock runs, or None (not started, paused). A flag fall does not change
+        it: ask ``flagged(at_ms)``."""
+        return self._s.to_move if self._s.running else None
+
+    @property
+    def to_move(self) -> str | None:
+        """The side whose move is in progress (running or paused), None before the start."""
+        return self._s.to_move
+
+    @property
+    def started(self) -> bool:
+        """True once ``start`` was applied."""
+        return self._s.started
+
+    @property
+    def presses(self) -> tuple[PressResult, ...]:
+        """Every accepted press, in order (the time used per move is ``used_ms``)."""
+        return self._s.presses
+
+    @property
+    def last_event_ms(self) -> int | None:
+        """The instant of the latest applied event, None before any."""
+        return self._s.last_at
+
+    def moves_made(self, side: str) -> int:
+        """How many moves ``side`` completed: its accepted presses (or the arbiter's count)."""
+        return self._s.moves[_idx(side)]
+
+    def move_used_ms(self, at_ms: int) -> int:
+        """Running time of the move in progress at ``at_ms`` (0 before the start); stops at the
+        flag fall."""
+        self._check_at(at_ms)
+        return self._used(at_ms)
+
+    def remaining(self, side: str, at_ms: int) -> int:
+        """``side``'s time (ms, >= 0) at ``at_ms``, as its clock shows it (see the module notes
+        for delays); 0 once its flag fell. Raises ClockError when ``at_ms`` is before the last
+        event."""
+        i = _idx(side)
+        self._check_at(at_ms)
+        s = self._s
+        if not s.started:
+            return s.base[i]
+        used = self._used(at_ms)
+        if side == s.to_move:
+            delay, kind = self._delay()
+            spent = max(0, used - delay) if kind == "simple" else used
+            return max(0, s.base[i] - spent)
+        if self.control.kind == "sandclock":
+            return s.base[i] + used
+        return s.base[i]
+
+    def flag_fall_at(self, at_ms: int | None = None) -> int | None:
+        """The instant (ms) the running side's flag falls if it does not press, or None when no
+        clock runs. With ``at_ms``: the instant only if it is not later than ``at_ms`` (the flag
+        has fallen by then), else None."""
+        s = self._s
+        if not s.running:
+            return None
+        instant = s.since_ms + self._flag_used() - s.move_used_ms
+        if at_ms is not None:
+            _check_ms("at_ms", at_ms)
+            if instant > at_ms:
+                return None
+        return instant
+
+    def flagged(self, at_ms: int) -> str | None:
+        """The side whose flag has fallen by ``at_ms`` (its time reached 0 while running), else
+        None (FIDE Laws 6.8)."""
+        self._check_at(at_ms)
+        return self._s.to_move if self.flag_fall_at(at_ms) is not None else None
+
+    def to_json(self, at_ms: int) -> dict:
+        """``{"white_ms", "black_ms", "running", "to_move", "flagged", "flag_fall_at",
+        "moves": {"white", "black"}}`` at ``at_ms``."""
+        return {"white_ms": self.remaining(WHITE, at_ms), "black_ms": self.remaining(BLACK, at_ms),
+                "running": self.running, "to_move": self.to_move,
+                "flagged": self.flagged(at_ms), "flag_fall_at": self.flag_fall_at(),
+                "moves": {"white": self._s.moves[0], "black": self._s.moves[1]}}
+
+    def copy(self) -> GameClock:
+        """An independent copy (the state is immutable, so this is cheap)."""
+        return _copy.copy(self)
+
+    # ---- events --------------------------------------------------------------------------
+
+    def start(self, at_ms: int, side: str = WHITE) -> None:
+        """Start ``side``'s clock at ``at_ms``: White in chess (FIDE Laws 6.5), Black (Red) in
+        checkers (ACF/WCDF X.A.d). Raises ClockError when already started."""
+        _idx(side)
+        self._check_at(at_ms)
+        if self._s.started:
+            raise ClockError("the clock was already started")
+        self._s = replace(self._s, started=True, to_move=side, running=True, since_ms=at_ms,
+                          move_used_ms=0, last_at=at_ms)
+
+    def press(self, side: str, at_ms: int) -> PressResult:
+        """``side`` completes its move by pressing at ``at_ms``; returns the ``PressResult``.
+
+        The move's running time is charged (less the delay, if any), then the increment and any
+        next period's time are credited, and the opponent's clock starts. Raises ``FlagFallen``
+        when the running side's flag fell at or before ``at_ms`` (nothing credited, F08),
+        ``NotRunning`` when ``side``'s clock is not running (paused, not started, or the opponent's
+        runs); in both cases the clock is unchanged.
+        """
+        i = _idx(side)
+        self._check_at(at_ms)
+        self._check_flag(at_ms, "press")
+        s = self._s
+        if not s.running:
+            raise NotRunning(f"{side} pressed but no clock runs ("
+                             f"{'paused' if s.started else 'not started'})")
+        if side != s.to_move:
+            raise NotRunning(f"{side} pressed while {s.to_move}'s clock runs; ignored")
+        used = self._used(at_ms)
+        delay, kind = self._delay()
+        spent = max(0, used - delay) if kind else used
+        number = s.moves[i] + 1
+        increment, period = self.control.added_on_press(side, number)
+        left = s.base[i] - spent + increment + period
+        base = list(s.base)
+        base[i] = left
+        if self.control.kind == "sandclock":
+            base[1 - i] += used
+        moves = list(s.moves)
+        moves[i] = number
+        result = PressResult(side=side, move_number=number, at_ms=at_ms, used_ms=used,
+                             increment_ms=increment, period_ms=period, remaining_ms=left)
+        self._s = replace(s, base=tuple(base), moves=tuple(moves), to_move=other(side),
+                          since_ms=at_ms, move_used_ms=0, last_at=at_ms,
+                          presses=s.presses + (result,))
+        return result
+
+    def pause(self, at_ms: int) -> None:
+        """Stop the running clock at ``at_ms`` (arbiter, FIDE Laws 6.11; ACF/WCDF X.A.f). Raises
+        ``NotRunning`` when no clock runs, ``FlagFallen`` after a flag fall."""
+        self._check_at(at_ms)
+        self._check_flag(at_ms, "pause")
+        s = self._s
+        if not s.running:
+            raise NotRunning("pause, but no clock runs")
+        self._s = replace(s, running=False, move_used_ms=self._used(at_ms), last_at=at_ms)
+
+    def resume(self, at_ms: int) -> None:
+        """Restart the paused side's clock at ``at_ms``. Raises ClockError when the clock was
+        never started or already runs."""
+        self._check_at(at_ms)
+        s = self._s
+        if not s.started:
+            raise ClockError("resume, but the clock was never started")
+        if s.running:
+            raise ClockError(f"resume, but {s.to_move}'s clock already runs")
+        self._s = replace(s, running=True, since_ms=at_ms, last_at=at_ms)
+
+    def set(self, white_ms: int, black_ms: int, at_ms: int, *, white_moves: int | None = None,
+            black_moves: int | None = None) -> None:
+        """The arbiter sets both clocks at ``at_ms`` (FIDE Laws 6.10.2, 7.5.5 +2 min, 6.11.1 and
+        the like): from ``at_ms`` White has ``white_ms`` and Black ``black_ms``; move counters are
+        changed only when given. A running clock keeps running (the move in progress starts its
+        delay afresh); a clock stopped by a flag fall is left paused for the arbiter to resume.
+        Raises ValueError/TypeError on a bad value, ClockError on an earlier instant."""
+        for name, v in (("white_ms", white_ms), ("black_ms", black_ms)):
+            _check_ms(name, v)
+            if v < 0:
+                raise ValueError(f"{name} must not be negative, got {v}")
+        for name, v in (("white_moves", white_moves), ("black_moves", black_moves)):
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                raise ValueError(f"{name} must be an int >= 0, got {v!r}")
+        self._check_at(at_ms)
+        s = self._s
+        running = s.running and self.flag_fall_at(at_ms) is None
+        moves = (s.moves[0] if white_moves is None else white_moves,
+                 s.moves[1] if black_moves is None else black_moves)
+        self._s = replace(s, base=(white_ms, black_ms), moves=moves, running=running,
+                          since_ms=at_ms, move_used_ms=0, last_at=at_ms)
+
+    # ---- internals -----------------------------------------------------------------------
+
+    def _check_at(self, at_ms: int) -> None:
+        _check_ms("at_ms", at_ms)
+        last = self._s.last_at
+        if last is not None and at_ms < last:
+            raise ClockError(f"instant {at_ms} ms is before the last event at {last} ms")
+
+    def _check_flag(self, at_ms: int, what: str) -> None:
+        fell = self.flag_fall_at(at_ms)
+        if fell is not None:
+            side = self._s.to_move
+            raise FlagFallen(side, fell, f"{what} at {at_ms} ms, but {side}'s flag fell at "
+                                         f"{fell} ms (FIDE Laws 6.8); nothing changed")
+
+    def _delay(self) -> tuple[int, str | None]:
+        s = self._s
+        return self.control.delay_of_move(s.to_move, s.moves[_idx(s.to_move)] + 1)
+
+    def _flag_used(self) -> int:
+        """The move's running time at which the side to move reaches 0."""
+        s = self._s
+        delay, kind = self._delay()
+        base = s.base[_idx(s.to_move)]
+        return base + delay if kind == "simple" else base
+
+    def _used(self, at_ms: int) -> int:
+        s = self._s
+        if not s.started:
+            return 0
+        used = s.move_used_ms + (at_ms - s.since_ms if s.running else 0)
+        return min(used, self._flag_used()) if s.running else used
