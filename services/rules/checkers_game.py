@@ -1,0 +1,208 @@
+"""``CheckersGame``: one game of American (English) checkers behind the ``base.Game`` interface.
+
+Rules (ACF/WCDF rules as adopted by the ACF; see ``checkers_board`` for the moves): Black (Red on
+the venue's boards) moves first from men on 1-12; captures are compulsory and completed; crowning
+ends the move. The side to move with no legal move (no pieces, or all blocked) has lost. Draws are
+claims to the referee (``claimable()``, see ``checkers_claims``), never automatic.
+
+Results: ``Outcome.result`` is written as in PDN for checkers (GameType 21) and the real records in
+``../shared/data/checkers``: the **first figure is Black's score**, Black being the side that moves
+first (as White's is in chess). So "1-0" = Black won, "0-1" = White won. ``result_for_winner``
+and ``winner_of`` convert; ``first_side`` says which side the first figure belongs to.
+"""
+
+from __future__ import annotations
+
+from services.rules.base import BLACK, SIDES, WHITE, Claim, MoveRefused, Outcome, PlayedMove, other
+from services.rules.checkers_board import CheckersMove, Position, apply_move
+from services.rules.checkers_claims import forty_move_claim, threefold_claims
+from services.rules.checkers_notation import (
+    IllegalMove,
+    NotationError,
+    display_text,
+    format_fen,
+    parse_fen,
+    resolve_move,
+)
+
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+NO_LEGAL_MOVES = "no_legal_moves"  # termination: the side to move cannot move (WCDF: a win for the other)
+TIME_FORFEIT = "time_forfeit"
+
+
+def result_for_winner(side: str | None) -> str:
+    """The result string when ``side`` wins ("1-0" for Black, "0-1" for White), "1/2-1/2" for None.
+    Raises ValueError for anything else."""
+    if side is None:
+        return "1/2-1/2"
+    return "1-0" if side == BLACK else ("0-1" if side == WHITE else _bad_side(side))
+
+
+def winner_of(result: str) -> str | None:
+    """The side that won a checkers result ("1-0" -> "black", "0-1" -> "white"), None for a draw.
+    Raises ValueError for a string not in ``RESULTS``."""
+    if result not in RESULTS:
+        raise ValueError(f"not a checkers result: {result!r} (expected one of {', '.join(RESULTS)})")
+    return {"1-0": BLACK, "0-1": WHITE}.get(result)
+
+
+def _bad_side(side: object) -> str:
+    raise ValueError(f"not a side: {side!r} (expected 'white' or 'black')")
+
+
+class CheckersGame:
+    """A game of American checkers from the standard start or a set-up position.
+
+    ``CheckersGame()`` starts with Black to move from men on 1-12 and White's on 21-32;
+    ``CheckersGame(fen="W:WK10,21:B5,K30")`` from a PDN FEN (raises
+    ``checkers_notation.NotationError``, a ValueError, when the FEN is bad). A set-up position in
+    which the side to move has no move is already over.
+    """
+
+    variant = "checkers"
+    first_side = BLACK
+
+    def __init__(self, fen: str | None = None):
+        start = Position.start() if fen is None else parse_fen(fen)
+        self._positions: list[Position] = [start]
+        self._played: list[PlayedMove] = []
+        self._irreversible: list[int] = [0]  # per ply: the last ply that moved a man or took a piece
+        self._outcome: Outcome | None = None
+        self.initial_fen: str = format_fen(start)
+        """Canonical FEN of the position the game started from."""
+        self._check_no_moves()
+
+    # -- state -------------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The current position (hashable, canonical)."""
+        return self._positions[-1]
+
+    @property
+    def fen(self) -> str:
+        """Canonical PDN FEN of the current position, e.g. "B:W21,...,32:B1,...,12"."""
+        return format_fen(self.position)
+
+    @property
+    def ply(self) -> int:
+        """Plies played so far (0 at the start)."""
+        return len(self._played)
+
+    @property
+    def turn(self) -> str:
+        """The side to move: "black" or "white"."""
+        return self.position.turn
+
+    @property
+    def moves(self) -> list[str]:
+        """Every move played, canonical full route ("11-15", "6x15x24")."""
+        return [p.move for p in self._played]
+
+    @property
+    def sans(self) -> list[str]:
+        """Every move played in the form shown to people ("23x14"; full route only where needed)."""
+        return [p.san for p in self._played]
+
+    @property
+    def played(self) -> list[PlayedMove]:
+        """Every applied ply as a ``PlayedMove`` (ply, move, san, fen after)."""
+        return list(self._played)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        return self._outcome
+
+    @property
+    def last_irreversible_ply(self) -> int:
+        """The last ply that moved a man or took a piece (0 = the start): the 40-move count's base."""
+        return self._irreversible[-1]
+
+    def legal_moves(self) -> list[str]:
+        """The legal moves of the side to move, canonical full routes, sorted by route; [] once the
+        game is over."""
+        if self._outcome is not None:
+            return []
+        return [m.text for m in self.position.legal_moves]
+
+    # -- moves -------------------------------------------------------------------------------
+
+    def play(self, move: str) -> PlayedMove:
+        """Apply ``move`` (numeric notation: ``11-15``, ``23x14``, ``6x15x24``; a jump may be given
+        by its start and end squares when only one route joins them).
+
+        Returns the ``PlayedMove`` (``move`` = full route, ``san`` = display form, ``fen`` after).
+        Raises MoveRefused, leaving the game unchanged, when the text is not a move, the move is
+        illegal (compulsory capture, uncompleted jump, ...), a jump is ambiguous (the reason asks for
+        the full route), or the game has already ended.
+        """
+        fen = self.fen
+        if self._outcome is not None:
+            raise MoveRefused(
+                str(move),
+                f"move {move} refused: the game is over ({self._outcome.result}, {self._outcome.termination})",
+                fen,
+            )
+        try:
+            chosen = resolve_move(self.position, move)
+        except NotationError as exc:
+            raise MoveRefused(str(move), str(exc), fen) from None
+        except IllegalMove as exc:
+            raise MoveRefused(str(move), exc.reason, fen) from None
+        return self._apply(chosen)
+
+    def _apply(self, chosen: CheckersMove) -> PlayedMove:
+        before = self.position
+        san = display_text(before, chosen)
+        after = apply_move(before, chosen)
+        self._positions.append(after)
+        self._irreversible.append(self.ply + 1 if chosen.irreversible else self._irreversible[-1])
+        played = PlayedMove(self.ply + 1, chosen.text, san, format_fen(after))
+        self._played.append(played)
+        self._check_no_moves()
+        return played
+
+    def _check_no_moves(self) -> None:
+        if not self.position.legal_moves:
+            self._outcome = Outcome(result_for_winner(other(self.turn)), NO_LEGAL_MOVES)
+
+    # -- claims and ends ---------------------------------------------------------------------
+
+    def claimable(self) -> list[Claim]:
+        """Every draw claim open to the side to move now (WCDF rules as adopted by the ACF): the
+        third repetition (standing now: ``by_move`` None; or made by the claimant's next move:
+        ``by_move`` = that move), and the 40-move rule. [] once the game is over. See
+        ``checkers_claims`` for the evidence each carries."""
+        if self._outcome is not None:
+            return []
+        claims = threefold_claims(self._positions, self.last_irreversible_ply)
+        forty = forty_move_claim(self.ply, self.last_irreversible_ply)
+        return claims + ([forty] if forty else [])
+
+    def end(self, result: str, termination: str) -> Outcome:
+        """End the game by something off the board (resignation, agreement, a claim upheld by the
+        referee, an arbiter's decision). ``result`` in ``RESULTS`` (first figure Black's);
+        ``termination`` a word such as "resignation", "agreement", "threefold_repetition",
+        "forty_moves", "arbiter". Raises ValueError for an unknown result or empty termination, or
+        when the game has already ended (the recorded outcome stands)."""
+        if result not in RESULTS:
+            raise ValueError(f"not a checkers result: {result!r} (expected one of {', '.join(RESULTS)})")
+        if not isinstance(termination, str) or not termination.strip():
+            raise ValueError("a termination word is required (e.g. 'resignation', 'agreement')")
+        if self._outcome is not None:
+            raise ValueError(f"the game is already over ({self._outcome.result}, {self._outcome.termination})")
+        self._outcome = Outcome(result, termination)
+        return self._outcome
+
+    def flag_fall(self, side: str) -> Outcome:
+        """``side``'s time has expired: ``side`` forfeits the game (11-Man National 2017,
+        regulation X.A.b: "A player whose time expires forfeits the current game"; unlike chess
+        there is no draw for an opponent who cannot win). Returns the outcome (termination
+        "time_forfeit"). When the game has already ended the recorded outcome is returned
+        unchanged. Raises ValueError when ``side`` is not "white"/"black"."""
+        if side not in SIDES:
+            _bad_side(side)
+        if self._outcome is None:
+            self._outcome = Outcome(result_for_winner(other(side)), TIME_FORFEIT)
+        return self._outcome
