@@ -6,7 +6,7 @@
   shared by every ``open_log`` of the same NAME and tournament in this process.
 - ``sqlite:///PATH``: the embedded default, as SQLAlchemy spells it: ``sqlite:///venue.sqlite`` is
   relative to the working directory, ``sqlite:////var/lib/venue/log.sqlite`` (four slashes) is
-  absolute. Options: ``?synchronous=normal|full`` (durability, see ``sqlite``), ``?poll_ms=50``.
+  absolute. Options: ``?synchronous=normal|full`` (durability, see ``sqlite``), ``?poll_ms=5`` (how often followers look for other processes' appends).
 - ``redis://HOST:PORT/DB`` (or ``rediss://`` for TLS, with ``user:password@`` if needed): Redis
   Streams, the shared log for deployments with several gateway or dashboard processes.
 

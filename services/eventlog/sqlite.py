@@ -14,13 +14,14 @@ last transactions (never corrupts the file). ``?synchronous=full`` in the URL fs
 so a returned append survives a power loss too, at about a millisecond per write on SSDs.
 
 Following: appends made through this instance wake its followers at once; appends by other
-processes (or other instances) are seen by polling every ``poll_ms`` (URL ``?poll_ms=50``).
+processes (or other instances) are seen by polling every ``poll_ms`` (default 5 ms; URL ``?poll_ms=20``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -44,26 +45,32 @@ _SYNCHRONOUS = {"normal": "NORMAL", "full": "FULL"}
 _RECENT = 4096  # entries written here that followers are served from memory
 _PAGE = 1000  # entries per read while following
 _BUSY_MS = 10_000  # how long a write waits for another process's write lock
+_FULL_POLL_S = 0.05  # a follower reads at least this often even when the files look unchanged
+
+
+def _wake(fut: asyncio.Future) -> None:
+    if not fut.done():
+        fut.set_result(None)
 
 
 class SqliteLog(EventLog):
     """One tournament's log in the SQLite file at ``path``.
 
     ``synchronous``: ``"normal"`` (default; survives kill -9) or ``"full"`` (survives power loss);
-    ``poll_ms``: how often followers look for other processes' appends (default 50 ms).
+    ``poll_ms``: how often followers look for other processes' appends (default 5 ms).
     Raises EventLogError at construction when the file cannot be opened or created (for instance its
     directory is missing or not writable), and from any method when the store fails; ValueError for
     a bad slug, option or entry.
     """
 
     def __init__(self, path: str | Path, tournament: str, *, synchronous: str = "normal",
-                 poll_ms: float = 50.0):
+                 poll_ms: float = 5.0):
         self.tournament = check_tournament(tournament)
         if synchronous.lower() not in _SYNCHRONOUS:
             raise ValueError(f"sqlite synchronous must be 'normal' or 'full', got {synchronous!r}")
         if not poll_ms > 0:
             raise ValueError(f"sqlite poll_ms must be > 0, got {poll_ms!r}")
-        self.path = str(path)
+        self.path = os.path.abspath(path)
         self._poll_s = poll_ms / 1000.0
         self._closed = False
         self._wconn = self._connect(_SYNCHRONOUS[synchronous.lower()], create=True)
@@ -72,7 +79,9 @@ class SqliteLog(EventLog):
         self._reader = ThreadPoolExecutor(1, thread_name_prefix=f"eventlog-sqlite-r-{tournament}")
         self._commit = GroupCommit(self._write)
         self._recent: dict[int, Entry] = {}
-        self._waiters: set[asyncio.Event] = set()
+        self._waiters: set[asyncio.Future] = set()  # followers napping until the next commit
+        self._generation = 0  # commits made through this instance
+        self._watcher: asyncio.Task | None = None
 
     def _connect(self, synchronous: str, create: bool) -> sqlite3.Connection:
         try:
@@ -124,8 +133,9 @@ class SqliteLog(EventLog):
             self._recent[e.seq] = e
         while len(self._recent) > _RECENT:
             del self._recent[next(iter(self._recent))]
-        for ev in self._waiters:
-            ev.set()
+        self._generation += 1
+        for fut in list(self._waiters):
+            _wake(fut)
         return entries
 
     async def append(self, type: str, data: dict, at: int | None = None) -> Entry:
@@ -176,36 +186,71 @@ class SqliteLog(EventLog):
         self._check_open()
         return await asyncio.get_running_loop().run_in_executor(self._reader, self._max_seq)
 
+    def _signature(self) -> tuple[int, ...]:
+        """(mtime_ns, size) of the database file and its WAL: they move when any process commits.
+
+        A cheap stat on the event loop; a full read every ``_FULL_POLL_S`` covers the rare commit
+        that leaves both unchanged (same size, same mtime tick after a WAL reset).
+        """
+        sig: list[int] = []
+        for p in (self.path, self.path + "-wal"):
+            try:
+                st = os.stat(p)
+                sig += (st.st_mtime_ns, st.st_size)
+            except OSError:
+                sig += (0, 0)
+        return tuple(sig)
+
+    async def _nap(self) -> None:
+        """Wait until this instance commits, the watcher sees the files move, or the log closes."""
+        fut = asyncio.get_running_loop().create_future()
+        self._waiters.add(fut)
+        if self._watcher is None:
+            self._watcher = asyncio.create_task(self._watch(), name="eventlog-sqlite-watch")
+        try:
+            await fut
+        finally:
+            self._waiters.discard(fut)
+
+    async def _watch(self) -> None:
+        """One task per instance, while followers nap: every ``poll_ms`` stat the files and wake
+        them all on a change (another process committed), and at least every 50 ms regardless."""
+        loop = asyncio.get_running_loop()
+        sig, woke_at = self._signature(), loop.time()
+        try:
+            while self._waiters and not self._closed:
+                await asyncio.sleep(self._poll_s)
+                now = self._signature()
+                if now != sig or loop.time() - woke_at >= _FULL_POLL_S:
+                    sig, woke_at = now, loop.time()
+                    for fut in list(self._waiters):
+                        _wake(fut)
+        finally:
+            self._watcher = None
+
     async def follow(self, after: int = 0) -> AsyncIterator[Entry]:
         """Every entry with ``seq > after``, then each new one; ends when this log is closed.
 
         This instance's appends arrive at once (served from memory when recent); other processes'
-        within ``poll_ms``. Raises EventLogError if the store fails.
+        within ``poll_ms`` (one stat of the files per instance; a full read at least every 50 ms).
+        Raises EventLogError if the store fails.
         """
         self._check_open()
-        ev = asyncio.Event()
-        self._waiters.add(ev)
         cursor = max(after, 0)
-        try:
-            while not self._closed:
-                ev.clear()  # before looking, so an append landing after the look still wakes us
-                while (e := self._recent.get(cursor + 1)) is not None:
-                    cursor += 1
-                    yield e
-                if self._closed:
-                    return
-                batch = await self.read(cursor, _PAGE)
-                for e in batch:
-                    cursor = e.seq
-                    yield e
-                if batch or self._closed:
-                    continue
-                try:
-                    await asyncio.wait_for(ev.wait(), self._poll_s)
-                except TimeoutError:
-                    pass
-        finally:
-            self._waiters.discard(ev)
+        while not self._closed:
+            while (e := self._recent.get(cursor + 1)) is not None:
+                cursor += 1
+                yield e
+            if self._closed:
+                return
+            # noted before the read, so a commit landing after the read is still noticed
+            generation, sig = self._generation, self._signature()
+            batch = await self.read(cursor, _PAGE)
+            for e in batch:
+                cursor = e.seq
+                yield e
+            if not batch and self._generation == generation and self._signature() == sig:
+                await self._nap()
 
     async def close(self) -> None:
         """Finish pending appends, end followers, close both connections. Idempotent."""
@@ -213,8 +258,10 @@ class SqliteLog(EventLog):
             return
         await self._commit.flush()
         self._closed = True
-        for ev in self._waiters:
-            ev.set()
+        for fut in list(self._waiters):
+            _wake(fut)
+        if self._watcher is not None:
+            self._watcher.cancel()
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._writer, self._wconn.close)
         await loop.run_in_executor(self._reader, self._rconn.close)

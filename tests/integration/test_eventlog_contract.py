@@ -274,6 +274,7 @@ def test_sqlite_entries_survive_sigkill_right_after_append(tmp_path, tournament)
     finally:
         child.kill()
         child.wait(10)
+        child.stdout.close()
     assert child.returncode == -signal.SIGKILL
 
     async def check():
