@@ -1,0 +1,149 @@
+"""Arbiter actions: a request body in, the event-log entries it becomes out (pure).
+
+Every entry carries ``by`` (the arbiter's login); the log stamps ``at``. The actions, their body
+fields and entries:
+
+| action | body | entries |
+| --- | --- | --- |
+| ``accept_claim`` | game, kind ("threefold"/"fifty_moves"/"forty_moves"), alert? | draw_claim_decided, game_ended ½-½ (FIDE Laws 9.2, 9.3) |
+| ``reject_claim`` | game, kind, alert?, note? | draw_claim_decided (9.5: the arbiter may then add 2 min to the opponent with adjust_clock) |
+| ``set_result`` | game, result, forfeit?, termination?, note? | arbiter_decision, game_ended (unless result "*": the game goes on) |
+| ``record_fine`` | player or (game, side), amount, currency?, reason | fine_recorded |
+| ``check_in`` | game, side | player_arrived |
+| ``adjust_clock`` | game, white_ms, black_ms | clock_adjusted |
+| ``pause`` / ``resume`` | game | game_paused / game_resumed |
+| ``note`` | text, game? | note_added |
+| ``resolve_alert`` | alert, note? | alert_resolved |
+
+Results: "1-0", "0-1", "1/2-1/2", "*" (reopen), and with ``forfeit`` true the unplayed "1-0",
+"0-1", "0-0" (TRF ``+``/``-``); special scores an arbiter may award: "0-0", "1/2-0", "0-1/2".
+Raises ActionError (status 400) on any bad body, naming the field.
+"""
+
+from __future__ import annotations
+
+from services.rules.base import SIDES
+
+RESULTS_PLAYED = {"1-0", "0-1", "1/2-1/2"}
+SPECIAL_SCORES = {"0-0", "1/2-0", "0-1/2"}
+CLAIM_TERMINATION = {"threefold": "threefold_repetition", "fifty_moves": "fifty_moves",
+                     "forty_moves": "forty_moves"}
+
+
+class ActionError(ValueError):
+    """A bad action request; ``str()`` says which field and why."""
+
+
+def _req(body: dict, key: str, kind=str):
+    if key not in body or body[key] in (None, ""):
+        raise ActionError(f"{key}: is missing")
+    value = body[key]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ActionError(f"{key}: must be a whole number of milliseconds")
+    if kind is str and not isinstance(value, str):
+        raise ActionError(f"{key}: must be text")
+    return value
+
+
+def _side(body: dict) -> str:
+    side = _req(body, "side")
+    if side not in SIDES:
+        raise ActionError(f"side: must be white or black, not {side!r}")
+    return side
+
+
+def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tuple[str, dict]]:
+    """The entries for one action. ``games``: id -> GAME of the current round (for checking the
+    game exists and taking its board). Raises ActionError."""
+    if not isinstance(body, dict):
+        raise ActionError("the body must be a JSON object")
+
+    def game_of() -> dict:
+        gid = _req(body, "game")
+        g = games.get(gid)
+        if g is None:
+            raise ActionError(f"game: no game {gid!r} in the current round")
+        return g
+
+    def base(g: dict | None) -> dict:
+        d = {"by": by}
+        if g is not None:
+            d.update(game=g["id"], board=str(g["board"]))
+        if body.get("note"):
+            d["note"] = str(body["note"])[:2000]
+        return d
+
+    if action in ("accept_claim", "reject_claim"):
+        g = game_of()
+        kind = _req(body, "kind")
+        if kind not in CLAIM_TERMINATION:
+            raise ActionError(f"kind: must be one of {', '.join(CLAIM_TERMINATION)}")
+        accepted = action == "accept_claim"
+        decided = {**base(g), "kind": kind, "accepted": accepted, "by_move": body.get("by_move"),
+                   "alert": body.get("alert"),
+                   "rule": {"threefold": "FIDE Laws 9.2", "fifty_moves": "FIDE Laws 9.3",
+                            "forty_moves": "ACF/WCDF 40-move rule"}[kind]}
+        out = [("draw_claim_decided", decided)]
+        if accepted:
+            _open(g)
+            out.append(("game_ended", {**base(g), "result": "1/2-1/2", "termination": CLAIM_TERMINATION[kind],
+                                       "ply": g.get("ply", 0), "by": "arbiter"}))
+        return out
+    if action == "set_result":
+        g = game_of()
+        result = _req(body, "result")
+        forfeit = bool(body.get("forfeit"))
+        allowed = RESULTS_PLAYED | SPECIAL_SCORES | {"*"}
+        if result not in allowed:
+            raise ActionError(f"result: must be one of {', '.join(sorted(allowed))}")
+        if forfeit and result not in {"1-0", "0-1", "0-0"}:
+            raise ActionError("result: a forfeit is written 1-0, 0-1 or 0-0")
+        termination = body.get("termination") or ("forfeit" if forfeit else "arbiter")
+        decision = {**base(g), "result": result, "forfeit": forfeit, "termination": termination,
+                    "previous": g.get("result")}
+        out = [("arbiter_decision", decision)]
+        if result != "*":
+            out.append(("game_ended", {**base(g), "result": result, "termination": termination,
+                                       "forfeit": forfeit, "ply": g.get("ply", 0), "by": "arbiter"}))
+        return out
+    if action == "record_fine":
+        amount = _req(body, "amount", int)
+        if amount <= 0:
+            raise ActionError("amount: must be positive")
+        g = games.get(body.get("game")) if body.get("game") else None
+        player = body.get("player")
+        if not player and g is not None:
+            side = _side(body)
+            player = g["white"] if side == "white" else g["black"]
+        if not player:
+            raise ActionError("player: is missing (or give game and side)")
+        return [("fine_recorded", {**base(g), "player": str(player), "amount": amount,
+                                   "currency": str(body.get("currency") or "USD"),
+                                   "reason": str(body.get("reason") or "not at the board at the start")})]
+    if action == "check_in":
+        g = game_of()
+        side = _side(body)
+        return [("player_arrived", {**base(g), "side": side,
+                                    "player": g["white"] if side == "white" else g["black"]})]
+    if action == "adjust_clock":
+        g = game_of()
+        w, b = _req(body, "white_ms", int), _req(body, "black_ms", int)
+        if w < 0 or b < 0:
+            raise ActionError("white_ms/black_ms: a clock cannot show negative time")
+        return [("clock_adjusted", {**base(g), "white_ms": w, "black_ms": b,
+                                    "previous": g.get("clock")})]
+    if action in ("pause", "resume"):
+        g = game_of()
+        return [("game_paused" if action == "pause" else "game_resumed", base(g))]
+    if action == "note":
+        g = games.get(body.get("game")) if body.get("game") else None
+        return [("note_added", {**base(g), "text": str(_req(body, "text"))[:4000]})]
+    if action == "resolve_alert":
+        alert = _req(body, "alert", int)
+        return [("alert_resolved", {**base(None), "alert": alert})]
+    raise ActionError(f"unknown action {action!r}")
+
+
+def _open(g: dict) -> None:
+    if g.get("status") == "ended":
+        raise ActionError(f"game: {g['id']} has already ended ({g.get('result')}); set the result instead")

@@ -1,0 +1,84 @@
+"""Arbiter logins and actions (dashboard.arbiter): hashed passwords, signed sessions, and every
+action turned into event-log entries that say who acted."""
+
+import pytest
+
+from dashboard.arbiter.actions import ActionError, build
+from dashboard.arbiter.auth import Accounts, hash_password
+from services.regulations.model import ArbiterAccount
+
+GAMES = {"1-1": {"id": "1-1", "board": "1", "white": "Caruana, Fabiano", "black": "Nakamura, Hikaru",
+                 "status": "playing", "result": "*", "ply": 40}}
+
+
+def test_passwords_are_hashed_and_tokens_signed():
+    accts = Accounts.load(None, {"VENUE_ARBITERS": "chief:s3cret,deputy:other", "VENUE_SECRET": "k"})
+    assert accts.by_login["chief"].password_hash.startswith("$argon2")
+    assert "s3cret" not in accts.by_login["chief"].password_hash
+    assert accts.verify("chief", "s3cret").login == "chief"
+    assert accts.verify("chief", "wrong") is None and accts.verify("nobody", "s3cret") is None
+    token = accts.issue("chief", now_s=1000)
+    assert accts.check(token, now_s=1001).login == "chief"
+    assert accts.check(token + "0", now_s=1001) is None              # tampered signature
+    assert accts.check(token.replace("chief", "deputy"), now_s=1001) is None
+    assert accts.check(token, now_s=1000 + 13 * 3600) is None         # expired
+
+
+def test_accounts_from_tournament_file_hash_or_environment():
+    class T:
+        arbiters = (ArbiterAccount("chief", "Chief", password_hash=hash_password("pw1")),
+                    ArbiterAccount("deputy", password_env="DEPUTY_PW"))
+    accts = Accounts.load(T(), {"DEPUTY_PW": "pw2"})
+    assert accts.verify("chief", "pw1") and accts.verify("deputy", "pw2")
+    with pytest.raises(ValueError):
+        Accounts.load(None, {"VENUE_ARBITERS": "nocolon"})
+
+
+def test_accept_claim_ends_the_game_drawn_and_records_who():
+    # FIDE Laws 9.2: a correct claim by the player to move: the game is drawn.
+    out = build("accept_claim", {"game": "1-1", "kind": "threefold", "alert": 7}, "chief", GAMES)
+    assert [t for t, _ in out] == ["draw_claim_decided", "game_ended"]
+    assert out[0][1]["accepted"] is True and out[0][1]["by"] == "chief" and out[0][1]["alert"] == 7
+    assert out[1][1]["result"] == "1/2-1/2" and out[1][1]["termination"] == "threefold_repetition"
+    assert out[1][1]["by"] == "arbiter"
+
+
+def test_reject_claim_records_without_ending():
+    # FIDE Laws 9.5: an incorrect claim: the game continues.
+    out = build("reject_claim", {"game": "1-1", "kind": "fifty_moves"}, "chief", GAMES)
+    assert [t for t, _ in out] == ["draw_claim_decided"] and out[0][1]["accepted"] is False
+
+
+@pytest.mark.parametrize("result,forfeit", [("1-0", False), ("0-1", True), ("0-0", True), ("1/2-0", False),
+                                            ("0-1/2", False), ("0-0", False)])
+def test_set_result_incl_forfeits_and_special_scores(result, forfeit):
+    out = build("set_result", {"game": "1-1", "result": result, "forfeit": forfeit}, "chief", GAMES)
+    assert out[0][0] == "arbiter_decision" and out[1][1]["result"] == result
+    assert out[1][1]["forfeit"] is forfeit
+
+
+def test_bad_actions_are_refused_naming_the_field():
+    with pytest.raises(ActionError, match="game: no game"):
+        build("check_in", {"game": "9-9", "side": "white"}, "chief", GAMES)
+    with pytest.raises(ActionError, match="side"):
+        build("check_in", {"game": "1-1", "side": "red"}, "chief", GAMES)
+    with pytest.raises(ActionError, match="result"):
+        build("set_result", {"game": "1-1", "result": "2-0"}, "chief", GAMES)
+    with pytest.raises(ActionError, match="forfeit is written"):
+        build("set_result", {"game": "1-1", "result": "1/2-1/2", "forfeit": True}, "chief", GAMES)
+    with pytest.raises(ActionError, match="white_ms"):
+        build("adjust_clock", {"game": "1-1", "white_ms": "ten", "black_ms": 1}, "chief", GAMES)
+    with pytest.raises(ActionError, match="unknown action"):
+        build("delete_everything", {}, "chief", GAMES)
+
+
+def test_fine_check_in_clock_pause_note():
+    # US 2023 rule 1: "a fine of $500 to be deducted from their prize"
+    [(t, d)] = build("record_fine", {"game": "1-1", "side": "black", "amount": 500}, "chief", GAMES)
+    assert t == "fine_recorded" and d["player"] == "Nakamura, Hikaru" and d["amount"] == 500
+    [(t, d)] = build("check_in", {"game": "1-1", "side": "white"}, "chief", GAMES)
+    assert t == "player_arrived" and d["side"] == "white" and d["by"] == "chief"
+    [(t, d)] = build("adjust_clock", {"game": "1-1", "white_ms": 120000, "black_ms": 60000}, "chief", GAMES)
+    assert t == "clock_adjusted" and (d["white_ms"], d["black_ms"]) == (120000, 60000)
+    assert build("pause", {"game": "1-1"}, "chief", GAMES)[0][0] == "game_paused"
+    assert build("note", {"text": "spectator warned"}, "chief", GAMES)[0][1]["text"] == "spectator warned"
