@@ -1,0 +1,61 @@
+"""``venue tiebreaks FILE.trf --system round-robin|swiss --tiebreaks PTS,DE,BPG,KS,SB,WON``
+
+Prints the tie-break table of a TRF file in the TSV format of ../shared/data/tiebreaks: a header
+``StartNo  Rank  <tie-break> ...``, then one line per player in start-number order, values printed with
+the fixtures' decimals. Exit status 0 on success, 2 on a usage error, an unreadable or broken file, or an
+unknown tie-break (the message names the line and field, or the tie-break).
+
+Also runnable as ``python -m venue.tiebreaks``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from services.tournament.model import field_from_trf
+from services.tournament.scoring import CLASSICAL, PAB_HALF
+from services.tournament.tiebreaks import compute_tiebreaks, format_value, parse_spec
+from services.tournament.trf import parse_trf
+from services.tournament.unplayed import EDITIONS
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="venue tiebreaks", description="FIDE C.07 tie-breaks of a TRF file")
+    p.add_argument("file", help="tournament report in FIDE TRF16")
+    p.add_argument("--system", choices=("round-robin", "swiss"), required=True)
+    p.add_argument("--tiebreaks", required=True, help="comma-separated, in order: e.g. PTS,DE,BPG,KS,SB,WON")
+    p.add_argument("--edition", choices=EDITIONS, default=EDITIONS[0], help="C.07 edition (default %(default)s)")
+    p.add_argument("--pab", choices=("1", "0.5"), default="1", help="points for a pairing-allocated bye")
+    p.add_argument("--rounds", type=int, default=None, help="rounds to count (default: XXR or the longest line)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command; returns the exit status (0 ok, 2 error). Output on stdout, errors on stderr."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors; keep it a return value
+        return int(exc.code or 0)
+    try:
+        specs = [parse_spec(s) for s in args.tiebreaks.split(",") if s.strip()]
+        if not specs:
+            raise ValueError("no tie-break given")
+        with open(args.file, encoding="utf-8", errors="strict") as fh:
+            text = fh.read()
+        t = parse_trf(text)
+        field = field_from_trf(t, PAB_HALF if args.pab == "0.5" else CLASSICAL, rounds=args.rounds)
+        table = compute_tiebreaks(field, specs, round_robin=args.system == "round-robin", edition=args.edition)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        print(f"venue tiebreaks: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    out = ["\t".join(["StartNo", "Rank"] + [s.text for s in specs])]
+    for row in sorted(table.rows, key=lambda r: r.start_no):
+        out.append("\t".join([str(row.start_no), str(row.rank)] + [format_value(s, row.values[s.text]) for s in specs]))
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
