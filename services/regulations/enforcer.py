@@ -14,6 +14,8 @@ Entries produced (data always carries ``game`` and ``board``; ``rule`` quotes th
 - ``player_not_at_board``: not at the board at the start (US 2023 rule 1: a fine may follow).
 - ``armageddon_scheduled``: Norway classical: a drawn game is followed by an Armageddon game.
 - ``armageddon_decided``: an Armageddon game drawn is won by Black.
+- ``clock_disagreement``: the clock and the board or the time control disagree
+  (``services.regulations.clock_watch``).
 - ``game_ended`` for a device result the regulations allow.
 """
 
@@ -24,6 +26,8 @@ from dataclasses import dataclass, field
 from services.rules.base import BLACK, WHITE, other
 
 from . import lateness
+from .clock_watch import ClockWatch
+from .controls import control_from_spec
 from .model import Tournament
 
 DRAW = "1/2-1/2"
@@ -49,15 +53,17 @@ class _Game:
     fined_alerted: set = field(default_factory=set)
     follow_up: bool = False
     first_side: str = WHITE
+    watch: ClockWatch | None = None
 
 
 class Enforcer:
     """The regulations of one tournament as a fold. ``tournament``: the parsed tournament file.
     Methods return lists of ``(type, data)`` to append; they never raise on odd entries."""
 
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: Tournament, clock_rate: float = 1.0):
         self.t = tournament
         self.regs = tournament.regulations
+        self.rate = clock_rate
         self.games: dict[str, _Game] = {}
 
     # -- the fold ---------------------------------------------------------------------------
@@ -81,6 +87,13 @@ class Enforcer:
                   kind=setup.get("kind") or self.t.kind, white=setup.get("white", ""),
                   black=setup.get("black", ""), setup=setup,
                   first_side=BLACK if setup.get("variant") == "checkers" else WHITE)
+        spec = setup.get("time_control") or self.t.time_controls.get(g.kind)
+        try:
+            control = control_from_spec(spec) if spec else None
+        except ValueError:
+            control = None
+        g.watch = ClockWatch(control, self.regs.clock_tolerance_ms, self.rate,
+                             check_counts=setup.get("variant") != "checkers")
         self.games[g.id] = g
 
     def _on_move_played(self, data: dict, at: int):
@@ -92,14 +105,44 @@ class Enforcer:
             g.moves[mover] += 1
             if g.arrived[mover] is None:
                 g.arrived[mover] = at
+            g.watch.on_move(mover, at)
 
-    def _on_clock_pressed(self, data: dict, at: int):
+    def _clock(self, event: str, data: dict, at: int):
         g = self.games.get(data.get("game"))
+        if not g or g.ended:
+            return
         running = data.get("running")
-        if g and running in (WHITE, BLACK):
+        if event == "press" and running in (WHITE, BLACK):
             presser = other(running)
             if g.arrived[presser] is None:
                 g.arrived[presser] = at
+        found = g.watch.on_clock(event, data.get("white_ms"), data.get("black_ms"), running, at)
+        return [self._disagreement(g, f) for f in found]
+
+    def _disagreement(self, g: _Game, finding: dict) -> tuple[str, dict]:
+        return ("clock_disagreement", {"game": g.id, "board": g.board, **finding,
+                                       "rule": "the device clock is authoritative; the arbiter checks it "
+                                               "(FIDE Laws 6.10)"})
+
+    def _on_clock_started(self, data, at):
+        return self._clock("start", data, at)
+
+    def _on_clock_pressed(self, data, at):
+        return self._clock("press", data, at)
+
+    def _on_clock_paused(self, data, at):
+        return self._clock("pause", data, at)
+
+    def _on_clock_resumed(self, data, at):
+        return self._clock("resume", data, at)
+
+    def _on_clock_set(self, data, at):
+        return self._clock("set", data, at)
+
+    def _on_clock_adjusted(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        if g and isinstance(data.get("white_ms"), int) and isinstance(data.get("black_ms"), int):
+            g.watch.adjust(data["white_ms"], data["black_ms"], at)
 
     def _on_player_arrived(self, data: dict, at: int):
         g = self.games.get(data.get("game"))
@@ -180,6 +223,8 @@ class Enforcer:
         fines it, not being at the board at the start (US 2023 rule 1)."""
         out: list[tuple[str, dict]] = []
         for g in self.games.values():
+            if not g.ended and g.watch is not None:
+                out += [self._disagreement(g, f) for f in g.watch.tick(now_ms)]
             if g.ended or g.defaulted or g.kind == "armageddon" or g.follow_up:
                 continue
             try:

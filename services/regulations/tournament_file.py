@@ -11,6 +11,7 @@ import tomllib
 from datetime import datetime
 from typing import Any
 
+from .controls import control_from_spec
 from .fields import TournamentFileError, duration_ms, line_of
 from .model import (DRAW_POLICIES, KINDS, PLAYOFF_RULES, PRIZE_SHARING, SCORING_SYSTEMS, SYSTEMS,
                     ArbiterAccount, DrawOfferPolicy, Fine, HallBoard, Player, Prizes, Regulations,
@@ -100,6 +101,10 @@ def load_tournament(text: str, source: str = "<tournament file>") -> Tournament:
             r.fail(f"time_controls.{k}", f"unknown kind of game (expected one of {', '.join(KINDS)})")
         if not isinstance(controls[k], (str, dict)):
             r.fail(f"time_controls.{k}", "must be PGN TimeControl text or a table")
+        try:
+            control_from_spec(controls[k])
+        except ValueError as exc:
+            r.fail(f"time_controls.{k}", str(exc))
     if kind not in controls:
         r.fail("time_controls", f"has no control for the event's own kind of game, {kind!r}")
     regs = _regulations(r, r.get(doc, "regulations", "regulations", dict, default={}))

@@ -80,6 +80,7 @@ BROKEN = [
     ('slug = "us-championship-2023"', 'slug = "US Champ"', "tournament.slug"),
     ('start = "2023-10-05T13:00:00-05:00"', 'start = "2023-10-05T13:00:00"', "rounds[0].start"),
     ('order = ["DE", "BPG", "KS", "SB", "WON"]', 'order = "DE"', "regulations.tiebreaks.order"),
+    ('classical = "40/5400+30:1800+30"', 'classical = "40/90min"', "time_controls.classical"),
 ]
 
 
@@ -120,3 +121,19 @@ def test_durations():
     assert duration_ms("2s") == 2000 and duration_ms(0) == 0 and duration_ms("0") == 0
     with pytest.raises(ValueError):
         duration_ms("soon")
+
+
+def test_time_control_specs_become_clocks():
+    from services.regulations.controls import control_from_spec
+    t = load("norway-chess-2023.toml")
+    # "white has 10 minutes and black has 7 minutes with an increment for both players of 1 second
+    #  per move, starting from move 41."
+    arm = control_from_spec(t.time_controls["armageddon"])
+    assert arm.starting_ms("white") == 600_000 and arm.starting_ms("black") == 420_000
+    assert arm.added_on_press("white", 40)[0] == 0 and arm.added_on_press("white", 41)[0] == 1000
+    us = control_from_spec(load("us-championship-2023.toml").time_controls["classical"])
+    # "30 minutes for the rest of the game" added after move 40; "30 seconds ... from move one"
+    assert us.added_on_press("white", 1) == (30_000, 0)
+    assert us.added_on_press("white", 40) == (30_000, 1_800_000)
+    ck = control_from_spec(load("checkers-11-man-national-2017.toml").time_controls["classical"])
+    assert ck.carries_over and ck.starting_ms("black") == 90 * 60_000

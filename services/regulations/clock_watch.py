@@ -1,0 +1,145 @@
+"""Does the clock agree with the board and with the time control? (DESIGN.md: arbiters must be told
+"a clock and its board disagree".)
+
+The device clock is authoritative for the time shown; the gateway keeps its own model of the time
+control (``services.clock.GameClock``) fed with the device's events at the gateway's instants, and
+reports, once per discrepancy:
+
+- ``time``: after a press, the device's figure for the side that pressed is more than the
+  tolerance (2 s by default) from the model's;
+- ``move_counter``: that difference is a later period's added time: the clock's move counter is off,
+  so the period's time landed after the wrong move (FIDE Laws 6.10: the arbiter corrects it);
+- ``press_without_move``: a side pressed more often than it moved (beyond a grace period, since the
+  board's and the clock's messages travel separately);
+- ``move_without_press``: a side moved and did not press (FIDE Laws 6.2.1: a move is completed by
+  pressing the clock) beyond the grace period.
+
+After a ``time``/``move_counter`` report the model takes the device's figures, so one fault is
+reported once. ``rate`` scales the gateway's instants for a replay running faster than real time.
+Pure: every instant is passed in (ms).
+"""
+
+from __future__ import annotations
+
+from services.clock import ClockError, GameClock, TimeControl
+from services.rules.base import BLACK, SIDES, WHITE, other
+
+GRACE_MS = 5000
+
+
+class ClockWatch:
+    """One game's checks. ``control``: the model's time control (None when unknown: then only the
+    press/move counts are checked); ``tolerance_ms``; ``rate``: replay speed (1 in a real hall);
+    ``check_counts``: False where moves may be made before the clock starts (checkers ballots)."""
+
+    def __init__(self, control: TimeControl | None, tolerance_ms: int = 2000, rate: float = 1.0,
+                 check_counts: bool = True, grace_ms: int = GRACE_MS):
+        timed = control is not None and control.timed
+        self.model = GameClock(control) if timed else None
+        self.control = control if timed else None
+        self.tolerance = tolerance_ms
+        self.rate = rate
+        self.check_counts = check_counts
+        self.grace = grace_ms
+        self.moves = {WHITE: 0, BLACK: 0}
+        self.presses = {WHITE: 0, BLACK: 0}
+        self.since: dict[tuple[str, str], int] = {}
+        self.reported: set[tuple[str, str, int]] = set()
+
+    def _t(self, at_ms: int) -> int:
+        return int(at_ms * self.rate)
+
+    # -- events ------------------------------------------------------------------------------
+    def on_move(self, mover: str, at_ms: int) -> None:
+        self.moves[mover] += 1
+        self._mark(at_ms)
+
+    def _mismatches(self):
+        for side in SIDES:
+            yield ("press_without_move", side), self.presses[side] > self.moves[side]
+            yield ("move_without_press", side), self.moves[side] > self.presses[side]
+
+    def _mark(self, at_ms: int) -> None:
+        """Note when each press/move count mismatch began (the grace period runs from then)."""
+        for key, bad in self._mismatches():
+            if bad:
+                self.since.setdefault(key, at_ms)
+            else:
+                self.since.pop(key, None)
+
+    def on_clock(self, event: str, white_ms: int | None, black_ms: int | None, running: str | None,
+                 at_ms: int) -> list[dict]:
+        """Fold one device clock event (``start``/``press``/``pause``/``resume``/``set``) with the
+        device's figures; returns the discrepancies found (dicts with ``kind`` and evidence)."""
+        out: list[dict] = []
+        t = self._t(at_ms)
+        m = self.model
+        try:
+            if event == "start" and m is not None and not m.started:
+                m.start(t, running if running in SIDES else WHITE)
+            elif event == "press" and running in SIDES:
+                presser = other(running)
+                self.presses[presser] += 1
+                self._mark(at_ms)
+                if m is not None and m.started and m.to_move == presser:
+                    res = m.press(presser, t)
+                    device = white_ms if presser == WHITE else black_ms
+                    if isinstance(device, int):
+                        out += self._compare(presser, res.move_number, device, res.remaining_ms)
+                    if out and isinstance(white_ms, int) and isinstance(black_ms, int):
+                        m.set(white_ms, black_ms, t)
+            elif event == "pause" and m is not None and m.running:
+                m.pause(t)
+            elif event == "resume" and m is not None and m.started and not m.running:
+                m.resume(t)
+            elif event == "set" and m is not None and isinstance(white_ms, int) and isinstance(black_ms, int):
+                m.set(white_ms, black_ms, t)
+        except ClockError:
+            # The model cannot follow (a flag fell, an instant out of order): take the device's word.
+            if m is not None and isinstance(white_ms, int) and isinstance(black_ms, int):
+                try:
+                    m.set(white_ms, black_ms, max(t, m.last_event_ms or t))
+                except (ClockError, ValueError):
+                    pass
+        return out
+
+    def adjust(self, white_ms: int, black_ms: int, at_ms: int) -> None:
+        """An arbiter's clock adjustment: the model takes the new figures."""
+        if self.model is not None and self.model.started:
+            try:
+                self.model.set(white_ms, black_ms, max(self._t(at_ms), self.model.last_event_ms or 0))
+            except (ClockError, ValueError):
+                pass
+
+    def _compare(self, side: str, move_number: int, device_ms: int, model_ms: int) -> list[dict]:
+        diff = device_ms - model_ms
+        if abs(diff) <= self.tolerance:
+            return []
+        kind = "time"
+        for p in self.control.periods(side)[1:]:
+            if abs(abs(diff) - p.time_ms) <= self.tolerance:
+                kind = "move_counter"
+        detail = (f"{side}'s clock shows {device_ms / 1000:.1f} s after move {move_number}; "
+                  f"the time control gives {model_ms / 1000:.1f} s")
+        if kind == "move_counter":
+            detail += " (a period's added time landed after the wrong move: the move counter is off)"
+        return [{"kind": kind, "side": side, "move_number": move_number, "device_ms": device_ms,
+                 "model_ms": model_ms, "difference_ms": diff, "detail": detail}]
+
+    def tick(self, now_ms: int) -> list[dict]:
+        """Count mismatches that have lasted past the grace period (each reported once)."""
+        if not self.check_counts:
+            return []
+        out = []
+        for key, bad in self._mismatches():
+            kind, side = key
+            if bad and key in self.since:
+                first = self.since[key]
+                count = self.presses[side] if kind == "press_without_move" else self.moves[side]
+                if now_ms - first >= self.grace and (kind, side, count) not in self.reported:
+                    self.reported.add((kind, side, count))
+                    what = ("pressed the clock without a move on the board" if kind == "press_without_move"
+                            else "moved on the board without pressing the clock (FIDE Laws 6.2.1)")
+                    out.append({"kind": kind, "side": side, "moves": self.moves[side],
+                                "presses": self.presses[side], "detail": f"{side} {what}"})
+        return out

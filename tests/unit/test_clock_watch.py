@@ -1,0 +1,80 @@
+"""Clock and board disagreements (services.regulations.clock_watch), on the US 2023 control:
+"90 minutes for the first 40 moves followed by 30 minutes for the rest of the game with an addition
+of 30 seconds (increment) per move starting from move one." (us-championship-2023.txt rule 4)"""
+
+from services.regulations.clock_watch import ClockWatch
+from services.regulations.controls import control_from_spec
+
+US = control_from_spec("40/5400+30:1800+30")
+S = 1000
+
+
+def start(w: ClockWatch) -> None:
+    w.on_clock("start", 5_400_000, 5_400_000, "white", 0)
+
+
+def test_a_clock_that_agrees_raises_nothing():
+    w = ClockWatch(US)
+    start(w)
+    w.on_move("white", 9_000)
+    # White used 10 s and gets +30 s: 5400 - 10 + 30 = 5420 s (Fischer increment on the press).
+    assert w.on_clock("press", 5_420_000, 5_400_000, "black", 10_000) == []
+    assert w.tick(20_000) == []
+
+
+def test_more_than_two_seconds_off_is_reported_once():
+    w = ClockWatch(US)
+    start(w)
+    w.on_move("white", 9_000)
+    [f] = w.on_clock("press", 5_416_500, 5_400_000, "black", 10_000)
+    assert f["kind"] == "time" and f["difference_ms"] == -3_500 and f["model_ms"] == 5_420_000
+    # The model took the device's figures: the next press is judged from there.
+    w.on_move("black", 19_000)
+    # Black used 10 s and gets +30 s: 5420 s.
+    assert w.on_clock("press", 5_416_500, 5_420_000, "white", 20_000) == []
+
+
+def test_move_counter_off_puts_the_period_time_after_the_wrong_move():
+    # The device adds the 30 minutes after White's 39th move instead of the 40th.
+    w = ClockWatch(US)
+    start(w)
+    t, white, black = 0, 5_400_000, 5_400_000
+    for n in range(1, 40):
+        t += 10 * S
+        w.on_move("white", t)
+        white += 20 * S  # used 10 s, +30 s increment
+        if n == 39:
+            white += 1_800_000
+        found = w.on_clock("press", white, black, "black", t)
+        if n < 39:
+            assert found == []
+        t += 10 * S
+        w.on_move("black", t)
+        black += 20 * S
+        w.on_clock("press", white, black, "white", t)
+    assert found[0]["kind"] == "move_counter" and found[0]["move_number"] == 39
+    assert found[0]["difference_ms"] == 1_800_000
+
+
+def test_press_without_move_and_move_without_press_after_grace():
+    w = ClockWatch(US, grace_ms=5000)
+    start(w)
+    w.on_clock("press", 5_430_000, 5_400_000, "black", 1000)  # White pressed, no move on the board
+    assert w.tick(2000) == []                                  # within the grace period
+    [f] = w.tick(6500)
+    assert f["kind"] == "press_without_move" and f["side"] == "white"
+    assert w.tick(9000) == []                                  # once
+    w2 = ClockWatch(US, grace_ms=5000)
+    start(w2)
+    w2.on_move("white", 1000)
+    assert w2.tick(5000) == []
+    [f2] = w2.tick(7000)
+    assert f2["kind"] == "move_without_press" and "6.2.1" in f2["detail"]
+
+
+def test_replay_rate_scales_the_gateways_instants():
+    # A replay at 60x: 1 s of wall time is 60 s of game time.
+    w = ClockWatch(US, rate=60)
+    start(w)
+    w.on_move("white", 900)
+    assert w.on_clock("press", 5_400_000 - 60_000 + 30_000, 5_400_000, "black", 1000) == []
