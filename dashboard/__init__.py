@@ -1,0 +1,1 @@
+"""The spectators' dashboard: Starlette app, live websocket feed, pages (see ``dashboard.app``)."""

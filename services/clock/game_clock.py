@@ -4,9 +4,15 @@ Pure: no clock reads; every instant is an int of milliseconds passed in (any epo
 all events of a clock), and events must come in time order. Conventions (docs/clocks.md):
 
 - A side's move number n is its n-th press. A press completes the move (FIDE Laws 6.2.1).
-- Credits are made on the press, as electronic clocks show them: the increment of the move's period
-  (from its ``increment_from_move``) and, on the press completing a period's last move, the next
-  period's time. So remaining after a press = before - used + added, the PGN ``%clk`` meaning.
+- Credits (``credit="press"``, the default): the increment of the move's period (from its
+  ``increment_from_move``) is credited on the press that completes the move, never after a flag
+  fell (F08); on the press completing a period's last move the next period's time is added. So
+  remaining after a press = before - used + added, the PGN ``%clk`` meaning.
+- ``credit="move_start"``: the increment of move n is credited when move n starts (the clock is
+  started, or the opponent presses), as DGT clocks do and as the FIDE Glossary words it ("added ...
+  before each move"). Remaining after each press is the same as with ``"press"``; the flag falls
+  one increment later, and the time shown during a move includes the move's increment. Period
+  time is added on the press in both conventions.
 - Delay (F09): the ``"simple"`` delay holds the main time for the first ``delay_ms`` of the move;
   ``"bronstein"`` runs the main time and gives back up to ``delay_ms`` on the press. Both leave the
   same time after a press; during the move ``remaining`` shows what each clock displays, and a
@@ -28,6 +34,8 @@ from services.clock.control import TimeControl
 from services.clock.errors import ClockError, FlagFallen, NotRunning
 from services.clock.press import PressResult
 from services.rules.base import BLACK, WHITE, other
+
+CREDITS = ("press", "move_start")
 
 
 @dataclass(frozen=True)
@@ -56,10 +64,11 @@ def _check_ms(name: str, value: int) -> None:
 class GameClock:
     """The clock of one game under ``control``.
 
-    ``GameClock(control, white_ms=None, black_ms=None)``: the starting times default to the
-    control's (``TimeControl.starting_ms``); give them to carry time over (a match clock) or to
-    start from an arbiter's setting. Raises ValueError for an untimed/unknown control or a negative
-    time, TypeError for a time that is not an int.
+    ``GameClock(control, white_ms=None, black_ms=None, credit="press")``: the starting times
+    default to the control's (``TimeControl.starting_ms``); give them to carry time over (a match
+    clock) or to start from an arbiter's setting. ``credit``: when the increment is credited, one of
+    ``CREDITS`` (module notes). Raises ValueError for an untimed/unknown control, a negative time or
+    an unknown ``credit``, TypeError for a time that is not an int.
 
     Events: ``start``, ``press``, ``pause``, ``resume``, ``set``. Queries: ``remaining``,
     ``flag_fall_at``, ``flagged``, ``moves_made``, ``move_used_ms``, ``presses``, ``running``,
@@ -68,7 +77,9 @@ class GameClock:
     """
 
     def __init__(self, control: TimeControl, white_ms: int | None = None,
-                 black_ms: int | None = None):
+                 black_ms: int | None = None, credit: str = "press"):
+        if credit not in CREDITS:
+            raise ValueError(f"credit must be one of {CREDITS}, got {credit!r}")
         if not isinstance(control, TimeControl) or not control.timed:
             raise ValueError(f"a clock needs a timed TimeControl, got {control!r}")
         w = control.starting_ms(WHITE) if white_ms is None else white_ms
@@ -78,6 +89,7 @@ class GameClock:
             if v < 0:
                 raise ValueError(f"{name} must not be negative, got {v}")
         self.control = control
+        self.credit = credit
         self._s = _State(base=(w, b))
 
     # ---- queries -------------------------------------------------------------------------
@@ -177,7 +189,8 @@ class GameClock:
         self._check_at(at_ms)
         if self._s.started:
             raise ClockError("the clock was already started")
-        self._s = replace(self._s, started=True, to_move=side, running=True, since_ms=at_ms,
+        self._s = replace(self._s, base=self._credit_move_start(self._s.base, self._s.moves, side),
+                          started=True, to_move=side, running=True, since_ms=at_ms,
                           move_used_ms=0, last_at=at_ms)
 
     def press(self, side: str, at_ms: int) -> PressResult:
@@ -203,13 +216,15 @@ class GameClock:
         spent = max(0, used - delay) if kind else used
         number = s.moves[i] + 1
         increment, period = self.control.added_on_press(side, number)
-        left = s.base[i] - spent + increment + period
+        credited_now = increment if self.credit == "press" else 0  # else given at the move's start
+        left = s.base[i] - spent + credited_now + period
         base = list(s.base)
         base[i] = left
         if self.control.kind == "sandclock":
             base[1 - i] += used
         moves = list(s.moves)
         moves[i] = number
+        base = self._credit_move_start(tuple(base), tuple(moves), other(side))
         result = PressResult(side=side, move_number=number, at_ms=at_ms, used_ms=used,
                              increment_ms=increment, period_ms=period, remaining_ms=left)
         self._s = replace(s, base=tuple(base), moves=tuple(moves), to_move=other(side),
@@ -274,6 +289,15 @@ class GameClock:
             side = self._s.to_move
             raise FlagFallen(side, fell, f"{what} at {at_ms} ms, but {side}'s flag fell at "
                                          f"{fell} ms (FIDE Laws 6.8); nothing changed")
+
+    def _credit_move_start(self, base: tuple[int, int], moves: tuple[int, int], side: str
+                           ) -> tuple[int, int]:
+        """``base`` with ``side``'s increment for its next move added, under ``"move_start"``."""
+        if self.credit != "move_start":
+            return base
+        i = _idx(side)
+        increment, _ = self.control.added_on_press(side, moves[i] + 1)
+        return (base[0] + increment, base[1]) if i == 0 else (base[0], base[1] + increment)
 
     def _delay(self) -> tuple[int, str | None]:
         s = self._s

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from services.tournament.model import Entry, Field, Player
 from services.tournament.scoring import CLASSICAL, NorwayScoring, Scoring, armageddon_winner
+from services.tournament.trf import TrfTournament
 
 _PAIR_CODES = {
     "1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "="), "½-½": ("=", "="),
@@ -102,3 +103,28 @@ def field_from_results(players: Mapping[int, tuple[str, int | None]] | Iterable[
                    for r in range(1, n + 1)]
         out[sno] = Player(sno, name, rating, entries)
     return Field(out, n)
+
+
+def results_from_trf(t: TrfTournament) -> list[GameResult]:
+    """The pairings of a parsed TRF as :class:`GameResult` records (one per pairing, White's line first;
+    a forfeit without colours is listed under the lower start number). Byes and absences with a code
+    (U, H, F, Z) become byes; blank rounds are left out. Raises ValueError for codes that contradict
+    each other across the two lines."""
+    back = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "1/2-1/2", ("W", "L"): "1-0", ("L", "W"): "0-1",
+            ("D", "D"): "1/2-1/2", ("+", "-"): "+-", ("-", "+"): "-+", ("-", "-"): "--", (" ", " "): "*"}
+    out: list[GameResult] = []
+    for p in t.players.values():
+        for g in p.games:
+            if g.opponent is None:
+                if g.result in _BYE_CODES:
+                    out.append(GameResult(g.round, p.start_no, None, g.result))
+                continue
+            is_white = g.color == "w" or (g.color is None and p.start_no < g.opponent)
+            if not is_white:
+                continue
+            other = t.players[g.opponent].game(g.round)
+            pair = (g.result, other.result if other else " ")
+            if pair not in back:
+                raise ValueError(f"round {g.round}: {p.start_no}-{g.opponent}: results {pair} do not match")
+            out.append(GameResult(g.round, p.start_no, g.opponent, back[pair]))
+    return sorted(out, key=lambda r: (r.round, r.white))
