@@ -1,0 +1,76 @@
+"""The embedded MQTT broker (amqtt), for a venue machine without Mosquitto and for tests.
+
+DESIGN.md: an embedded broker runs on a port of its own, never 1883 (a venue machine or a test machine
+may already run Mosquitto there). Anonymous access, QoS 0-2, retained messages and persistent sessions
+(clean_session=0) are amqtt's; its sessions live in memory, so they do not survive a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from collections.abc import AsyncIterator
+
+from dataclasses import dataclass
+
+from amqtt.broker import Broker
+from amqtt.plugins.base import BaseAuthPlugin
+
+log = logging.getLogger(__name__)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that is free on ``host`` now (the OS's choice; never 1883)."""
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind((host, 0))
+            port = sock.getsockname()[1]
+        if port != 1883:
+            return port
+
+
+class OpenSessionsAuthPlugin(BaseAuthPlugin):
+    """Lets every client in and keeps its session (MQTT 3.1.1 3.1.2.4, F11).
+
+    amqtt's AnonymousAuthPlugin marks every session anonymous, and amqtt keeps no messages for an
+    anonymous session while it is offline: a gateway with clean_session=0 would lose the plies of an
+    outage. The embedded broker is for demos and tests on one machine; deployments use Mosquitto with
+    per-device credentials and ACLs (deploy/).
+    """
+
+    @dataclass
+    class Config:
+        """No options."""
+
+    async def authenticate(self, *, session) -> bool:
+        session.is_anonymous = False
+        return True
+
+
+def broker_config(host: str, port: int) -> dict:
+    """amqtt's configuration: one TCP listener on ``host:port``, open access, kept sessions."""
+    return {
+        "listeners": {"default": {"type": "tcp", "bind": f"{host}:{port}"}},
+        "plugins": {f"{__name__}.OpenSessionsAuthPlugin": {}},
+    }
+
+
+@contextlib.asynccontextmanager
+async def embedded_broker(host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[str]:
+    """Run amqtt in this process; yields its URL ``"mqtt://HOST:PORT"``; shuts it down on exit.
+
+    ``port=0`` takes a free port. Raises ValueError for port 1883 (kept for Mosquitto) and
+    amqtt's BrokerError when the port cannot be bound.
+    """
+    if port == 1883:
+        raise ValueError("port 1883 is kept for Mosquitto: the embedded broker needs its own port")
+    port = port or free_port(host)
+    broker = Broker(broker_config(host, port))
+    await broker.start()
+    try:
+        yield f"mqtt://{host}:{port}"
+    finally:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(broker.shutdown(), timeout=5)

@@ -1,0 +1,223 @@
+"""The gateway process: MQTT in, event log out, feedback back to the devices.
+
+``Gateway(log, mqtt_url, tournament)``; ``await gateway.run()`` until cancelled. It
+
+1. rebuilds its state from the log (``Hall.fold`` over every entry) so a restarted gateway carries on;
+2. connects with a fixed client id and ``clean_session=False`` (the broker queues QoS 1 messages while
+   the gateway is away: MQTT 3.1.1 3.1.2.4), subscribes to ``venue/{t}/boards/+/{move,position,clock,
+   result,status}`` at QoS 1 and sets ``ready``;
+3. handles each message at once, in arrival order, in the event loop (``Hall.handle`` is pure and fast),
+   queues its entries and appends them with one ``append_many`` per loop tick (no store round trip per
+   message), then publishes the feedback (QoS 1) once the entries are stored;
+4. reconnects with backoff (0.1 s doubling to 2 s) and subscribes again after any link failure: aiomqtt
+   has no reconnect of its own (F11);
+5. follows the log for the entries others append (``round_started`` from the organiser,
+   ``game_ended`` by an arbiter) and folds them in.
+
+A store failure never drops entries: the batch is retried in order (with backoff) while messages keep
+being handled. On cancellation, messages already received are handled and every entry is flushed
+before ``run`` returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+
+import aiomqtt
+
+from gateway.hall import Hall, Step
+from gateway.mqtt_url import parse_mqtt_url
+from gateway.payload import feedback_topic, topic_filters
+from services.eventlog.base import EventLog
+
+log = logging.getLogger(__name__)
+
+_EXTERNAL = {"round_started"}
+
+
+def now_ms() -> int:
+    """The gateway's time: ms since the Unix epoch."""
+    return int(time.time() * 1000)
+
+
+class Gateway:
+    """One tournament's gateway (see the module docstring).
+
+    ``log``: the tournament's EventLog; ``mqtt_url``: ``mqtt://[user:pass@]host:port``; ``username`` /
+    ``password`` override the URL's; ``client_id``: fixed, so the broker keeps the session across
+    reconnects and restarts; ``hold_ms``: how long a message waits for a missing ``seq`` (ordering).
+    Attributes: ``ready`` (asyncio.Event: state rebuilt and subscribed), ``connected`` (asyncio.Event:
+    the MQTT link is up now), ``hall`` (the state), ``counts`` (messages, entries, reconnects).
+    """
+
+    def __init__(self, log: EventLog, mqtt_url: str, tournament: str, *, username: str | None = None,
+                 password: str | None = None, client_id: str = "venue-gateway", hold_ms: int = 2000,
+                 keepalive: int = 10):
+        target = parse_mqtt_url(mqtt_url)
+        self.log = log
+        self.tournament = tournament
+        self.host, self.port = target.host, target.port
+        self.username = username if username is not None else target.username
+        self.password = password if password is not None else target.password
+        self.client_id = client_id
+        self.keepalive = keepalive
+        self.hall = Hall(tournament, hold_ms=hold_ms)
+        self.ready = asyncio.Event()
+        self.connected = asyncio.Event()
+        self.counts = {"messages": 0, "entries": 0, "reconnects": 0, "store_errors": 0}
+        self._pending: list[tuple[str, dict, int]] = []
+        self._feedback: list[tuple[str, dict]] = []
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._client: aiomqtt.Client | None = None
+        self._last_seq = 0
+        self._feedback_tasks: set[asyncio.Task] = set()
+
+    # ----- running ------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Rebuild, connect, serve until cancelled; then flush everything received (see module)."""
+        await self._rebuild()
+        flusher = asyncio.create_task(self._flush_loop(), name="gateway-flush")
+        ticker = asyncio.create_task(self._tick_loop(), name="gateway-tick")
+        follower = asyncio.create_task(self._follow_loop(), name="gateway-follow")
+        try:
+            await self._mqtt_loop()
+        finally:
+            for task in (ticker, follower):
+                task.cancel()
+            self._stopping = True
+            self._wake.set()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(flusher), timeout=10)
+            flusher.cancel()
+            self.connected.clear()
+
+    async def _rebuild(self) -> None:
+        entries = await self.log.read()
+        for entry in entries:
+            self.hall.fold(entry.type, entry.data)
+        self._last_seq = entries[-1].seq if entries else 0
+        log.info("gateway %s: state rebuilt from %d entries", self.tournament, len(entries))
+
+    async def _mqtt_loop(self) -> None:
+        backoff = 0.1
+        while True:
+            try:
+                async with aiomqtt.Client(
+                    self.host, self.port, identifier=self.client_id, clean_session=False,
+                    username=self.username, password=self.password, keepalive=self.keepalive,
+                ) as client:
+                    self._client = client
+                    try:
+                        for topic in topic_filters(self.tournament):
+                            await client.subscribe(topic, qos=1)
+                        self.connected.set()
+                        self.ready.set()
+                        backoff = 0.1
+                        async for message in client.messages:
+                            self._receive(str(message.topic), message.payload)
+                    finally:
+                        self._drain_client_queue(client)
+                        self.connected.clear()
+                        self._client = None
+            except aiomqtt.MqttError as exc:
+                self.counts["reconnects"] += 1
+                log.warning("gateway %s: MQTT link lost (%s); again in %.1f s", self.tournament, exc,
+                            backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 2.0)
+
+    def _drain_client_queue(self, client: aiomqtt.Client) -> None:
+        """Handle the messages aiomqtt received (and acknowledged) but did not hand out yet."""
+        queue = getattr(client, "_queue", None)
+        while queue is not None and not queue.empty():
+            message = queue.get_nowait()
+            self._receive(str(message.topic), message.payload)
+
+    def _receive(self, topic: str, payload) -> None:
+        self.counts["messages"] += 1
+        if isinstance(payload, (int, float)) or payload is None:
+            payload = b"" if payload is None else str(payload).encode()
+        self._take(self.hall.handle(topic, payload, now_ms()))
+
+    def _take(self, step: Step, at: int | None = None) -> None:
+        if not step.entries and not step.feedback:
+            return
+        at = at or now_ms()
+        self._pending.extend((type_, data, at) for type_, data in step.entries)
+        self._feedback.extend(step.feedback)
+        self._wake.set()
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(0.2)
+            self._take(self.hall.tick(now_ms()))
+
+    async def _follow_loop(self) -> None:
+        """Fold in what others append (round_started, an arbiter's game_ended)."""
+        backoff = 0.2
+        while True:
+            try:
+                async for entry in self.log.follow(after=self._last_seq):
+                    self._last_seq = entry.seq
+                    if entry.type in _EXTERNAL or (
+                        entry.type == "game_ended" and entry.data.get("by") == "arbiter"
+                    ):
+                        self.hall.fold(entry.type, entry.data)
+                        if entry.type == "round_started":
+                            log.info("gateway %s: round %s started (%d boards)", self.tournament,
+                                     entry.data.get("round"), len(entry.data.get("games", [])))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the store went away: follow again from the last entry seen
+                log.exception("gateway %s: following the log failed", self.tournament)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 2.0)
+
+    async def _flush_loop(self) -> None:
+        backoff = 0.05
+        while True:
+            if not self._pending and not self._feedback:
+                if self._stopping:
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            batch, feedback = self._pending, self._feedback
+            self._pending, self._feedback = [], []
+            while batch:
+                try:
+                    await self.log.append_many(batch)
+                    self.counts["entries"] += len(batch)
+                    batch = []
+                    backoff = 0.05
+                except asyncio.CancelledError:
+                    self._pending[:0] = batch
+                    raise
+                except Exception:
+                    self.counts["store_errors"] += 1
+                    log.exception("gateway %s: append failed; retrying", self.tournament)
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, 2.0)
+            if feedback and self._client is not None:
+                # not awaited here: the next batch must not wait for the devices' acknowledgements
+                task = asyncio.create_task(self._publish_feedback(feedback))
+                self._feedback_tasks.add(task)
+                task.add_done_callback(self._feedback_tasks.discard)
+
+    async def _publish_feedback(self, feedback: list[tuple[str, dict]]) -> None:
+        client = self._client
+        if client is None or not feedback:
+            return
+
+        async def one(board: str, payload: dict) -> None:
+            with contextlib.suppress(aiomqtt.MqttError, asyncio.TimeoutError, ValueError):
+                await client.publish(feedback_topic(self.tournament, board),
+                                     json.dumps(payload, separators=(",", ":")), qos=1, timeout=5)
+
+        await asyncio.gather(*(one(b, p) for b, p in feedback))

@@ -1,0 +1,309 @@
+"""gateway.hall: what each device message does (docs/protocol.md), and the replay from the log.
+
+Sources: DESIGN.md (device protocol), docs/events.md (entry types), ../shared/cases/field-cases.md
+(F05 illegal move held, F06 board turned 180°, F07 result signal), FIDE Laws 6.9 (flag fall).
+"""
+
+from __future__ import annotations
+
+import json
+
+import chess
+import pytest
+
+from gateway.hall import GAME_OVER, HELD, Hall
+
+T = "hall-test"
+START = chess.STARTING_FEN
+
+
+def round_started(*boards: str, fen: str | None = None) -> dict:
+    games = [{"id": f"1-{b}", "board": b, "round": "1", "white": "W", "black": "B", "white_elo": None,
+              "black_elo": None, "variant": "chess", "time_control": "5400+30", "fen": fen,
+              "kind": "classical"} for b in boards]
+    return {"round": "1", "event": "Test", "site": "", "date": "2024.04.04", "games": games}
+
+
+class Driver:
+    """A hall with a record of every entry and feedback it produced."""
+
+    def __init__(self, *boards: str, fen: str | None = None, hold_ms: int = 2000):
+        self.hall = Hall(T, hold_ms=hold_ms)
+        self.entries: list[tuple[str, dict]] = [("round_started", round_started(*boards, fen=fen))]
+        self.hall.fold(*self.entries[0])
+        self.feedback: list[tuple[str, dict]] = []
+        self.seqs: dict[tuple[str, str], int] = {}
+        self.now = 0
+
+    def send(self, board: str, kind: str, body, *, seq: int | None = None, raw: bytes | None = None):
+        device = "clock" if kind == "clock" else "board"
+        if raw is None:
+            if seq is None:
+                seq = self.seqs.get((board, device), 0) + 1
+            self.seqs[(board, device)] = max(seq, self.seqs.get((board, device), 0))
+            raw = json.dumps({"seq": seq, **body}).encode()
+        self.now += 10
+        step = self.hall.handle(f"venue/{T}/boards/{board}/{kind}", raw, self.now)
+        self.entries.extend(step.entries)
+        self.feedback.extend(step.feedback)
+        return step
+
+    def move(self, board: str, uci: str, **kw):
+        return self.send(board, "move", {"move": uci}, **kw)
+
+    def place(self, board: str, placement: str, **kw):
+        return self.send(board, "position", {"placement": placement}, **kw)
+
+    def types(self, *wanted: str) -> list[str]:
+        return [t for t, _ in self.entries if not wanted or t in wanted]
+
+    def played(self, board: str = "1") -> list[str]:
+        return [d["move"] for t, d in self.entries if t == "move_played" and d["board"] == board]
+
+
+def test_moves_are_played_and_answered():
+    d = Driver("1")
+    step = d.move("1", "e2e4")
+    assert d.played() == ["e2e4"]
+    (t, data), = step.entries
+    assert t == "move_played" and data["san"] == "e4" and data["ply"] == 1 and data["turn"] == "black"
+    assert data["from"] == "move" and data["seq"] == 1 and data["device"] == "board"
+    assert step.feedback == [("1", {"ref": 1, "accepted": True, "reason": None, "fen": data["fen"]})]
+
+
+def test_f05_illegal_move_holds_the_board_until_a_legal_move():
+    """F05 (a): e2e4, e7e5, e1e3 (illegal), then b8c6 held; the official position stays."""
+    d = Driver("1")
+    for uci in ("e2e4", "e7e5"):
+        d.move("1", uci)
+    step = d.move("1", "e1e3")
+    official = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    (t, data), = step.entries
+    assert t == "move_rejected" and data["fen"] == official and data["held"] is True
+    assert step.feedback[0][1]["accepted"] is False and "e1e3" in step.feedback[0][1]["reason"]
+    step = d.move("1", "b8c6")
+    (t, data), = step.entries
+    assert t == "move_rejected" and data["reason"] == HELD and data["fen"] == official
+    assert d.played() == ["e2e4", "e7e5"]
+    # the replacement move 2.Ke2 (F05: made with the touched piece) resumes play
+    d.move("1", "e1e2")
+    assert d.played() == ["e2e4", "e7e5", "e1e2"]
+    d.move("1", "b8c6")
+    assert d.played()[-1] == "b8c6"
+
+
+def test_f05_official_placement_lifts_the_hold():
+    d = Driver("1")
+    d.move("1", "e2e4")
+    d.move("1", "e2e4")  # illegal now: there is no pawn on e2 -> held
+    assert d.hall.boards["1"].held
+    d.place("1", chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").board_fen())
+    assert not d.hall.boards["1"].held
+
+
+def test_f05b_promotion_without_piece_is_illegal():
+    """F05 (b): e7e8 with no piece swapped in is illegal (is_legal(e7e8) is False)."""
+    d = Driver("1", fen="8/4P1k1/8/8/8/8/6K1/8 w - - 0 60")
+    d.move("1", "e7e8")
+    assert d.types("move_rejected") == ["move_rejected"]
+    assert d.played() == []
+
+
+def test_bad_input_never_stops_other_boards():
+    d = Driver("1", "2")
+    d.send("1", "move", None, raw=b"{not json")
+    d.send("9", "move", {"move": "e2e4"})
+    d.move("2", "e2e4")
+    rejected = [data for t, data in d.entries if t == "message_rejected"]
+    assert [r["reason"].split(":")[0] for r in rejected] == ["not JSON", "unknown board"]
+    assert rejected[0]["raw"] == "{not json" and rejected[0]["board"] == "1"
+    assert d.played("2") == ["e2e4"]
+    assert [b for b, f in d.feedback if f["accepted"] is False] == ["1", "9"]
+
+
+def test_duplicate_and_out_of_order_change_nothing():
+    d = Driver("1")
+    d.move("1", "e2e4", seq=1)
+    d.move("1", "e2e4", seq=1)
+    d.move("1", "g1f3", seq=3)
+    assert d.played() == ["e2e4"]
+    d.move("1", "e7e5", seq=2)
+    assert d.played() == ["e2e4", "e7e5", "g1f3"]
+    assert d.types("message_duplicate") == ["message_duplicate"]
+    assert d.types("seq_gap") == []
+
+
+def test_gap_is_recorded_after_the_hold():
+    d = Driver("1", hold_ms=100)
+    d.move("1", "e2e4", seq=1)
+    d.move("1", "e7e5", seq=3)  # seq 2 lost
+    step = d.hall.tick(d.now + 200)
+    assert step.entries[0] == ("seq_gap", {"board": "1", "device": "board", "expected": 2, "got": 3})
+    assert step.entries[1][0] == "move_played"
+
+
+def test_checkmate_ends_the_game_by_rules_and_later_moves_are_game_over():
+    """Fool's mate: 1.f3 e5 2.g4 Qh4# (FIDE Laws 5.1.1)."""
+    d = Driver("1")
+    for uci in ("f2f3", "e7e5", "g2g4", "d8h4"):
+        d.move("1", uci)
+    ended = [data for t, data in d.entries if t == "game_ended"]
+    assert ended == [{"game": "1-1", "board": "1", "result": "0-1", "termination": "checkmate",
+                      "ply": 4, "by": "rules"}]
+    step = d.move("1", "a2a3")
+    assert step.feedback[0][1]["reason"] == GAME_OVER
+
+
+def test_result_message_reports_and_ends():
+    d = Driver("1")
+    d.move("1", "e2e4")
+    d.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"})
+    assert d.types("result_reported", "game_ended") == ["result_reported", "game_ended"]
+    assert d.entries[-1][1]["by"] == "device" and d.entries[-1][1]["result"] == "1/2-1/2"
+
+
+def test_flag_fall_from_clock_figures():
+    """FIDE Laws 6.9: White's clock at 0 with Black able to mate -> 0-1 (Game.flag_fall)."""
+    d = Driver("1")
+    d.move("1", "e2e4")
+    d.send("1", "clock", {"event": "press", "white_ms": 0, "black_ms": 5000, "running": "black"})
+    assert d.types("clock_pressed", "flag_fell", "game_ended") == ["clock_pressed", "flag_fell", "game_ended"]
+    assert d.entries[-1][1]["result"] == "0-1" and d.entries[-1][1]["by"] == "rules"
+
+
+def test_clock_figures_recorded_exactly():
+    d = Driver("1")
+    d.send("1", "clock", {"event": "press", "white_ms": 5391000, "black_ms": 5400000, "running": "black"})
+    (t, data), = [e for e in d.entries if e[0] == "clock_pressed"]
+    assert data == {"game": "1-1", "board": "1", "device": "clock", "seq": 1, "white_ms": 5391000,
+                    "black_ms": 5400000, "running": "black"}
+
+
+def test_f06_rotated_board_moves():
+    """F06: first snapshot RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr; physical d7d5 -> e2e4,
+    b8c6 -> g1f3 on the move topic."""
+    d = Driver("1")
+    d.place("1", "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr")
+    d.move("1", "d7d5")   # physical -> e2e4
+    d.move("1", "d2d4")   # physical -> e7e5
+    d.move("1", "b8c6")   # physical -> g1f3
+    assert d.played() == ["e2e4", "e7e5", "g1f3"]
+    assert d.types("board_oriented") == ["board_oriented"]
+
+
+def test_f06_rotated_placements():
+    d = Driver("1")
+    d.place("1", "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr")
+    board = chess.Board()
+    board.push_uci("e2e4")
+    physical = board.transform(chess.flip_vertical).transform(chess.flip_horizontal).board_fen()
+    d.place("1", physical)
+    assert d.played() == ["e2e4"]
+
+
+def test_f07_result_signal_after_the_end_is_no_move():
+    """F07: final FEN 8/1R6/4k3/P7/8/5K2/r7/8 w - - 0 55, Black resigned, clock stopped; the board
+    sends f3e4 (legal) then e6d5: result 1-0, no 55.Ke4, no illegal-move rejection."""
+    d = Driver("1", fen="8/1R6/4k3/P7/8/5K2/r7/8 w - - 0 55")
+    d.send("1", "result", {"result": "1-0", "reason": "resignation"})
+    d.send("1", "clock", {"event": "pause", "white_ms": 60000, "black_ms": 60000, "running": None})
+    d.move("1", "f3e4")
+    d.move("1", "e6d5")
+    assert d.played() == []
+    assert d.types("move_rejected") == []
+    reports = [data for t, data in d.entries if t == "result_reported"]
+    assert reports[-1]["result"] == "1-0" and reports[-1]["reason"] == "result signal"
+
+
+def test_f07_signal_reports_the_result_when_none_was_known():
+    """F07: clock stopped, no result yet: the kings on e4 + d5 report 1-0; Ke4 is never played."""
+    d = Driver("1", fen="8/1R6/4k3/P7/8/5K2/r7/8 w - - 0 55")
+    d.send("1", "clock", {"event": "pause", "white_ms": 60000, "black_ms": 60000, "running": None})
+    d.move("1", "f3e4")
+    d.move("1", "e6d5")
+    assert d.played() == []
+    assert d.types("move_rejected") == []
+    ended = [data for t, data in d.entries if t == "game_ended"]
+    assert ended[0]["result"] == "1-0" and ended[0]["by"] == "device"
+
+
+def test_f07_signal_on_a_placement_board():
+    d = Driver("1", fen="8/1R6/4k3/P7/8/5K2/r7/8 w - - 0 55")
+    d.send("1", "clock", {"event": "pause", "white_ms": 60000, "black_ms": 60000, "running": None})
+    d.place("1", "8/1R6/4k3/P7/4K3/8/r7/8")
+    d.place("1", "8/1R6/8/P2k4/4K3/8/r7/8")
+    assert d.played() == []
+    assert [data["result"] for t, data in d.entries if t == "game_ended"] == ["1-0"]
+
+
+def test_king_move_to_the_centre_with_the_clock_running_is_a_move():
+    d = Driver("1", fen="8/1R6/4k3/P7/8/5K2/r7/8 w - - 0 55")
+    d.send("1", "clock", {"event": "start", "white_ms": 60000, "black_ms": 60000, "running": "white"})
+    d.move("1", "f3e4")
+    assert d.played() == ["f3e4"]
+
+
+def test_placement_board_passing_states_and_castling_rook_first():
+    """Laws 3.8.2 castling, with the rook moved first and the king lifted in between."""
+    fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+    d = Driver("1", fen=fen)
+    d.place("1", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3KR2")   # rook first: may be Rf1
+    d.place("1", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4R2")    # king in the hand
+    d.place("1", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1")   # castled
+    assert d.played() == ["e1g1"]
+    assert d.types("move_rejected") == []
+
+
+def test_rook_move_that_looked_like_castling_is_played_on_the_clock_press():
+    fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+    d = Driver("1", fen=fen)
+    d.place("1", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3KR2")
+    assert d.played() == []
+    d.send("1", "clock", {"event": "press", "white_ms": 60000, "black_ms": 60000, "running": "black"})
+    assert d.played() == ["h1f1"]
+    assert d.types()[-2:] == ["move_played", "clock_pressed"]
+
+
+def test_lift_and_put_back_records_nothing():
+    d = Driver("1")
+    d.place("1", chess.STARTING_BOARD_FEN)
+    d.place("1", "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR")
+    d.place("1", chess.STARTING_BOARD_FEN)
+    assert d.types() == ["round_started", "board_oriented"]
+
+
+def test_replay_rebuilds_the_same_state():
+    """DESIGN.md: state is a fold over the log; a new gateway carries on, nothing applied twice."""
+    d = Driver("1", "2")
+    for uci in ("e2e4", "e7e5", "g1f3"):
+        d.move("1", uci)
+    d.move("2", "d2d4")
+    d.move("2", "d2d4")  # illegal now -> held
+    d.send("1", "clock", {"event": "press", "white_ms": 100, "black_ms": 200, "running": "black"})
+    fresh = Hall(T)
+    for t, data in d.entries:
+        fresh.fold(t, data)
+    assert fresh.boards["1"].game.fen == d.hall.boards["1"].game.fen
+    assert fresh.boards["2"].held
+    assert fresh.boards["1"].clock == d.hall.boards["1"].clock
+    assert fresh.sequencer.last == d.hall.sequencer.last
+    step = fresh.handle(f"venue/{T}/boards/1/move", b'{"seq": 3, "move": "g1f3"}', 0)
+    assert step.entries[0][0] == "message_duplicate"
+    step = fresh.handle(f"venue/{T}/boards/1/move", b'{"seq": 4, "move": "b8c6"}', 0)
+    assert step.entries[0][0] == "move_played"
+
+
+def test_internal_errors_do_not_escape(monkeypatch):
+    d = Driver("1")
+    monkeypatch.setattr(d.hall.boards["1"].game, "play", lambda m: 1 / 0, raising=False)
+    d.move("1", "e2e4")
+    assert d.types()[-1] == "message_rejected"
+    d.send("1", "clock", {"event": "start", "white_ms": 1, "black_ms": 1, "running": "white"})
+    assert d.types()[-1] == "clock_started"
+
+
+@pytest.mark.parametrize("payload", [b"", b"null", b'{"seq": 1, "move": "zz"}', b'{"seq": "x"}'])
+def test_junk_is_answered(payload):
+    d = Driver("1")
+    step = d.send("1", "move", None, raw=payload)
+    assert step.feedback and step.feedback[0][1]["accepted"] is False
