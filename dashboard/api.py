@@ -1,0 +1,88 @@
+"""The JSON and PGN API (DESIGN.md "Dashboard"). Spectators' routes only: nothing here acts.
+
+- ``GET /api/health``: ``{"ok": bool, "tournament", "seq" (last folded), "caught_up", "spectators",
+  "error": str|None}``; 503 when the event log cannot be read.
+- ``GET /api/games``: ``{"round": ROUND|None, "seq": N, "games": [GAME, ...]}`` (services.hall.view).
+- ``GET /api/games/{id}``: one GAME; 404 ``{"error": ...}`` when not in the current round.
+- ``GET /api/games/{id}.pgn``, ``GET /api/round.pgn``: PGN with %clk (services.hall.view_pgn).
+- ``GET /board/{id}.svg?ply=N&size=PX&coords=0|1&flip=0|1``: the board after ply N (default now).
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from services.hall.view_pgn import game_pgn, round_pgn
+
+from dashboard.boards import game_svg
+from dashboard.feed import Feed
+
+PGN_TYPE = "application/x-chess-pgn; charset=utf-8"
+
+
+def _feed(request: Request) -> Feed:
+    return request.app.state.feed
+
+
+def _not_found(game_id: str) -> JSONResponse:
+    return JSONResponse({"error": f"no game {game_id!r} in the current round"}, status_code=404)
+
+
+async def health(request: Request) -> JSONResponse:
+    feed = _feed(request)
+    body = {"ok": feed.error is None, "tournament": feed.log.tournament, "seq": feed.view.seq,
+            "caught_up": feed.caught_up.is_set(), "spectators": len(feed.hub.clients),
+            "error": feed.error}
+    return JSONResponse(body, status_code=200 if feed.error is None else 503)
+
+
+async def games(request: Request) -> JSONResponse:
+    view = _feed(request).view
+    return JSONResponse({"round": view.round, "seq": view.seq, "games": view.games()})
+
+
+async def game(request: Request) -> Response:
+    game_id = request.path_params["id"]
+    if game_id.endswith(".pgn"):
+        return await game_pgn_route(request, game_id[:-4])
+    g = _feed(request).view.game(game_id)
+    return JSONResponse(g) if g is not None else _not_found(game_id)
+
+
+async def game_pgn_route(request: Request, game_id: str) -> Response:
+    view = _feed(request).view
+    g = view.game(game_id)
+    if g is None:
+        return _not_found(game_id)
+    return PlainTextResponse(game_pgn(g, view.round), media_type=PGN_TYPE,
+                             headers={"Content-Disposition": f'inline; filename="{game_id}.pgn"'})
+
+
+async def round_pgn_route(request: Request) -> Response:
+    view = _feed(request).view
+    name = f"round-{view.round['round']}.pgn" if view.round else "round.pgn"
+    return PlainTextResponse(round_pgn(view.games(), view.round), media_type=PGN_TYPE,
+                             headers={"Content-Disposition": f'inline; filename="{name}"'})
+
+
+def _flag(request: Request, name: str, default: bool) -> bool:
+    raw = request.query_params.get(name)
+    return default if raw is None else raw not in ("0", "false", "no")
+
+
+async def board_svg(request: Request) -> Response:
+    game_id = request.path_params["id"]
+    g = _feed(request).view.game(game_id)
+    if g is None:
+        return _not_found(game_id)
+    try:
+        ply = request.query_params.get("ply")
+        size = int(request.query_params.get("size", "360"))
+        svg = game_svg(g, None if ply is None else int(ply), max(120, min(size, 1200)),
+                       _flag(request, "coords", True), _flag(request, "flip", False))
+    except ValueError as exc:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+    # A given ply of a game never changes, so pictures asked for by ply may be cached.
+    cache = "public, max-age=3600" if "ply" in request.query_params else "no-cache"
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": cache})

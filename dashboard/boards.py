@@ -1,0 +1,72 @@
+"""Board pictures: SVG drawn by python-chess (``chess.svg``) for chess and by pydraughts
+(``draughts.svg``) for checkers, never by hand. Pure functions plus a small LRU cache: a position at
+a given ply of a game never changes, so each picture is drawn once.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import chess
+import chess.svg
+
+# Light, neutral squares that sit well on the dashboard's light theme; the last move is tinted.
+COLORS = {
+    "square light": "#eeeed2",
+    "square dark": "#8ca2ad",
+    "square light lastmove": "#f6eb72",
+    "square dark lastmove": "#c9b74c",
+    "margin": "#ffffff",
+    "coord": "#6b7280",
+}
+
+
+def chess_position(start_fen: str, moves: tuple[str, ...]) -> tuple[chess.Board, chess.Move | None]:
+    """The board after ``moves`` (UCI) from ``start_fen``, and the last move (None at the start).
+    Raises ValueError on an illegal or unparsable move."""
+    board = chess.Board(start_fen)
+    last = None
+    for uci in moves:
+        last = chess.Move.from_uci(uci)
+        if last not in board.legal_moves:
+            raise ValueError(f"illegal move {uci} in {board.fen()}")
+        board.push(last)
+    return board, last
+
+
+@lru_cache(maxsize=8192)
+def chess_svg(start_fen: str, moves: tuple[str, ...], size: int = 360, coordinates: bool = True,
+              flipped: bool = False) -> str:
+    """SVG text of the position after ``moves``, last move highlighted, king in check marked."""
+    board, last = chess_position(start_fen, moves)
+    check = board.king(board.turn) if board.is_check() else None
+    return chess.svg.board(board, lastmove=last, check=check, size=size, coordinates=coordinates,
+                           orientation=chess.BLACK if flipped else chess.WHITE, colors=COLORS)
+
+
+@lru_cache(maxsize=2048)
+def checkers_svg(fen: str) -> str:
+    """SVG text of an American checkers position (pydraughts FEN, e.g. ``B:W21,...:B1,...``).
+    Raises ValueError when pydraughts cannot read the FEN."""
+    from draughts import Board
+    from draughts.svg import create_svg
+
+    try:
+        board = Board(variant="english", fen=fen)
+    except Exception as exc:  # pydraughts raises assorted errors on a bad FEN
+        raise ValueError(f"unreadable checkers FEN {fen!r}: {exc}") from exc
+    return create_svg(board)
+
+
+def game_svg(game: dict, ply: int | None = None, size: int = 360, coordinates: bool = True,
+             flipped: bool = False) -> str:
+    """The picture of GAME (services.hall.view) after ``ply`` (default: the current position).
+    Raises ValueError for a ply out of range or a position that cannot be drawn."""
+    n = game["ply"] if ply is None else ply
+    if not 0 <= n <= game["ply"]:
+        raise ValueError(f"ply {n} out of range 0..{game['ply']}")
+    if game["variant"] == "checkers":
+        if n != game["ply"]:
+            raise ValueError("checkers boards are drawn at the current position only")
+        return checkers_svg(game["fen"])
+    return chess_svg(game["start_fen"], tuple(game["moves"][:n]), size, coordinates, flipped)

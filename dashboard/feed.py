@@ -1,0 +1,86 @@
+"""The dashboard's live state: follows the event log, folds it into a ``HallView``, encodes each
+delta once and publishes it to the ``Hub``; keeps recent deltas so a reconnecting spectator can
+resume from the last ``seq`` it saw.
+
+Errors: when the store fails (``EventLogError``, a connection error) the feed records the error
+(``/api/health`` shows it), waits ``retry_s`` seconds and follows again from the last applied seq;
+nothing already folded is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+
+from services.eventlog.base import EventLog
+from services.hall.view import HallView
+
+from dashboard.hub import Hub
+
+log = logging.getLogger("venue.dashboard")
+
+DEFAULT_HISTORY = 10_000
+
+
+def encode(message: dict) -> str:
+    """Compact JSON text of one message (the only place messages are encoded)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class Feed:
+    """``view``: the fold; ``hub``: the spectators; ``history``: how many recent deltas are kept
+    for resuming. ``caught_up`` is set once the log's entries at start-up have been folded."""
+
+    def __init__(self, log_: EventLog, hub: Hub, history: int = DEFAULT_HISTORY, retry_s: float = 1.0):
+        self.log = log_
+        self.hub = hub
+        self.view = HallView()
+        self.recent: deque[tuple[int, str]] = deque(maxlen=max(1, history))
+        self.floor = 0  # every delta with seq > floor is in ``recent``
+        self.caught_up = asyncio.Event()
+        self.error: str | None = None
+        self.retry_s = retry_s
+        self._snap: tuple[int, str] | None = None
+
+    async def run(self) -> None:
+        """Follow the log forever (cancel to stop)."""
+        while True:
+            try:
+                target = await self.log.last_seq()
+                if self.view.seq >= target:
+                    self.caught_up.set()
+                async for entry in self.log.follow(self.view.seq):
+                    self.ingest(entry)
+                    if entry.seq >= target:
+                        self.caught_up.set()
+                    self.error = None
+                return  # the log was closed
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the store went away: say so, then try again
+                self.error = f"{type(exc).__name__}: {exc}"
+                log.warning("event log: %s; retrying in %.1fs", self.error, self.retry_s)
+                await asyncio.sleep(self.retry_s)
+
+    def ingest(self, entry) -> None:
+        """Fold one entry and publish its deltas (synchronous: no await between fold and publish)."""
+        for delta in self.view.apply(entry):
+            text = encode(delta)
+            if len(self.recent) == self.recent.maxlen:
+                self.floor = self.recent[0][0]
+            self.recent.append((delta["seq"], text))
+            self.hub.publish(delta["seq"], text)
+
+    def snapshot(self) -> tuple[int, str]:
+        """``(seq, text)`` of the coalesced latest full state, encoded once per seq."""
+        if self._snap is None or self._snap[0] != self.view.seq:
+            self._snap = (self.view.seq, encode(self.view.snapshot()))
+        return self._snap
+
+    def since(self, after: int) -> list[tuple[int, str]] | None:
+        """The deltas after ``after``, or None when that is too old (or unknown): send a snapshot."""
+        if after < self.floor or after > self.view.seq:
+            return None
+        return [(s, t) for (s, t) in self.recent if s > after]

@@ -1,0 +1,98 @@
+"""``/ws/live``: the spectators' feed (DESIGN.md "Dashboard"; field case F12).
+
+Protocol (server to client, JSON text frames; the client never needs to send anything):
+
+1. ``{"type": "snapshot", "seq": N, "round": ROUND|None, "games": [GAME, ...]}`` (services.hall.view),
+   or, when the client connected with ``?after=SEQ`` and the server still holds every delta after
+   SEQ, just those deltas;
+2. then every delta as it happens (``"round"`` or ``"game"`` messages, each with the log ``seq``);
+3. a client that fell too far behind (its queue filled up) gets a fresh snapshot, then deltas.
+
+A client keeps the highest ``seq`` it saw and reconnects with ``?after=SEQ``. Messages with a seq at
+or below one already sent are never sent again on the same connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from dashboard.feed import Feed
+from dashboard.hub import Client
+
+
+def _after(ws: WebSocket) -> int | None:
+    raw = ws.query_params.get("after")
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        return None
+    return value if value > 0 else None
+
+
+async def live(ws: WebSocket) -> None:
+    """Serve one spectator until it disconnects."""
+    feed: Feed = ws.app.state.feed
+    await ws.accept()
+    client = feed.hub.add()  # before the first message, so nothing published from now is missed
+    try:
+        after = _after(ws)
+        missed = feed.since(after) if after is not None else None
+        if missed is None:
+            seq, text = feed.snapshot()
+            first = [(seq, text)]
+        else:
+            first = missed
+            seq = after
+        reader = asyncio.create_task(_drain_incoming(ws))
+        writer = asyncio.create_task(_write(ws, feed, client, first, seq))
+        done, pending = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+    finally:
+        feed.hub.remove(client)
+
+
+async def _drain_incoming(ws: WebSocket) -> None:
+    """Read (and ignore) what the client sends, to notice when it goes away."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+
+
+async def _write(ws: WebSocket, feed: Feed, client: Client, first: list[tuple[int, str]],
+                 covered: int) -> None:
+    """Send ``first``, then the client's queue in order; a snapshot instead when it went stale.
+    ``covered``: the seq up to which the client already has everything (queued items at or below
+    it are skipped, so nothing is sent twice)."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        for s, text in first:
+            await ws.send_text(text)
+            covered = max(covered, s)
+        while True:
+            if client.stale:
+                client.stale = False
+                client.items.clear()
+                seq, text = feed.snapshot()
+                await ws.send_text(text)
+                covered = max(covered, seq)
+                continue
+            items = client.take()
+            if not items:
+                client.wake.clear()
+                await client.wake.wait()
+                continue
+            for s, text in items:
+                if client.stale:
+                    break  # the rest was dropped while we were sending: a snapshot follows
+                if s <= covered:
+                    continue
+                await ws.send_text(text)

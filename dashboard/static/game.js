@@ -1,0 +1,101 @@
+/* One game: a large board with move browsing, both clocks, the move list with %clk, claims. */
+"use strict";
+
+(() => {
+  const id = document.body.dataset.game;
+  let shown = null; // the ply on the board; null follows the live position
+  let flipped = false;
+
+  const game = () => Venue.state.games.get(id);
+
+  function player(g, side) {
+    const score = g.result === "1/2-1/2" ? "\u00bd" : g.result === "1-0" ? (side === "white" ? "1" : "0") : g.result === "0-1" ? (side === "white" ? "0" : "1") : "";
+    const toMove = g.status === "playing" && g.turn === side ? " to-move" : "";
+    return `<span class="dot ${side}"></span><span class="name">${Venue.esc(g[side])}</span>` +
+      `<span class="elo">${Venue.esc(g[side + "_elo"] || "")}</span><span class="score">${score}</span>` +
+      `<span class="clock${toMove}" data-side="${side}"></span>`;
+  }
+
+  function renderBoard(g) {
+    const ply = shown === null ? g.ply : shown;
+    Venue.swapImage(document.getElementById("board-img"), Venue.boardUrl(g, ply, 560, true, flipped));
+    document.querySelectorAll("#moves .mv").forEach((el) => el.classList.toggle("current", +el.dataset.ply === ply));
+  }
+
+  function renderPlayers(g) {
+    const top = flipped ? "white" : "black", bottom = flipped ? "black" : "white";
+    const t = document.getElementById("p-top"), b = document.getElementById("p-bottom");
+    t.className = `player ${top}`; b.className = `player ${bottom}`;
+    t.innerHTML = player(g, top); b.innerHTML = player(g, bottom);
+    tick();
+  }
+
+  function renderMoves(g) {
+    const ol = document.getElementById("moves");
+    let html = "";
+    const clk = (ms) => (ms === null || ms === undefined ? "" : `<span class="clk">${Venue.fmt(ms)}</span>`);
+    for (let i = 0; i < g.san.length; i += 2) {
+      const a = `<span class="mv" data-ply="${i + 1}">${Venue.esc(g.san[i])}${clk(g.clocks[i])}</span>`;
+      const b = i + 1 < g.san.length ? `<span class="mv" data-ply="${i + 2}">${Venue.esc(g.san[i + 1])}${clk(g.clocks[i + 1])}</span>` : "";
+      html += `<li>${a}${b}</li>`;
+    }
+    ol.innerHTML = html;
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  function renderResult(g) {
+    const box = document.getElementById("result-box");
+    if (g.status === "ended") box.innerHTML = `<span class="badge ended big">${Venue.esc(g.result.replace(/1\/2/g, "\u00bd"))}</span> ${Venue.esc(Venue.termText(g.termination))}`;
+    else if (g.status === "playing") box.innerHTML = `<span class="badge live">live</span> ${g.ply ? "last move " + Venue.esc(Venue.moveLabel(g, g.ply)) : ""}`;
+    else box.innerHTML = `<span class="badge waiting">waiting for the start</span>`;
+    const claims = document.getElementById("claims");
+    claims.innerHTML = g.status !== "ended" && g.claimable.length
+      ? `<span class="claim">Draw claimable</span> ${g.claimable.map((c) => Venue.esc(Venue.claimText(c))).join("; ")}` : "";
+  }
+
+  function render() {
+    const g = game();
+    if (!g) { document.getElementById("result-box").textContent = "This game is not in the current round."; return; }
+    const r = Venue.state.round || {};
+    document.getElementById("event-name").textContent = r.event || "Tournament";
+    document.getElementById("round-name").textContent = r.round ? `Round ${r.round}` : "";
+    document.getElementById("board-name").textContent = `Board ${g.board}`;
+    document.title = `${g.white} \u2013 ${g.black} \u00b7 ${r.event || "Venue"}`;
+    renderPlayers(g); renderMoves(g); renderResult(g); renderBoard(g);
+  }
+
+  function tick() {
+    const g = game();
+    if (!g) return;
+    document.querySelectorAll(".player .clock").forEach((el) => {
+      const side = el.dataset.side, ms = Venue.remaining(g.clock, side);
+      el.textContent = Venue.fmt(ms);
+      el.classList.toggle("running", !!g.clock && g.clock.running === side);
+      el.classList.toggle("low", ms !== null && ms < 5 * 60 * 1000);
+    });
+  }
+
+  function go(ply) {
+    const g = game();
+    if (!g) return;
+    shown = ply === null || ply >= g.ply ? null : Math.max(0, ply);
+    renderBoard(g);
+  }
+
+  document.getElementById("moves").addEventListener("click", (ev) => {
+    const mv = ev.target.closest(".mv");
+    if (mv) go(+mv.dataset.ply);
+  });
+  document.getElementById("nav-first").onclick = () => go(0);
+  document.getElementById("nav-prev").onclick = () => { const g = game(); if (g) go((shown === null ? g.ply : shown) - 1); };
+  document.getElementById("nav-next").onclick = () => { const g = game(); if (g) go((shown === null ? g.ply : shown) + 1); };
+  document.getElementById("nav-last").onclick = () => go(null);
+  document.getElementById("flip").onclick = () => { flipped = !flipped; const g = game(); if (g) { renderPlayers(g); renderBoard(g); } };
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "ArrowLeft") document.getElementById("nav-prev").click();
+    if (ev.key === "ArrowRight") document.getElementById("nav-next").click();
+  });
+
+  Venue.connect({ reset: render, game: (g) => { if (g.id === id) render(); } });
+  setInterval(tick, 250);
+})();

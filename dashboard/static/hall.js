@@ -1,0 +1,99 @@
+/* The hall page: one card per board of the round, updated from the live feed. */
+"use strict";
+
+(() => {
+  const grid = document.getElementById("grid");
+  const cards = new Map();
+
+  function header(st) {
+    const r = st.round || {};
+    document.getElementById("event-name").textContent = r.event || "Tournament";
+    document.getElementById("round-name").textContent = r.round ? `Round ${r.round}` : "";
+    document.getElementById("event-site").textContent = r.site && r.site !== "?" ? r.site : "";
+    document.getElementById("event-date").textContent = r.date || "";
+    document.title = `${r.event || "Venue"} \u2013 Round ${r.round || ""} \u2013 live`;
+  }
+
+  function playerRow(side) {
+    return `<div class="player ${side}"><span class="dot ${side}"></span><span class="name"></span>` +
+      `<span class="elo"></span><span class="score"></span><span class="clock"></span></div>`;
+  }
+
+  function build(g) {
+    const a = document.createElement("a");
+    a.className = "card";
+    a.href = `/game/${encodeURIComponent(g.id)}`;
+    a.id = `g-${g.id}`;
+    a.dataset.game = g.id;
+    a.innerHTML = `<div class="card-head"><span class="board-no">Board ${Venue.esc(g.board)}</span>` +
+      `<span class="status"></span></div>` + playerRow("black") +
+      `<div class="board"><img alt="board ${Venue.esc(g.board)}" width="320" height="320"></div>` +
+      playerRow("white") + `<div class="card-foot"><span class="last"></span>` +
+      `<span class="claim" hidden>Draw claimable</span></div>`;
+    return a;
+  }
+
+  function scoreOf(result, side) {
+    if (result === "1-0") return side === "white" ? "1" : "0";
+    if (result === "0-1") return side === "white" ? "0" : "1";
+    if (result === "1/2-1/2") return "\u00bd";
+    return "";
+  }
+
+  function update(g) {
+    const card = cards.get(g.id);
+    if (!card) return;
+    for (const side of ["white", "black"]) {
+      const row = card.querySelector(`.player.${side}`);
+      row.querySelector(".name").textContent = g[side];
+      row.querySelector(".elo").textContent = g[`${side}_elo`] || "";
+      row.querySelector(".score").textContent = scoreOf(g.result, side);
+      row.classList.toggle("to-move", g.status === "playing" && g.turn === side);
+      row.classList.toggle("winner", scoreOf(g.result, side) === "1");
+    }
+    const status = card.querySelector(".status");
+    if (g.status === "ended") {
+      status.textContent = `${g.result.replace("1/2", "\u00bd").replace("1/2", "\u00bd")} \u00b7 ${Venue.termText(g.termination)}`;
+      status.className = "status badge ended";
+    } else if (g.status === "playing") {
+      status.textContent = "live"; status.className = "status badge live";
+    } else {
+      status.textContent = "waiting"; status.className = "status badge waiting";
+    }
+    card.querySelector(".last").textContent = g.ply ? Venue.moveLabel(g, g.ply) : "\u00a0";
+    const claim = card.querySelector(".claim");
+    claim.hidden = !(g.claimable && g.claimable.length && g.status !== "ended");
+    if (!claim.hidden) claim.title = g.claimable.map(Venue.claimText).join("; ");
+    card.classList.toggle("is-ended", g.status === "ended");
+    Venue.swapImage(card.querySelector("img"), Venue.boardUrl(g, g.ply, 320, false, false));
+    tickCard(g, card);
+  }
+
+  function tickCard(g, card) {
+    for (const side of ["white", "black"]) {
+      const el = card.querySelector(`.player.${side} .clock`);
+      const ms = Venue.remaining(g.clock, side);
+      el.textContent = Venue.fmt(ms);
+      el.classList.toggle("running", !!g.clock && g.clock.running === side);
+      el.classList.toggle("low", ms !== null && ms < 5 * 60 * 1000);
+    }
+  }
+
+  function summary(st) {
+    let live = 0, done = 0;
+    for (const g of st.games.values()) { if (g.status === "ended") done++; else if (g.status === "playing") live++; }
+    document.getElementById("summary").textContent = st.games.size ? `${st.games.size} boards \u00b7 ${live} playing \u00b7 ${done} finished` : "";
+  }
+
+  function reset(st) {
+    header(st);
+    grid.innerHTML = "";
+    cards.clear();
+    for (const g of st.games.values()) { const c = build(g); cards.set(g.id, c); grid.appendChild(c); update(g); }
+    document.getElementById("empty").hidden = st.games.size > 0;
+    summary(st);
+  }
+
+  Venue.connect({ reset, game: (g) => { update(g); summary(Venue.state); } });
+  setInterval(() => { for (const g of Venue.state.games.values()) if (g.clock && g.clock.running) { const c = cards.get(g.id); if (c) tickCard(g, c); } }, 250);
+})();

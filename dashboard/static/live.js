@@ -1,0 +1,103 @@
+/* Venue live feed: keeps the round's games in step with /ws/live (snapshot, then deltas) and
+   resumes after a drop with ?after=SEQ. Clock figures are milliseconds; a running clock is shown as
+   ms - (now - clock.at) * rate, where rate is the replay speed in a demo (1 in a real hall). */
+"use strict";
+
+const Venue = (() => {
+  const body = document.body;
+  const rate = parseFloat(body.dataset.clockRate || "1") || 1;
+  const serverNow = parseInt(body.dataset.serverNow || "0", 10);
+  const skew = serverNow ? Date.now() - serverNow : 0; // client clock minus server clock, ms
+  const state = { seq: 0, round: null, games: new Map() };
+
+  function applyGame(g, d) {
+    if (d.append) { g.moves.push(d.append.move); g.san.push(d.append.san); g.clocks.push(null); }
+    if (d.clk) for (const [ply, ms] of d.clk) g.clocks[ply - 1] = ms;
+    Object.assign(g, d.set || {});
+  }
+
+  function remaining(clock, side) {
+    if (!clock) return null;
+    let ms = clock[side + "_ms"];
+    if (clock.running === side) ms -= (Date.now() - skew - clock.at) * rate;
+    return Math.max(0, ms);
+  }
+
+  function fmt(ms) {
+    if (ms === null || ms === undefined) return "\u2013:\u2013\u2013";
+    const s = Math.ceil(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, x = s % 60;
+    const pad = (n) => String(n).padStart(2, "0");
+    return h ? `${h}:${pad(m)}:${pad(x)}` : `${m}:${pad(x)}`;
+  }
+
+  function moveLabel(g, ply) {
+    // SAN with its move number; ply counts from 1 and the first mover may be Black (checkers).
+    const first = g.first_side || "white";
+    const idx = ply - 1 + (first === "black" && g.variant === "chess" ? 1 : 0);
+    const no = Math.floor(idx / 2) + 1;
+    return (idx % 2 === 0 ? `${no}. ` : `${no}\u2026 `) + g.san[ply - 1];
+  }
+
+  const CLAIM_NAMES = { threefold: "threefold repetition", fifty_moves: "50-move rule", forty_moves: "40-move rule" };
+  function claimText(c) {
+    const name = CLAIM_NAMES[c.kind] || c.kind;
+    return c.by_move ? `${name} (with ${c.by_move})` : name;
+  }
+
+  const TERMS = { time_forfeit: "on time", flag_fall: "on time", threefold_repetition: "threefold repetition",
+    fifty_moves: "50-move rule", fivefold_repetition: "fivefold repetition", seventyfive_moves: "75-move rule",
+    insufficient_material: "insufficient material" };
+  function termText(t) { return t ? (TERMS[t] || t.replace(/_/g, " ")) : ""; }
+
+  function setConn(text, cls) {
+    const el = document.getElementById("conn");
+    if (el) { el.textContent = text; el.className = "conn " + cls; }
+  }
+
+  function connect(handlers) {
+    let retry = 500;
+    const open = () => {
+      const proto = location.protocol === "https:" ? "wss" : "ws";
+      const q = state.seq ? `?after=${state.seq}` : "";
+      const ws = new WebSocket(`${proto}://${location.host}/ws/live${q}`);
+      ws.onopen = () => { retry = 500; setConn("live", "conn-live"); };
+      ws.onmessage = (ev) => {
+        const m = JSON.parse(ev.data);
+        if (m.type === "snapshot" || m.type === "round") {
+          state.round = m.round;
+          state.games = new Map(m.games.map((g) => [g.id, g]));
+          state.seq = m.seq;
+          handlers.reset(state);
+        } else if (m.type === "game") {
+          const g = state.games.get(m.id);
+          state.seq = Math.max(state.seq, m.seq);
+          if (g) { applyGame(g, m); handlers.game(g, m); }
+        }
+      };
+      ws.onclose = () => {
+        setConn("reconnecting", "conn-wait");
+        setTimeout(open, retry);
+        retry = Math.min(retry * 2, 8000);
+      };
+    };
+    open();
+  }
+
+  function esc(s) {
+    return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  }
+
+  function boardUrl(g, ply, size, coords, flip) {
+    return `/board/${encodeURIComponent(g.id)}.svg?ply=${ply}&size=${size}&coords=${coords ? 1 : 0}&flip=${flip ? 1 : 0}&v=${encodeURIComponent(g.start_fen.length + ":" + (g.moves[ply - 1] || ""))}`;
+  }
+
+  function swapImage(img, url) {
+    if (img.dataset.url === url) return;
+    img.dataset.url = url;
+    const pre = new Image();
+    pre.onload = () => { if (img.dataset.url === url) img.src = url; };
+    pre.src = url;
+  }
+
+  return { state, rate, connect, remaining, fmt, moveLabel, claimText, termText, esc, boardUrl, swapImage };
+})();

@@ -1,0 +1,205 @@
+"""``/ws/live`` over a real uvicorn server: snapshot, deltas with seq, resume, and field case F12.
+
+Sources: the entries of round 5 of the FIDE Candidates 2024 (open),
+../shared/data/chess/fide_candidates_2024_open.pgn; ../shared/cases/field-cases.md F12 (three
+spectators, one never reads; 500 updates; the others get every update within 1 s; memory for the
+slow one bounded; it ends with a coalesced latest full state, not the backlog).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import socket
+import time
+
+import chess.pgn
+import pytest
+import websockets
+
+from dashboard.app import create_app
+from services.eventlog.memory import MemoryLog
+from services.hall.view_replay import game_entries, round_started
+from venue.serve import serving
+
+T0 = 1_712_678_400_000
+
+
+@pytest.fixture(scope="module")
+def round5(shared_data):
+    games = []
+    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
+        while (g := chess.pgn.read_game(f)) is not None:
+            if g.headers["Round"] == "5":
+                games.append(g)
+    return games
+
+
+def interleaved(round5) -> list:
+    """The four games' entries merged by time, as the hall would log them."""
+    items = []
+    for i, g in enumerate(round5, start=1):
+        items += game_entries(g, f"5-{i}", str(i), T0 + 1000)
+    return sorted(items, key=lambda it: it[2])
+
+
+async def recv(ws, timeout=5.0) -> dict:
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+
+
+async def test_snapshot_then_deltas_with_seq(round5):
+    log = MemoryLog("candidates-2024")
+    await log.append_many([round_started(round5, "5", T0)])
+    async with serving(create_app(log)) as url:
+        async with websockets.connect(url.replace("http", "ws") + "/ws/live") as ws:
+            snap = await recv(ws)
+            assert snap["type"] == "snapshot" and snap["seq"] == 1
+            assert [g["id"] for g in snap["games"]] == ["5-1", "5-2", "5-3", "5-4"]
+            entries = await log.append_many(game_entries(round5[0], "5-1", "1", T0 + 1000)[:5])
+            got = [await recv(ws) for _ in entries]
+            assert [m["seq"] for m in got] == [e.seq for e in entries]
+            assert got[1]["append"] == {"move": "e2e4", "san": "e4"}
+            assert got[2]["clk"] == [[1, 7_164_000]]  # 1. e4 {[%clk 1:59:24]}
+
+
+async def test_resume_after_seq(round5):
+    log = MemoryLog("candidates-2024")
+    items = [round_started(round5, "5", T0)] + game_entries(round5[1], "5-2", "2", T0 + 1000)
+    await log.append_many(items[:11])
+    async with serving(create_app(log)) as url:
+        base = url.replace("http", "ws") + "/ws/live"
+        async with websockets.connect(base) as ws:
+            assert (await recv(ws))["seq"] == 11
+        missed = await log.append_many(items[11:21])
+        async with websockets.connect(base + "?after=11") as ws:
+            got = [await recv(ws) for _ in missed]
+            assert [m["type"] for m in got] == ["game"] * 10
+            assert [m["seq"] for m in got] == list(range(12, 22))
+        async with websockets.connect(base + "?after=21") as ws:  # nothing missed: silence
+            with pytest.raises(asyncio.TimeoutError):
+                await recv(ws, timeout=0.3)
+
+
+async def test_resume_too_old_gets_a_snapshot(round5):
+    log = MemoryLog("candidates-2024")
+    items = [round_started(round5, "5", T0)] + game_entries(round5[1], "5-2", "2", T0 + 1000)
+    await log.append_many(items[:60])
+    async with serving(create_app(log, history=10)) as url:
+        async with websockets.connect(url.replace("http", "ws") + "/ws/live?after=5") as ws:
+            snap = await recv(ws)
+            assert snap["type"] == "snapshot" and snap["seq"] == 60
+            assert snap["games"][1]["ply"] == 29  # clock_started + 29 x (move, press) + the press of ply 29
+
+
+def _raw_ws_that_never_reads(host: str, port: int) -> socket.socket:
+    """An HTTP upgrade to /ws/live on a socket with a tiny receive window, then no reading."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    s.connect((host, port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET /ws/live HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    return s
+
+
+async def _f12(app, publish, n: int, cap: int, send_buffer: int | None = None) -> None:
+    """Three spectators; the third never reads. ``publish(i)`` makes update ``i`` (0..n-1) and
+    returns its seq. Checks the F12 expectations."""
+    hub = app.state.feed.hub
+    kw = {} if send_buffer is None else {"send_buffer": send_buffer}
+    async with serving(app, **kw) as url:
+        host, port = url.removeprefix("http://").split(":")
+        ws_url = url.replace("http", "ws") + "/ws/live"
+        fast = [await websockets.connect(ws_url, max_queue=None) for _ in range(2)]
+        for ws in fast:
+            assert (await recv(ws))["type"] == "snapshot"
+        slow = _raw_ws_that_never_reads(host, int(port))
+        while len(hub.clients) < 3:
+            await asyncio.sleep(0.01)
+        received = [dict() for _ in fast]
+
+        async def reader(i, ws):
+            while len(received[i]) < n:
+                m = await recv(ws)
+                received[i][m["seq"]] = time.monotonic()
+
+        readers = [asyncio.create_task(reader(i, ws)) for i, ws in enumerate(fast)]
+        published = {}
+        for i in range(n):
+            seq = await publish(i)
+            published[seq] = time.monotonic()
+            await asyncio.sleep(0.002)  # moves plus clock ticks, spread out as in a hall
+        await asyncio.wait_for(asyncio.gather(*readers), 10)
+
+        for got in received:
+            assert sorted(got) == sorted(published)  # every update, none twice
+            assert max(got[s] - published[s] for s in published) <= 1.0
+        stale = [c for c in hub.clients if c.dropped > 0]
+        assert len(stale) == 1  # only the spectator that stopped reading lost its backlog
+        assert all(c.high_water <= cap for c in hub.clients)  # memory bounded by the queue cap
+
+        # Spectator 3 reads again: after what was already in flight it gets one coalesced state.
+        slow.setblocking(False)
+        loop = asyncio.get_running_loop()
+        data = b""
+        marker = f'"type":"snapshot","seq":{app.state.feed.view.seq}'.encode()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and marker not in data:
+            try:
+                chunk = await asyncio.wait_for(loop.sock_recv(slow, 65536), 1)
+            except asyncio.TimeoutError:
+                continue
+            if not chunk:
+                break
+            data += chunk
+        slow.close()
+        assert marker in data
+        assert data.count(b'"type":"game"') < n  # the backlog was dropped, not delivered
+        for ws in fast:
+            await ws.close()
+
+
+async def test_f12_500_updates_of_2kb(round5):
+    """F12 as written: 500 updates of about 2 KB each, through the publish path (Hub.publish)."""
+    log = MemoryLog("candidates-2024")
+    await log.append_many([round_started(round5, "5", T0)])
+    cap = 64
+    app = create_app(log, queue_cap=cap)
+    hub = app.state.feed.hub
+    # Each update is Gukesh-Abasov's full GAME state at a ply (moves, SAN, %clk): about 2 KB.
+    from services.hall.view import HallView
+    from services.eventlog.base import Entry
+
+    view = HallView()
+    view.apply(Entry(1, T0, *round_started(round5, "5", T0)[:2]))
+    states = []
+    for k, (t, d, at) in enumerate(game_entries(round5[2], "5-3", "3", T0 + 1000), start=2):
+        view.apply(Entry(k, at, t, d))
+        states.append(view.game("5-3"))
+    window = states[100:200]  # plies 50 to 100
+    texts = [json.dumps({"type": "game", "seq": 2 + i, "id": "5-3", "set": window[i % 100]})
+             for i in range(500)]
+    assert 1800 <= sum(map(len, texts)) / 500 <= 2600
+
+    async def publish(i):
+        hub.publish(2 + i, texts[i])
+        return 2 + i
+
+    await _f12(app, publish, 500, cap)
+
+
+async def test_f12_real_feed(round5):
+    """F12 through the whole pipeline (log, fold, encode, publish): the round's real entries."""
+    log = MemoryLog("candidates-2024")
+    await log.append_many([round_started(round5, "5", T0)])
+    cap = 16
+    app = create_app(log, queue_cap=cap)
+    updates = interleaved(round5)
+
+    async def publish(i):
+        return (await log.append(*updates[i])).seq
+
+    # Real deltas are a few hundred bytes: a 16 KiB send buffer makes the stall show within the round.
+    await _f12(app, publish, len(updates), cap, send_buffer=16 * 1024)
