@@ -137,20 +137,41 @@ class CheckersGame:
         illegal (compulsory capture, uncompleted jump, ...), a jump is ambiguous (the reason asks for
         the full route), or the game has already ended.
         """
-        fen = self.fen
         if self._outcome is not None:
             raise MoveRefused(
                 str(move),
                 f"move {move} refused: the game is over ({self._outcome.result}, {self._outcome.termination})",
-                fen,
+                self.fen,
             )
         try:
             chosen = resolve_move(self.position, move)
         except NotationError as exc:
-            raise MoveRefused(str(move), str(exc), fen) from None
+            raise MoveRefused(str(move), str(exc), self.fen) from None
         except IllegalMove as exc:
-            raise MoveRefused(str(move), exc.reason, fen) from None
+            raise MoveRefused(str(move), exc.reason, self.fen) from None
         return self._apply(chosen)
+
+    def move_reaching(self, fen: str) -> str:
+        """The legal move that leads to the position ``fen`` (for boards that only sense pieces and
+        report what stands on the board). The side to move in ``fen`` is ignored: it is the
+        opponent's after any move. Returns the full-route move text; raises MoveRefused when no
+        legal move (or no move at all, once the game is over) leads there or ``fen`` is not a FEN.
+        Two routes of a king's circuit leave the same position: the lowest route is returned."""
+        try:
+            target = parse_fen(fen)
+        except NotationError as exc:
+            raise MoveRefused(str(fen), str(exc), self.fen) from None
+        if self._outcome is None:
+            for move in self.position.legal_moves:
+                after = apply_move(self.position, move)
+                if (after.black_men, after.black_kings, after.white_men, after.white_kings) == (
+                    target.black_men,
+                    target.black_kings,
+                    target.white_men,
+                    target.white_kings,
+                ):
+                    return move.text
+        raise MoveRefused(str(fen), f"no legal move of {self.turn} leads to {fen}", self.fen)
 
     def _apply(self, chosen: CheckersMove) -> PlayedMove:
         before = self.position

@@ -164,7 +164,8 @@ def replay(record: PdnGame) -> CheckersGame:
         return game
     if result not in RESULTS:
         return game
-    loser = other(winner_of(result)) if winner_of(result) else None
+    winner = winner_of(result)
+    loser = other(winner) if winner else None
     last_notes = [note for at, note in record.notes if at == len(record.moves)]
     if loser and any(_TIME_NOTE.search(note) for note in last_notes):
         named = " ".join(last_notes).lower()

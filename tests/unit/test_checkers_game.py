@@ -215,3 +215,14 @@ def test_a_man_move_restarts_the_forty_move_count():
     assert game.last_irreversible_ply == 3
     game = _game(["1-5", "29-25"], fen)  # White's man advances at ply 2
     assert game.last_irreversible_ply == 2
+
+
+def test_the_move_reaching_a_sensed_position():
+    """Boards that only sense pieces report the placement (DESIGN.md, device protocol `position`)."""
+    game = CheckersGame("B:W10,19,32:B6")
+    assert game.move_reaching("W:W32:B24") == "6x15x24"
+    with pytest.raises(MoveRefused):
+        game.move_reaching("W:W10,19,32:B9")
+    with pytest.raises(MoveRefused):
+        game.move_reaching("not a fen")
+    assert CheckersGame().move_reaching("W:W21-32:B1-10,12,15") == "11-15"
