@@ -1,4 +1,4 @@
-"""Buchholz (BH) and Sonneborn-Berger (SB) with their cut and median variants: FIDE C.07 Art. 8 / 9
+"""Buchholz (BH) and Sonneborn-Berger (SB) with their cut and median variants: FIDE C.07 Art. 8 / 9 (numbering: verify)
 (Buchholz, Sonneborn-Berger), Art. 14 (modifiers Cut-n / Median-n) and Art. 16 (unplayed rounds).
 
 Pure. BH is the sum of the opponents' (adjusted) scores; SB the sum of each opponent's score times the

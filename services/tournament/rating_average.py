@@ -1,4 +1,4 @@
-"""Average Rating of Opponents (ARO): FIDE C.07 Art. 10. Pure.
+"""Average Rating of Opponents (ARO): FIDE C.07 (rating tie-breaks; article number to verify). Pure.
 
 The mean rating of the opponents met over the board (unplayed rounds do not count), rounded to the
 nearest whole number, halves up. As FIDE's TieBreakServer does, ARO is given only when every player of

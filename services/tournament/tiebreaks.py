@@ -10,19 +10,20 @@ Tie-break names (C.07 acronyms; modifiers after "/"):
 ==========  =====================================================================  =============
 name        meaning                                                                C.07
 ==========  =====================================================================  =============
-PTS         points (the event's scoring)                                           Art. 5
+PTS         points (the event's scoring)                                           Art. 5 (verify)
 DE          Direct Encounter, rank among the still tied, 0 = not separated         Art. 6
 WIN WON     rounds scored as a win / games won over the board                      Art. 7.1, 7.2
 BPG BWG     games played / won with Black                                          Art. 7.3, 7.4
-BH          Buchholz; BH/C1 Cut-1, BH/M1 Median-1, BH/C2, BH/M2, ...               Art. 8, 14
-SB          Sonneborn-Berger (SB/C1 ... as for BH)                                 Art. 9, 14
-KS          Koya System; KS/L-1, KS/L-2: Koya Extended (limit -½, -1 point);       Art. 9
+BH          Buchholz; BH/C1 Cut-1, BH/M1 Median-1, BH/C2, BH/M2, ...               Art. 8 (verify), 14
+SB          Sonneborn-Berger (SB/C1 ... as for BH)                                 Art. 9 (verify), 14
+KS          Koya System; KS/L-1, KS/L-2: Koya Extended (limit -½, -1 point);       Art. 9 (verify)
             KSX = KS/L-1
-ARO         Average Rating of Opponents (ARO/C1 ... as for BH)                     Art. 10
-LOT         a recorded drawing of lots (``lots``: start number -> lot, lowest wins)  Art. 12
+ARO         Average Rating of Opponents (ARO/C1 ... as for BH)                     Art. 10 (verify)
+LOT         a recorded drawing of lots (``lots``: start number -> lot, lowest wins)  Art. 12 (verify)
 ==========  =====================================================================  =============
 
-Unplayed rounds follow C.07 Art. 16 in the chosen ``edition`` ("2026", default, or "2024").
+Article numbers other than 6, 7, 14 and 16 are given as "(verify)": their meaning is certain, their
+exact number in the March-2026 text was not checked. Unplayed rounds follow C.07 Art. 16 in the chosen ``edition`` ("2026", default, or "2024").
 Ranks: players equal on every tie-break so far share a rank (1, 2, 2, 4, ...); each tie-break only
 orders players that are still tied.
 """
