@@ -125,10 +125,12 @@ class CheckersMove:
 
     @property
     def start(self) -> int:
+        """The square the piece moves from."""
         return self.route[0]
 
     @property
     def end(self) -> int:
+        """The square the piece ends on."""
         return self.route[-1]
 
     @property

@@ -118,7 +118,7 @@ def read_pdn(text: str) -> list[PdnGame]:
             if current.tags or current.moves or current.result:
                 games.append(current)
 
-    for line in text.splitlines():
+    for line in text.lstrip("\ufeff").splitlines():
         tag = _TAG_RE.match(line)
         if tag:
             if current is None or any(s.strip() for s in movetext):

@@ -27,7 +27,8 @@ def test_move_text_is_read_as_squares(text, squares):
 
 @pytest.mark.parametrize("text", ["99-100", "abc", "11-", "", "-15", "11--15", "0-4", "11", "e3-f4", None, 1115])
 def test_bad_move_text_is_a_notation_error_not_a_raw_key_error(text):
-    """Inputs on which pydraughts 0.6.7 raises a bare KeyError/IndexError (issue "American checkers")."""
+    """pydraughts 0.6.7 answers '99-100' and '11-' with a bare KeyError ('99100', '11') and 'abc'
+    with int()'s ValueError (issue "American checkers"); here each gets a NotationError naming it."""
     with pytest.raises(NotationError) as err:
         parse_move_text(text)
     assert repr(text) in str(err.value) or str(text) in str(err.value)
