@@ -8,6 +8,10 @@ Pure: text in, dataclasses out, and back. Column positions are those of TRF16 (1
                       92-95 opponent (blank or "0000" = none), 97 colour (w/b/-), 99 result code.
     012 ... 132       tournament header lines (name, city, federation, dates, ..., time control);
     XX*               extension lines (XXR number of rounds, XXC colour/configuration, XXA ...).
+    142 ... 362, 240-330   TRF-2026 records (142 number of rounds, 162 score system, 192 type,
+                      202/212 tie-breaks, 240 byes, 250 acceleration, 260 prohibited pairings, 320 PAB,
+                      330 forfeits, ...): 142 is read as the number of rounds when there is no XXR; the
+                      others are kept verbatim (not interpreted) so that they survive a round trip.
 
 Every non-player line is kept verbatim, in file order, so that ``dump_trf(parse_trf(x)) == x`` modulo
 trailing whitespace and line endings. A player line whose fields were not changed since it was read is
@@ -82,7 +86,8 @@ class TrfPlayer:
 class TrfTournament:
     """A parsed TRF file.
 
-    ``players`` maps start number to player; ``total_rounds`` is the XXR value (None when absent);
+    ``players`` maps start number to player; ``total_rounds`` is the XXR value (else the TRF-2026
+    record 142; None when both are absent);
     ``header`` holds every non-player line verbatim (without line end), in file order;
     ``order`` records where player lines sat among them, as ("H", header index) / ("P", start number)
     pairs, so that a dump keeps the file's layout. New players missing from ``order`` are written
@@ -208,11 +213,12 @@ def parse_trf(text: str) -> TrfTournament:
             t.players[p.start_no] = p
             t.order.append(("P", p.start_no))
             continue
-        if line.startswith("XXR"):
+        if line.startswith("XXR") or line.startswith("142"):
             value = line[3:].strip()
             if not value.isdigit():
-                raise ValueError(f"line {lineno}: XXR (number of rounds): not a number: {value!r}")
-            t.total_rounds = int(value)
+                raise ValueError(f"line {lineno}: {line[:3]} (number of rounds): not a number: {value!r}")
+            if line.startswith("XXR") or t.total_rounds is None:
+                t.total_rounds = int(value)
         t.order.append(("H", len(t.header)))
         t.header.append(line)
     for p in t.players.values():

@@ -136,6 +136,14 @@ def test_broken_lines_name_line_and_field(line: str, message: str) -> None:
         parse_trf(text)
 
 
+def test_trf2026_number_of_rounds_record() -> None:
+    # TRF-2026 record 142 "Number of rounds"; XXR wins when both are present.
+    assert parse_trf("012 T\n142 9\n").total_rounds == 9
+    assert parse_trf("012 T\n142 9\nXXR 7\n").total_rounds == 7
+    with pytest.raises(ValueError, match="line 2: 142"):
+        parse_trf("012 T\n142 x\n")
+
+
 def test_duplicate_start_number_and_bad_xxr() -> None:
     with pytest.raises(ValueError, match="line 2: start number .*duplicate 1"):
         parse_trf("001    1      A\n001    1      B\n")
