@@ -301,5 +301,6 @@ def dump_trf(t: TrfTournament) -> str:
         if start_no not in written:
             lines.append(_player_line(t.players[start_no]))
     if t.total_rounds is not None and not any(line.startswith("XXR") for line in t.header):
-        lines.append(f"XXR {t.total_rounds}")
+        if t.header_value("142") != str(t.total_rounds):
+            lines.append(f"XXR {t.total_rounds}")
     return "\n".join(lines) + "\n"

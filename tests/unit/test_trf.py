@@ -140,6 +140,7 @@ def test_trf2026_number_of_rounds_record() -> None:
     # TRF-2026 record 142 "Number of rounds"; XXR wins when both are present.
     assert parse_trf("012 T\n142 9\n").total_rounds == 9
     assert parse_trf("012 T\n142 9\nXXR 7\n").total_rounds == 7
+    assert dump_trf(parse_trf("012 T\n142 9\n")) == "012 T\n142 9\n"
     with pytest.raises(ValueError, match="line 2: 142"):
         parse_trf("012 T\n142 x\n")
 
