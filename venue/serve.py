@@ -82,3 +82,242 @@ def bind(host: str, port: int, send_buffer: int | None = SEND_BUFFER) -> socket.
 def quiet_uvicorn() -> None:
     """Keep uvicorn's access log out of the terminal (progress lines are the venue's own)."""
     logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
+
+
+# --- the venue commands: serve, gateway, dashboard, simulate ---------------------------------------
+
+
+class CliError(Exception):
+    """A failure the user can fix (bad URL, unreachable service, missing file, busy port): the
+    command prints the message and exits with code 2."""
+
+
+def run_until_stopped(coro) -> int:
+    """Run ``coro`` (returns an exit code) until it ends, Ctrl-C or SIGTERM; cleanup runs in its
+    ``finally`` blocks. Returns its code, or 0 when stopped."""
+    import signal
+
+    async def main() -> int:
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, task.cancel)
+        try:
+            return int(await coro or 0)
+        except asyncio.CancelledError:
+            print("stopped", flush=True)
+            return 0
+
+    quiet_logs()
+    return asyncio.run(main())
+
+
+def quiet_logs() -> None:
+    """Warnings and errors only, one line each; amqtt and uvicorn chatter kept out."""
+    logging.basicConfig(level=logging.WARNING, format="venue: %(levelname)s %(name)s: %(message)s")
+    for name in ("amqtt", "transitions", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def redact(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (for printing)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return urlunsplit(parts._replace(netloc=netloc))
+    return url
+
+
+def read_text(path: str) -> str:
+    """The UTF-8 text of ``path``; CliError when it is missing or unreadable."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise CliError(f"file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+async def check_mqtt(url: str, timeout: float = 5.0) -> None:
+    """CliError unless ``url`` is a valid ``mqtt://`` URL whose broker accepts TCP connections."""
+    from gateway.mqtt_url import parse_mqtt_url
+
+    try:
+        target = parse_mqtt_url(url)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(target.host, target.port), timeout)
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+    except (OSError, asyncio.TimeoutError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc) or "timed out"
+        raise CliError(f"cannot reach the MQTT broker at {target.host}:{target.port}: {why}") from None
+
+
+async def open_store(url: str, tournament: str, timeout: float = 5.0):
+    """The tournament's ``EventLog`` at ``url``, checked by reading from it; CliError otherwise."""
+    from services.eventlog import open_log
+
+    try:
+        log = open_log(url, tournament)
+    except ValueError as exc:
+        raise CliError(f"bad --store or --tournament: {exc}") from None
+    except Exception as exc:
+        raise CliError(f"cannot open the event log {redact(url)}: {exc}") from None
+    try:
+        await asyncio.wait_for(log.last_seq(), timeout)
+    except Exception as exc:
+        with contextlib.suppress(Exception):
+            await log.close()
+        why = str(exc) or type(exc).__name__
+        raise CliError(f"cannot reach the event log store {redact(url)}: {why}") from None
+    return log
+
+
+async def ensure_round(log, setup: dict) -> bool:
+    """Append ``round_started`` with ``setup`` unless that round is in the log; True if appended."""
+    for entry in await log.read():
+        if entry.type == "round_started" and str(entry.data.get("round")) == str(setup["round"]):
+            return False
+    await log.append("round_started", setup)
+    return True
+
+
+def round_setup(path: str, variant: str = "chess") -> dict:
+    """``round_started`` data from the PGN/PDN file at ``path``; CliError when it cannot be used."""
+    from services.hall.setup import round_from_pgn
+
+    text = read_text(path)
+    try:
+        return round_from_pgn(text, variant=variant)
+    except ValueError as exc:
+        raise CliError(f"{path}: {exc}") from None
+
+
+@contextlib.asynccontextmanager
+async def dashboard_at(log, host: str, port: int, **app_options) -> AsyncIterator[tuple[str, object]]:
+    """The dashboard for ``log`` served on ``host:port``; yields ``(base URL, Starlette app)``.
+    CliError when the port cannot be bound."""
+    from dashboard.app import create_app
+
+    quiet_uvicorn()
+    app = create_app(log, **app_options)
+    try:
+        ctx = serving(app, host, port)
+        url = await ctx.__aenter__()
+    except OSError as exc:
+        raise CliError(f"cannot serve the dashboard on {host}:{port}: {exc.strerror or exc}"
+                       " (choose another with --port)") from None
+    try:
+        yield url, app
+    finally:
+        await ctx.__aexit__(None, None, None)
+
+
+async def _forever() -> None:
+    await asyncio.Event().wait()
+
+
+async def run_serve(mqtt: str, store: str, tournament: str, round_path: str, variant: str,
+                    host: str, port: int) -> int:
+    """``venue serve``: gateway and dashboard in one process, round set up from ``round_path``."""
+    from gateway import Gateway
+
+    setup = round_setup(round_path, variant)
+    await check_mqtt(mqtt)
+    log = await open_store(store, tournament)
+    gateway_task = None
+    try:
+        added = await ensure_round(log, setup)
+        gateway = Gateway(log, mqtt, tournament)
+        gateway_task = asyncio.create_task(gateway.run(), name="gateway")
+        async with dashboard_at(log, host, port) as (url, _):
+            state = "logged" if added else "already in the log"
+            print(f"venue serve: {tournament}, round {setup['round']} ({len(setup['games'])} boards, {state})")
+            print(f"  dashboard   {url}/")
+            print(f"  MQTT        {redact(mqtt)}")
+            print(f"  event log   {redact(store)}")
+            print("Ctrl-C to stop.", flush=True)
+            await gateway_task
+        return 0
+    finally:
+        await _stop(gateway_task)
+        await log.close()
+
+
+async def run_gateway(mqtt: str, store: str, tournament: str) -> int:
+    """``venue gateway``: devices' MQTT messages into the event log, until stopped."""
+    from gateway import Gateway
+
+    await check_mqtt(mqtt)
+    log = await open_store(store, tournament)
+    task = None
+    try:
+        gateway = Gateway(log, mqtt, tournament)
+        task = asyncio.create_task(gateway.run(), name="gateway")
+        await asyncio.wait({task, asyncio.create_task(gateway.ready.wait())},
+                           return_when=asyncio.FIRST_COMPLETED)
+        print(f"venue gateway: {tournament}: {redact(mqtt)} -> {redact(store)}. Ctrl-C to stop.", flush=True)
+        await task
+        return 0
+    finally:
+        await _stop(task)
+        await log.close()
+
+
+async def run_dashboard(store: str, tournament: str, host: str, port: int) -> int:
+    """``venue dashboard``: the spectators' dashboard fed from the event log, until stopped."""
+    log = await open_store(store, tournament)
+    try:
+        async with dashboard_at(log, host, port) as (url, _):
+            print(f"venue dashboard: {tournament} from {redact(store)}")
+            print(f"  dashboard   {url}/")
+            print("Ctrl-C to stop.", flush=True)
+            await _forever()
+        return 0
+    finally:
+        await log.close()
+
+
+async def run_simulate(mqtt: str, tournament: str, pgn_path: str, speed: float, kind: str) -> int:
+    """``venue simulate``: replay ``pgn_path`` on simulated boards and clocks over MQTT."""
+    text = read_text(pgn_path)
+    await check_mqtt(mqtt)
+    simulate = simulator()
+    print(f"venue simulate: {pgn_path} -> {redact(mqtt)} ({tournament}), speed {speed:g}x, "
+          f"{kind} boards. Ctrl-C to stop.", flush=True)
+    try:
+        await simulate(mqtt, tournament, text, speed=speed, kind=kind)
+    except ValueError as exc:
+        raise CliError(f"{pgn_path}: {exc}") from None
+    print("venue simulate: every game has been played.", flush=True)
+    return 0
+
+
+def simulator():
+    """``devices``' ``simulate(mqtt_url, tournament, pgn_text, speed=, kind=)`` coroutine function."""
+    import importlib
+
+    for name in ("devices", "devices.simulate", "devices.simulator", "devices.sim"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        fn = getattr(module, "simulate", None)
+        if callable(fn):
+            return fn
+    raise CliError("the device simulators (devices.simulate) are not installed")
+
+
+async def _stop(task) -> None:
+    if task is not None and not task.done():
+        task.cancel()
+    if task is not None:
+        with contextlib.suppress(BaseException):
+            await task

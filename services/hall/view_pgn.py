@@ -2,15 +2,18 @@
 and the clock after every ply as ``[%clk h:mm:ss]`` (PGN standard 8.1.1; %clk as used by DGT and
 lichess broadcasts). Pure: a GAME dict in, text out.
 
-Chess games are written with python-chess (``chess.pgn``), which re-derives SAN from the moves, so
-the export is exactly the moves the gateway accepted. Checkers games are written as PDN text
+Chess games are written by the rules core's PGN writer (``services.rules.pgn_io.write_pgn``, on
+python-chess), which re-derives SAN from the moves, so the export is exactly the moves the gateway
+accepted; clocks are floored to whole seconds as PGN's ``h:mm:ss`` needs. Checkers games are written as PDN text
 (``[GameType "21"]``, American checkers) from the move list as recorded.
 """
 
 from __future__ import annotations
 
 import chess
-import chess.pgn
+
+from services.rules.pgn_io import write_pgn
+from services.rules.results import PGN_TERMINATION, SCORES
 
 # The PGN standard's Termination values (8.1.1 "Termination") for the view's termination words.
 _TERMINATION = {
@@ -61,25 +64,22 @@ def game_pgn(game: dict, round_info: dict | None = None) -> str:
     not legal from the previous position (the log and the view disagree: a bug, never hidden)."""
     if game.get("variant") == "checkers":
         return _pdn(game, round_info)
-    pgn = chess.pgn.Game()
-    pgn.headers.clear()
-    for tag, value in headers(game, round_info):
-        pgn.headers[tag] = value
-    start = game.get("start_fen") or chess.STARTING_FEN
-    board = chess.Board(start)
-    if start != chess.STARTING_FEN:
-        pgn.setup(board)
-    node = pgn
-    clocks = game.get("clocks") or []
-    for i, uci in enumerate(game.get("moves") or []):
-        move = chess.Move.from_uci(uci)
-        if move not in node.board().legal_moves:
-            raise ValueError(f"game {game.get('id')}: ply {i + 1} {uci} is not legal")
-        node = node.add_variation(move)
-        if i < len(clocks) and clocks[i] is not None:
-            node.set_clock(clocks[i] / 1000)
-    exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
-    return pgn.accept(exporter) + "\n"
+    tags = dict(headers(game, round_info))
+    result = tags.pop("Result")
+    time_control = tags.pop("TimeControl")
+    termination = game.get("termination") if game.get("status") == "ended" else None
+    if termination not in PGN_TERMINATION:
+        termination = None  # a word the rules core does not know: the tag from termination_tag()
+    else:
+        tags.pop("Termination")
+    moves = game.get("moves") or []
+    clocks = list(game.get("clocks") or [])
+    clocks += [None] * (len(moves) - len(clocks))
+    start = game.get("start_fen")
+    return write_pgn(moves, tags=tags, result=result if result in SCORES or result == "*" else "*",
+                     termination=termination, clocks_ms=clocks[: len(moves)],
+                     time_control=time_control,
+                     start_fen=None if start in (None, chess.STARTING_FEN) else start)
 
 
 def round_pgn(games: list[dict], round_info: dict | None = None) -> str:

@@ -1,0 +1,103 @@
+"""The ``venue`` command line: dispatch and clear errors (exit code 2, one line, no traceback).
+
+Source of the expectations: the project's brief for the CLI (README.md "Running it at a venue":
+"exits with code 2 and one line on stderr") and docs/CONTRIBUTING.md ("Bad input gets a clear error").
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import types
+
+import pytest
+
+from venue.cli import main
+
+
+def closed_port() -> int:
+    """A port nothing listens on (bound then released; never 1883)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run(capsys, *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    err = capsys.readouterr().err
+    return code, err
+
+
+def test_missing_round_file(capsys, tmp_path):
+    code, err = run(capsys, "serve", "--mqtt", "mqtt://127.0.0.1:1", "--store", "memory://",
+                    "--tournament", "t", "--round", str(tmp_path / "nope.pgn"))
+    assert code == 2 and "file not found" in err and "Traceback" not in err
+
+
+def test_unreadable_round_file(capsys, tmp_path):
+    bad = tmp_path / "round.pgn"
+    bad.write_text("this is not a PGN file")
+    code, err = run(capsys, "serve", "--mqtt", "mqtt://127.0.0.1:1", "--store", "memory://",
+                    "--tournament", "t", "--round", str(bad))
+    assert code == 2 and str(bad) in err
+
+
+def test_unreachable_broker(capsys):
+    port = closed_port()
+    code, err = run(capsys, "gateway", "--mqtt", f"mqtt://127.0.0.1:{port}", "--store", "memory://",
+                    "--tournament", "t")
+    assert code == 2 and f"cannot reach the MQTT broker at 127.0.0.1:{port}" in err
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:1883", "127.0.0.1:1883", "mqtt://h:notaport"])
+def test_bad_mqtt_url(capsys, url):
+    code, err = run(capsys, "simulate", "--mqtt", url, "--tournament", "t", "--pgn", __file__)
+    assert code == 2 and "MQTT URL" in err
+
+
+@pytest.mark.parametrize("url", ["nowhere", "ftp://x/y"])
+def test_bad_store_url(capsys, url):
+    code, err = run(capsys, "dashboard", "--store", url, "--tournament", "t")
+    assert code == 2 and "--store" in err
+
+
+def test_unreachable_store(capsys):
+    code, err = run(capsys, "dashboard", "--store", f"redis://127.0.0.1:{closed_port()}/0",
+                    "--tournament", "t")
+    assert code == 2 and "cannot reach the event log store" in err
+
+
+def test_busy_port(capsys):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        code, err = run(capsys, "dashboard", "--store", "memory://", "--tournament", "t",
+                        "--port", str(port))
+    assert code == 2 and f"cannot serve the dashboard on 127.0.0.1:{port}" in err
+
+
+def test_usage_errors_exit_2(capsys):
+    assert main([]) == 2
+    assert main(["demo", "--speed", "-1"]) == 2
+    assert main(["demo", "--port", "70000"]) == 2
+    assert main(["nonsense"]) == 2
+    assert main(["--help"]) == 0
+
+
+@pytest.mark.parametrize("name", ["pair", "tiebreaks"])
+def test_pair_and_tiebreaks_get_the_rest_of_argv(monkeypatch, name):
+    seen = []
+    stub = types.ModuleType(f"venue.{name}")
+    stub.main = lambda argv: seen.append(argv) or 3
+    monkeypatch.setitem(sys.modules, f"venue.{name}", stub)
+    assert main([name, "--x", "file.trf"]) == 3
+    assert seen == [["--x", "file.trf"]]
+
+
+def test_python_dash_m_venue_prints_no_traceback():
+    proc = subprocess.run([sys.executable, "-m", "venue", "dashboard", "--store", "bad",
+                           "--tournament", "t"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and proc.stderr.startswith("venue: error:")

@@ -1,0 +1,160 @@
+"""The ``venue`` command (console script ``venue = venue.cli:main``; also ``python -m venue``).
+
+Subcommands::
+
+    venue demo [--speed X] [--port P] [--host H] [--boards-kind move|position] [--exit-when-done]
+    venue serve --mqtt mqtt://HOST:PORT --store URL --tournament SLUG --round ROUND.pgn [--host H] [--port P]
+    venue gateway --mqtt URL --store URL --tournament SLUG
+    venue dashboard --store URL --tournament SLUG [--host H] [--port P]
+    venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X] [--kind move|position]
+    venue pair ...        (venue.pair.main)
+    venue tiebreaks ...   (venue.tiebreaks.main)
+
+Exit codes: 0 done (or stopped with Ctrl-C), 2 a usage error or a clear failure (bad URL, broker or
+store unreachable, missing or unreadable file, busy port): one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from venue.serve import CliError
+
+EPILOG = "Docs: README.md and docs/ in the project. Exit code 2 on any error."
+
+
+def _speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= 100_000:
+        raise argparse.ArgumentTypeError("speed must be > 0 (1 = real time, 60 = a minute per second)")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port out of range 0-65535: {value}")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand except ``pair``/``tiebreaks`` (passed through)."""
+    p = argparse.ArgumentParser(prog="venue", description="Real-time venue system for over-the-board "
+                                "chess and checkers tournaments.", epilog=EPILOG)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    d = sub.add_parser("demo", help="replay a real round on simulated boards; watch it in a browser",
+                       description="Everything in one process: an embedded MQTT broker, a fresh SQLite "
+                       "event log, the gateway, the dashboard and simulated boards and clocks replaying "
+                       "round 5 of the FIDE Candidates 2024.")
+    d.add_argument("--speed", type=_speed, default=60.0,
+                   help="replay speed: 60 (default) plays a minute of the real game per second")
+    d.add_argument("--host", default="127.0.0.1", help="dashboard address (default 127.0.0.1)")
+    d.add_argument("--port", type=_port, default=8000, help="dashboard port (default 8000; 0 = any free)")
+    d.add_argument("--boards-kind", choices=("move", "position"), default="move",
+                   help="boards that send moves (default) or piece placements")
+    d.add_argument("--exit-when-done", action="store_true",
+                   help="stop when the round is over instead of serving until Ctrl-C")
+
+    s = sub.add_parser("serve", help="gateway and dashboard for a hall (Mosquitto + Redis or SQLite)")
+    _mqtt(s)
+    _store(s)
+    s.add_argument("--round", required=True, metavar="ROUND.pgn",
+                   help="the round's pairings as PGN (one game per board); logged once as round_started")
+    s.add_argument("--variant", choices=("chess", "checkers"), default="chess")
+    _http(s)
+
+    g = sub.add_parser("gateway", help="the gateway alone: MQTT in, event log out")
+    _mqtt(g)
+    _store(g)
+
+    b = sub.add_parser("dashboard", help="the spectators' dashboard alone, fed from the event log")
+    _store(b)
+    _http(b)
+
+    m = sub.add_parser("simulate", help="play a PGN file on simulated boards and clocks over MQTT")
+    _mqtt(m)
+    m.add_argument("--tournament", required=True, help="tournament slug (the MQTT topic prefix)")
+    m.add_argument("--pgn", required=True, metavar="FILE", help="the games, one per board, with %%clk")
+    m.add_argument("--speed", type=_speed, default=60.0, help="replay speed (default 60)")
+    m.add_argument("--kind", choices=("move", "position"), default="move",
+                   help="boards that send moves (default) or piece placements")
+
+    sub.add_parser("pair", help="pair a round (venue pair --help)", add_help=False)
+    sub.add_parser("tiebreaks", help="standings with tie-breaks (venue tiebreaks --help)", add_help=False)
+    return p
+
+
+def _mqtt(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mqtt", required=True, metavar="URL", help="the broker, mqtt://[user:pass@]HOST:PORT")
+
+
+def _store(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", required=True, metavar="URL",
+                   help="the event log: redis://HOST:6379/0, sqlite:///PATH or memory://")
+    p.add_argument("--tournament", required=True, help="tournament slug, e.g. candidates-2024")
+
+
+def _http(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="dashboard address (default 127.0.0.1)")
+    p.add_argument("--port", type=_port, default=8000, help="dashboard port (default 8000)")
+
+
+def _passthrough(name: str, argv: list[str]) -> int:
+    """``venue pair``/``venue tiebreaks``: import the module only now and hand it the rest."""
+    import importlib
+
+    try:
+        module = importlib.import_module(f"venue.{name}")
+    except ImportError as exc:
+        raise CliError(f"'venue {name}' is not available in this installation ({exc})") from None
+    return int(module.main(argv) or 0)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run one service command until it ends or Ctrl-C / SIGTERM."""
+    from venue import serve
+
+    if args.command == "demo":
+        from venue.demo import run_demo
+
+        coro = run_demo(speed=args.speed, host=args.host, port=args.port, kind=args.boards_kind,
+                        exit_when_done=args.exit_when_done)
+    elif args.command == "serve":
+        coro = serve.run_serve(args.mqtt, args.store, args.tournament, args.round, args.variant,
+                               args.host, args.port)
+    elif args.command == "gateway":
+        coro = serve.run_gateway(args.mqtt, args.store, args.tournament)
+    elif args.command == "dashboard":
+        coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port)
+    else:
+        coro = serve.run_simulate(args.mqtt, args.tournament, args.pgn, args.speed, args.kind)
+    return serve.run_until_stopped(coro)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit code (see the module docstring)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args_list and args_list[0] in ("pair", "tiebreaks"):
+            return _passthrough(args_list[0], args_list[1:])
+        args = parser().parse_args(args_list)
+        if args.command is None:
+            parser().print_help()
+            return 2
+        return _run(args)
+    except CliError as exc:
+        print(f"venue: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nstopped", file=sys.stderr)
+        return 0
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else 2

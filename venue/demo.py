@@ -1,0 +1,118 @@
+"""``venue demo``: the whole system in one process, with nothing else installed.
+
+An embedded MQTT broker (amqtt, on a free port of its own: never 1883), a fresh SQLite event log in a
+temporary directory, the gateway, the dashboard under uvicorn, and simulated boards and clocks
+replaying the round shipped in ``venue/data`` (FIDE Candidates 2024, round 5; see its README). Prints
+the dashboard's URL and the progress (moves played, games finished); when every game has ended it
+prints "round over" and keeps serving until Ctrl-C (or returns at once with ``exit_when_done``).
+The temporary directory is removed on exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+import time
+from importlib import resources
+from pathlib import Path
+
+from venue.serve import CliError, dashboard_at, simulator
+
+TOURNAMENT = "candidates-2024"
+ROUND_FILE = "candidates_2024_round5.pgn"
+PROGRESS_EVERY_S = 2.0
+
+
+def demo_round_text() -> str:
+    """The PGN text of the shipped demo round."""
+    return resources.files("venue").joinpath("data", ROUND_FILE).read_text("utf-8")
+
+
+def progress_line(games: list[dict]) -> str:
+    """``"moves 57 | playing 4 | finished 0/4"`` for the current round's GAMEs."""
+    moves = sum(g["ply"] for g in games)
+    done = sum(1 for g in games if g["status"] == "ended")
+    playing = sum(1 for g in games if g["status"] == "playing")
+    return f"moves {moves:4d} | playing {playing} | finished {done}/{len(games)}"
+
+
+def result_line(g: dict) -> str:
+    """``"board 2  Firouzja, Alireza - Nakamura, Hikaru  0-1 (resignation)"``."""
+    why = f" ({g['termination'].replace('_', ' ')})" if g.get("termination") else ""
+    return f"board {g['board']}  {g['white']} - {g['black']}  {g['result']}{why}"
+
+
+async def watch(view, out=print, every_s: float = PROGRESS_EVERY_S) -> None:
+    """Print progress while the round is played; returns once every game of it has ended."""
+    reported: set[str] = set()
+    last = ""
+    last_at = 0.0
+    while True:
+        games = view.games()
+        for g in games:
+            if g["status"] == "ended" and g["id"] not in reported:
+                reported.add(g["id"])
+                out(f"  result   {result_line(g)}")
+        line = progress_line(games) if games else ""
+        now = time.monotonic()
+        if line and line != last and now - last_at >= every_s:
+            out(f"  {time.strftime('%H:%M:%S')} {line}")
+            last, last_at = line, now
+        if games and len(reported) == len(games):
+            out(f"  {time.strftime('%H:%M:%S')} {progress_line(games)}")
+            return
+        await asyncio.sleep(0.2)
+
+
+async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 8000, kind: str = "move",
+                   exit_when_done: bool = False, out=print) -> int:
+    """Run the demo (see the module docstring); returns the exit code. CliError on a busy port."""
+    from gateway import Gateway, embedded_broker
+    from services.eventlog import open_log
+    from services.hall.setup import round_from_pgn
+
+    simulate = simulator()
+    text = demo_round_text()
+    setup = round_from_pgn(text)
+    with tempfile.TemporaryDirectory(prefix="venue-demo-") as tmp:
+        store = f"sqlite:///{Path(tmp) / 'venue.sqlite'}"
+        log = open_log(store, TOURNAMENT)
+        tasks: list[asyncio.Task] = []
+        try:
+            async with embedded_broker(port=0) as mqtt_url:
+                await log.append("round_started", setup)
+                gateway = Gateway(log, mqtt_url, TOURNAMENT)
+                tasks.append(asyncio.create_task(gateway.run(), name="gateway"))
+                await _ready(gateway, tasks[0])
+                async with dashboard_at(log, host, port, clock_rate=speed) as (url, app):
+                    out(f"Venue demo: {setup['event']} {setup['date'][:4]}, round {setup['round']}: "
+                        f"{len(setup['games'])} boards replayed at {speed:g}x")
+                    out(f"  spectators   {url}/")
+                    out(f"  API          {url}/api/games   PGN {url}/api/round.pgn")
+                    out(f"  MQTT broker  {mqtt_url} (embedded)   event log {store}")
+                    out("Ctrl-C to stop.")
+                    sim = asyncio.create_task(simulate(mqtt_url, TOURNAMENT, text, speed=speed, kind=kind),
+                                              name="simulators")
+                    tasks.append(sim)
+                    await watch(app.state.feed.view, out)
+                    out("round over")
+                    if exit_when_done:
+                        return 0
+                    out("Still serving the finished round; Ctrl-C to stop.")
+                    await asyncio.Event().wait()
+        finally:
+            for task in reversed(tasks):
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+            await log.close()
+    return 0
+
+
+async def _ready(gateway, task: asyncio.Task, timeout: float = 15.0) -> None:
+    waiter = asyncio.create_task(gateway.ready.wait())
+    done, _ = await asyncio.wait({waiter, task}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if waiter not in done:
+        waiter.cancel()
+        raise CliError("the gateway did not connect to the embedded MQTT broker")
