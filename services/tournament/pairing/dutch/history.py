@@ -175,11 +175,13 @@ def round_input_from_trf(t: TrfTournament) -> RoundInput:
 
     The number of rounds played is that of the last round in which someone was paired; an entry after
     it (a bye code with no opponent) marks the player absent from the round being paired. Raises
-    ValueError when XXR (total rounds) is missing, when a game's opponent does not list the same game
+    ValueError when XXR (total rounds) or every player line is missing, when a game's opponent does not list the same game
     back, or when the file pairs more rounds than XXR.
     """
     if t.total_rounds is None:
         raise ValueError("the total number of rounds (XXR line) is missing")
+    if not t.players:
+        raise ValueError("no player (001) lines")
     accel = _accelerations(t)
     played_rounds = 0
     raw: dict[int, list[Game]] = {}
