@@ -1,5 +1,5 @@
-"""Buchholz (BH) and Sonneborn-Berger (SB) with their cut and median variants: FIDE C.07 Art. 8 / 9 (numbering: verify)
-(Buchholz, Sonneborn-Berger), Art. 14 (modifiers Cut-n / Median-n) and Art. 16 (unplayed rounds).
+"""Buchholz (BH) and Sonneborn-Berger (SB) with their cut and median variants: FIDE C.07 Art. 8 / 9
+(Buchholz, Sonneborn-Berger; numbering: verify), Art. 14 (modifiers Cut-n / Median-n) and Art. 16 (unplayed rounds).
 
 Pure. BH is the sum of the opponents' (adjusted) scores; SB the sum of each opponent's score times the
 points scored against him. In a Swiss every round counts: an unplayed round (forfeit, bye, absence)

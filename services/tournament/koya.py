@@ -1,4 +1,4 @@
-"""Koya System (KS) and the Koya System Extended: FIDE C.07 (Koya System; article number to verify against the 2026 text).
+"""Koya System (KS) and the Koya System Extended: FIDE C.07 (article number to verify).
 
 Pure. KS is the points a player scored against the opponents who finished with at least half of the
 maximum possible score (50 %). The maximum counts the games a player could play: in a round robin with an

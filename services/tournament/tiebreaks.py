@@ -23,7 +23,8 @@ LOT         a recorded drawing of lots (``lots``: start number -> lot, lowest wi
 ==========  =====================================================================  =============
 
 Article numbers other than 6, 7, 14 and 16 are given as "(verify)": their meaning is certain, their
-exact number in the March-2026 text was not checked. Unplayed rounds follow C.07 Art. 16 in the chosen ``edition`` ("2026", default, or "2024").
+exact number in the March-2026 text was not checked. Unplayed rounds follow C.07 Art. 16 in the
+chosen ``edition`` ("2026", default, or "2024").
 Ranks: players equal on every tie-break so far share a rank (1, 2, 2, 4, ...); each tie-break only
 orders players that are still tied.
 """
@@ -50,6 +51,19 @@ DECIMALS = {"PTS": 1, "BH": 1, "KS": 1, "KSX": 1, "SB": 2}
 """Printed decimals per tie-break, as in ../shared/data/tiebreaks (others are whole numbers)."""
 
 LOWER_IS_BETTER = frozenset({"DE", "LOT"})
+
+REGULATION_TIEBREAKS: dict[str, list[str]] = {
+    # us-championship-2023.txt, 6.: "1. Direct Encounter, 2. Most Blacks, 3. Koya System,
+    # 4. Sonneborn Berger, 5. Won Games"
+    "us-2023": ["PTS", "DE", "BPG", "KS", "SB", "WON"],
+    # us-championship-2013.txt, Playoff Regulations: "1. Direct Encounter (if applicable) 2. Most Blacks
+    # 3. Sonneborn-Berger 4. Won Games"
+    "us-2013": ["PTS", "DE", "BPG", "SB", "WON"],
+    # norway-chess-2023.txt: "1. Direct Encounter 2. Sonneborn-Berger 3. Koya System 4. The Koya System
+    # Extended 5. Drawing of [lots]"; classical points only (scoring.NORWAY)
+    "norway-2023": ["PTS", "DE", "SB", "KS", "KSX", "LOT"],
+}
+"""The tie-breaks of each event's regulations, in their order (PTS first)."""
 
 
 @dataclass(frozen=True)

@@ -69,8 +69,12 @@ def test_f14_win_won_bpg_bwg() -> None:
     assert (t[X14].values["BPG"], t[Y14].values["BPG"]) == (3, 2)
     assert (t[X14].values["BWG"], t[Y14].values["BWG"]) == (1, 1)
     # "[BPG] ranks X above Y; [WIN] leaves them tied; [WON] ranks X above Y."
-    assert _table(F14, ["PTS", "BPG"], players=range(1, 11))[X14].rank < _table(F14, ["PTS", "BPG"], players=range(1, 11))[Y14].rank
-    assert _table(F14, ["PTS", "WIN"], players=range(1, 11))[X14].rank == _table(F14, ["PTS", "WIN"], players=range(1, 11))[Y14].rank
+    by_bpg = _table(F14, ["PTS", "BPG"], players=range(1, 11))
+    by_win = _table(F14, ["PTS", "WIN"], players=range(1, 11))
+    by_won = _table(F14, ["PTS", "WON"], players=range(1, 11))
+    assert by_bpg[X14].rank < by_bpg[Y14].rank
+    assert by_win[X14].rank == by_win[Y14].rank
+    assert by_won[X14].rank < by_won[Y14].rank
 
 
 def test_f14_double_forfeit_unplayed_for_both() -> None:
@@ -110,3 +114,13 @@ def test_spec_modifiers() -> None:
     assert (parse_spec("bh/m1").cut_low, parse_spec("bh/m1").cut_high) == (1, 1)
     assert parse_spec("KS/L-2").limit_offset == -1.0
     assert parse_spec("KSX").limit_offset == -0.5
+
+
+def test_regulation_lists_parse() -> None:
+    # us-championship-2023.txt 6., us-championship-2013.txt Playoff Regulations, norway-chess-2023.txt
+    from services.tournament.tiebreaks import REGULATION_TIEBREAKS
+
+    assert REGULATION_TIEBREAKS["us-2023"][1:] == ["DE", "BPG", "KS", "SB", "WON"]
+    assert REGULATION_TIEBREAKS["norway-2023"][1:] == ["DE", "SB", "KS", "KSX", "LOT"]
+    for specs in REGULATION_TIEBREAKS.values():
+        assert [parse_spec(s).name for s in specs][0] == "PTS"
