@@ -149,49 +149,55 @@ def _crown_row(side: str) -> frozenset[int]:
 
 
 def _jumps(
-    pos: Position, start: int, at: int, king: bool, side: str, taken: tuple[int, ...], route: tuple[int, ...]
+    start: int,
+    at: int,
+    dirs: tuple[tuple[int, int], ...],
+    crown: frozenset[int] | None,
+    enemy: frozenset[int],
+    occupied: frozenset[int],
+    taken: tuple[int, ...],
+    route: tuple[int, ...],
 ) -> list[CheckersMove]:
-    """Every completed jump sequence continuing from ``at`` (the moving piece has left ``start``)."""
-    enemy = pos.pieces(other(side))
+    """Every completed jump sequence continuing from ``at`` (the moving piece has left ``start``).
+    ``crown``: the man's crowning row, None for a king."""
     found: list[CheckersMove] = []
-    for d in _ALL_DIRECTIONS if king else _FORWARD[side]:
+    for d in dirs:
         hop = _JUMP[at, d]
         if hop is None:
             continue
         over, land = hop
-        if over not in enemy or over in taken:
-            continue
-        if land in pos.occupied and land != start:
+        if over not in enemy or over in taken or (land in occupied and land != start):
             continue
         new_route, new_taken = route + (land,), taken + (over,)
-        if not king and land in _crown_row(side):
+        if crown is not None and land in crown:
             found.append(CheckersMove(new_route, new_taken, True, True))  # crowning ends the move
             continue
-        more = _jumps(pos, start, land, king, side, new_taken, new_route)
-        found.extend(more or [CheckersMove(new_route, new_taken, not king, False)])
+        more = _jumps(start, land, dirs, crown, enemy, occupied, new_taken, new_route)
+        found.extend(more or [CheckersMove(new_route, new_taken, crown is not None, False)])
     return found
 
 
 def _generate(pos: Position) -> tuple[CheckersMove, ...]:
     side = pos.turn
     men, kings = sorted(pos.men(side)), sorted(pos.kings(side))
+    enemy, occupied, crown, forward = pos.pieces(other(side)), pos.occupied, _crown_row(side), _FORWARD[side]
     captures: list[CheckersMove] = []
     for sq in men:
-        captures.extend(_jumps(pos, sq, sq, False, side, (), (sq,)))
+        captures.extend(_jumps(sq, sq, forward, crown, enemy, occupied, (), (sq,)))
     for sq in kings:
-        captures.extend(_jumps(pos, sq, sq, True, side, (), (sq,)))
+        captures.extend(_jumps(sq, sq, _ALL_DIRECTIONS, None, enemy, occupied, (), (sq,)))
     if captures:
         return tuple(sorted(captures, key=lambda m: m.route))
     steps: list[CheckersMove] = []
     for sq in men:
-        for d in _FORWARD[side]:
+        for d in forward:
             to = _STEP[sq, d]
-            if to and to not in pos.occupied:
-                steps.append(CheckersMove((sq, to), (), True, to in _crown_row(side)))
+            if to and to not in occupied:
+                steps.append(CheckersMove((sq, to), (), True, to in crown))
     for sq in kings:
         for d in _ALL_DIRECTIONS:
             to = _STEP[sq, d]
-            if to and to not in pos.occupied:
+            if to and to not in occupied:
                 steps.append(CheckersMove((sq, to), (), False, False))
     return tuple(sorted(steps, key=lambda m: m.route))
 
