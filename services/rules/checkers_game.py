@@ -5,15 +5,14 @@ the venue's boards) moves first from men on 1-12; captures are compulsory and co
 ends the move. The side to move with no legal move (no pieces, or all blocked) has lost. Draws are
 claims to the referee (``claimable()``, see ``checkers_claims``), never automatic.
 
-Results: ``Outcome.result`` is written as in PDN for checkers (GameType 21) and the real records in
-``../shared/data/checkers``: the **first figure is Black's score**, Black being the side that moves
-first (as White's is in chess). So "1-0" = Black won, "0-1" = White won. ``result_for_winner``
-and ``winner_of`` convert; ``first_side`` says which side the first figure belongs to.
+Results: ``Outcome.result`` is a venue result code (``services.rules.results``), the same for
+chess and checkers: the first figure is White's score ("1-0" White won, "0-1" Black won). PDN
+writes checkers results with Black's score first; ``checkers_results`` converts at the file border.
 """
 
 from __future__ import annotations
 
-from services.rules.base import BLACK, SIDES, WHITE, Claim, MoveRefused, Outcome, PlayedMove, other
+from services.rules.base import BLACK, SIDES, Claim, MoveRefused, Outcome, PlayedMove, other
 from services.rules.checkers_board import CheckersMove, Position, apply_move
 from services.rules.checkers_claims import forty_move_claim, threefold_claims
 from services.rules.checkers_notation import (
@@ -24,30 +23,8 @@ from services.rules.checkers_notation import (
     parse_fen,
     resolve_move,
 )
-
-RESULTS = ("1-0", "0-1", "1/2-1/2")
-NO_LEGAL_MOVES = "no_legal_moves"  # termination: the side to move cannot move (WCDF: a win for the other)
-TIME_FORFEIT = "time_forfeit"
-
-
-def result_for_winner(side: str | None) -> str:
-    """The result string when ``side`` wins ("1-0" for Black, "0-1" for White), "1/2-1/2" for None.
-    Raises ValueError for anything else."""
-    if side is None:
-        return "1/2-1/2"
-    return "1-0" if side == BLACK else ("0-1" if side == WHITE else _bad_side(side))
-
-
-def winner_of(result: str) -> str | None:
-    """The side that won a checkers result ("1-0" -> "black", "0-1" -> "white"), None for a draw.
-    Raises ValueError for a string not in ``RESULTS``."""
-    if result not in RESULTS:
-        raise ValueError(f"not a checkers result: {result!r} (expected one of {', '.join(RESULTS)})")
-    return {"1-0": BLACK, "0-1": WHITE}.get(result)
-
-
-def _bad_side(side: object) -> str:
-    raise ValueError(f"not a side: {side!r} (expected 'white' or 'black')")
+from services.rules.checkers_results import NO_LEGAL_MOVES, check_outcome
+from services.rules.results import TIME_FORFEIT, result_for_winner
 
 
 class CheckersGame:
@@ -202,18 +179,17 @@ class CheckersGame:
         return claims + ([forty] if forty else [])
 
     def end(self, result: str, termination: str) -> Outcome:
-        """End the game by something off the board (resignation, agreement, a claim upheld by the
-        referee, an arbiter's decision). ``result`` in ``RESULTS`` (first figure Black's);
-        ``termination`` a word such as "resignation", "agreement", "threefold_repetition",
-        "forty_moves", "arbiter". Raises ValueError for an unknown result or empty termination, or
-        when the game has already ended (the recorded outcome stands)."""
-        if result not in RESULTS:
-            raise ValueError(f"not a checkers result: {result!r} (expected one of {', '.join(RESULTS)})")
-        if not isinstance(termination, str) or not termination.strip():
-            raise ValueError("a termination word is required (e.g. 'resignation', 'agreement')")
+        """End the game by something off the board (resignation, agreement, a draw claim upheld by
+        the referee, a forfeit, the referee's decision). ``result``: a venue result code
+        (``services.rules.results``, first figure White's; aliases such as "½-½" are normalised);
+        ``termination``: one of ``checkers_results.TERMINATIONS`` ("resignation", "agreement",
+        "threefold_repetition", "forty_moves", "forfeit", "arbiter", ...). Raises ValueError for an
+        unknown result or termination, a pair that does not fit (``checkers_results.check_outcome``),
+        or when the game has already ended (the recorded outcome stands)."""
+        score = check_outcome(result, termination)
         if self._outcome is not None:
             raise ValueError(f"the game is already over ({self._outcome.result}, {self._outcome.termination})")
-        self._outcome = Outcome(result, termination)
+        self._outcome = Outcome(score.code, termination)
         return self._outcome
 
     def flag_fall(self, side: str) -> Outcome:
@@ -223,7 +199,7 @@ class CheckersGame:
         "time_forfeit"). When the game has already ended the recorded outcome is returned
         unchanged. Raises ValueError when ``side`` is not "white"/"black"."""
         if side not in SIDES:
-            _bad_side(side)
+            raise ValueError(f"not a side: {side!r} (expected 'white' or 'black')")
         if self._outcome is None:
             self._outcome = Outcome(result_for_winner(other(side)), TIME_FORFEIT)
         return self._outcome

@@ -10,8 +10,9 @@ and the moves of a game starting with White to move are read in order (pydraught
 as if White moved first in every game). ``[GameType]`` must be 21 (English/American checkers)
 when present.
 
-Results: PDN for checkers gives the first player's (Black's) score first, as ``CheckersGame`` does,
-so a result string is carried over unchanged.
+Results: PDN for checkers gives the first player's (Black's) score first; the venue's result
+codes give White's first (``checkers_results``). ``PdnGame.result`` is the PDN token as written,
+``PdnGame.venue_result`` the venue code; ``write_pdn`` converts back.
 
 Writer (``write_pdn``): tags Event, Date, Black, White, Result, GameType "21" (and FEN with SetUp
 "1" for a set-up position), then the moves with every jump written out (regulation X.A.g.i of the
@@ -26,8 +27,10 @@ from dataclasses import dataclass, field
 
 from services.rules.base import BLACK, WHITE, MoveRefused, other
 from services.rules.checkers_board import Position
-from services.rules.checkers_game import RESULTS, CheckersGame, winner_of
+from services.rules.checkers_game import CheckersGame
 from services.rules.checkers_notation import format_fen
+from services.rules.checkers_results import RECORDED, from_pdn, to_pdn
+from services.rules.results import score
 
 _TAG_RE = re.compile(r'^\s*\[\s*(\w+)\s+"(.*)"\s*\]\s*$')
 _MOVE_RE = re.compile(r"^(\d{1,2}(?:[-x:]\d{1,2})+)[!?]*(.*)$", re.IGNORECASE)
@@ -54,13 +57,22 @@ class PdnReplayError(ValueError):
 @dataclass
 class PdnGame:
     """One record as read. ``tags``: tag name -> value, in file order; ``moves``: move texts as
-    written; ``result``: "1-0" (Black won), "0-1", "1/2-1/2", "*" or None when missing;
+    written; ``result``: the PDN result token, Black's score first ("1-0" = Black won, "0-1",
+    "1/2-1/2", "*"; "2-0"/"0-2"/"1-1" read as "1-0"/"0-1"/"1/2-1/2"), None when missing;
     ``notes``: (number of moves before the note, text) for comments and stray text."""
 
     tags: dict[str, str] = field(default_factory=dict)
     moves: list[str] = field(default_factory=list)
     result: str | None = None
     notes: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def venue_result(self) -> str | None:
+        """The result as a venue result code (White's score first: PDN "1-0" -> "0-1"); None when
+        the record has no result or "*"."""
+        if self.result is None or self.result == "*":
+            return None
+        return from_pdn(self.result)
 
 
 def _strip_variations(text: str) -> str:
@@ -157,23 +169,25 @@ def replay(record: PdnGame) -> CheckersGame:
             game.play(text)
         except MoveRefused as exc:
             raise PdnReplayError(game.ply + 1, text, exc.reason) from None
-    result = record.result
+    result = record.venue_result
     if game.outcome is not None:
-        if result in RESULTS and result != game.outcome.result:
-            raise PdnReplayError(0, "", f"recorded result {result} contradicts the board: {game.outcome.result}")
+        if result is not None and result != game.outcome.result:
+            raise PdnReplayError(
+                0, "", f"recorded result {record.result} contradicts the board: PDN {to_pdn(game.outcome.result)}"
+            )
         return game
-    if result not in RESULTS:
+    if result is None:
         return game
-    winner = winner_of(result)
+    winner = score(result).winner
     loser = other(winner) if winner else None
     last_notes = [note for at, note in record.notes if at == len(record.moves)]
     if loser and any(_TIME_NOTE.search(note) for note in last_notes):
         named = " ".join(last_notes).lower()
         if ("red" in named or "black" in named) and loser != BLACK or "white" in named and loser != WHITE:
-            raise PdnReplayError(0, "", f"recorded result {result} contradicts the note {' '.join(last_notes)!r}")
+            raise PdnReplayError(0, "", f"recorded result {record.result} contradicts the note {' '.join(last_notes)!r}")
         game.flag_fall(loser)
     else:
-        game.end(result, "recorded")
+        game.end(result, RECORDED)
     return game
 
 
@@ -190,7 +204,7 @@ def _movetext(game: CheckersGame, width: int = 79) -> str:
         if turn == WHITE:  # Black moves first: a move number covers Black's move and White's reply
             number += 1
         turn = other(turn)
-    tokens.append(game.outcome.result if game.outcome else "*")
+    tokens.append(to_pdn(game.outcome.result) if game.outcome else "*")
     lines, line = [], ""
     for token in tokens:
         if line and len(line) + 1 + len(token) > width:
@@ -206,13 +220,14 @@ def write_pdn(game: CheckersGame, tags: Mapping[str, str] | None = None) -> str:
     """The game as one PDN record (ends with a blank line).
 
     ``tags``: values for Event, Date (``YYYY.MM.DD``), Black, White and any extra tags (written
-    after the standard ones; "?" for a missing standard one). Result comes from the game
+    after the standard ones; "?" for a missing standard one). Result comes from the game, in PDN's
+form (Black's score first)
     ("*" while it goes on), GameType is "21"; FEN and SetUp "1" are added for a set-up position.
     Raises ValueError when a tag value holds a double quote or a line break.
     """
     given = dict(tags or {})
     out = {name: given.pop(name, "?") for name in ("Event", "Date", "Black", "White")}
-    out["Result"] = game.outcome.result if game.outcome else "*"
+    out["Result"] = to_pdn(game.outcome.result) if game.outcome else "*"
     out["GameType"] = "21"
     if game.initial_fen != format_fen(Position.start()):
         out["SetUp"] = "1"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from services.rules.base import Claim, Game, MoveRefused, Outcome
-from services.rules.checkers_game import CheckersGame, result_for_winner, winner_of
+from services.rules.checkers_game import CheckersGame
 
 START_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
@@ -87,13 +87,13 @@ def test_the_side_with_no_pieces_left_has_lost():
     """ACF/WCDF: a game is won by the player who makes the last move (the opponent cannot move)."""
     game = CheckersGame("B:W14:B9")
     game.play("9x18")
-    assert game.outcome == Outcome("1-0", "no_legal_moves")  # first figure: Black's (PDN)
+    assert game.outcome == Outcome("0-1", "no_legal_moves")  # venue result code: White's score first
     assert game.legal_moves() == [] and game.claimable() == []
 
 
 def test_the_side_whose_pieces_are_all_blocked_has_lost():
     game = CheckersGame("W:W29:B22,25")
-    assert game.outcome == Outcome("1-0", "no_legal_moves")
+    assert game.outcome == Outcome("0-1", "no_legal_moves")
 
 
 def test_a_move_after_the_end_is_refused():
@@ -107,17 +107,17 @@ def test_a_move_after_the_end_is_refused():
 def test_flag_fall_is_a_loss():
     """11-Man National 2017, regulation X.A.b: "A player whose time expires forfeits the current game"."""
     game = CheckersGame()
-    assert game.flag_fall("black") == Outcome("0-1", "time_forfeit")
+    assert game.flag_fall("black") == Outcome("1-0", "time_forfeit")
     with pytest.raises(MoveRefused):
         game.play("11-15")
     other = CheckersGame("B:WK32:B1")  # even with a lone king the opponent wins on time: no 6.9-style draw
-    assert other.flag_fall("black").result == "0-1"
+    assert other.flag_fall("black").result == "1-0"
 
 
 def test_flag_fall_after_the_end_leaves_the_result():
     game = CheckersGame("B:W14:B9")
     game.play("9x18")
-    assert game.flag_fall("black") == Outcome("1-0", "no_legal_moves")
+    assert game.flag_fall("black") == Outcome("0-1", "no_legal_moves")
 
 
 def test_flag_fall_of_an_unknown_side_is_an_error():
@@ -126,24 +126,32 @@ def test_flag_fall_of_an_unknown_side_is_an_error():
 
 
 def test_end_by_resignation_agreement_or_referee():
+    """Venue result codes (services.rules.results) with the checkers terminations."""
     game = CheckersGame()
     assert game.end("1/2-1/2", "agreement") == Outcome("1/2-1/2", "agreement")
     assert game.outcome.to_json() == {"result": "1/2-1/2", "termination": "agreement"}
     with pytest.raises(ValueError):
         game.end("1-0", "resignation")  # already over
-    with pytest.raises(ValueError):
-        CheckersGame().end("2-0", "resignation")
-    with pytest.raises(ValueError):
-        CheckersGame().end("1-0", "")
+    assert CheckersGame().end("½-½", "forty_moves") == Outcome("1/2-1/2", "forty_moves")
+    assert CheckersGame().end("+:-", "forfeit") == Outcome("+:-", "forfeit")
 
 
-def test_result_strings_follow_pdn_first_figure_black():
-    """PDN for checkers and tinsley.pdn: "1-0" = Black won (Tinsley as White wins 0-1 v WF Ryan, 1946)."""
-    assert result_for_winner("black") == "1-0" and result_for_winner("white") == "0-1"
-    assert result_for_winner(None) == "1/2-1/2"
-    assert winner_of("0-1") == "white" and winner_of("1/2-1/2") is None
+@pytest.mark.parametrize(
+    "result, termination",
+    [
+        ("2-0", "resignation"),  # not a venue result code
+        ("1-0", ""),
+        ("1-0", "checkmate"),  # a chess word
+        ("1/2-1/2", "resignation"),  # a decisive termination needs a win
+        ("1-0", "forty_moves"),  # a drawing one needs a draw
+        ("+:-", "resignation"),  # a score without play needs forfeit/arbiter
+    ],
+)
+def test_end_refuses_what_does_not_fit(result, termination):
+    game = CheckersGame()
     with pytest.raises(ValueError):
-        winner_of("2-0")
+        game.end(result, termination)
+    assert game.outcome is None
 
 
 # -- draw claims (WCDF rules as adopted by the ACF) ---------------------------------------------

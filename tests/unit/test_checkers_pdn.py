@@ -40,7 +40,7 @@ def test_721_tinsley_games_replay_with_moves_and_results_intact(tinsley):
             refused[number] = exc
             continue
         assert [_ends(m) for m in game.moves] == [_ends(m) for m in record.moves], number
-        assert game.outcome is not None and game.outcome.result == record.result, number
+        assert game.outcome is not None and game.outcome.result == record.venue_result, number
     assert list(refused) == [541]
 
 
@@ -57,8 +57,8 @@ def test_petal_1981_game_18_is_refused_at_ply_123_with_a_clear_reason(tinsley):
 @pytest.mark.parametrize(
     "number, event, last_move, outcome",
     [
-        (623, "Petal 1987, game 15", "8-11", Outcome("0-1", "time_forfeit")),  # "Red overstepped ..."
-        (693, "London 1992, game 18", "26-22", Outcome("1-0", "time_forfeit")),  # "White overstepped ..."
+        (623, "Petal 1987, game 15", "8-11", Outcome("1-0", "time_forfeit")),  # "Red overstepped ...", PDN 0-1
+        (693, "London 1992, game 18", "26-22", Outcome("0-1", "time_forfeit")),  # "White overstepped ...", PDN 1-0
     ],
 )
 def test_unbraced_time_forfeit_text_is_a_note_and_a_flag_fall(tinsley, number, event, last_move, outcome):
@@ -84,7 +84,7 @@ def test_german_open_2004_replays(shared_data):
 
 
 def test_a_result_that_contradicts_the_board_is_an_error():
-    (record,) = read_pdn('[Event "x"]\n[FEN "B:W14:B9"]\n1. 9x18 0-1\n')
+    (record,) = read_pdn('[Event "x"]\n[FEN "B:W14:B9"]\n1. 9x18 0-1\n')  # PDN 0-1: White won
     with pytest.raises(PdnReplayError, match="contradicts"):
         replay(record)
 
@@ -140,12 +140,13 @@ def test_export_of_a_set_up_game_carries_its_fen():
     game = CheckersGame("W:WK10,21:B5,K30")
     for move in ("10-14", "30-26", "21-17"):
         game.play(move)
-    game.end("0-1", "resignation")
+    game.end("0-1", "resignation")  # Black won: PDN writes 1-0
     text = write_pdn(game, {"Event": "study"})
     (record,) = read_pdn(text)
     assert record.tags["FEN"] == "W:WK10,21:B5,K30"
-    assert record.tags["SetUp"] == "1" and record.moves == game.moves and record.result == "0-1"
-    assert "1... 10-14 2. 30-26 21-17 0-1" in text
+    assert record.tags["SetUp"] == "1" and record.moves == game.moves
+    assert record.result == "1-0" and record.venue_result == "0-1"
+    assert "1... 10-14 2. 30-26 21-17 1-0" in text
 
 
 def test_export_refuses_a_tag_it_cannot_write():
