@@ -46,14 +46,9 @@ class ChessPlayedMove(PlayedMove):
 
     def __init__(self, ply: int, move: str, san: str, given: str, note: str | None,
                  key: tuple, halfmove_clock: int, fullmove_number: int):
-        put = object.__setattr__  # PlayedMove is frozen
-        put(self, "ply", ply)
-        put(self, "move", move)
-        put(self, "san", san)
-        put(self, "given", given)
-        put(self, "note", note)
-        put(self, "_fen_source", (key, halfmove_clock, fullmove_number))
-        put(self, "_fen", None)
+        # PlayedMove is frozen: fill the instance dict directly (one call, cheaper per ply).
+        self.__dict__.update(ply=ply, move=move, san=san, given=given, note=note,
+                             _fen_source=(key, halfmove_clock, fullmove_number), _fen=None)
 
     @property
     def fen(self) -> str:  # type: ignore[override]
@@ -164,13 +159,12 @@ class ChessGame:
                                          f"{self._outcome.termination}): {move} in {fen}", fen)
         parsed = parse_move(board, move)
         legal = parsed.move
-        zeroing = board.is_zeroing(legal)
         san = board.san_and_push(legal)
         self._ply = ply = self._ply + 1
         key = position_key(board)
+        zeroing = board.halfmove_clock == 0  # push resets it on captures and pawn moves only
         # Positions before a capture, pawn move or loss of a castling right cannot recur (9.2.2).
-        irreversible = zeroing or key[CASTLING] != self._key[CASTLING]
-        count = self._table.record(key, ply, irreversible)
+        count = self._table.record(key, ply, zeroing or key[CASTLING] != self._key[CASTLING])
         self._key = key
         if zeroing:  # material only changes by captures and promotions
             self._insufficient = board.is_insufficient_material()
@@ -210,8 +204,12 @@ class ChessGame:
         if self._outcome is not None:
             return []
         if self._claims is None:
-            self._claims = (threefold_claims(self._board, self._table, self._key, self._ply)
-                            + fifty_claims(self._board, self._ply))
+            table = self._table
+            if not table.repeated and self._board.halfmove_clock < 99:
+                self._claims = []  # nothing stood twice and no fifty-move claim: the usual ply
+            else:
+                self._claims = (threefold_claims(self._board, table, self._key, self._ply)
+                                + fifty_claims(self._board, self._ply))
         return list(self._claims)
 
     def claim(self, kind: str, by_move: str | None = None) -> ClaimVerdict:

@@ -64,11 +64,11 @@ def _parse_uci(board: chess.Board, given: str) -> ParsedMove:
         raise _refused(board, given, "unparsable move") from None
     if not move:
         raise _refused(board, given, "null move")
-    note = None
-    # parse_uci turns king-takes-rook (e1h1) into castling (e1g1); only then do the texts differ.
-    if move.uci() != given and board.is_castling(move):
-        note = KING_TAKES_ROOK
-    return ParsedMove(move, note)
+    # parse_uci turns king-takes-rook (e1h1) into castling (e1g1): the only case where the target
+    # square read differs from the one given.
+    if given[2:4] != chess.SQUARE_NAMES[move.to_square]:
+        return ParsedMove(move, KING_TAKES_ROOK)
+    return ParsedMove(move, None)
 
 
 def _parse_san(board: chess.Board, given: str) -> ParsedMove:
