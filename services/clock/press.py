@@ -13,8 +13,9 @@ class PressResult:
     - ``move_number``: that side's move number (its n-th press, from 1);
     - ``at_ms``: the press instant;
     - ``used_ms``: the running time of the move (pauses excluded), the PGN ``%emt``;
-    - ``increment_ms``, ``period_ms``: what the press credited: the increment of the move's period
-      and, when the move completes a period, the next period's time;
+    - ``increment_ms``, ``period_ms``: what the move was credited: the increment of the move's
+      period (on the press; with ``credit="move_start"`` it was given when the move started) and,
+      when the move completes a period, the next period's time (on the press);
     - ``remaining_ms``: the side's time after the press, credits included (the PGN ``%clk``).
     """
 
