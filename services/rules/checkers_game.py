@@ -14,7 +14,17 @@ from __future__ import annotations
 
 from services.rules.base import BLACK, SIDES, Claim, MoveRefused, Outcome, PlayedMove, other
 from services.rules.checkers_board import CheckersMove, Position, apply_move
-from services.rules.checkers_claims import forty_move_claim, threefold_claims
+from services.rules.checkers_claims import (
+    FORTY_MOVES_RULE,
+    KINDS,
+    THREEFOLD,
+    THREEFOLD_RULE,
+    forty_move_claim,
+    judge_forty,
+    judge_threefold,
+    threefold_claims,
+)
+from services.rules.chess_claims import ClaimVerdict
 from services.rules.checkers_notation import (
     IllegalMove,
     NotationError,
@@ -24,7 +34,7 @@ from services.rules.checkers_notation import (
     resolve_move,
 )
 from services.rules.checkers_results import NO_LEGAL_MOVES, check_outcome
-from services.rules.results import TIME_FORFEIT, result_for_winner
+from services.rules.results import RESIGNATION, TIME_FORFEIT, result_for_winner
 
 
 class CheckersGame:
@@ -48,6 +58,15 @@ class CheckersGame:
         self.initial_fen: str = format_fen(start)
         """Canonical FEN of the position the game started from."""
         self._check_no_moves()
+
+    @classmethod
+    def from_moves(cls, moves: list[str], fen: str | None = None) -> "CheckersGame":
+        """A game replayed from ``moves`` (numeric notation); raises MoveRefused at the first bad
+        one, NotationError (a ValueError) for a bad ``fen``."""
+        game = cls(fen)
+        for move in moves:
+            game.play(move)
+        return game
 
     # -- state -------------------------------------------------------------------------------
 
@@ -178,6 +197,29 @@ class CheckersGame:
         forty = forty_move_claim(self.ply, self.last_irreversible_ply)
         return claims + ([forty] if forty else [])
 
+    def claim(self, kind: str, by_move: str | None = None) -> ClaimVerdict:
+        """Judge a draw claim by the side to move: ``kind`` "threefold" or "forty_moves" (WCDF
+        rules as adopted by the ACF); ``by_move`` None for a claim on the position as it stands,
+        else the intended next move (numeric notation), declared, not played. Returns a
+        ``ClaimVerdict`` (correct or not, the rule, a reason, evidence); the game is unchanged (the
+        referee then ends it or has play go on). An unplayable intended move or a claim after the
+        end gives an incorrect verdict. Raises ValueError for an unknown ``kind``."""
+        if kind not in KINDS:
+            raise ValueError(f"not a claim kind: {kind!r} (expected one of {', '.join(KINDS)})")
+        rule = THREEFOLD_RULE if kind == THREEFOLD else FORTY_MOVES_RULE
+        if self._outcome is not None:
+            return ClaimVerdict(kind, by_move, False, rule, f"the game has already ended "
+                                f"({self._outcome.result}, {self._outcome.termination})")
+        if kind != THREEFOLD:
+            return judge_forty(self.ply, self.last_irreversible_ply, by_move)
+        move = None
+        if by_move is not None:
+            try:
+                move = resolve_move(self.position, by_move)
+            except (NotationError, IllegalMove) as exc:
+                return ClaimVerdict(kind, by_move, False, rule, f"the intended move cannot be played: {exc}")
+        return judge_threefold(self._positions, self.last_irreversible_ply, move)
+
     def end(self, result: str, termination: str) -> Outcome:
         """End the game by something off the board (resignation, agreement, a draw claim upheld by
         the referee, a forfeit, the referee's decision). ``result``: a venue result code
@@ -191,6 +233,10 @@ class CheckersGame:
             raise ValueError(f"the game is already over ({self._outcome.result}, {self._outcome.termination})")
         self._outcome = Outcome(score.code, termination)
         return self._outcome
+
+    def resign(self, side: str) -> Outcome:
+        """``side`` resigns: the opponent wins. ValueError as in ``end`` (also for an unknown side)."""
+        return self.end(result_for_winner(other(side)), RESIGNATION)
 
     def flag_fall(self, side: str) -> Outcome:
         """``side``'s time has expired: ``side`` forfeits the game (11-Man National 2017,

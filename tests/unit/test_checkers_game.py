@@ -179,7 +179,7 @@ def test_third_repetition_by_the_claimants_next_move():
     the third time (field case F01 (b) in checkers)."""
     game = _game(SHUFFLE + SHUFFLE[:3])
     assert game.claimable() == [Claim("threefold", "27-32")]
-    assert game.claimable()[0].evidence == {"plies": [0, 4, 8]}
+    assert game.claimable()[0].evidence == {"plies": [0, 4], "after_move_ply": 8}
 
 
 def test_third_repetition_on_the_board():
@@ -214,7 +214,7 @@ def test_forty_move_rule():
     game.play(moves[79])
     forty = [c for c in game.claimable() if c.kind == "forty_moves"]
     assert forty == [Claim("forty_moves", None)]
-    assert forty[0].evidence == {"last_irreversible_ply": 0, "plies_since": 80}
+    assert forty[0].evidence == {"last_irreversible_ply": 0, "halfmove_clock": 80}
 
 
 def test_a_man_move_restarts_the_forty_move_count():
@@ -234,3 +234,51 @@ def test_the_move_reaching_a_sensed_position():
     with pytest.raises(MoveRefused):
         game.move_reaching("not a fen")
     assert CheckersGame().move_reaching("W:W21-32:B1-10,12,15") == "11-15"
+
+
+# -- the referee's verdict on a claim (checkers form of field case F01) --------------------------
+
+
+def test_verdicts_on_repetition_claims():
+    """F01 in checkers (WCDF third repetition): (a) at ply 7 without a move: incorrect (the
+    position stood twice); (b) at ply 7 with 27-32: correct; (c) after 27-32, Black at ply 8
+    without a move: correct; (d) after 1-6 instead: incorrect. The game is unchanged by a verdict."""
+    game = _game(SHUFFLE + SHUFFLE[:3])
+    a = game.claim("threefold")
+    assert (a.correct, a.evidence) == (False, {"plies": [3, 7]})
+    b = game.claim("threefold", "27-32")
+    assert (b.correct, b.by_move, b.evidence) == (True, "27-32", {"plies": [0, 4], "after_move_ply": 8})
+    assert "WCDF" in b.law and game.ply == 7
+    assert game.claim("threefold", "27-23").correct is False
+    game.play("27-32")
+    c = game.claim("threefold")
+    assert (c.correct, c.evidence) == (True, {"plies": [0, 4, 8]})
+    game.play("1-6")
+    assert game.claim("threefold").correct is False
+
+
+def test_verdict_on_an_unplayable_intended_move_is_incorrect():
+    game = _game(SHUFFLE + SHUFFLE[:3])
+    verdict = game.claim("threefold", "99-100")
+    assert verdict.correct is False and "cannot be played" in verdict.reason
+    with pytest.raises(ValueError):
+        game.claim("fifty_moves")
+
+
+def test_verdicts_on_forty_move_claims():
+    fen = "B:WK32,29:BK1,4"
+    tour_b = ["1-5", "5-9", "9-6", "6-1"]
+    tour_w = ["32-27", "27-24", "24-28", "28-32"]
+    moves = [m for pair in zip(tour_b * 10, tour_w * 10) for m in pair]
+    game = _game(moves[:79], fen)
+    early = game.claim("forty_moves", "32-27")
+    assert early.correct is False and early.evidence == {"last_irreversible_ply": 0, "halfmove_clock": 79}
+    game.play(moves[79])
+    assert game.claim("forty_moves").correct is True
+
+
+def test_resign_and_from_moves():
+    game = CheckersGame.from_moves(["11-15", "23-18"])
+    assert game.resign("black") == Outcome("1-0", "resignation")
+    with pytest.raises(MoveRefused):
+        CheckersGame.from_moves(["11-15", "11-15"])
