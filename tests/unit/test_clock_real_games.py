@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import chess.pgn
 import pytest
 
-from services.clock import FlagFallen, GameClock, Period, TimeControl
+from services.clock import GameClock, Period, TimeControl
 
 S = 1000
 SIDES = ("white", "black")

@@ -175,6 +175,15 @@ def test_checkers_match_clock_uneven_and_same_sides():
     assert kept.remaining("white", 0) == 80 * MIN - 30 * S + 10 * S
 
 
+def test_carry_over_keeps_the_credit_convention():
+    """The next game's clock credits increments as the previous one did."""
+    game1 = GameClock(control("checkers-2017/master-80+10"), credit="move_start")
+    game1.start(0, "black")
+    game1.press("black", 5 * S)
+    game1.pause(6 * S)
+    assert carry_over(game1, 7 * S).credit == "move_start"
+
+
 def test_checkers_flag_forfeits_the_next_game_too():
     """X.A.b: "A player whose time expires forfeits the current game, as well as the next game if
     not started." Carrying a flagged clock over raises FlagFallen."""
