@@ -29,13 +29,12 @@ from services.rules.base import BLACK, WHITE, MoveRefused, other
 from services.rules.checkers_board import Position
 from services.rules.checkers_game import CheckersGame
 from services.rules.checkers_notation import format_fen
-from services.rules.checkers_results import RECORDED, from_pdn, to_pdn
+from services.rules.checkers_results import PDN_TOKENS, RECORDED, from_pdn, to_pdn
 from services.rules.results import score
 
 _TAG_RE = re.compile(r'^\s*\[\s*(\w+)\s+"(.*)"\s*\]\s*$')
 _MOVE_RE = re.compile(r"^(\d{1,2}(?:[-x:]\d{1,2})+)[!?]*(.*)$", re.IGNORECASE)
 _NUMBER_RE = re.compile(r"^\d+\.+(.*)$")
-_RESULT_TOKENS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2", "*": "*"}
 _TIME_NOTE = re.compile(r"overstep|time\s*control|time\s*forfeit|lost\s*on\s*time|flag", re.IGNORECASE)
 
 
@@ -101,8 +100,8 @@ def _read_movetext(text: str, game: PdnGame) -> None:
                 token = number.group(1)
                 if not token:
                     continue
-            if token in _RESULT_TOKENS:
-                game.result = _RESULT_TOKENS[token]
+            if token in PDN_TOKENS:
+                game.result = PDN_TOKENS[token]
                 continue
             if re.fullmatch(r"\$\d+", token):
                 continue
@@ -184,7 +183,8 @@ def replay(record: PdnGame) -> CheckersGame:
     if loser and any(_TIME_NOTE.search(note) for note in last_notes):
         named = " ".join(last_notes).lower()
         if ("red" in named or "black" in named) and loser != BLACK or "white" in named and loser != WHITE:
-            raise PdnReplayError(0, "", f"recorded result {record.result} contradicts the note {' '.join(last_notes)!r}")
+            note = " ".join(last_notes)
+            raise PdnReplayError(0, "", f"recorded result {record.result} contradicts the note {note!r}")
         game.flag_fall(loser)
     else:
         game.end(result, RECORDED)

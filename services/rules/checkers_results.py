@@ -37,7 +37,8 @@ TERMINATIONS = (
 DECISIVE_TERMINATIONS = (NO_LEGAL_MOVES, results.TIME_FORFEIT, results.RESIGNATION)
 DRAWN_TERMINATIONS = (results.AGREEMENT, results.THREEFOLD_REPETITION, FORTY_MOVES)
 _FLIP = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2", "*": "*"}
-_PDN_TOKENS = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}  # the 10x10 spelling, same meaning
+# PDN result token as written -> the same result in GameType 21's spelling ("2-0" etc.: 10x10 style)
+PDN_TOKENS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}
 
 
 def check_outcome(result: str, termination: str) -> results.Score:
@@ -69,7 +70,6 @@ def to_pdn(code: str) -> str:
 def from_pdn(token: str) -> str:
     """The venue result code for a PDN result token: "1-0" (Black won) -> "0-1"; "2-0"/"0-2"/"1-1"
     are read as "1-0"/"0-1"/"1/2-1/2"; "*" stays "*" (no result). Raises ValueError otherwise."""
-    token = _PDN_TOKENS.get(token, token)
-    if token not in _FLIP:
+    if token not in PDN_TOKENS:
         raise ValueError(f"not a PDN result: {token!r} (expected 1-0, 0-1, 1/2-1/2 or *)")
-    return _FLIP[token]
+    return _FLIP[PDN_TOKENS[token]]
