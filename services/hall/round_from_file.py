@@ -1,0 +1,103 @@
+"""A round's set-up from the tournament file: the ``round_started`` data of docs/events.md. Pure.
+
+* Round robin (``system`` "round-robin" / "double-round-robin"): the Berger tables (FIDE C.05 Annex 1,
+  ``services.tournament.pairing.berger``); pairing number = start number unless a recorded drawing
+  of lots (or the players' choice, Norway Chess 2023) gives ``lots``.
+* Swiss (``"swiss-dutch"``): the Dutch system (FIDE C.04.3, ``services.tournament.pairing.dutch``)
+  over the results so far, written as a TRF16 file (``services.hall.tournament_trf``).
+
+Boards are numbered 1.. in pairing order; hall boards are those of the file's ``[[boards]]`` in
+that order (board number = the pairing board when the file lists fewer). A pairing-allocated bye
+(C.04.1, C.05 Annex 1 "the highest number counts as a bye") gets no board: ``byes: [start_no]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from services.hall.tournament_rank import build_field
+from services.hall.tournament_trf import trf_from_field
+from services.regulations.model import Tournament
+from services.tournament.pairing.berger import berger_schedule
+from services.tournament.pairing.dutch import round_input_from_trf
+from services.tournament.pairing.dutch.result import pair_input
+from services.tournament.results import GameResult
+
+ROUND_ROBIN = ("round-robin", "double-round-robin")
+
+
+def _pairs_round_robin(t: Tournament, round_no: int, lots: Mapping[int, int] | None) -> list[tuple[int, int | None]]:
+    n = len(t.players)
+    numbers = dict(lots) if lots else {p.start_no: i for i, p in enumerate(t.players, start=1)}
+    if sorted(numbers.values()) != list(range(1, n + 1)) or set(numbers) != {p.start_no for p in t.players}:
+        raise ValueError(f"pairing numbers must give each of the {n} players one of 1..{n}")
+    by_number = {v: k for k, v in numbers.items()}
+    schedule = berger_schedule(n, 2 if t.system == "double-round-robin" else 1)
+    if not 1 <= round_no <= len(schedule):
+        raise ValueError(f"round {round_no} does not exist: the Berger tables give {len(schedule)} rounds")
+    return [(by_number[w], None if b is None else by_number[b]) for w, b in schedule[round_no - 1]]
+
+
+def _pairs_swiss(t: Tournament, round_no: int, results: Iterable[GameResult | tuple[GameResult, str | None]],
+                 absent: Iterable[int], initial_color: str) -> list[tuple[int, int | None]]:
+    records = [r if isinstance(r, tuple) else (r, None) for r in results]
+    records = [(g, s) for g, s in records if g.round < round_no]
+    if any(not g.finished for g, _ in records):
+        raise ValueError(f"round {round_no} cannot be paired: a game of an earlier round has no result")
+    players = {p.start_no: (p.name, p.rating) for p in t.players}
+    fld = build_field(players, records, rounds=round_no - 1)
+    trf = trf_from_field(fld, name=t.name, rounds_total=t.rounds_total, initial_color=initial_color)
+    inp = round_input_from_trf(trf)
+    if inp.played_rounds != round_no - 1:
+        raise ValueError(f"round {round_no} cannot be paired: results are recorded for "
+                         f"{inp.played_rounds} rounds, not {round_no - 1}")
+    inp.absent = frozenset(absent)
+    return [(p.white, p.black) for p in pair_input(inp)]
+
+
+def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, lots: Mapping[int, int] | None = None,
+                          absent: Iterable[int] = (), initial_color: str = "white") -> dict:
+    """The ``round_started`` data for round ``round_no`` of ``t``.
+
+    Returns ``{"round": "N", "event", "site", "date": "YYYY.MM.DD", "games": [SETUP...],
+    "byes": [start_no...]}``; SETUP = ``{"id": "{round}-{board}", "board", "round", "white", "black",
+    "white_no", "black_no", "white_elo", "black_elo", "variant", "time_control" (the file's spec of
+    ``t.kind``: PGN text, or a table as a dict), "fen": None, "kind"}``.
+
+    ``results_so_far``: :class:`GameResult` (or ``(GameResult, special score)``) of earlier rounds,
+    needed for a Swiss; ``lots``: start number -> pairing number (round robin); ``absent``: start
+    numbers not to be paired (Swiss: withdrawn or on a requested bye); ``initial_color``: the colour
+    drawn for the first-ranked player in round 1 (Swiss, C.04.3 E.5). Raises ValueError for a round
+    outside the event, pairing numbers that are not 1..n, a system that cannot be paired from the
+    file ("matches"), an earlier round without all results, or no valid Swiss pairing
+    (``NoValidPairing``).
+    """
+    if not 1 <= round_no <= t.rounds_total:
+        raise ValueError(f"round {round_no} is not one of the {t.rounds_total} rounds of {t.name}")
+    if t.system in ROUND_ROBIN:
+        pairs = _pairs_round_robin(t, round_no, lots)
+    elif t.system == "swiss-dutch":
+        pairs = _pairs_swiss(t, round_no, results_so_far or [], absent, initial_color)
+    else:
+        raise ValueError(f"system {t.system!r}: rounds are not paired from the tournament file")
+    try:
+        date = t.round(round_no).start[:10].replace("-", ".")
+    except KeyError:
+        date = "????.??.??"
+    halls = [b.number for b in t.boards]
+    spec = t.time_controls.get(t.kind)
+    games, byes = [], []
+    for white, black in pairs:
+        if black is None:
+            byes.append(white)
+            continue
+        i = len(games)
+        board = halls[i] if i < len(halls) else max(halls, default=0) + i - len(halls) + 1
+        w, b = t.player(white), t.player(black)
+        games.append({"id": f"{round_no}-{board}", "board": str(board), "round": str(round_no),
+                      "white": w.name, "black": b.name, "white_no": white, "black_no": black,
+                      "white_elo": w.rating, "black_elo": b.rating, "variant": t.game,
+                      "time_control": dict(spec) if isinstance(spec, dict) else spec, "fen": None,
+                      "kind": t.kind})
+    return {"round": str(round_no), "event": t.name, "site": t.site, "date": date, "games": games,
+            "byes": byes}
