@@ -15,7 +15,7 @@ COLORS = {
     "square light": "#eeeed2",
     "square dark": "#8ca2ad",
     "square light lastmove": "#f6eb72",
-    "square dark lastmove": "#c9b74c",
+    "square dark lastmove": "#d9c85a",
     "margin": "#ffffff",
     "coord": "#6b7280",
 }

@@ -78,36 +78,44 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
     with tempfile.TemporaryDirectory(prefix="venue-demo-") as tmp:
         store = f"sqlite:///{Path(tmp) / 'venue.sqlite'}"
         log = open_log(store, TOURNAMENT)
-        tasks: list[asyncio.Task] = []
         try:
-            async with embedded_broker(port=0) as mqtt_url:
+            async with contextlib.AsyncExitStack() as stack:
+                mqtt_url = await stack.enter_async_context(embedded_broker(port=0))
                 await log.append("round_started", setup)
                 gateway = Gateway(log, mqtt_url, TOURNAMENT)
-                tasks.append(asyncio.create_task(gateway.run(), name="gateway"))
-                await _ready(gateway, tasks[0])
-                async with dashboard_at(log, host, port, clock_rate=speed) as (url, app):
-                    out(f"Venue demo: {setup['event']} {setup['date'][:4]}, round {setup['round']}: "
-                        f"{len(setup['games'])} boards replayed at {speed:g}x")
-                    out(f"  spectators   {url}/")
-                    out(f"  API          {url}/api/games   PGN {url}/api/round.pgn")
-                    out(f"  MQTT broker  {mqtt_url} (embedded)   event log {store}")
-                    out("Ctrl-C to stop.")
-                    sim = asyncio.create_task(simulate(mqtt_url, TOURNAMENT, text, speed=speed, kind=kind),
-                                              name="simulators")
-                    tasks.append(sim)
-                    await watch(app.state.feed.view, out)
-                    out("round over")
-                    if exit_when_done:
-                        return 0
-                    out("Still serving the finished round; Ctrl-C to stop.")
-                    await asyncio.Event().wait()
+                gateway_task = _task(stack, gateway.run(), "gateway")  # stopped before the broker
+                await _ready(gateway, gateway_task)
+                url, app = await stack.enter_async_context(
+                    dashboard_at(log, host, port, clock_rate=speed))
+                out(f"Venue demo: {setup['event']} {setup['date'][:4]}, round {setup['round']}: "
+                    f"{len(setup['games'])} boards replayed at {speed:g}x")
+                out(f"  spectators   {url}/")
+                out(f"  API          {url}/api/games   PGN {url}/api/round.pgn")
+                out(f"  MQTT broker  {mqtt_url} (embedded)   event log {store}")
+                out("Ctrl-C to stop.")
+                _task(stack, simulate(mqtt_url, TOURNAMENT, text, speed=speed, kind=kind), "simulators")
+                await watch(app.state.feed.view, out)
+                out("round over")
+                if exit_when_done:
+                    return 0
+                out("Still serving the finished round; Ctrl-C to stop.")
+                await asyncio.Event().wait()
         finally:
-            for task in reversed(tasks):
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
             await log.close()
     return 0
+
+
+def _task(stack: contextlib.AsyncExitStack, coro, name: str) -> asyncio.Task:
+    """Start ``coro``; the stack cancels and awaits it on exit (in reverse order of start)."""
+    task = asyncio.create_task(coro, name=name)
+
+    async def stop() -> None:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+
+    stack.push_async_callback(stop)
+    return task
 
 
 async def _ready(gateway, task: asyncio.Task, timeout: float = 15.0) -> None:

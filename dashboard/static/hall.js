@@ -45,7 +45,9 @@
     if (!card) return;
     for (const side of ["white", "black"]) {
       const row = card.querySelector(`.player.${side}`);
-      row.querySelector(".name").textContent = g[side];
+      const name = row.querySelector(".name");
+      name.textContent = g[side];
+      name.title = g[side];
       row.querySelector(".elo").textContent = g[`${side}_elo`] || "";
       row.querySelector(".score").textContent = scoreOf(g.result, side);
       row.classList.toggle("to-move", g.status === "playing" && g.turn === side);

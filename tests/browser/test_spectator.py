@@ -1,0 +1,106 @@
+"""The spectator pages in a real browser (Debian's chromium, Playwright) during a replay.
+
+Runs ``venue demo`` in-process (embedded broker, SQLite log, gateway, dashboard, simulated boards
+replaying round 5 of the FIDE Candidates 2024 from venue/data) and checks what a spectator sees:
+four boards with pieces, moves appearing, the running clock counting down, results, the game page.
+Saves tests/browser/spectator.png and tests/browser/game.png.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+import pytest
+from playwright.async_api import async_playwright
+
+from venue.demo import run_demo
+
+pytestmark = pytest.mark.browser
+
+HERE = Path(__file__).resolve().parent
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+# Round 5, boards 1-4 (../shared/data/chess/fide_candidates_2024_open.pgn, Round "5").
+PLAYERS = ["Praggnanandhaa R", "Firouzja, Alireza", "Gukesh D", "Vidit, Santosh Gujrathi"]
+
+
+@contextlib.asynccontextmanager
+async def demo(speed: float):
+    lines: list[str] = []
+    task = asyncio.create_task(run_demo(speed=speed, port=0, out=lines.append))
+    try:
+        for _ in range(300):
+            url = next((ln.split()[-1] for ln in lines if "spectators" in ln), None)
+            if url:
+                break
+            if task.done():
+                task.result()
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"the demo did not start: {lines}")
+        yield url, lines
+    finally:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+
+
+async def clock_texts(page) -> list[str]:
+    return await page.eval_on_selector_all(".card .clock", "els => els.map(e => e.textContent)")
+
+
+async def test_spectator_sees_moves_and_clocks(tmp_path):
+    async with demo(speed=120) as (url, lines), async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1440, "height": 900})
+            await page.goto(url)
+            await page.wait_for_selector(".card >> nth=3")
+            assert await page.eval_on_selector_all(
+                ".card .player.white .name", "els => els.map(e => e.textContent)") == PLAYERS
+            assert await page.text_content("#event-name") == "Candidates"
+            assert await page.text_content("#round-name") == "Round 5"
+            assert await page.text_content("#conn") == "live"
+
+            # Moves arrive: the last-move line of the boards fills in and changes.
+            await page.wait_for_function(
+                "() => [...document.querySelectorAll('.card .last')].filter(e => e.textContent.trim()).length === 4",
+                timeout=20_000)
+            first = await page.eval_on_selector_all(".card .last", "els => els.map(e => e.textContent)")
+            await page.wait_for_function(
+                "(before) => [...document.querySelectorAll('.card .last')].some((e, i) => e.textContent !== before[i])",
+                arg=first, timeout=20_000)
+
+            # A running clock counts down between two readings without any new message needed.
+            await page.wait_for_selector(".card .clock.running")
+            before = await clock_texts(page)
+            await page.wait_for_timeout(1500)
+            after = await clock_texts(page)
+            assert before != after
+
+            # The boards are pictures drawn by python-chess, loaded by the browser.
+            widths = await page.eval_on_selector_all(".card .board img", "els => els.map(e => e.naturalWidth)")
+            assert all(w > 0 for w in widths)
+            src = await page.get_attribute(".card .board img", "src")
+            svg = await page.evaluate("(u) => fetch(u).then(r => r.text())", src)
+            assert svg.startswith("<svg") and "lastmove" in svg
+
+            await page.wait_for_timeout(4000)  # let the games get into the middlegame
+            await page.screenshot(path=str(HERE / "spectator.png"), full_page=True)
+
+            # The game page: the move list with clocks, browsing back a move.
+            await page.click("#g-5-3")
+            await page.wait_for_selector("#moves .mv")
+            assert "Gukesh D" in await page.text_content("#p-bottom")
+            assert await page.eval_on_selector_all("#moves .mv .clk", "els => els.length") > 0
+            await page.wait_for_timeout(1500)
+            await page.screenshot(path=str(HERE / "game.png"))
+            n = await page.eval_on_selector_all("#moves .mv", "els => els.length")
+            await page.click("#nav-prev")
+            await page.wait_for_function(
+                "(n) => document.querySelector('#board-img').dataset.url.includes('ply=')", arg=n)
+        finally:
+            await browser.close()
