@@ -2,7 +2,8 @@
 
 One stream per tournament, key ``venue:{slug}:log``, beside a counter ``venue:{slug}:seq``; the
 braces are a Redis Cluster hash tag, so both keys live in one slot. Each entry is stored with the
-explicit stream ID ``{seq}-0`` and the fields ``at`` (ms), ``type`` and ``data`` (JSON text), so a
+explicit stream ID ``{seq}-0`` and one field ``entry``, the JSON text ``{"at": ms, "type": str,
+"data": {...}}`` (one field, not three: a Python client spends its time parsing reply elements), so a
 stream ID *is* the entry's ``seq`` and ``XREAD`` after ``{seq}-0`` resumes exactly.
 
 Appends run one Lua script (atomic on the server) that takes the next seqs from the counter and
@@ -33,19 +34,17 @@ from services.eventlog._batch import GroupCommit
 from services.eventlog._rows import Row, check_tournament, make_row, make_rows
 from services.eventlog.base import Entry, EventLog, EventLogError
 
-# KEYS[1] counter, KEYS[2] stream; ARGV: at, type, data for each entry. Returns the first seq.
+# KEYS[1] counter, KEYS[2] stream; ARGV: one entry JSON each. Returns the first seq.
 # The counter is seeded from the stream's last ID if it was lost, so seq never goes back.
 _APPEND_LUA = """
-local n = #ARGV / 3
+local n = #ARGV
 local seq = tonumber(redis.call('GET', KEYS[1]) or '0')
 if seq == 0 then
   local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
   if #top > 0 then seq = tonumber(string.match(top[1][1], '^(%d+)')) end
 end
 for i = 1, n do
-  local j = 3 * (i - 1)
-  redis.call('XADD', KEYS[2], string.format('%d-0', seq + i),
-             'at', ARGV[j + 1], 'type', ARGV[j + 2], 'data', ARGV[j + 3])
+  redis.call('XADD', KEYS[2], string.format('%d-0', seq + i), 'entry', ARGV[i])
 end
 redis.call('SET', KEYS[1], seq + n)
 return seq + 1
@@ -77,9 +76,26 @@ def _redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
+def _encode(row: Row) -> str:
+    """The stream field ``entry``: ``{"at":ms,"type":"...","data":{...}}`` (data already JSON)."""
+    return f'{{"at":{row.at},"type":{json.dumps(row.type, ensure_ascii=False)},"data":{row.data_json}}}'
+
+
 def _entry(stream_id: str, fields: dict) -> Entry:
-    return Entry(seq=int(stream_id.split("-", 1)[0]), at=int(fields["at"]), type=fields["type"],
-                 data=json.loads(fields["data"]))
+    """Decode one stream item (``fields`` is ``{"entry": json}``); EventLogError if it is not ours."""
+    try:
+        e = json.loads(fields["entry"])
+        return Entry(seq=int(stream_id.split("-", 1)[0]), at=e["at"], type=e["type"], data=e["data"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EventLogError(f"stream item {stream_id} is not a venue log entry: {fields!r:.200}") from exc
+
+
+def _xread_items(resp) -> list:
+    """The ``(id, fields)`` items of an XREAD reply for one key, whether RESP2 (list) or RESP3 (dict)."""
+    if not resp:
+        return []
+    groups = resp.values() if isinstance(resp, dict) else (items for _key, items in resp)
+    return [item for items in groups for item in items]
 
 
 class RedisLog(EventLog):
@@ -114,9 +130,7 @@ class RedisLog(EventLog):
             raise EventLogError(f"event log {self._stream} at {self.url} is closed")
 
     async def _write(self, rows: list[Row]) -> list[Entry]:
-        args: list[str | int] = []
-        for r in rows:
-            args += (r.at, r.type, r.data_json)
+        args = [_encode(r) for r in rows]
         try:
             first = int(await self._script(keys=[self._counter, self._stream], args=args))
         except RedisError as exc:
@@ -189,11 +203,10 @@ class RedisLog(EventLog):
                     return
                 raise self._error("follow", exc) from exc
             failing_since = None
-            for _key, items in resp or ():
-                for stream_id, fields in items:
-                    e = _entry(stream_id, fields)
-                    cursor = e.seq
-                    yield e
+            for stream_id, fields in _xread_items(resp):
+                e = _entry(stream_id, fields)
+                cursor = e.seq
+                yield e
 
     async def close(self) -> None:
         """Finish pending appends, end followers, close the connection pool. Idempotent."""
