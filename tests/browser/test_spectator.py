@@ -53,7 +53,7 @@ async def clock_texts(page) -> list[str]:
 
 
 async def test_spectator_sees_moves_and_clocks(tmp_path):
-    async with demo(speed=120) as (url, lines), async_playwright() as pw:
+    async with demo(speed=600) as (url, lines), async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = await browser.new_page(viewport={"width": 1440, "height": 900})
@@ -88,7 +88,10 @@ async def test_spectator_sees_moves_and_clocks(tmp_path):
             svg = await page.evaluate("(u) => fetch(u).then(r => r.text())", src)
             assert svg.startswith("<svg") and "lastmove" in svg
 
-            await page.wait_for_timeout(4000)  # let the games get into the middlegame
+            # Vidit-Caruana ends first, drawn by threefold repetition: its card shows the result.
+            await page.wait_for_selector("#g-5-4.is-ended", timeout=90_000)
+            assert "threefold repetition" in await page.text_content("#g-5-4 .status")
+            assert await page.text_content("#g-5-4 .player.white .score") == "\u00bd"
             await page.screenshot(path=str(HERE / "spectator.png"), full_page=True)
 
             # The game page: the move list with clocks, browsing back a move.
