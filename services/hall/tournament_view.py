@@ -225,6 +225,15 @@ class TournamentView:
         t = self.tournament
         return list(t.regulations.tiebreaks) if t is not None and t.regulations.tiebreaks else ["PTS"]
 
+    def results(self, before_round: int | None = None) -> list[tuple]:
+        """``(GameResult, special score)`` of every pairing (of the rounds before ``before_round``),
+        for ``services.hall.round_from_file.round_from_tournament(results_so_far=...)``."""
+        return [g.as_result() for g in self._ordered() if before_round is None or g.round < before_round]
+
+    def absent(self, round_no: int) -> set[int]:
+        """Players withdrawn by round ``round_no`` (not to be paired in a Swiss)."""
+        return {s for s, r in self.withdrawn.items() if r <= round_no}
+
     def rank(self, provisional: bool = False) -> tuple[Field, list[StandingRow]]:
         """The tie-break field over the rounds started so far and its ranked rows. Tie-breaks count
         classical games only: the rounds hold the classical games, Armageddon games only add the

@@ -1,0 +1,127 @@
+"""Standings, crosstable and tournament downloads on the dashboard (spectators' routes; nothing acts).
+
+- ``GET /api/standings?provisional=1``: STANDINGS of ``services.hall.tournament_json`` (``rows``,
+  ``prizes``, ``playoff``); ``provisional=1``: games in progress count as draws
+  (``services.hall.tournament_view.PROVISIONAL_RESULT``).
+- ``GET /api/crosstable?provisional=1``: CROSSTABLE.
+- ``GET /api/tournament.pgn``: every game of every round, PGN with ``[%clk]``.
+- ``GET /api/tournament.trf``: FIDE TRF16 of the tournament so far.
+- ``GET /standings``, ``GET /crosstable``: the pages (dashboard/templates), live: they reload the
+  JSON when ``/ws/live`` reports a result or a new round, and poll every 2 s while it is down.
+
+The routes read ``request.app.state.tournament_view`` (a ``TournamentView`` fed with every log entry);
+without one they answer 503 ``{"error": ...}``; recorded results that contradict each other answer
+409 ``{"error": ...}`` (the log is never hidden or guessed at).
+"""
+
+from __future__ import annotations
+
+import time
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from services.hall.tournament_export import tournament_pgn, tournament_trf
+from services.hall.tournament_json import crosstable_json, standings_json
+from services.hall.tournament_view import TournamentView
+
+from dashboard.pages import render
+
+PGN_TYPE = "application/x-chess-pgn; charset=utf-8"
+TRF_TYPE = "text/plain; charset=utf-8"
+
+
+def _view(request: Request) -> TournamentView | None:
+    return getattr(request.app.state, "tournament_view", None)
+
+
+def _no_view() -> JSONResponse:
+    return JSONResponse({"error": "the dashboard has no tournament fold (app.state.tournament_view)"},
+                        status_code=503)
+
+
+def _provisional(request: Request) -> bool:
+    return request.query_params.get("provisional", "0") not in ("0", "", "false", "no")
+
+
+def _answer(make) -> Response:
+    try:
+        return make()
+    except ValueError as exc:
+        return JSONResponse({"error": f"the recorded results do not add up: {exc}"}, status_code=409)
+
+
+async def standings_api(request: Request) -> Response:
+    """GET /api/standings."""
+    view = _view(request)
+    if view is None:
+        return _no_view()
+    return _answer(lambda: JSONResponse(standings_json(view, _provisional(request)),
+                                        headers={"Cache-Control": "no-cache"}))
+
+
+async def crosstable_api(request: Request) -> Response:
+    """GET /api/crosstable."""
+    view = _view(request)
+    if view is None:
+        return _no_view()
+    return _answer(lambda: JSONResponse(crosstable_json(view, _provisional(request)),
+                                        headers={"Cache-Control": "no-cache"}))
+
+
+def _slug(view: TournamentView) -> str:
+    return view.tournament.slug if view.tournament is not None else "tournament"
+
+
+async def tournament_pgn_route(request: Request) -> Response:
+    """GET /api/tournament.pgn."""
+    view = _view(request)
+    if view is None:
+        return _no_view()
+    return _answer(lambda: PlainTextResponse(
+        tournament_pgn(view), media_type=PGN_TYPE,
+        headers={"Content-Disposition": f'inline; filename="{_slug(view)}.pgn"'}))
+
+
+async def tournament_trf_route(request: Request) -> Response:
+    """GET /api/tournament.trf."""
+    view = _view(request)
+    if view is None:
+        return _no_view()
+    return _answer(lambda: PlainTextResponse(
+        tournament_trf(view), media_type=TRF_TYPE,
+        headers={"Content-Disposition": f'inline; filename="{_slug(view)}.trf"'}))
+
+
+def _page_values(request: Request, what: str) -> dict:
+    view = _view(request)
+    name = (view.name if view is not None else "") or "Tournament"
+    rnd = view.current_round if view is not None else 0
+    total = view.tournament.rounds_total if view is not None and view.tournament is not None else None
+    label = f"Round {rnd}" + (f" of {total}" if total else "") if rnd else ""
+    site = view.tournament.site if view is not None and view.tournament is not None else ""
+    return {"event": name, "round_label": label, "site": site, "title": f"{name} - {what}",
+            "server_now": int(time.time() * 1000)}
+
+
+async def standings_page(request: Request) -> HTMLResponse:
+    """GET /standings."""
+    return HTMLResponse(render("standings.html", **_page_values(request, "standings")))
+
+
+async def crosstable_page(request: Request) -> HTMLResponse:
+    """GET /crosstable."""
+    return HTMLResponse(render("crosstable.html", **_page_values(request, "crosstable")))
+
+
+def routes() -> list[Route]:
+    """The routes above, to add to the dashboard's ``Starlette(routes=...)`` before its static Mount."""
+    return [
+        Route("/standings", standings_page),
+        Route("/crosstable", crosstable_page),
+        Route("/api/standings", standings_api),
+        Route("/api/crosstable", crosstable_api),
+        Route("/api/tournament.pgn", tournament_pgn_route),
+        Route("/api/tournament.trf", tournament_trf_route),
+    ]

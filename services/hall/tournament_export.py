@@ -1,0 +1,55 @@
+"""The tournament so far as files: PGN of every game of every round, and FIDE TRF16. Pure.
+
+* :func:`tournament_pgn`: each round's games in board order, each Armageddon game after the game it
+  follows, written by ``services.hall.view_pgn.game_pgn`` (Seven Tag Roster, ``[%clk]`` per ply).
+  A time control the tournament file gives as a table (Norway 120 min + 10 s from move 41) is
+  written as PGN text where PGN can say it, else "?" (PGN standard 9.6.1: unknown).
+* :func:`tournament_trf`: ``services.tournament.trf.dump_trf`` of ``services.hall.tournament_trf``;
+  ``parse_trf`` reads it back to the same results (tests/unit/test_tournament_view_export.py).
+"""
+
+from __future__ import annotations
+
+from services.clock.pgn import format_time_control
+from services.hall.tournament_trf import trf_from_field
+from services.hall.tournament_view import TournamentView
+from services.hall.view_pgn import game_pgn
+from services.regulations.controls import control_from_spec
+from services.tournament.trf import dump_trf
+
+
+def pgn_time_control(spec) -> str | None:
+    """A tournament-file control spec as PGN TimeControl text: text as it is, a table by
+    ``services.clock.pgn.format_time_control`` when PGN can write it, else "?"; None stays None."""
+    if spec is None or isinstance(spec, str):
+        return spec
+    try:
+        control = control_from_spec(spec)
+        return format_time_control(control) if control is not None else "?"
+    except ValueError:  # includes NotExpressibleInPgn
+        return "?"
+
+
+def tournament_pgn(view: TournamentView) -> str:
+    """Every game of every round started so far, as one PGN text ("" when no round has started).
+    Raises ValueError when a recorded chess move is illegal (see ``game_pgn``)."""
+    texts = []
+    for rnd in sorted(view.rounds):
+        info = view.round_info(rnd)
+        for game in view.round_games(rnd):
+            game["time_control"] = pgn_time_control(game.get("time_control"))
+            texts.append(game_pgn(game, info))
+    return "\n".join(texts)
+
+
+def tournament_trf(view: TournamentView) -> str:
+    """The tournament so far as TRF16 text (the rounds started; games in progress blank). Raises
+    ValueError when recorded results contradict each other or a field does not fit TRF columns."""
+    fld, rows = view.rank()
+    t = view.tournament
+    info = {s: p for s, p in view.players.items()}
+    return dump_trf(trf_from_field(
+        fld, name=view.name or "Tournament", rounds_total=max(t.rounds_total if t else 0, view.current_round),
+        site=t.site if t else (view.round_info(view.current_round).get("site") or ""),
+        system=t.system if t else "", players_info=info, ranks={r.start_no: r.rank for r in rows},
+        dates=[s.start for s in t.rounds] if t else (), initial_color=None))

@@ -1,0 +1,82 @@
+"""The tournament fold as the JSON the dashboard serves (GET /api/standings, GET /api/crosstable).
+
+Pure. Points and tie-break values are numbers (floats, halves exact); money is a string with the
+prize rule's unit ("750000", "187500"), never a float. Shapes::
+
+    STANDINGS = {"tournament": name, "slug": str|None, "round": N (latest started), "rounds_total",
+                 "provisional": bool, "scoring": "standard"|"norway-armageddon",
+                 "tiebreaks": [code, ...], "finished": bool,
+                 "rows": [{"rank", "start_no", "name", "rating", "points", "played", "in_progress",
+                           "tiebreaks": {code: value}, "provisional"}, ...],
+                 "prizes": PRIZES|None, "playoff": PLAYOFF|None}
+    PRIZES = {"currency", "sharing", "undistributed",
+              "awards": [{"start_no", "name", "places", "gross", "fines", "net", "withheld", "note"}]}
+    PLAYOFF = {"regulation", "players": [start_no...], "names": [...], "summary",
+               "stages": [{"name", "kind", "condition", "quote",
+                           "games": [{"label", "white", "black", "players", "armageddon",
+                                      "time_control"}]}]}
+    CROSSTABLE = {"tournament", "round", "rounds": N, "provisional", "tiebreaks",
+                  "rows": [{"rank", "start_no", "name", "rating", "total", "tiebreaks",
+                            "cells": [{"round", "opponent", "color", "code", "points", "text"}]}]}
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from decimal import Decimal
+
+from services.hall.tournament_view import TournamentView
+
+
+def _money(d: Decimal) -> str:
+    return format(d.normalize(), "f") if d == d.to_integral() else format(d, "f")
+
+
+def _prizes(view: TournamentView, provisional: bool) -> dict | None:
+    result = view.prizes(provisional)
+    rule = view.prize_rule()
+    if result is None or rule is None:
+        return None
+    names = {s: p["name"] for s, p in view.players.items()}
+    return {"currency": rule.currency, "sharing": view.tournament.regulations.prizes.sharing,
+            "undistributed": _money(result.undistributed),
+            "awards": [{"start_no": a.start_no, "name": names.get(a.start_no, ""), "places": list(a.places),
+                        "gross": _money(a.gross), "fines": _money(a.fines), "net": _money(a.net),
+                        "withheld": _money(a.withheld), "note": a.note} for a in result.awards]}
+
+
+def playoff_json(view: TournamentView, force: bool = False) -> dict | None:
+    """The play-off (see the module docstring) or None when there is none."""
+    plan = view.playoff(force=force)
+    if plan is None:
+        return None
+    names = {s: p["name"] for s, p in view.players.items()}
+    return {"regulation": plan.regulation, "players": plan.players,
+            "names": [names.get(s, str(s)) for s in plan.players], "summary": plan.summary,
+            "tiebreaks": plan.tiebreaks,
+            "stages": [{"name": s.name, "kind": s.kind, "condition": s.condition, "quote": s.quote,
+                        "games": [{"label": g.label, "white": g.white, "black": g.black,
+                                   "players": list(g.players), "armageddon": g.armageddon,
+                                   "time_control": g.time_control} for g in s.games]}
+                       for s in plan.stages]}
+
+
+def standings_json(view: TournamentView, provisional: bool = False) -> dict:
+    """STANDINGS (module docstring). Raises ValueError when recorded results contradict each other."""
+    t = view.tournament
+    rows = view.standings(provisional)
+    return {"tournament": view.name, "slug": t.slug if t else None, "round": view.current_round,
+            "rounds_total": t.rounds_total if t else view.current_round, "provisional": provisional,
+            "scoring": t.regulations.scoring if t else "standard", "tiebreaks": view.tiebreak_order(),
+            "finished": view.finished(), "rows": [asdict(r) for r in rows],
+            "prizes": _prizes(view, provisional), "playoff": playoff_json(view)}
+
+
+def crosstable_json(view: TournamentView, provisional: bool = False) -> dict:
+    """CROSSTABLE (module docstring). Raises ValueError as :func:`standings_json`."""
+    rows = view.crosstable(provisional)
+    return {"tournament": view.name, "round": view.current_round, "rounds": view.current_round,
+            "provisional": provisional, "tiebreaks": view.tiebreak_order(),
+            "rows": [{"rank": r.rank, "start_no": r.start_no, "name": r.name, "rating": r.rating,
+                      "total": r.total, "tiebreaks": r.tiebreaks,
+                      "cells": [{**asdict(c), "text": c.text} for c in r.cells]} for r in rows]}
