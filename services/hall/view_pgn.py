@@ -5,7 +5,7 @@ lichess broadcasts). Pure: a GAME dict in, text out.
 Chess games are written by the rules core's PGN writer (``services.rules.pgn_io.write_pgn``, on
 python-chess), which re-derives SAN from the moves, so the export is exactly the moves the gateway
 accepted; clocks are floored to whole seconds as PGN's ``h:mm:ss`` needs. Checkers games are written as PDN text
-(``[GameType "21"]``, American checkers) from the move list as recorded.
+(``[GameType "21"]``, American checkers) by the rules core's PDN writer.
 """
 
 from __future__ import annotations
@@ -87,21 +87,19 @@ def round_pgn(games: list[dict], round_info: dict | None = None) -> str:
     return "\n".join(game_pgn(g, round_info) for g in games)
 
 
-def _clk(ms: int) -> str:
-    s = ms // 1000
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
-
-
 def _pdn(game: dict, round_info: dict | None) -> str:
-    lines = [f'[{tag} "{value}"]' for tag, value in headers(game, round_info)]
-    lines.insert(7, '[GameType "21"]')
-    parts: list[str] = []
-    clocks = game.get("clocks") or []
-    for i, mv in enumerate(game.get("san") or []):
-        if i % 2 == 0:
-            parts.append(f"{i // 2 + 1}.")
-        parts.append(mv)
-        if i < len(clocks) and clocks[i] is not None:
-            parts.append("{[%clk " + _clk(clocks[i]) + "]}")
-    parts.append(game.get("result") or "*")
-    return "\n".join(lines) + "\n\n" + " ".join(parts) + "\n"
+    """A checkers GAME as PDN by the rules core (``services.rules.checkers_pdn.write_pdn``): the moves
+    are replayed through ``CheckersGame`` (so a bad record raises ValueError), the result is written
+    in PDN's form (Black's score first). PDN has no %clk convention, so no clocks are written."""
+    from services.rules.checkers_game import CheckersGame
+    from services.rules.checkers_pdn import write_pdn
+
+    board = CheckersGame(game.get("start_fen"))
+    for move in game.get("moves") or []:
+        board.play(move)
+    if game.get("status") == "ended" and game.get("result") not in (None, "*") and board.outcome is None:
+        board.end(game["result"], game.get("termination") or "arbiter")
+    tags = {tag: value for tag, value in headers(game, round_info)
+            if tag not in ("Result", "Termination") and value not in ("", "?")}
+    tags["Termination"] = termination_tag(game)
+    return write_pdn(board, tags)
