@@ -18,10 +18,11 @@ Usage::
 
 Writes, in ``--out-dir``:
 
-- ``passwd``: the ``password_file`` (mode 0640). Hashes are Mosquitto 2's ``$7$`` format
+- ``passwd``: the ``password_file`` (mode 0640, group ``--group``: Mosquitto reads it *after*
+  dropping root, so give ``--group mosquitto`` on a broker host). Hashes are Mosquitto 2's ``$7$`` format
   (PBKDF2-HMAC-SHA512, 12-byte salt, 101 iterations, the mosquitto_passwd default), made here so
   the script needs no Mosquitto install; ``mosquitto_passwd`` reads and writes the same file.
-- ``acl``: the ``acl_file`` (mode 0644), explicit topics per user.
+- ``acl``: the ``acl_file`` (mode 0640, group ``--group``), explicit topics per user.
 - ``credentials.json``: the plain passwords for provisioning devices and the gateway (mode 0600;
   keep it off the broker host if you can). Shape: ``{"gateway": {"username", "password"},
   "devices": [{"tournament", "board", "device", "username", "password"}, ...]}``.
@@ -31,7 +32,7 @@ provisioned) unless ``--rotate``. After a change, reload Mosquitto: ``systemctl 
 (SIGHUP rereads both files). Passwords are 24 random URL-safe characters (~143 bits), so the
 iteration count is not what protects them.
 
-Errors: a bad ``SLUG:BOARDS`` argument exits with status 2 and a message naming it.
+Errors: a bad ``SLUG:BOARDS`` or ``--group`` exits with status 2 and a message naming it.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
+import grp
 import json
 import os
 import re
@@ -111,13 +113,16 @@ def acl_text(tournaments: list[tuple[str, list[str]]], gateway: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_file(path: Path, text: str, mode: int) -> None:
-    """Write ``text`` atomically (temp file + rename) with ``mode``, so Mosquitto never reads half."""
+def write_file(path: Path, text: str, mode: int, gid: int | None = None) -> None:
+    """Write ``text`` atomically (temp file + rename) with ``mode`` and group ``gid``, so Mosquitto
+    never reads half a file. Raises OSError (e.g. PermissionError when chgrp is not allowed)."""
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     with os.fdopen(fd, "w") as f:
         f.write(text)
     os.chmod(tmp, mode)
+    if gid is not None:
+        os.chown(tmp, -1, gid)
     os.replace(tmp, path)
 
 
@@ -128,7 +133,14 @@ def main(argv: list[str] | None = None) -> int:
                         metavar="SLUG:BOARDS", help="e.g. olympiad-open:1-380 (repeatable)")
     parser.add_argument("--gateway-user", default="gateway")
     parser.add_argument("--rotate", action="store_true", help="new passwords for everyone")
+    parser.add_argument("--group", help="group of passwd and acl, e.g. mosquitto (needs root)")
     args = parser.parse_args(argv)
+    gid = None
+    if args.group:
+        try:
+            gid = grp.getgrnam(args.group).gr_gid
+        except KeyError:
+            parser.error(f"--group {args.group!r}: no such group")
 
     out: Path = args.out_dir
     out.mkdir(parents=True, exist_ok=True)
@@ -150,8 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     users = [gateway, *devices]
     write_file(out / "passwd",
-               "".join(f"{u['username']}:{mosquitto_hash(u['password'])}\n" for u in users), 0o640)
-    write_file(out / "acl", acl_text(args.tournament, args.gateway_user), 0o644)
+               "".join(f"{u['username']}:{mosquitto_hash(u['password'])}\n" for u in users), 0o640, gid)
+    write_file(out / "acl", acl_text(args.tournament, args.gateway_user), 0o640, gid)
     write_file(creds_path, json.dumps({"gateway": gateway, "devices": devices}, indent=1) + "\n", 0o600)
     print(f"{len(users)} users ({len(devices)} devices + {args.gateway_user}) written to {out}",
           file=sys.stderr)
