@@ -6,12 +6,16 @@
   shared by every ``open_log`` of the same NAME and tournament in this process.
 - ``sqlite:///PATH``: the embedded default, as SQLAlchemy spells it: ``sqlite:///venue.sqlite`` is
   relative to the working directory, ``sqlite:////var/lib/venue/log.sqlite`` (four slashes) is
-  absolute. Options: ``?synchronous=normal|full`` (durability, see ``sqlite``), ``?poll_ms=5`` (how often followers look for other processes' appends).
+  absolute. Options: ``?synchronous=normal|full`` (durability, see ``sqlite``) and ``?poll_ms=5``
+  (how often followers look for other processes' appends).
 - ``redis://HOST:PORT/DB`` (or ``rediss://`` for TLS, with ``user:password@`` if needed): Redis
   Streams, the shared log for deployments with several gateway or dashboard processes.
 
 Errors: ValueError for an unknown scheme, a malformed URL or a bad tournament slug; EventLogError
 when a SQLite file cannot be opened (at once) or Redis cannot be reached (from the first call).
+
+Entries handed out (by ``append``, ``read``, ``follow``) may be shared between callers: treat them,
+and their ``data`` dicts, as read-only.
 """
 
 from __future__ import annotations
