@@ -1,0 +1,116 @@
+"""Rounds set up from the tournament file (services/hall/round_from_file.py).
+
+Expected pairings: FIDE Handbook C.05 Annex 1, "Berger Tables for Round-Robin Tournaments" (the
+tables for 11-12 and 9-10 players, rounds 1 and 2); the Dutch pairings of
+../shared/data/pairing/dutch (bbpPairings v6.0.0, C.04.3 as in force from 2026)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from services.hall.round_from_file import round_from_tournament
+from services.regulations.model import Player, Regulations, Tournament
+from services.regulations.tournament_file import load_tournament
+from services.tournament.results import results_from_trf
+from services.tournament.trf import parse_trf
+
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+
+# C.05 Annex 1, 11 or 12 players: "Rd 1: 1-12, 2-11, 3-10, 4-9, 5-8, 6-7";
+# "Rd 2: 12-7, 8-6, 9-5, 10-4, 11-3, 1-2".
+TABLE_12 = {1: [(1, 12), (2, 11), (3, 10), (4, 9), (5, 8), (6, 7)],
+            2: [(12, 7), (8, 6), (9, 5), (10, 4), (11, 3), (1, 2)]}
+# C.05 Annex 1, 9 or 10 players: "Rd 1: 1-10, 2-9, 3-8, 4-7, 5-6"; "Rd 2: 10-6, 7-5, 8-4, 9-3, 1-2".
+TABLE_10 = {1: [(1, 10), (2, 9), (3, 8), (4, 7), (5, 6)],
+            2: [(10, 6), (7, 5), (8, 4), (9, 3), (1, 2)]}
+
+
+def _event(name: str) -> Tournament:
+    path = EVENTS / name
+    return load_tournament(path.read_text("utf-8"), str(path))
+
+
+@pytest.mark.parametrize("rnd", [1, 2])
+def test_us_championship_2023_by_the_berger_table_for_12(rnd: int) -> None:
+    t = _event("us-championship-2023.toml")
+    d = round_from_tournament(t, rnd)
+    assert [(g["white_no"], g["black_no"]) for g in d["games"]] == TABLE_12[rnd]
+    assert d["byes"] == []
+    assert [g["board"] for g in d["games"]] == ["1", "2", "3", "4", "5", "6"]
+    first = d["games"][0]
+    assert first["id"] == f"{rnd}-1" and first["round"] == str(rnd)
+    assert first["white"] == t.player(TABLE_12[rnd][0][0]).name
+    # Rule 4 of the US 2023 regulations, as the file writes it
+    assert first["time_control"] == "40/5400+30:1800+30" and first["kind"] == "classical"
+    assert first["variant"] == "chess" and first["fen"] is None
+    assert d["event"] == "2023 U.S. Championship" and d["site"] == "Saint Louis, USA"
+    assert d["date"] == ("2023.10.05" if rnd == 1 else "2023.10.06")
+
+
+@pytest.mark.parametrize("rnd", [1, 2])
+def test_norway_2023_ten_players_by_the_berger_table(rnd: int) -> None:
+    t = _event("norway-chess-2023.toml")
+    d = round_from_tournament(t, rnd)
+    assert [(g["white_no"], g["black_no"]) for g in d["games"]] == TABLE_10[rnd]
+    # "120 minutes ... increment of 10 seconds after move 40": a table the PGN tag cannot hold
+    assert d["games"][0]["time_control"] == {"white": "120m", "black": "120m", "increment": "10s",
+                                             "increment_from_move": 41}
+
+
+def test_pairing_numbers_from_a_drawing_of_lots() -> None:
+    """C.05: the players play under the pairing numbers drawn; the table is that of the numbers."""
+    t = _event("norway-chess-2023.toml")
+    lots = {s: 11 - s for s in range(1, 11)}  # start 1 drew number 10, ..., start 10 drew number 1
+    d = round_from_tournament(t, 1, lots=lots)
+    assert [(g["white_no"], g["black_no"]) for g in d["games"]] == [(11 - w, 11 - b) for w, b in TABLE_10[1]]
+
+
+def test_odd_number_of_players_gets_a_bye_without_a_board() -> None:
+    """C.05 Annex 1: "if there is an odd number of players, the highest number counts as a bye"."""
+    t = _event("us-championship-2023.toml")
+    t11 = Tournament(**{**t.__dict__, "players": t.players[:11]})
+    d = round_from_tournament(t11, 1)
+    assert d["byes"] == [1]  # 1 would meet number 12 in round 1
+    assert [(g["white_no"], g["black_no"]) for g in d["games"]] == TABLE_12[1][1:]
+
+
+def test_bad_rounds_and_numbers_are_refused() -> None:
+    t = _event("us-championship-2023.toml")
+    with pytest.raises(ValueError, match="round 12"):
+        round_from_tournament(t, 12)
+    with pytest.raises(ValueError, match="pairing numbers"):
+        round_from_tournament(t, 1, lots={1: 1, 2: 1})
+
+
+def _swiss(trf_path: Path) -> tuple[Tournament, list, set[int], int]:
+    t = parse_trf(trf_path.read_text())
+    done = int(trf_path.stem.split("-r")[1].split("of")[0]) - 1
+    results = results_from_trf(t)
+    absent = {g.white for g in results if g.round == done + 1}  # requested byes for the next round
+    tour = Tournament(name=t.name or "", slug="swiss", game="chess", system="swiss-dutch", kind="classical",
+                      rounds_total=t.total_rounds, rounds=(), boards=(), time_controls={"classical": "5400+30"},
+                      players=tuple(Player(p.start_no, p.name, p.rating) for p in t.players.values()),
+                      regulations=Regulations())
+    return tour, [g for g in results if g.round <= done], absent, done + 1
+
+
+@pytest.mark.parametrize("name", ["dutch-001019-6p-r3of5", "dutch-001002-14p-r6of6", "dutch-001005-29p-r4of9",
+                                  "dutch-001025-9p-r7of7"])
+def test_swiss_round_by_the_dutch_system_matches_the_fixture(shared_data: Path, name: str) -> None:
+    """The fixture's results as GameResults, paired again: the pairs and colours of NAME.pairs."""
+    path = shared_data / "pairing" / "dutch" / f"{name}.trf"
+    tour, results, absent, rnd = _swiss(path)
+    words = path.with_suffix(".pairs").read_text().split()
+    expected = {(int(w), None if b == "0" else int(b)) for w, b in zip(words[1::2], words[2::2])}
+    d = round_from_tournament(tour, rnd, results_so_far=results, absent=absent)
+    got = {(g["white_no"], g["black_no"]) for g in d["games"]} | {(s, None) for s in d["byes"]}
+    assert got == expected
+    assert [g["board"] for g in d["games"]] == [str(i) for i in range(1, len(d["games"]) + 1)]
+
+
+def test_swiss_needs_every_earlier_result(shared_data: Path) -> None:
+    tour, results, absent, rnd = _swiss(shared_data / "pairing" / "dutch" / "dutch-001019-6p-r3of5.trf")
+    with pytest.raises(ValueError, match="cannot be paired"):
+        round_from_tournament(tour, rnd, results_so_far=results[:-1], absent=absent)
