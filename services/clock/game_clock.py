@@ -176,6 +176,11 @@ class GameClock:
                 "flagged": self.flagged(at_ms), "flag_fall_at": self.flag_fall_at(),
                 "moves": {"white": self._s.moves[0], "black": self._s.moves[1]}}
 
+    def __repr__(self) -> str:
+        s = self._s
+        return (f"GameClock({self.control}, base={s.base}, moves={s.moves}, to_move={s.to_move!r}, "
+                f"running={s.running}, credit={self.credit!r})")
+
     def copy(self) -> GameClock:
         """An independent copy (the state is immutable, so this is cheap)."""
         return _copy.copy(self)

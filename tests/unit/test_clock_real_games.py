@@ -17,9 +17,8 @@ asserted in the tests below):
   move ever shows more than 2:00:00; +30 min and +30 s appear together in move 40's ``%clk``).
 - Candidates 2024 women: 90 min for 40 moves, then 30 min, 30 s from move 1.
 - World Cup 2025: games .1/.2 90 min + 30 s from move 1 with 30 min after move 40, .3/.4 15 min +
-  10 s, .5/.6 10 min + 10 s, .7/.8 5 min + 3 s, .9/.10 3 min + 2 s, and .11 an Armageddon-like
-  White 4 min, Black 3 min, both + 2 s (highest first-move clocks 920, 620, 306, 183 s and
-  244/184 s: base + two increments at most, as below).
+  10 s, .5/.6 10 min + 10 s, .7/.8 5 min + 3 s, .9/.10 3 min + 2 s, and .11 (Armageddon-like)
+  White 4 min, Black 3 min, both + 2 s (test_first_move_clocks_show_the_control).
 - DGT LiveChess sample: 15 min + 10 s.
 The FIDE-event and DGT files were recorded from DGT clocks, which credit the increment when a move
 starts (``credit="move_start"``): their ``%clk`` for a move is the mover's clock at the start of
@@ -282,6 +281,31 @@ def test_first_move_clocks_show_the_control(shared_data):
     assert highest("fide_candidates_2024_open.pgn") == 7200 * S  # 2:00:00, no increment on move 1
     assert highest("fide_candidates_2024_women.pgn") == 5458 * S  # > 5400 + 30, <= 5400 + 60
     assert highest("quirks/dgt_livechess_sample_invitational_2023.pgn") == 920 * S  # 900 + 2 * 10
+
+
+def test_world_cup_first_move_clocks(shared_data):
+    """World Cup 2025, highest first-move %clk per game number of a tie (White, Black): each is
+    within base + two increments of the control used for it, and above base + one increment
+    where the game count allows (so the base is not higher)."""
+    highest: dict[tuple[str, int], int] = {}
+    for game in games(shared_data / "chess" / "fide_world_cup_2025.pgn"):
+        clocks = clocks_of(game)
+        if not clocks:
+            continue
+        number = int(game.headers["Round"].split(".")[1])
+        key = {1: "1", 2: "1", 3: "3", 4: "3", 5: "5", 6: "5", 7: "7", 8: "7", 9: "9", 10: "9",
+               11: "11"}[number]
+        for ply in range(min(2, len(clocks))):
+            highest[key, ply] = max(highest.get((key, ply), 0), clocks[ply])
+    assert {k: v // S for k, v in highest.items()} == {
+        ("1", 0): 5459, ("1", 1): 5459, ("3", 0): 920, ("3", 1): 920, ("5", 0): 620,
+        ("5", 1): 620, ("7", 0): 306, ("7", 1): 306, ("9", 0): 184, ("9", 1): 183,
+        ("11", 0): 243, ("11", 1): 183}
+    for (key, ply), value in highest.items():
+        control = WORLD_CUP[key]
+        side = SIDES[ply]
+        base, (increment, _) = control.starting_ms(side), control.added_on_press(side, 1)
+        assert base + increment < value <= base + 2 * increment
 
 
 def test_candidates_open_increment_from_move_41(shared_data):
