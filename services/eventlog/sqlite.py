@@ -74,7 +74,7 @@ class SqliteLog(EventLog):
         self._poll_s = poll_ms / 1000.0
         self._closed = False
         self._wconn = self._connect(_SYNCHRONOUS[synchronous.lower()], create=True)
-        self._rconn = self._connect("NORMAL", create=False)
+        self._rconn = self._connect("NORMAL", create=False, other=self._wconn)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix=f"eventlog-sqlite-w-{tournament}")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix=f"eventlog-sqlite-r-{tournament}")
         self._commit = GroupCommit(self._write)
@@ -83,7 +83,11 @@ class SqliteLog(EventLog):
         self._generation = 0  # commits made through this instance
         self._watcher: asyncio.Task | None = None
 
-    def _connect(self, synchronous: str, create: bool) -> sqlite3.Connection:
+    def _connect(self, synchronous: str, create: bool,
+                 other: sqlite3.Connection | None = None) -> sqlite3.Connection:
+        """A connection in autocommit mode (transactions are explicit); ``create`` sets WAL and
+        makes the table. On failure closes ``other`` too and raises EventLogError."""
+        conn = None
         try:
             conn = sqlite3.connect(self.path, timeout=_BUSY_MS / 1000, isolation_level=None,
                                    check_same_thread=False)
@@ -94,6 +98,9 @@ class SqliteLog(EventLog):
             conn.execute(f"PRAGMA synchronous={synchronous}")
             return conn
         except sqlite3.Error as exc:
+            for c in (conn, other):
+                if c is not None:
+                    c.close()
             raise EventLogError(f"cannot open SQLite event log {self.path!r}: {exc}") from exc
 
     def _check_open(self) -> None:
@@ -119,7 +126,8 @@ class SqliteLog(EventLog):
                 )
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
+                    conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
             raise EventLogError(f"cannot append to SQLite event log {self.path!r}: {exc}") from exc
