@@ -30,6 +30,7 @@ def _not_found(game_id: str) -> JSONResponse:
 
 
 async def health(request: Request) -> JSONResponse:
+    """``GET /api/health``: is the feed folding the log (503 with ``error`` when not)."""
     feed = _feed(request)
     body = {"ok": feed.error is None, "tournament": feed.log.tournament, "seq": feed.view.seq,
             "caught_up": feed.caught_up.is_set(), "spectators": len(feed.hub.clients),
@@ -38,19 +39,22 @@ async def health(request: Request) -> JSONResponse:
 
 
 async def games(request: Request) -> JSONResponse:
-    view = _feed(request).view
-    return JSONResponse({"round": view.round, "seq": view.seq, "games": view.games()})
+    """``GET /api/games``: the current round's GAMEs, encoded once per log seq."""
+    _, text = _feed(request).games_text()
+    return Response(text, media_type="application/json")
 
 
 async def game(request: Request) -> Response:
+    """``GET /api/games/{id}`` (and ``{id}.pgn``): one GAME, or 404."""
     game_id = request.path_params["id"]
-    if game_id.endswith(".pgn"):
+    if game_id.endswith(".pgn"):  # the router gives "{id}.pgn" to this route too
         return await game_pgn_route(request, game_id[:-4])
     g = _feed(request).view.game(game_id)
     return JSONResponse(g) if g is not None else _not_found(game_id)
 
 
 async def game_pgn_route(request: Request, game_id: str) -> Response:
+    """One game as PGN (PDN for checkers) with %clk; 404 when not in the current round."""
     view = _feed(request).view
     g = view.game(game_id)
     if g is None:
@@ -60,6 +64,7 @@ async def game_pgn_route(request: Request, game_id: str) -> Response:
 
 
 async def round_pgn_route(request: Request) -> Response:
+    """``GET /api/round.pgn``: every game of the current round, in board order."""
     view = _feed(request).view
     name = f"round-{view.round['round']}.pgn" if view.round else "round.pgn"
     return PlainTextResponse(round_pgn(view.games(), view.round), media_type=PGN_TYPE,
@@ -72,6 +77,7 @@ def _flag(request: Request, name: str, default: bool) -> bool:
 
 
 async def board_svg(request: Request) -> Response:
+    """``GET /board/{id}.svg``: the board picture; 400 for a bad ply or size, 404 for no game."""
     game_id = request.path_params["id"]
     g = _feed(request).view.game(game_id)
     if g is None:

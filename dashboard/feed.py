@@ -43,6 +43,7 @@ class Feed:
         self.error: str | None = None
         self.retry_s = retry_s
         self._snap: tuple[int, str] | None = None
+        self._games: tuple[int, str] | None = None
 
     async def run(self) -> None:
         """Follow the log forever (cancel to stop)."""
@@ -78,6 +79,13 @@ class Feed:
         if self._snap is None or self._snap[0] != self.view.seq:
             self._snap = (self.view.seq, encode(self.view.snapshot()))
         return self._snap
+
+    def games_text(self) -> tuple[int, str]:
+        """``(seq, text)`` of ``{"round", "seq", "games"}`` (``GET /api/games``), encoded once per seq."""
+        if self._games is None or self._games[0] != self.view.seq:
+            v = self.view
+            self._games = (v.seq, encode({"round": v.round, "seq": v.seq, "games": v.games()}))
+        return self._games
 
     def since(self, after: int) -> list[tuple[int, str]] | None:
         """The deltas after ``after``, or None when that is too old (or unknown): send a snapshot."""

@@ -47,10 +47,12 @@ def _common(request: Request) -> dict:
 
 
 async def hall(request: Request) -> HTMLResponse:
+    """``GET /``: the hall page."""
     return HTMLResponse(render("hall.html", **_common(request)))
 
 
 async def game(request: Request) -> HTMLResponse:
+    """``GET /game/{id}``: one game's page (404 status, same page, when not in the round)."""
     game_id = request.path_params["id"]
     values = _common(request)
     g = request.app.state.feed.view.game(game_id)
