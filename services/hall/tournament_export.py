@@ -43,7 +43,7 @@ def tournament_pgn(view: TournamentView) -> str:
 
 
 def tournament_trf(view: TournamentView) -> str:
-    """The tournament so far as TRF16 text (the rounds started; games in progress blank). Raises
+    """The tournament so far as TRF16 text (the rounds started; games in progress are left blank). Raises
     ValueError when recorded results contradict each other or a field does not fit TRF columns."""
     fld, rows = view.rank()
     t = view.tournament

@@ -2,7 +2,7 @@
 
 Pure. :func:`trf_from_field` writes one ``001`` line per player with every round's block (opponent,
 colour, the TRF code from the player's side: "1" "=" "0" played, "+" "-" forfeits, "U" "H" "F" "Z"
-byes, " " not played yet), the points in the event's scoring and the rank; header lines 012 (name),
+byes; a round not played yet, or a game still in progress, is blank), the points in the event's scoring and the rank; header lines 012 (name),
 022 (site), 042/052 (first and last scheduled round dates), 062 (players), 092 (type), XXR (rounds)
 and XXC (the colour of the first-ranked player in round 1, for the Dutch system). Norway Chess
 Armageddon results cannot be written in TRF16: the blocks carry the classical results only (what
@@ -51,7 +51,10 @@ def trf_from_field(fld: Field, *, name: str, rounds_total: int, site: str = "", 
     for sno in sorted(fld.players):
         p = fld.players[sno]
         extra = info.get(sno, {})
-        games = [TrfGame(e.round, e.opponent, e.color, e.code) for e in p.entries]
+        # a game in progress is written blank: TRF16 has no code for "paired, no result yet", and a
+        # trailing block without its result is cut short for readers (services.tournament.trf)
+        games = [TrfGame(e.round, None, None, " ") if e.code == " " else TrfGame(e.round, e.opponent, e.color, e.code)
+                 for e in p.entries]
         while games and games[-1].result == " " and games[-1].opponent is None:
             games.pop()  # rounds not played yet are left off the line
         t.players[sno] = TrfPlayer(
