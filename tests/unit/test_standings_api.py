@@ -1,0 +1,111 @@
+"""The standings routes (dashboard/standings.py) over a TournamentView, with Starlette's TestClient.
+
+Expected values: US Championship 2023 (rule 6 tie-break order; the Berger table of C.05 Annex 1 for
+12 players, round 1: 1-12, 2-11, ...); Norway Chess 2023 points and prize money (regulations)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from dashboard.standings import routes
+from services.hall.round_from_file import round_from_tournament
+from services.hall.setup import round_from_pgn
+from services.hall.tournament_log import tournament_registered_data
+from services.regulations.enforcer import Enforcer
+from services.regulations.tournament_file import load_tournament
+from services.tournament.trf import parse_trf
+from test_tournament_view import Log
+
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+
+
+def _event(name: str):
+    path = EVENTS / name
+    return load_tournament(path.read_text("utf-8"), str(path))
+
+
+def _client(view) -> TestClient:
+    app = Starlette(routes=routes())
+    if view is not None:
+        app.state.tournament_view = view
+    return TestClient(app)
+
+
+def _us_log() -> Log:
+    t = _event("us-championship-2023.toml")
+    log = Log()
+    log.add("tournament_registered", tournament_registered_data(t))
+    log.add("round_started", round_from_tournament(t, 1))
+    log.end("1-1", "1-0")
+    return log
+
+
+def test_standings_json() -> None:
+    body = _client(_us_log().view).get("/api/standings").json()
+    assert body["tournament"] == "2023 U.S. Championship" and body["round"] == 1 and body["rounds_total"] == 11
+    assert body["tiebreaks"] == ["DE", "BPG", "KS", "SB", "WON"] and body["provisional"] is False
+    top = body["rows"][0]
+    assert (top["rank"], top["start_no"], top["name"], top["points"]) == (1, 1, "Player 01", 1.0)
+    assert set(top["tiebreaks"]) == {"DE", "BPG", "KS", "SB", "WON"}
+    assert body["prizes"] is None and body["playoff"] is None and body["finished"] is False
+
+
+def test_provisional_counts_games_in_progress_as_draws() -> None:
+    body = _client(_us_log().view).get("/api/standings?provisional=1").json()
+    pts = {r["start_no"]: r["points"] for r in body["rows"]}
+    assert body["provisional"] is True and pts[2] == 0.5 and pts[12] == 0.0
+    assert all(r["provisional"] for r in body["rows"])
+
+
+def test_crosstable_json() -> None:
+    body = _client(_us_log().view).get("/api/crosstable").json()
+    assert body["rounds"] == 1
+    row = body["rows"][0]
+    assert row["start_no"] == 1 and row["total"] == 1.0
+    assert row["cells"] == [{"round": 1, "opponent": 12, "color": "w", "code": "1", "points": 1.0, "text": "  12 w 1"}]
+
+
+def test_norway_prizes_in_json() -> None:
+    t = _event("norway-chess-2023.toml")
+    log = Log(Enforcer(t))
+    log.add("tournament_registered", tournament_registered_data(t))
+    log.add("round_started", round_from_tournament(t, 1))
+    log.end("1-1", "1-0")
+    body = _client(log.view).get("/api/standings").json()
+    assert body["scoring"] == "norway-armageddon" and body["rows"][0]["points"] == 3.0
+    first = body["prizes"]["awards"][0]
+    # "#1 750 000" NOK, "This does not apply to the first prize"
+    assert (first["start_no"], first["net"], body["prizes"]["currency"]) == (1, "750000", "NOK")
+
+
+def test_downloads() -> None:
+    client = _client(_us_log().view)
+    pgn = client.get("/api/tournament.pgn")
+    assert pgn.status_code == 200 and pgn.headers["content-type"].startswith("application/x-chess-pgn")
+    assert 'filename="us-championship-2023.pgn"' in pgn.headers["content-disposition"]
+    assert pgn.text.count("[Event ") == 6
+    trf = client.get("/api/tournament.trf")
+    assert trf.status_code == 200
+    parsed = parse_trf(trf.text)
+    assert parsed.players[1].games[0].result == "1" and parsed.total_rounds == 11
+
+
+def test_pages() -> None:
+    client = _client(_us_log().view)
+    for path, script in (("/standings", "standings.js"), ("/crosstable", "standings.js")):
+        page = client.get(path)
+        assert page.status_code == 200 and "2023 U.S. Championship" in page.text and script in page.text
+        assert "Round 1 of 11" in page.text and "/static/style.css" in page.text
+
+
+def test_without_a_fold_or_with_contradicting_results() -> None:
+    assert _client(None).get("/api/standings").status_code == 503
+    assert _client(None).get("/standings").status_code == 200
+    log = Log()
+    pgn = ('[White "A"]\n[Black "B"]\n[Round "1"]\n\n*\n\n[White "A"]\n[Black "C"]\n[Round "1"]\n\n*\n')
+    log.add("round_started", round_from_pgn(pgn))  # A on two boards of one round
+    r = _client(log.view).get("/api/standings")
+    assert r.status_code == 409 and "two results" in r.json()["error"]
