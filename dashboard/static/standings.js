@@ -18,6 +18,7 @@
     if (Math.abs(frac - 0.5) < 1e-9) return (whole ? whole : "") + "\u00bd";
     return Number.isInteger(x) ? String(x) : x.toFixed(2);
   };
+  const money = (text) => { const n = Number(text); return Number.isFinite(n) ? n.toLocaleString("en-US") : esc(text); };
   const DEC = { PTS: 1, BH: 1, KS: 1, KSX: 1, SB: 2 };
   const tb = (code, v) => {
     if (v === null || v === undefined) return "";
@@ -53,8 +54,8 @@
     const t = document.getElementById("prizes");
     t.tHead.innerHTML = "<tr><th>Place</th><th>Player</th><th class=\"num\">Prize</th><th class=\"num\">Fines</th><th class=\"num\">Paid</th><th>Note</th></tr>";
     t.tBodies[0].innerHTML = p.awards.map((a) => `<tr><td>${a.places.join("\u2013")}</td><td class="name">${esc(a.name)}</td>`
-      + `<td class="num">${esc(a.gross)} ${esc(p.currency)}</td><td class="num">${a.fines === "0" ? "" : esc(a.fines)}</td>`
-      + `<td class="num pts">${esc(a.net)}</td><td>${esc(a.note)}</td></tr>`).join("");
+      + `<td class="num">${money(a.gross)} ${esc(p.currency)}</td><td class="num">${a.fines === "0" ? "" : money(a.fines)}</td>`
+      + `<td class="num pts">${money(a.net)}</td><td>${esc(a.note)}</td></tr>`).join("");
   }
 
   function drawPlayoff(po) {
@@ -82,7 +83,9 @@
         const cls = ["cell", c.color || "", c.code === "1" || c.code === "+" ? "win" : "", c.code === "0" || c.code === "-" ? "loss" : "",
           "+-UHFZ".includes(c.code) && c.code !== " " ? "unplayed" : ""].join(" ");
         const opp = c.opponent ? `<span class="opp">${c.opponent}</span>` : "";
-        return `<td class="${cls}" title="${esc(c.text)}">${opp}${word[c.code] ?? esc(c.code)}</td>`;
+        // Norway Chess: the cell shows the event's points (3, 1½, 1, 0); the title keeps the TRF code
+        const shown = d.scoring === "norway-armageddon" && c.code !== " " ? half(c.points) || "0" : (word[c.code] ?? esc(c.code));
+        return `<td class="${cls}" title="${esc(c.text)}">${opp}${shown}</td>`;
       }).join("")
       + `<td class="num pts">${half(r.total)}</td>` + codes.map((c) => `<td class="num">${tb(c, r.tiebreaks[c])}</td>`).join("") + "</tr>").join("");
   }

@@ -15,7 +15,8 @@ prize rule's unit ("750000", "187500"), never a float. Shapes::
                "stages": [{"name", "kind", "condition", "quote",
                            "games": [{"label", "white", "black", "players", "armageddon",
                                       "time_control"}]}]}
-    CROSSTABLE = {"tournament", "round", "rounds": N, "provisional", "tiebreaks",
+    CROSSTABLE = {"tournament", "round", "rounds": N (columns), "rounds_total", "scoring", "provisional",
+                  "tiebreaks",
                   "rows": [{"rank", "start_no", "name", "rating", "total", "tiebreaks",
                             "cells": [{"round", "opponent", "color", "code", "points", "text"}]}]}
 """
@@ -75,7 +76,10 @@ def standings_json(view: TournamentView, provisional: bool = False) -> dict:
 def crosstable_json(view: TournamentView, provisional: bool = False) -> dict:
     """CROSSTABLE (module docstring). Raises ValueError as :func:`standings_json`."""
     rows = view.crosstable(provisional)
+    t = view.tournament
     return {"tournament": view.name, "round": view.current_round, "rounds": view.current_round,
+            "rounds_total": t.rounds_total if t else view.current_round,
+            "scoring": t.regulations.scoring if t else "standard",
             "provisional": provisional, "tiebreaks": view.tiebreak_order(),
             "rows": [{"rank": r.rank, "start_no": r.start_no, "name": r.name, "rating": r.rating,
                       "total": r.total, "tiebreaks": r.tiebreaks,
