@@ -2,8 +2,8 @@
 
 Pure. :func:`trf_from_field` writes one ``001`` line per player with every round's block (opponent,
 colour, the TRF code from the player's side: "1" "=" "0" played, "+" "-" forfeits, "U" "H" "F" "Z"
-byes; a round not played yet, or a game still in progress, is blank), the points in the event's scoring and the rank; header lines 012 (name),
-022 (site), 042/052 (first and last scheduled round dates), 062 (players), 092 (type), XXR (rounds)
+byes; a round not played yet, or a game still in progress, is blank), the points in the event's
+scoring and the rank; header lines 012 (name), 022 (site), 042/052 (first and last scheduled round dates), 062 (players), 092 (type), XXR (rounds)
 and XXC (the colour of the first-ranked player in round 1, for the Dutch system). Norway Chess
 Armageddon results cannot be written in TRF16: the blocks carry the classical results only (what
 FIDE rates), the points column the event's points.
