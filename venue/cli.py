@@ -4,7 +4,7 @@ Subcommands::
 
     venue demo [--speed X] [--port P] [--host H] [--boards-kind move|position] [--exit-when-done]
     venue serve --mqtt mqtt://HOST:PORT --store URL --tournament SLUG --round ROUND.pgn [--host H] [--port P]
-    venue gateway --mqtt URL --store URL --tournament SLUG
+    venue gateway --mqtt URL --store URL --tournament SLUG [--round ROUND.pgn]
     venue dashboard --store URL --tournament SLUG [--host H] [--port P]
     venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X] [--kind move|position]
     venue pair ...        (venue.pair.main)
@@ -74,6 +74,9 @@ def parser() -> argparse.ArgumentParser:
     g = sub.add_parser("gateway", help="the gateway alone: MQTT in, event log out")
     _mqtt(g)
     _store(g)
+    g.add_argument("--round", metavar="ROUND.pgn",
+                   help="optional: the round's pairings as PGN, logged once as round_started")
+    g.add_argument("--variant", choices=("chess", "checkers"), default="chess")
 
     b = sub.add_parser("dashboard", help="the spectators' dashboard alone, fed from the event log")
     _store(b)
@@ -131,7 +134,7 @@ def _run(args: argparse.Namespace) -> int:
         coro = serve.run_serve(args.mqtt, args.store, args.tournament, args.round, args.variant,
                                args.host, args.port)
     elif args.command == "gateway":
-        coro = serve.run_gateway(args.mqtt, args.store, args.tournament)
+        coro = serve.run_gateway(args.mqtt, args.store, args.tournament, args.round, args.variant)
     elif args.command == "dashboard":
         coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port)
     else:

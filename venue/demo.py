@@ -17,7 +17,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from venue.serve import CliError, dashboard_at, simulator
+from venue.serve import dashboard_at, gateway_ready, simulator
 
 TOURNAMENT = "candidates-2024"
 ROUND_FILE = "candidates_2024_round5.pgn"
@@ -84,7 +84,7 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
                 await log.append("round_started", setup)
                 gateway = Gateway(log, mqtt_url, TOURNAMENT)
                 gateway_task = _task(stack, gateway.run(), "gateway")  # stopped before the broker
-                await _ready(gateway, gateway_task)
+                await gateway_ready(gateway, gateway_task)
                 url, app = await stack.enter_async_context(
                     dashboard_at(log, host, port, clock_rate=speed))
                 out(f"Venue demo: {setup['event']} {setup['date'][:4]}, round {setup['round']}: "
@@ -116,11 +116,3 @@ def _task(stack: contextlib.AsyncExitStack, coro, name: str) -> asyncio.Task:
 
     stack.push_async_callback(stop)
     return task
-
-
-async def _ready(gateway, task: asyncio.Task, timeout: float = 15.0) -> None:
-    waiter = asyncio.create_task(gateway.ready.wait())
-    done, _ = await asyncio.wait({waiter, task}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-    if waiter not in done:
-        waiter.cancel()
-        raise CliError("the gateway did not connect to the embedded MQTT broker")

@@ -237,6 +237,7 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str, var
         added = await ensure_round(log, setup)
         gateway = Gateway(log, mqtt, tournament)
         gateway_task = asyncio.create_task(gateway.run(), name="gateway")
+        await gateway_ready(gateway, gateway_task)
         async with dashboard_at(log, host, port) as (url, _):
             state = "logged" if added else "already in the log"
             print(f"venue serve: {tournament}, round {setup['round']} ({len(setup['games'])} boards, {state})")
@@ -251,18 +252,24 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str, var
         await log.close()
 
 
-async def run_gateway(mqtt: str, store: str, tournament: str) -> int:
-    """``venue gateway``: devices' MQTT messages into the event log, until stopped."""
+async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | None = None,
+                      variant: str = "chess") -> int:
+    """``venue gateway``: devices' MQTT messages into the event log, until stopped; with
+    ``round_path``, first logs that round's ``round_started`` unless it is there already."""
     from gateway import Gateway
 
+    setup = round_setup(round_path, variant) if round_path else None
     await check_mqtt(mqtt)
     log = await open_store(store, tournament)
     task = None
     try:
+        if setup is not None:
+            added = await ensure_round(log, setup)
+            state = "logged" if added else "already in the log"
+            print(f"venue gateway: round {setup['round']} ({len(setup['games'])} boards, {state})")
         gateway = Gateway(log, mqtt, tournament)
         task = asyncio.create_task(gateway.run(), name="gateway")
-        await asyncio.wait({task, asyncio.create_task(gateway.ready.wait())},
-                           return_when=asyncio.FIRST_COMPLETED)
+        await gateway_ready(gateway, task)
         print(f"venue gateway: {tournament}: {redact(mqtt)} -> {redact(store)}. Ctrl-C to stop.", flush=True)
         await task
         return 0
@@ -313,6 +320,19 @@ def simulator():
         if callable(fn):
             return fn
     raise CliError("the device simulators (devices.simulate) are not installed")
+
+
+async def gateway_ready(gateway, task: asyncio.Task, timeout: float = 15.0) -> None:
+    """Wait until ``gateway`` has rebuilt its state and subscribed; CliError if it stopped or did
+    not manage within ``timeout`` seconds (the broker refuses it, the store fails)."""
+    waiter = asyncio.create_task(gateway.ready.wait())
+    done, _ = await asyncio.wait({waiter, task}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if waiter in done:
+        return
+    waiter.cancel()
+    if task.done() and not task.cancelled() and task.exception() is not None:
+        raise CliError(f"the gateway stopped: {task.exception()}")
+    raise CliError(f"the gateway could not subscribe at the MQTT broker within {timeout:g} s")
 
 
 async def _stop(task) -> None:

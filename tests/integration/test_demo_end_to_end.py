@@ -114,7 +114,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def test_serve_and_simulate_on_mosquitto_and_redis(tmp_path):
+@pytest.mark.parametrize("layout", ["serve", "gateway+dashboard"])
+async def test_hall_on_mosquitto_and_redis(tmp_path, layout):
+    """``venue serve`` (or ``venue gateway`` and ``venue dashboard`` as two processes) and
+    ``venue simulate``, each its own process, on the real broker and store."""
     import redis
 
     tournament = f"it-hall-{uuid.uuid4().hex[:8]}"
@@ -122,9 +125,14 @@ async def test_serve_and_simulate_on_mosquitto_and_redis(tmp_path):
     round_file = tmp_path / "round5.pgn"
     round_file.write_text(resources.files("venue").joinpath("data", ROUND_FILE).read_text("utf-8"))
     venue = [sys.executable, "-m", "venue"]
-    serve = subprocess.Popen(venue + ["serve", "--mqtt", MQTT_URL, "--store", REDIS_URL, "--tournament",
-                                      tournament, "--round", str(round_file), "--port", str(port)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    common = ["--store", REDIS_URL, "--tournament", tournament]
+    if layout == "serve":
+        commands = [["serve", "--mqtt", MQTT_URL, *common, "--round", str(round_file), "--port", str(port)]]
+    else:
+        commands = [["gateway", "--mqtt", MQTT_URL, *common, "--round", str(round_file)],
+                    ["dashboard", *common, "--port", str(port)]]
+    services = [subprocess.Popen(venue + c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for c in commands]
     sim = None
     try:
         base = f"http://127.0.0.1:{port}"
@@ -133,8 +141,10 @@ async def test_serve_and_simulate_on_mosquitto_and_redis(tmp_path):
                 with contextlib.suppress(httpx.HTTPError):
                     if len((await http.get("/api/games")).json()["games"]) == 4:
                         break
-                assert serve.poll() is None, serve.communicate()
+                for proc in services:
+                    assert proc.poll() is None, proc.communicate()
                 await asyncio.sleep(0.1)
+        await asyncio.sleep(1.0)  # the gateway subscribes (its own process) before the boards play
         sim = subprocess.Popen(venue + ["simulate", "--mqtt", MQTT_URL, "--tournament", tournament,
                                         "--pgn", str(round_file), "--speed", str(SPEED)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -144,12 +154,13 @@ async def test_serve_and_simulate_on_mosquitto_and_redis(tmp_path):
         assert sim.returncode == 0, err
         assert "Traceback" not in err
     finally:
-        for proc in (sim, serve):
+        for proc in [sim, *services]:
             if proc is not None and proc.poll() is None:
                 proc.send_signal(signal.SIGINT)
-        out, err = serve.communicate(timeout=30)
+        outputs = [proc.communicate(timeout=30) for proc in services]
         with contextlib.suppress(Exception):
             redis.Redis.from_url(REDIS_URL).delete(f"venue:{{{tournament}}}:log")
-    assert serve.returncode == 0, err
-    assert "Traceback" not in err
-    assert f"round 5 (4 boards, logged)" in out and "stopped" in out
+    for proc, (out, err) in zip(services, outputs):
+        assert proc.returncode == 0, err
+        assert "Traceback" not in err and "stopped" in out
+    assert "round 5 (4 boards, logged)" in outputs[0][0]
