@@ -1,10 +1,17 @@
-"""The spectators' dashboard as a Starlette app (DESIGN.md "Dashboard").
+"""The dashboard as a Starlette app (DESIGN.md "Dashboard").
 
-``create_app(log)`` folds ``log`` (an ``EventLog``) in a background task started with the app
-(``log.follow``), and serves the JSON/PGN API (``dashboard.api``), the live feed ``/ws/live``
-(``dashboard.live``), board pictures and the pages. It never writes to the log: spectators cannot
-act. Run it under uvicorn (``venue dashboard``), or in tests with Starlette's TestClient used as a
-context manager (so the fold task runs).
+``create_app(log)`` folds ``log`` (an ``EventLog``) in one background task started with the app
+(``log.follow``) into three folds: the spectators' hall view (``dashboard.feed``), the standings
+(``services.hall.tournament_view``) and the arbiters' desk (``dashboard.arbiter.desk``). It serves:
+
+- spectators (nothing acts): the JSON/PGN API (``dashboard.api``), the live feed ``/ws/live``
+  (``dashboard.live``), board pictures, the pages ``/`` and ``/game/{id}``, standings and crosstable
+  (``dashboard.standings``);
+- arbiters (login required, docs/arbiter.md): ``/arbiter``, ``/api/arbiter/*``, ``/ws/arbiter``;
+  their actions are the only writes to the log.
+
+Run it under uvicorn (``venue dashboard``), or in tests with Starlette's TestClient used as a context
+manager (so the fold task runs).
 """
 
 from __future__ import annotations
@@ -14,27 +21,38 @@ import contextlib
 from importlib import resources
 
 from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from services.eventlog.base import EventLog
+from services.hall.tournament_view import TournamentView
 
-from dashboard import api, pages
+from dashboard import api, pages, standings
+from dashboard.arbiter import routes as arbiter
+from dashboard.arbiter.auth import Accounts
+from dashboard.arbiter.desk import Desk
 from dashboard.feed import DEFAULT_HISTORY, Feed
 from dashboard.hub import DEFAULT_CAP, Hub
 from dashboard.live import live
 
 
 def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DEFAULT_HISTORY,
-               clock_rate: float = 1.0) -> Starlette:
+               clock_rate: float = 1.0, accounts: Accounts | None = None) -> Starlette:
     """The dashboard for one tournament's ``log``.
 
     ``queue_cap``: per-spectator queue length before its backlog is dropped for a snapshot (F12);
     ``history``: recent deltas kept for ``/ws/live?after=SEQ``; ``clock_rate``: how fast the shown
-    clocks run against wall time (a demo's replay speed). The app's state holds ``feed``
-    (``dashboard.feed.Feed``: ``feed.view`` is the fold, ``feed.hub`` the spectators).
+    clocks run against wall time (a demo's replay speed); ``accounts``: the arbiters who may log in
+    (default: ``Accounts.load`` from the environment, ``VENUE_ARBITERS``; raises ValueError when
+    that is malformed). The app's state holds ``feed`` (``feed.view`` the hall view, ``feed.hub``
+    the spectators), ``tournament_view``, ``desk`` and ``accounts``.
     """
-    feed = Feed(log, Hub(queue_cap), history)
+    tournament_view = TournamentView()
+    desk = Desk()
+    feed = Feed(log, Hub(queue_cap), history, observers=[tournament_view.apply, desk.ingest])
+    accounts = accounts if accounts is not None else Accounts.load(None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -56,9 +74,37 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
         Route("/api/games/{id}", api.game),
         Route("/board/{id}.svg", api.board_svg),
         WebSocketRoute("/ws/live", live),
+        *standings.routes(),
+        *_arbiter_routes(),
         Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.feed = feed
     app.state.clock_rate = clock_rate
+    app.state.tournament_view = tournament_view
+    app.state.desk = desk
+    app.state.accounts = accounts
     return app
+
+
+async def arbiter_page(request: Request) -> HTMLResponse:
+    """``GET /arbiter``: the arbiter's console (it logs in from the page itself)."""
+    r = request.app.state.feed.view.round or {}
+    event = r.get("event") or "Tournament"
+    return HTMLResponse(pages.render("arbiter.html", event=event, title=f"{event} - arbiter",
+                                     round_label=f"Round {r['round']}" if r.get("round") else ""))
+
+
+def _arbiter_routes() -> list:
+    """The arbiters' routes (docs/arbiter.md); the module's own list when it offers one."""
+    if hasattr(arbiter, "routes"):
+        return list(arbiter.routes())
+    return [
+        Route("/arbiter", arbiter_page),
+        Route("/api/arbiter/login", arbiter.login, methods=["POST"]),
+        Route("/api/arbiter/logout", arbiter.logout, methods=["POST"]),
+        Route("/api/arbiter/me", arbiter.me),
+        Route("/api/arbiter/alerts", arbiter.alerts),
+        Route("/api/arbiter/actions", arbiter.actions, methods=["POST"]),
+        WebSocketRoute("/ws/arbiter", arbiter.arbiter_ws),
+    ]

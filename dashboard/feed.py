@@ -31,10 +31,12 @@ def encode(message: dict) -> str:
 
 class Feed:
     """``view``: the fold; ``hub``: the spectators; ``history``: how many recent deltas are kept
-    for resuming. ``caught_up`` is set once the log's entries at start-up have been folded."""
+    for resuming; ``observers``: more folds fed with every entry, in order (each ``f(entry)``). ``caught_up`` is set once the log's entries at start-up have been folded."""
 
-    def __init__(self, log_: EventLog, hub: Hub, history: int = DEFAULT_HISTORY, retry_s: float = 1.0):
+    def __init__(self, log_: EventLog, hub: Hub, history: int = DEFAULT_HISTORY, retry_s: float = 1.0,
+                 observers: list | None = None):
         self.log = log_
+        self.observers = list(observers or [])  # other folds of the same entries: f(entry), sync
         self.hub = hub
         self.view = HallView()
         self.recent: deque[tuple[int, str]] = deque(maxlen=max(1, history))
@@ -66,13 +68,16 @@ class Feed:
                 await asyncio.sleep(self.retry_s)
 
     def ingest(self, entry) -> None:
-        """Fold one entry and publish its deltas (synchronous: no await between fold and publish)."""
+        """Fold one entry and publish its deltas (synchronous: no await between fold and publish);
+        then hand it to each observer (the standings fold, the arbiters' desk)."""
         for delta in self.view.apply(entry):
             text = encode(delta)
             if len(self.recent) == self.recent.maxlen:
                 self.floor = self.recent[0][0]
             self.recent.append((delta["seq"], text))
             self.hub.publish(delta["seq"], text)
+        for observe in self.observers:
+            observe(entry)
 
     def snapshot(self) -> tuple[int, str]:
         """``(seq, text)`` of the coalesced latest full state, encoded once per seq."""

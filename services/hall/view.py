@@ -29,7 +29,9 @@ side. Delta messages (each carries the entry's ``seq``)::
      "clk": [[ply, ms], ...]}               # optional: clocks[ply - 1] = ms (PGN %clk, FIDE Laws 6)
 
 ROUND = ``{"round", "event", "site", "date"}``. Entries for games not in the current round, and entry
-types spectators need not see (rejections, duplicates, arbiter records), produce no delta.
+types spectators need not see (rejections, duplicates, fines, notes), produce no delta. Arbiters'
+entries that change what spectators see are folded: ``game_ended`` by an arbiter, ``clock_adjusted``,
+``game_paused`` / ``game_resumed`` and ``arbiter_decision`` with result "*" (the game goes on).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ class HallView:
         self.round: dict | None = None
         self._games: dict[str, dict] = {}
         self._clk: dict[str, ClockAttacher] = {}
+        self._paused: dict[str, str] = {}  # game id -> the side whose clock ran when paused
 
     # --- reading -------------------------------------------------------------------------------
     def games(self) -> list[dict]:
@@ -101,6 +104,7 @@ class HallView:
                       "site": d.get("site") or "", "date": d.get("date") or ""}
         self._games = {}
         self._clk = {}
+        self._paused = {}
         for setup in d["games"]:
             g = new_game(setup, self.round["round"])
             self._games[g["id"]] = g
@@ -170,6 +174,50 @@ class HallView:
         return [{"type": "game", "seq": e.seq, "id": g["id"],
                  "set": {"claimable": g["claimable"]}}]
 
+    def _clock_adjusted(self, e: Entry) -> list[dict]:
+        """An arbiter set the clock (``clock_adjusted``): new figures, the same side running."""
+        d = e.data
+        g = self._games.get(d["game"])
+        if g is None:
+            return []
+        running = g["clock"]["running"] if g["clock"] else None
+        clock = {"white_ms": int(d["white_ms"]), "black_ms": int(d["black_ms"]), "running": running,
+                 "at": e.at}
+        g["clock"] = clock
+        return [{"type": "game", "seq": e.seq, "id": g["id"], "set": {"clock": clock}}]
+
+    def _game_paused(self, e: Entry) -> list[dict]:
+        """An arbiter paused (``game_paused``) or resumed (``game_resumed``) the game: the shown
+        clock stops at the pause and runs again from the resumption."""
+        d = e.data
+        g = self._games.get(d["game"])
+        if g is None or g["clock"] is None or g["status"] == "ended":
+            return []
+        if e.type == "game_paused":
+            if g["clock"]["running"] is None:
+                return []
+            self._paused[g["id"]] = g["clock"]["running"]
+            clock = frozen_clock(g["clock"], e.at)
+        else:
+            side = self._paused.pop(g["id"], None)
+            if side is None:
+                return []
+            clock = {**g["clock"], "running": side, "at": e.at}
+        g["clock"] = clock
+        return [{"type": "game", "seq": e.seq, "id": g["id"], "set": {"clock": clock}}]
+
+    def _arbiter_decision(self, e: Entry) -> list[dict]:
+        """``arbiter_decision`` with result "*": a game wrongly ended goes on (its ``game_ended``
+        entries stay in the log; the view shows it playing again). Other results come with their
+        own ``game_ended``."""
+        d = e.data
+        g = self._games.get(d.get("game"))
+        if g is None or d.get("result") != "*" or g["status"] != "ended":
+            return []
+        changes = {"status": "playing", "result": "*", "termination": None}
+        g.update(changes)
+        return [{"type": "game", "seq": e.seq, "id": g["id"], "set": changes}]
+
     def _game_ended(self, e: Entry) -> list[dict]:
         d = e.data
         g = self._games.get(d["game"])
@@ -198,5 +246,9 @@ _HANDLERS = {
     "move_played": HallView._move_played,
     "draw_claimable": HallView._draw_claimable,
     "game_ended": HallView._game_ended,
+    "clock_adjusted": HallView._clock_adjusted,
+    "game_paused": HallView._game_paused,
+    "game_resumed": HallView._game_paused,
+    "arbiter_decision": HallView._arbiter_decision,
     **{t: HallView._clock for t in CLOCK_TYPES},
 }

@@ -166,3 +166,26 @@ def test_snapshot_is_the_latest_full_state(round5):
     assert snap["type"] == "snapshot" and snap["seq"] == view.seq
     assert snap["round"]["event"] == "Candidates" and snap["round"]["round"] == "5"
     assert snap["games"][1]["result"] == "0-1"
+
+
+def test_arbiter_entries_that_spectators_see(round5):
+    """docs/arbiter.md: adjust_clock -> clock_adjusted; pause/resume -> game_paused/game_resumed;
+    set_result "*" -> arbiter_decision (the game goes on). Figures from Vidit-Caruana's opening."""
+    view = HallView()
+    items = [round_started(round5, "5", T0)] + game_entries(round5[3], "5-4", "4", T0 + 1000)[:5]
+    feed(view, items)
+    clock = view.game("5-4")["clock"]
+    assert clock["running"] == "white"
+    base = {"game": "5-4", "board": "4", "by": "arbiter1"}
+    d = view.apply(Entry(7, clock["at"] + 10_000, "game_paused", base))
+    assert d[0]["set"]["clock"]["running"] is None
+    assert d[0]["set"]["clock"]["white_ms"] == clock["white_ms"] - 10_000
+    d = view.apply(Entry(8, clock["at"] + 70_000, "clock_adjusted", {**base, "white_ms": 7_000_000, "black_ms": 7_100_000}))
+    assert d[0]["set"]["clock"] == {"white_ms": 7_000_000, "black_ms": 7_100_000, "running": None,
+                                    "at": clock["at"] + 70_000}
+    d = view.apply(Entry(9, clock["at"] + 90_000, "game_resumed", base))
+    assert d[0]["set"]["clock"]["running"] == "white" and d[0]["set"]["clock"]["at"] == clock["at"] + 90_000
+    view.apply(Entry(10, clock["at"] + 95_000, "game_ended", {**base, "result": "1-0", "termination": "arbiter", "ply": 4}))
+    assert view.game("5-4")["status"] == "ended"
+    d = view.apply(Entry(11, clock["at"] + 99_000, "arbiter_decision", {**base, "result": "*", "previous": "1-0"}))
+    assert d[0]["set"] == {"status": "playing", "result": "*", "termination": None}

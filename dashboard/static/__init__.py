@@ -1,0 +1,1 @@
+"""Package data: shipped with the package (see pyproject's package-data)."""
