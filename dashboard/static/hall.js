@@ -96,6 +96,11 @@
     summary(st);
   }
 
-  Venue.connect({ reset, game: (g) => { update(g); summary(Venue.state); } });
+  // Standings exist once the tournament is registered in the log (not for a lone replayed round).
+  const showStandings = () => fetch("/api/standings").then((r) => r.ok ? r.json() : null)
+    .then((j) => { document.getElementById("standings-link").hidden = !(j && j.rows && j.rows.length); })
+    .catch(() => {});
+
+  Venue.connect({ reset: (st) => { reset(st); showStandings(); }, game: (g) => { update(g); summary(Venue.state); } });
   setInterval(() => { for (const g of Venue.state.games.values()) if (g.clock && g.clock.running) { const c = cards.get(g.id); if (c) tickCard(g, c); } }, 250);
 })();
