@@ -72,5 +72,22 @@ async def embedded_broker(host: str = "127.0.0.1", port: int = 0) -> AsyncIterat
     try:
         yield f"mqtt://{host}:{port}"
     finally:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(broker.shutdown(), timeout=5)
+        await _stop(broker)
+
+
+async def _stop(broker: Broker) -> None:
+    """Shut amqtt down cleanly: stop listening, cut every client's TCP link (amqtt's own shutdown
+    waits for each client's reader to end, which can hang), then let amqtt close its sessions."""
+    for server in list(getattr(broker, "_servers", {}).values()):
+        instance = getattr(server, "instance", None)
+        if instance is not None:
+            instance.close()
+    for _session, handler in list(getattr(broker, "_sessions", {}).values()):
+        stream = getattr(getattr(handler, "writer", None), "_writer", None)
+        transport = getattr(stream, "transport", None)
+        if transport is not None:
+            transport.abort()
+    try:
+        await asyncio.wait_for(broker.shutdown(), timeout=5)
+    except Exception:  # amqtt can still fail half-way; the port and the links are closed already
+        log.warning("embedded broker: shutdown did not finish", exc_info=True)

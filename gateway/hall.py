@@ -30,13 +30,14 @@ import chess
 
 from gateway import placement as pl
 from gateway.games import new_game
-from gateway.ordering import APPLY, DUPLICATE, GAP, Sequencer
+from gateway.ordering import APPLY, DUPLICATE, GAP, HOLD, Sequencer
 from gateway.payload import BadMessage, Message, parse
 from services.rules.base import MoveRefused
 
 HELD = "held: illegal move pending arbiter decision"
 GAME_OVER = "game over"
 DUPLICATE_REASON = "duplicate"
+WAITING = "waiting for missing seq"
 PASSING = "passing state: no legal move gives this placement"
 SIGNAL_WAIT = "result signal: waiting for the other king"
 PENDING = "pending: waiting for the next placement (castling with the rook first?)"
@@ -85,9 +86,19 @@ class BoardState:
     physical: str | None = None
     stash: tuple | None = None
 
+    _cached: tuple | None = None
+
     @property
     def game_id(self) -> str:
         return self.setup["id"]
+
+    def position(self) -> chess.Board:
+        """The official position as a python-chess Board, kept while the game stands still
+        (placement boards send many snapshots per ply; parsing the FEN for each one costs)."""
+        fen = self.game.fen
+        if self._cached is None or self._cached[0] != fen:
+            self._cached = (fen, chess.Board(fen))
+        return self._cached[1]
 
     @property
     def over(self) -> bool:
@@ -182,6 +193,13 @@ class Hall:
             (board, device), expected, got = item
             return self._emit(Step(), "seq_gap",
                               {"board": board, "device": device, "expected": expected, "got": got})
+        if action == HOLD:
+            (board, device), expected, got = item
+            state = self.boards[board]
+            return Step(feedback=[(board, {
+                "ref": got, "accepted": True, "reason": f"{WAITING}: send again from seq {expected}",
+                "fen": state.game.fen, "device": device, "resend_from": expected,
+            })])
         msg: Message = item
         state = self.boards[msg.board]
         if action == DUPLICATE:
@@ -240,7 +258,7 @@ class Hall:
         if signal:
             state.stash = None
             return self._result(state, msg, step, signal, "result signal")
-        guess = pl.infer_move(state.game.fen, placement)
+        guess = pl.infer_move(state.position(), placement)
         if state.stash is not None:
             _, waiting, after = state.stash
             if guess.kind == pl.MOVE and guess.move != waiting:
@@ -253,7 +271,7 @@ class Hall:
                 if guess.kind == pl.MOVE or then.kind != pl.MOVE:
                     return self._answer(step, state, msg, True, PENDING)
                 step.extend(self._release_stash(state))
-                guess = pl.infer_move(state.game.fen, placement)
+                guess = pl.infer_move(state.position(), placement)
         if guess.kind == pl.SAME:
             state.held = False  # F05: the official position is back on the board
             return self._answer(step, state, msg, True, None)
@@ -274,9 +292,10 @@ class Hall:
         data = self._ids(state, msg) | {
             "white_ms": body["white_ms"], "black_ms": body["black_ms"], "running": body.get("running"),
         }
+        before = state.clock
         self._emit(step, CLOCK_TYPES[body["event"]], data)
         if not state.over and body["event"] in ("press", "pause", "resume"):
-            side = _flagged(body)
+            side = _flagged(body, before)
             if side is not None:
                 outcome = state.game.flag_fall(side)
                 self._emit(step, "flag_fell", {"game": state.game_id, "board": state.board,
@@ -461,15 +480,26 @@ def _fen_after(fen: str, uci: str) -> str:
 
 
 def _claim_keys(claims: list) -> list:
-    return sorted((c.get("kind"), c.get("by_move")) for c in claims)
+    return sorted((c.get("kind") or "", c.get("by_move") or "") for c in claims)
 
 
-def _flagged(body: dict) -> str | None:
-    """The side whose flag fell by the clock's own figures (0 ms left), else None. When both show 0,
-    the side whose clock runs (FIDE Laws 6.8: the flag that fell first)."""
-    at_zero = [side for side in ("white", "black") if body[f"{side}_ms"] <= 0]
-    if not at_zero:
-        return None
-    if len(at_zero) == 2:
-        return body.get("running") or None
-    return at_zero[0]
+def _flagged(body: dict, before: dict | None) -> str | None:
+    """The side whose flag fell by the clock's own figures, else None (FIDE Laws 6.8, 6.9).
+
+    ``before``: the clock's previous figures (``BoardState.clock``). A flag has fallen when the
+    clock shows the side whose time runs at 0 ms and that side had more before (its time ran out on
+    this turn), or when the clock stopped itself (``pause`` with nothing running) with one side at
+    0. A figure of 0 that comes with a press and stays unchanged is not taken as a flag fall: real
+    clocks send such figures in passing (FIDE Candidates 2024, round 1, Abasov - Nepomniachtchi:
+    6...dxc4 {[%clk 0:00:00]}, and the game went on to move 41); the arbiter sees it in the
+    ``clock_pressed`` entries."""
+    running = body.get("running")
+    if running in ("white", "black") and body[f"{running}_ms"] <= 0:
+        previous = (before or {}).get(f"{running}_ms")
+        if previous is None or previous > 0:
+            return running
+    if body["event"] == "pause" and running is None:
+        at_zero = [side for side in ("white", "black") if body[f"{side}_ms"] <= 0]
+        if len(at_zero) == 1:
+            return at_zero[0]
+    return None

@@ -6,7 +6,9 @@ Pure: time is passed in (ms). Per key ``(board, device)`` the sequencer knows th
   recorded as ``message_duplicate``, ignored.
 - ``seq == last + 1``: applied, then every waiting message that now follows in order.
 - ``seq > last + 1``: held for up to ``hold_ms`` (default 2000 ms) for the missing ones, since MQTT
-  delivers in order per connection but a device that reconnects or retries may not. When they arrive,
+  delivers in order per connection but a device that reconnects or retries may not; the first
+  message held gives a ``("hold", (key, expected, got))`` action, on which the gateway asks the device
+  to send again from ``expected`` (a broker that lost its state lost them: F11). When they arrive,
   everything is applied in order; when the hold expires, a ``seq_gap`` is recorded and the waiting
   messages are applied in order from the lowest.
 """
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 DUPLICATE = "duplicate"
 APPLY = "apply"
 GAP = "gap"
+HOLD = "hold"
 
 
 @dataclass
@@ -28,7 +31,8 @@ class _Waiting:
 
 class Sequencer:
     """Orders messages per ``(board, device)`` key. Actions returned, in order:
-    ``("duplicate", item)``, ``("apply", item)``, ``("gap", (key, expected, got))``."""
+    ``("duplicate", item)``, ``("apply", item)``, ``("hold", (key, expected, got))``,
+    ``("gap", (key, expected, got))``."""
 
     def __init__(self, hold_ms: int = 2000):
         self.hold_ms = hold_ms
@@ -56,10 +60,12 @@ class Sequencer:
         if seq == last + 1:
             self.last[key] = seq
             return [(APPLY, item)] + self._drain(key)
+        actions: list[tuple] = []
         if waiting is None:
             waiting = self._waiting[key] = _Waiting(now_ms)
+            actions.append((HOLD, (key, last + 1, seq)))
         waiting.items[seq] = item
-        return []
+        return actions
 
     def expire(self, now_ms: int) -> list[tuple]:
         """Release messages held longer than ``hold_ms``: a gap, then the waiting ones in order."""

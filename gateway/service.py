@@ -112,10 +112,11 @@ class Gateway:
                     self.host, self.port, identifier=self.client_id, clean_session=False,
                     username=self.username, password=self.password, keepalive=self.keepalive,
                 ) as client:
+                    client.pending_calls_threshold = 100_000  # feedback to 1000 boards in flight
                     self._client = client
                     try:
                         for topic in topic_filters(self.tournament):
-                            await client.subscribe(topic, qos=1)
+                            await client.subscribe(topic, qos=1, timeout=10)
                         self.connected.set()
                         self.ready.set()
                         backoff = 0.1

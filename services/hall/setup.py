@@ -68,6 +68,17 @@ def round_from_pgn(text: str, *, variant: str = "chess", round: str | None = Non
     }
 
 
+def hall_boards(text: str, *, variant: str = "chess") -> list[str]:
+    """The hall board of each game of ``text``, in file order, by the rules of ``round_from_pgn``
+    (Board tag, else ``R.B`` round tags, else the order). Raises ValueError as ``round_from_pgn``."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}: expected one of {VARIANTS}")
+    headers = _read_all_headers(text, variant)
+    if not headers:
+        raise ValueError("no game found in the PGN text")
+    return _rounds_and_boards(headers)[1]
+
+
 def game_kind(time_control: str | None, event: str = "") -> str:
     """``"classical"``, ``"rapid"``, ``"blitz"`` or ``"armageddon"`` (FIDE Laws A.1, B.1).
 

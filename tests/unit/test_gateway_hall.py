@@ -125,8 +125,10 @@ def test_duplicate_and_out_of_order_change_nothing():
     d = Driver("1")
     d.move("1", "e2e4", seq=1)
     d.move("1", "e2e4", seq=1)
-    d.move("1", "g1f3", seq=3)
+    step = d.move("1", "g1f3", seq=3)
     assert d.played() == ["e2e4"]
+    # the board is asked to send again from the missing seq (F11: a broker that lost its state)
+    assert step.feedback[0][1]["resend_from"] == 2 and step.feedback[0][1]["device"] == "board"
     d.move("1", "e7e5", seq=2)
     assert d.played() == ["e2e4", "e7e5", "g1f3"]
     assert d.types("message_duplicate") == ["message_duplicate"]
@@ -163,12 +165,32 @@ def test_result_message_reports_and_ends():
 
 
 def test_flag_fall_from_clock_figures():
-    """FIDE Laws 6.9: White's clock at 0 with Black able to mate -> 0-1 (Game.flag_fall)."""
+    """FIDE Laws 6.9: White's running clock at 0 with Black able to mate -> 0-1 (Game.flag_fall)."""
     d = Driver("1")
     d.move("1", "e2e4")
-    d.send("1", "clock", {"event": "press", "white_ms": 0, "black_ms": 5000, "running": "black"})
-    assert d.types("clock_pressed", "flag_fell", "game_ended") == ["clock_pressed", "flag_fell", "game_ended"]
+    d.move("1", "e7e5")
+    d.send("1", "clock", {"event": "resume", "white_ms": 0, "black_ms": 5000, "running": "white"})
+    assert d.types("clock_resumed", "flag_fell", "game_ended") == ["clock_resumed", "flag_fell", "game_ended"]
     assert d.entries[-1][1]["result"] == "0-1" and d.entries[-1][1]["by"] == "rules"
+
+
+def test_flag_fall_when_the_clock_stops_itself():
+    d = Driver("1")
+    d.move("1", "e2e4")
+    d.send("1", "clock", {"event": "pause", "white_ms": 4000, "black_ms": 0, "running": None})
+    assert [e["result"] for t, e in d.entries if t == "game_ended"] == ["1-0"]
+
+
+def test_press_showing_zero_is_no_flag_fall():
+    """Candidates 2024 R1 Abasov - Nepomniachtchi: 6...dxc4 {[%clk 0:00:00]}, the game went on."""
+    d = Driver("1")
+    d.move("1", "d2d4")
+    d.send("1", "clock", {"event": "press", "white_ms": 7196000, "black_ms": 7200000, "running": "black"})
+    d.move("1", "g8f6")
+    d.send("1", "clock", {"event": "press", "white_ms": 7196000, "black_ms": 0, "running": "white"})
+    d.move("1", "c2c4")
+    d.send("1", "clock", {"event": "press", "white_ms": 7189000, "black_ms": 0, "running": "black"})
+    assert d.types("flag_fell", "game_ended") == []
 
 
 def test_clock_figures_recorded_exactly():

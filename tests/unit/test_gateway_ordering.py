@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.ordering import APPLY, DUPLICATE, GAP, Sequencer
+from gateway.ordering import APPLY, DUPLICATE, GAP, HOLD, Sequencer
 
 K = ("1", "board")
 
@@ -27,7 +27,7 @@ def test_duplicate_is_ignored():
 def test_out_of_order_is_put_back_in_order():
     s = Sequencer()
     s.offer(K, 1, "a", 0)
-    assert s.offer(K, 3, "c", 10) == []
+    assert s.offer(K, 3, "c", 10) == [(HOLD, (K, 2, 3))]
     assert s.offer(K, 3, "c twice", 11) == [(DUPLICATE, "c twice")]
     assert applied(s.offer(K, 2, "b", 20)) == ["b", "c"]
     assert s.waiting_count() == 0
@@ -36,8 +36,8 @@ def test_out_of_order_is_put_back_in_order():
 def test_gap_reported_after_hold_then_applied():
     s = Sequencer(hold_ms=2000)
     s.offer(K, 1, "a", 0)
-    s.offer(K, 4, "d", 100)
-    s.offer(K, 5, "e", 150)
+    assert s.offer(K, 4, "d", 100) == [(HOLD, (K, 2, 4))]
+    assert s.offer(K, 5, "e", 150) == []  # one resend request per hole
     assert s.expire(2000) == []
     actions = s.expire(2100)
     assert actions[0] == (GAP, (K, 2, 4))

@@ -1,0 +1,337 @@
+"""One simulated hall board: an electronic board and its clock, replaying a Script over MQTT.
+
+Both devices share one MQTT connection (as a DGT clock is wired through its board) but keep their own
+``seq`` (docs/protocol.md). The session is kept (clean_session=0), so feedback sent while the link is
+down arrives after the reconnect. On connect the station publishes the retained ``status`` "online", with
+the last will "offline" (retained); every message is QoS 1, sent one after the other, and a message
+that could not be sent (link down) is sent again after the reconnect with the same ``seq``, and a
+feedback with ``resend_from`` (the gateway found a hole) makes the device send again from that seq.
+
+Kinds: ``"move"`` boards send UCI on ``move``; ``"position"`` boards send piece placements on
+``position``, with the passing states of real hands: a piece lifted and put back, a piece in the hand,
+the captured piece lifted first, castling with the rook moved first.
+
+Faults (a frozenset of words; each at a fixed ply, see ``FAULT_PLY``):
+``"illegal"`` an illegal move (a king jump) before the real one; ``"duplicate"`` every board message
+sent twice; ``"out_of_order"`` two board messages sent in swapped order; ``"malformed"`` a payload that
+is not JSON and one without ``seq``; ``"disconnect"`` the link cut without DISCONNECT (the will
+fires) for ``outage_s`` seconds, messages queued meanwhile; ``"rotated"`` the board turned 180° (its
+squares mapped s -> 63 - s; it sends the start snapshot first so the gateway can tell, F06).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import socket
+
+import aiomqtt
+import chess
+
+from devices.script import Ply, Script
+from gateway.mqtt_url import parse_mqtt_url
+
+log = logging.getLogger(__name__)
+
+FAULTS = frozenset({"illegal", "duplicate", "out_of_order", "malformed", "disconnect", "rotated"})
+KINDS = ("move", "position")
+FAULT_PLY = 6  # the ply (1-based, or the last one in shorter games) where one-off faults happen
+LIFT_EVERY = 10  # position boards: plies 1, 11, 21... start with a piece lifted and put back
+PUBACK_TIMEOUT_S = 2.0  # no PUBACK by then: the link is started again and the message sent again
+
+
+class SimulatedBoard:
+    """Replays ``script`` on hall board ``script.board`` of ``tournament``.
+
+    ``speed``: 60 plays an hour of thinking in a minute (must be > 0). ``outage_s``: the length of
+    the ``disconnect`` fault. After ``run()``: ``sent`` holds every (topic, payload) published in
+    order, ``feedback`` every feedback payload received. Raises ValueError for a bad kind, fault or
+    speed.
+    """
+
+    def __init__(self, mqtt_url: str, tournament: str, script: Script, *, speed: float = 1.0,
+                 kind: str = "move", faults: frozenset = frozenset(), username: str | None = None,
+                 password: str | None = None, outage_s: float = 1.0, client_id: str | None = None):
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+        unknown = set(faults) - FAULTS
+        if unknown:
+            raise ValueError(f"unknown faults {sorted(unknown)}: expected some of {sorted(FAULTS)}")
+        if not speed or speed <= 0:
+            raise ValueError("speed must be > 0")
+        target = parse_mqtt_url(mqtt_url)
+        self.host, self.port = target.host, target.port
+        self.username = username if username is not None else target.username
+        self.password = password if password is not None else target.password
+        self.tournament, self.script, self.speed, self.kind = tournament, script, speed, kind
+        self.faults = frozenset(faults)
+        self.outage_s = outage_s
+        self.client_id = client_id or f"venue-sim-{tournament}-{script.board}"
+        self.sent: list[tuple[str, str]] = []
+        self.feedback: list[dict] = []
+        self._seq = {"board": 0, "clock": 0}
+        self._up = asyncio.Event()
+        self._client: aiomqtt.Client | None = None
+        self._reconnect_at = 0.0
+        self._held: list[tuple[str, str]] = []
+        self._history: dict[str, dict[int, tuple[str, str]]] = {"board": {}, "clock": {}}
+        self._tasks: set[asyncio.Task] = set()
+
+    # ----- topics and payloads -----------------------------------------------------------------
+
+    def topic(self, kind: str) -> str:
+        return f"venue/{self.tournament}/boards/{self.script.board}/{kind}"
+
+    def _next(self, device: str) -> int:
+        self._seq[device] += 1
+        return self._seq[device]
+
+    # ----- running -----------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Connect, play the whole script, report the result, stop the clock, go offline."""
+        link = asyncio.create_task(self._link(), name=f"sim-link-{self.script.board}")
+        try:
+            await self._play()
+        finally:
+            await self._go_offline()
+            link.cancel()
+            with contextlib.suppress(BaseException):
+                await link
+
+    async def _play(self) -> None:
+        s = self.script
+        board = chess.Board(s.start_fen) if s.start_fen else chess.Board()
+        if self.kind == "position" or "rotated" in self.faults:
+            await self._board_message("position", {"placement": self._look(board.board_fen())})
+        clocks = {"white": s.white_ms, "black": s.black_ms}
+        await self._clock("start", clocks, s.first_side)
+        fault_ply = min(FAULT_PLY, len(s.plies)) if s.plies else 0
+        for number, ply in enumerate(s.plies, start=1):
+            await asyncio.sleep(ply.think_ms / 1000 / self.speed)
+            if number == fault_ply:
+                await self._one_off_faults(board, ply)
+            await self._send_ply(board, ply, swap=("out_of_order" in self.faults
+                                                    and number == fault_ply),
+                                 fidget=(number % LIFT_EVERY == 1))
+            board.push_uci(ply.uci)
+            clocks[ply.side] = ply.clock_ms
+            await self._clock("press", clocks, "black" if ply.side == "white" else "white")
+        if self._held:
+            await self._flush_held()
+        if s.result in ("1-0", "0-1", "1/2-1/2"):
+            await self._board_message("result", {"result": s.result, "reason": s.reason,
+                                                 "device": "board"})
+        await self._clock("pause", clocks, None)
+
+    async def _one_off_faults(self, board: chess.Board, ply: Ply) -> None:
+        if "malformed" in self.faults:
+            await self._publish(self.topic(self.kind), "{not json")
+            await self._publish(self.topic(self.kind), json.dumps({"move": ply.uci}))
+        if "illegal" in self.faults and self.kind == "move":
+            await self._board_message("move", {"move": self._look_uci(_illegal_move(board))})
+        if "disconnect" in self.faults:
+            await self._drop_link()
+
+    async def _send_ply(self, board: chess.Board, ply: Ply, *, swap: bool, fidget: bool) -> None:
+        if self.kind == "move":
+            messages = [("move", {"move": self._look_uci(ply.uci)})]
+        else:
+            states = passing_placements(board, chess.Move.from_uci(ply.uci))
+            if fidget:
+                states = lift_and_put_back(board) + states
+            messages = [("position", {"placement": self._look(p)}) for p in states]
+        if swap and len(messages) == 1:
+            # hold this one back and send it right after the next board message (seq n+1 before n)
+            self._held.append(self._make("board", *messages[0]))
+            return
+        for kind, body in messages:
+            await self._send_board(kind, body)
+
+    async def _board_message(self, kind: str, body: dict) -> None:
+        await self._send_board(kind, body)
+
+    async def _send_board(self, kind: str, body: dict) -> None:
+        topic, payload = self._make("board", kind, body)
+        await self._publish(topic, payload)
+        if "duplicate" in self.faults:
+            await self._publish(topic, payload)
+        if self._held:
+            await self._flush_held()
+
+    async def _flush_held(self) -> None:
+        held, self._held = self._held, []
+        for topic, payload in held:
+            await self._publish(topic, payload)
+
+    def _make(self, device: str, kind: str, body: dict) -> tuple[str, str]:
+        seq = self._next(device)
+        message = self.topic(kind), json.dumps({"seq": seq, **body}, separators=(",", ":"))
+        self._history[device][seq] = message
+        return message
+
+    async def _resend(self, device: str, first: int) -> None:
+        """The gateway found a hole (feedback ``resend_from``): send again from ``first`` on."""
+        history = self._history.get(device, {})
+        for seq in sorted(s for s in history if s >= first):
+            await self._publish(*history[seq])
+
+    async def _clock(self, event: str, clocks: dict, running: str | None) -> None:
+        topic, payload = self._make("clock", "clock", {
+            "event": event, "white_ms": clocks["white"], "black_ms": clocks["black"], "running": running,
+        })
+        await self._publish(topic, payload)
+
+    def _look(self, placement: str) -> str:
+        """The placement as this board's sensors read it (turned 180° for a rotated board)."""
+        if "rotated" not in self.faults:
+            return placement
+        return chess.BaseBoard(placement).transform(chess.flip_vertical).transform(
+            chess.flip_horizontal).board_fen()
+
+    def _look_uci(self, uci: str) -> str:
+        if "rotated" not in self.faults:
+            return uci
+        move = chess.Move.from_uci(uci)
+        return chess.Move(63 - move.from_square, 63 - move.to_square, move.promotion).uci()
+
+    # ----- the MQTT link -----------------------------------------------------------------------
+
+    async def _publish(self, topic: str, payload: str, *, retain: bool = False) -> None:
+        """Send one message at QoS 1; waits for the link, sends again after a failure."""
+        while True:
+            await self._up.wait()
+            client = self._client
+            try:
+                await client.publish(topic, payload, qos=1, retain=retain, timeout=PUBACK_TIMEOUT_S)
+                self.sent.append((topic, payload))
+                return
+            except (aiomqtt.MqttError, AttributeError):
+                # no acknowledgement: start the link again (the link task may not have noticed)
+                self._cut(client)
+                await asyncio.sleep(0.05)
+
+    async def _link(self) -> None:
+        backoff = 0.05
+        loop = asyncio.get_running_loop()
+        will = aiomqtt.Will(self.topic("status"), "offline", qos=1, retain=True)
+        while True:
+            delay = self._reconnect_at - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            try:
+                async with aiomqtt.Client(
+                    self.host, self.port, identifier=self.client_id, will=will, clean_session=False,
+                    username=self.username, password=self.password, keepalive=10,
+                ) as client:
+                    await client.publish(self.topic("status"), "online", qos=1, retain=True,
+                                         timeout=5)
+                    await client.subscribe(self.topic("feedback"), qos=1, timeout=5)
+                    self._client = client
+                    self._up.set()
+                    backoff = 0.05
+                    async for message in client.messages:
+                        self._on_feedback(message.payload)
+            except aiomqtt.MqttError as exc:
+                log.info("board %s: link down (%s)", self.script.board, exc)
+            finally:
+                self._up.clear()
+                self._client = None
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 1.0)
+
+    def _on_feedback(self, payload) -> None:
+        try:
+            answer = json.loads(payload)
+        except ValueError:
+            return
+        self.feedback.append(answer)
+        if isinstance(answer, dict) and isinstance(answer.get("resend_from"), int):
+            task = asyncio.create_task(self._resend(answer.get("device", "board"),
+                                                    answer["resend_from"]))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _drop_link(self) -> None:
+        """Cut the TCP link without DISCONNECT: the broker publishes the will ("offline")."""
+        self._reconnect_at = asyncio.get_running_loop().time() + self.outage_s
+        self._cut(self._client)
+
+    def _cut(self, client: aiomqtt.Client | None) -> None:
+        if client is None or client is not self._client:
+            return  # an old link, already replaced: the current one is fine
+        self._up.clear()
+        sock = client._client.socket()  # paho's socket: no public way to fail the link
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    async def _go_offline(self) -> None:
+        client = self._client
+        if client is not None and self._up.is_set():
+            with contextlib.suppress(Exception):
+                await client.publish(self.topic("status"), "offline", qos=1, retain=True, timeout=5)
+
+
+def passing_placements(board: chess.Board, move: chess.Move) -> list[str]:
+    """The placements a sensing board reports while ``move`` is made, the last one stable.
+
+    Castling: rook first, king in the hand, castled. Captures: the captured piece lifted first
+    (en passant: from its own square). Other moves: the piece in the hand, then placed. Every
+    passing state matches no legal move except the rook-first one (see gateway.placement).
+    """
+    states = []
+    work = chess.BaseBoard(board.board_fen())
+    if board.is_castling(move):
+        kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
+        rank = chess.square_rank(move.from_square)
+        rook_from = chess.square(7 if kingside else 0, rank)
+        rook_to = chess.square(5 if kingside else 3, rank)
+        rook = work.remove_piece_at(rook_from)
+        work.set_piece_at(rook_to, rook)
+        states.append(work.board_fen())
+        king = work.remove_piece_at(move.from_square)
+        states.append(work.board_fen())
+        work.set_piece_at(move.to_square, king)
+    else:
+        if board.is_capture(move):
+            victim = move.to_square
+            if board.is_en_passant(move):
+                victim = chess.square(chess.square_file(move.to_square),
+                                      chess.square_rank(move.from_square))
+            work.remove_piece_at(victim)
+            states.append(work.board_fen())
+        piece = work.remove_piece_at(move.from_square)
+        states.append(work.board_fen())
+        if move.promotion:
+            piece = chess.Piece(move.promotion, piece.color)
+        work.set_piece_at(move.to_square, piece)
+    after = board.copy(stack=False)
+    after.push(move)
+    assert work.board_fen() == after.board_fen()
+    states.append(work.board_fen())
+    return states
+
+
+def lift_and_put_back(board: chess.Board) -> list[str]:
+    """A player adjusting a piece before moving: the placement without the mover's first piece
+    (from a1 up), then the official placement again."""
+    work = chess.BaseBoard(board.board_fen())
+    square = next(iter(chess.SquareSet(board.occupied_co[board.turn])))
+    work.remove_piece_at(square)
+    return [work.board_fen(), board.board_fen()]
+
+
+def _illegal_move(board: chess.Board) -> str:
+    """A completed illegal move for the side to move: its king two squares up the board (F05 (a):
+    e1e3), or sideways, whichever is not legal."""
+    king = board.king(board.turn)
+    for delta in (16, -16, 2, -2, 24, -24):
+        to = king + delta
+        if 0 <= to < 64 and abs(chess.square_file(to) - chess.square_file(king)) <= 2:
+            move = chess.Move(king, to)
+            if not board.is_legal(move):
+                return move.uci()
+    return chess.Move(king, king ^ 7 if king ^ 7 != king else king ^ 56).uci()
