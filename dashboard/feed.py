@@ -46,6 +46,8 @@ class Feed:
         self.retry_s = retry_s
         self._snap: tuple[int, str] | None = None
         self._games: tuple[int, str] | None = None
+        self._game_text: dict[str, str] = {}  # id -> encoded GAME, dropped when the game changes
+        self._round_text = "null"
 
     async def run(self) -> None:
         """Follow the log forever (cancel to stop)."""
@@ -71,6 +73,11 @@ class Feed:
         """Fold one entry and publish its deltas (synchronous: no await between fold and publish);
         then hand it to each observer (the standings fold, the arbiters' desk)."""
         for delta in self.view.apply(entry):
+            if delta["type"] == "round":
+                self._game_text.clear()
+                self._round_text = encode(self.view.round)
+            else:
+                self._game_text.pop(delta["id"], None)
             text = encode(delta)
             if len(self.recent) == self.recent.maxlen:
                 self.floor = self.recent[0][0]
@@ -79,17 +86,30 @@ class Feed:
         for observe in self.observers:
             observe(entry)
 
+    def _games_json(self) -> str:
+        """``[GAME, ...]`` as JSON text, re-encoding only the games changed since last time (a
+        1,000-board snapshot costs a join, not a deep copy and a full encode)."""
+        parts = []
+        for gid in self.view.ids():
+            text = self._game_text.get(gid)
+            if text is None:
+                text = self._game_text[gid] = encode(self.view.live_game(gid))
+            parts.append(text)
+        return "[" + ",".join(parts) + "]"
+
     def snapshot(self) -> tuple[int, str]:
-        """``(seq, text)`` of the coalesced latest full state, encoded once per seq."""
+        """``(seq, text)`` of the coalesced latest full state (``HallView.snapshot``), once per seq."""
         if self._snap is None or self._snap[0] != self.view.seq:
-            self._snap = (self.view.seq, encode(self.view.snapshot()))
+            seq = self.view.seq
+            self._snap = (seq, f'{{"type":"snapshot","seq":{seq},"round":{self._round_text},'
+                               f'"games":{self._games_json()}}}')
         return self._snap
 
     def games_text(self) -> tuple[int, str]:
-        """``(seq, text)`` of ``{"round", "seq", "games"}`` (``GET /api/games``), encoded once per seq."""
+        """``(seq, text)`` of ``{"round", "seq", "games"}`` (``GET /api/games``), once per seq."""
         if self._games is None or self._games[0] != self.view.seq:
-            v = self.view
-            self._games = (v.seq, encode({"round": v.round, "seq": v.seq, "games": v.games()}))
+            seq = self.view.seq
+            self._games = (seq, f'{{"round":{self._round_text},"seq":{seq},"games":{self._games_json()}}}')
         return self._games
 
     def since(self, after: int) -> list[tuple[int, str]] | None:

@@ -71,6 +71,15 @@ class HallView:
         g = self._games.get(game_id)
         return copy.deepcopy(g) if g is not None else None
 
+    def ids(self) -> list[str]:
+        """The current round's game ids in hall-board order."""
+        return [g["id"] for g in self._ordered()]
+
+    def live_game(self, game_id: str) -> dict:
+        """The GAME itself, not a copy (for encoding without copying; never mutate it).
+        KeyError when not in the current round."""
+        return self._games[game_id]
+
     def snapshot(self) -> dict:
         """``{"type": "snapshot", "seq": N, "round": ROUND|None, "games": [GAME, ...]}``."""
         return {"type": "snapshot", "seq": self.seq, "round": copy.deepcopy(self.round),
