@@ -2,7 +2,8 @@
 (and each tick of time) with the entries the regulations call for.
 
 Used by the gateway: every entry it appends, and every entry others append (arbiter actions), is
-shown to ``observe``; ``tick(now_ms)`` runs on a timer. What they return is appended to the log.
+shown to ``observe``; ``tick(now_ms)`` runs on a timer; ``review_result`` is asked before a result
+reported by a device ends a game. What they return is appended to the log.
 After a restart the gateway replays the log through ``observe`` and throws the answers away: the
 answers given before are in the log already and the fold has seen them, so nothing is said twice.
 
@@ -16,7 +17,6 @@ Entries produced (data always carries ``game`` and ``board``; ``rule`` quotes th
 - ``armageddon_decided``: an Armageddon game drawn is won by Black.
 - ``clock_disagreement``: the clock and the board or the time control disagree
   (``services.regulations.clock_watch``).
-- ``game_ended`` for a device result the regulations allow.
 """
 
 from __future__ import annotations
@@ -197,25 +197,27 @@ class Enforcer:
                         "played ... The player with White pieces will continue with White in Armageddon.\""}
 
     # -- results reported by devices ---------------------------------------------------------
-    def _on_result_reported(self, data: dict, at: int):
-        g = self.games.get(data.get("game"))
+    def review_result(self, game: str, result: str, reason: str | None, seq: int | None = None
+                      ) -> list[tuple[str, dict]] | None:
+        """A board or clock reports ``result`` for ``game``: None when the regulations let it end the
+        game; else the entries that answer it instead (the game goes on):
+        ``draw_offer_refused`` when a draw by agreement is banned (US 2023 rule 2, US 2013 rule 2,
+        Norway classical), ``draw_claim_reported`` for a claim the arbiter must verify (FIDE Laws
+        9.2/9.3; US 2023 rule 2). Claims decided by the arbiter, stalemate and dead positions stay
+        draws under every ban."""
+        g = self.games.get(game)
         if not g or g.ended:
-            return
-        result = data.get("result")
-        reason = (data.get("reason") or "").lower() or None
-        base = {"game": g.id, "board": g.board, "result": result, "reason": reason, "seq": data.get("seq")}
+            return None
+        reason = (reason or "").lower() or None
+        base = {"game": g.id, "board": g.board, "result": result, "reason": reason, "seq": seq}
         if result == DRAW and reason in CLAIM_REASONS:
             return [("draw_claim_reported", {**base, "rule": "FIDE Laws 9.2/9.3: a claim is decided by "
                                              "the arbiter"})]
         if result == DRAW and reason not in ENDED_BY_RULES:
             ok, why = self.regs.draw_agreement_allowed(g.kind, g.moves[WHITE], g.moves[BLACK])
             if not ok:
-                return [("draw_offer_refused", {**base, "rule": why,
-                                                "moves": dict(g.moves), "kind": g.kind})]
-        termination = {"1/2-1/2": "agreement", "1-0": "resignation", "0-1": "resignation"}.get(result)
-        return [("game_ended", {"game": g.id, "board": g.board, "result": result,
-                                "termination": reason or termination or "arbiter",
-                                "ply": g.moves[WHITE] + g.moves[BLACK], "by": "device"})]
+                return [("draw_offer_refused", {**base, "rule": why, "moves": dict(g.moves), "kind": g.kind})]
+        return None
 
     # -- time --------------------------------------------------------------------------------
     def tick(self, now_ms: int) -> list[tuple[str, dict]]:

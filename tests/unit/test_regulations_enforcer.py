@@ -27,9 +27,13 @@ def play(e: Enforcer, start: int, moves_each: int) -> int:
     return at
 
 
-def report_draw(e: Enforcer, at: int, reason: str = "agreement"):
-    return e.observe("result_reported", {"game": "1-1", "board": "1", "result": "1/2-1/2",
-                                         "reason": reason, "seq": 99}, at)
+def report_draw(e: Enforcer, at: int, reason: str = "agreement", game: str = "1-1"):
+    """What the gateway does with a device's result: ask the enforcer; allowed -> game_ended."""
+    refused = e.review_result(game, "1/2-1/2", reason, 99)
+    if refused is not None:
+        return refused
+    return [("game_ended", {"game": game, "board": "1", "result": "1/2-1/2", "termination": reason,
+                            "by": "device"})]
 
 
 def types(out):
@@ -91,8 +95,7 @@ def test_norway_classical_draw_is_followed_by_armageddon_won_by_black_on_a_draw(
                                    "increment_from_move": 41, "draw_goes_to": "black"}
     e.observe("armageddon_scheduled", arm, at)
     # Draw offers are allowed in Armageddon ("does not apply to ... Armageddon games").
-    r = e.observe("result_reported", {"game": arm["id"], "board": "1", "result": "1/2-1/2",
-                                      "reason": "agreement"}, at + 5)
+    r = report_draw(e, at + 5, game=arm["id"])
     assert types(r) == ["game_ended"]
     decided = e.observe("game_ended", r[0][1], at + 5)
     assert types(decided) == ["armageddon_decided"] and decided[0][1]["winner"] == "black"
