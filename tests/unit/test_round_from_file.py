@@ -117,3 +117,21 @@ def test_swiss_needs_every_earlier_result(shared_data: Path) -> None:
     unfinished = [replace(g, result="*") if g is last else g for g in results]
     with pytest.raises(ValueError, match="cannot be paired"):
         round_from_tournament(tour, rnd, results_so_far=unfinished, absent=absent)
+
+
+def test_us_2013_swiss_round_1_top_half_meets_bottom_half() -> None:
+    """C.04.3: round 1 is one score group, S1 = the top half (1..12) meets S2 (13..24) in order; the
+    colours alternate from the initial colour drawn for number 1 (E.5; White here)."""
+    t = _event("us-championship-2013.toml")
+    d = round_from_tournament(t, 1, initial_color="white")
+    expected = [(i, i + 12) if i % 2 else (i + 12, i) for i in range(1, 13)]
+    assert [(g["white_no"], g["black_no"]) for g in d["games"]] == expected
+    assert d["byes"] == []
+
+
+def test_checkers_eleven_players_round_1() -> None:
+    """11 players: C.05 Annex 1's table for 11-12, number 12 a bye: 1 (who would meet 12) sits out."""
+    t = _event("checkers-11-man-national-2017.toml")
+    d = round_from_tournament(t, 1)
+    assert d["byes"] == [1] and [(g["white_no"], g["black_no"]) for g in d["games"]] == TABLE_12[1][1:]
+    assert all(g["variant"] == "checkers" for g in d["games"])
