@@ -17,6 +17,7 @@ without one they answer 503 ``{"error": ...}``; recorded results that contradict
 from __future__ import annotations
 
 import time
+import weakref
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -45,6 +46,21 @@ def _provisional(request: Request) -> bool:
     return request.query_params.get("provisional", "0") not in ("0", "", "false", "no")
 
 
+_CACHE: weakref.WeakKeyDictionary[TournamentView, dict] = weakref.WeakKeyDictionary()
+
+
+def _cached(view: TournamentView, kind: str, provisional: bool, make) -> dict:
+    """The body for (view, its seq, kind, provisional), computed once per log entry: every spectator
+    polling or reloading after a result gets the same body without re-ranking the field."""
+    bodies = _CACHE.setdefault(view, {})
+    key = (view.seq, kind, provisional)
+    if key not in bodies:
+        for old in [k for k in bodies if k[0] != view.seq]:
+            del bodies[old]
+        bodies[key] = make(view, provisional)
+    return bodies[key]
+
+
 def _answer(make) -> Response:
     try:
         return make()
@@ -57,7 +73,7 @@ async def standings_api(request: Request) -> Response:
     view = _view(request)
     if view is None:
         return _no_view()
-    return _answer(lambda: JSONResponse(standings_json(view, _provisional(request)),
+    return _answer(lambda: JSONResponse(_cached(view, "standings", _provisional(request), standings_json),
                                         headers={"Cache-Control": "no-cache"}))
 
 
@@ -66,7 +82,7 @@ async def crosstable_api(request: Request) -> Response:
     view = _view(request)
     if view is None:
         return _no_view()
-    return _answer(lambda: JSONResponse(crosstable_json(view, _provisional(request)),
+    return _answer(lambda: JSONResponse(_cached(view, "crosstable", _provisional(request), crosstable_json),
                                         headers={"Cache-Control": "no-cache"}))
 
 

@@ -109,3 +109,12 @@ def test_without_a_fold_or_with_contradicting_results() -> None:
     log.add("round_started", round_from_pgn(pgn))  # A on two boards of one round
     r = _client(log.view).get("/api/standings")
     assert r.status_code == 409 and "two results" in r.json()["error"]
+
+
+def test_a_new_result_is_served_at_once() -> None:
+    """Bodies are kept per log seq: the next entry makes a fresh one."""
+    log = _us_log()
+    client = _client(log.view)
+    assert {r["start_no"]: r["points"] for r in client.get("/api/standings").json()["rows"]}[2] == 0
+    log.end("1-2", "1-0")
+    assert {r["start_no"]: r["points"] for r in client.get("/api/standings").json()["rows"]}[2] == 1
