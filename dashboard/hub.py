@@ -34,13 +34,17 @@ class Client:
         """Queue one encoded delta, or drop the backlog when full. Never blocks."""
         if self.stale:
             self.dropped += 1
-        elif len(self.items) >= self.cap:
-            self.dropped += len(self.items) + 1
-            self.items.clear()
+            return
+        items = self.items
+        n = len(items)
+        if n >= self.cap:
+            self.dropped += n + 1
+            items.clear()
             self.stale = True
         else:
-            self.items.append((seq, text))
-            self.high_water = max(self.high_water, len(self.items))
+            items.append((seq, text))
+            if n >= self.high_water:
+                self.high_water = n + 1
         self.wake.set()
 
     def take(self) -> list[tuple[int, str]]:

@@ -8,6 +8,9 @@ Protocol (server to client, JSON text frames; the client never needs to send any
 2. then every delta as it happens (``"round"`` or ``"game"`` messages, each with the log ``seq``);
 3. a client that fell too far behind (its queue filled up) gets a fresh snapshot, then deltas.
 
+A frame holds one message, or, when several were waiting for the same client, a JSON array of them
+in order (fewer sends when a client or the hall is busy); clients handle both.
+
 A client keeps the highest ``seq`` it saw and reconnects with ``?after=SEQ``. Messages with a seq at
 or below one already sent are never sent again on the same connection.
 """
@@ -49,7 +52,7 @@ async def live(ws: WebSocket) -> None:
             first = missed
             seq = after
         reader = asyncio.create_task(_drain_incoming(ws))
-        writer = asyncio.create_task(_write(ws, feed, client, first, seq))
+        writer = asyncio.create_task(_write(ws, feed, client, first, seq, batch=True))
         done, pending = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
             task.cancel()
@@ -69,10 +72,11 @@ async def _drain_incoming(ws: WebSocket) -> None:
 
 
 async def _write(ws: WebSocket, feed: Feed, client: Client, first: list[tuple[int, str]],
-                 covered: int) -> None:
+                 covered: int, batch: bool = False) -> None:
     """Send ``first``, then the client's queue in order; a snapshot instead when it went stale.
     ``covered``: the seq up to which the client already has everything (queued items at or below
-    it are skipped, so nothing is sent twice)."""
+    it are skipped, so nothing is sent twice). ``feed``: anything with ``snapshot() -> (seq, text)``.
+    ``batch``: send what is waiting as one JSON array frame (each message stays whole)."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         for s, text in first:
             await ws.send_text(text)
@@ -90,9 +94,11 @@ async def _write(ws: WebSocket, feed: Feed, client: Client, first: list[tuple[in
                 client.wake.clear()
                 await client.wake.wait()
                 continue
-            for s, text in items:
-                if client.stale:
-                    break  # the rest was dropped while we were sending: a snapshot follows
-                if s <= covered:
-                    continue
-                await ws.send_text(text)
+            texts = [text for s, text in items if s > covered]
+            if batch and len(texts) > 1:
+                await ws.send_text("[" + ",".join(texts) + "]")
+            else:
+                for text in texts:
+                    if client.stale:
+                        break  # the rest was dropped while we were sending: a snapshot follows
+                    await ws.send_text(text)

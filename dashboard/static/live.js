@@ -62,7 +62,10 @@ const Venue = (() => {
       const ws = new WebSocket(`${proto}://${location.host}/ws/live${q}`);
       ws.onopen = () => { retry = 500; setConn("live", "conn-live"); };
       ws.onmessage = (ev) => {
-        const m = JSON.parse(ev.data);
+        const data = JSON.parse(ev.data); // one message, or an array of them in order
+        for (const m of Array.isArray(data) ? data : [data]) handle(m);
+      };
+      const handle = (m) => {
         if (m.type === "snapshot" || m.type === "round") {
           state.round = m.round;
           state.games = new Map(m.games.map((g) => [g.id, g]));

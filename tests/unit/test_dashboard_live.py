@@ -45,8 +45,16 @@ def interleaved(round5) -> list:
     return sorted(items, key=lambda it: it[2])
 
 
+_PENDING: dict[int, list] = {}
+
+
 async def recv(ws, timeout=5.0) -> dict:
-    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+    """The next message; a frame may hold one message or an array of them (dashboard.live)."""
+    buf = _PENDING.setdefault(id(ws), [])
+    if not buf:
+        data = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        buf.extend(data if isinstance(data, list) else [data])
+    return buf.pop(0)
 
 
 async def test_snapshot_then_deltas_with_seq(round5):
