@@ -101,3 +101,15 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
                       "kind": t.kind})
     return {"round": str(round_no), "event": t.name, "site": t.site, "date": date, "games": games,
             "byes": byes}
+
+
+def round_from_view(view, round_no: int, *, initial_color: str = "white") -> dict:
+    """:func:`round_from_tournament` for the tournament a ``TournamentView`` folded from the log:
+    its registered file, the results of the earlier rounds, the recorded pairing numbers
+    (``lots_drawn``) and the players withdrawn by then. Raises ValueError when no
+    ``tournament_registered`` entry was folded, or as :func:`round_from_tournament`."""
+    if view.tournament is None:
+        raise ValueError("no tournament_registered entry in the log: rounds cannot be paired from the file")
+    return round_from_tournament(view.tournament, round_no, results_so_far=view.results(round_no),
+                                 lots=view.pairing_numbers or None, absent=view.absent(round_no),
+                                 initial_color=initial_color)
