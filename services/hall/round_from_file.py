@@ -6,9 +6,11 @@
 * Swiss (``"swiss-dutch"``): the Dutch system (FIDE C.04.3, ``services.tournament.pairing.dutch``)
   over the results so far, written as a TRF16 file (``services.hall.tournament_trf``).
 
-Boards are numbered 1.. in pairing order; hall boards are those of the file's ``[[boards]]`` in
-that order (board number = the pairing board when the file lists fewer). A pairing-allocated bye
-(C.04.1, C.05 Annex 1 "the highest number counts as a bye") gets no board: ``byes: [start_no]``.
+:func:`round_from_view` pairs the next round of a tournament folded from the log
+(``services.hall.tournament_view``). Boards are numbered 1.. in pairing order; hall boards are those
+of the file's ``[[boards]]`` in that order (numbers after the last one when the file lists fewer).
+A pairing-allocated bye (C.04.1, C.05 Annex 1 "the highest number counts as a bye") gets no board:
+``byes: [start_no]``.
 """
 
 from __future__ import annotations

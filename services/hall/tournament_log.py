@@ -88,3 +88,11 @@ def tournament_from_data(data: dict) -> Tournament:
             clock_tolerance_ms=int(regs.get("clock_tolerance_ms", 2000))),
         site=data.get("site", ""),
     )
+
+
+def registration_due(t: Tournament, registered: dict | None) -> dict | None:
+    """The ``tournament_registered`` data to append for ``t``, or None when ``registered`` (the data
+    of the log's latest such entry; None when it has none) already says the same: so a restarted
+    ``venue serve`` writes the file once, and again only when the organiser changed it."""
+    data = tournament_registered_data(t)
+    return None if registered == data else data

@@ -330,3 +330,14 @@ def test_entries_it_cannot_use_are_skipped() -> None:
                                    "turn": "black"}) is False
     assert log.view.apply(log.entries[0]) is False  # already folded
     assert _points(log.view)[1] == 0
+
+
+def test_registration_is_written_once_and_again_after_a_change() -> None:
+    from services.hall.tournament_log import registration_due
+
+    t = _event("us-championship-2023.toml")
+    first = registration_due(t, None)
+    assert first == tournament_registered_data(t)
+    assert registration_due(t, json.loads(json.dumps(first))) is None  # as read back from the log
+    changed = replace(t, players=t.players[:11])
+    assert registration_due(changed, first)["players"][-1]["start_no"] == 11
