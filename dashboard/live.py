@@ -25,6 +25,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from dashboard.feed import Feed
 from dashboard.hub import Client
 
+BATCH_MAX = 500  # messages per frame when a resuming client catches up
+
 
 def _after(ws: WebSocket) -> int | None:
     raw = ws.query_params.get("after")
@@ -78,9 +80,15 @@ async def _write(ws: WebSocket, feed: Feed, client: Client, first: list[tuple[in
     it are skipped, so nothing is sent twice). ``feed``: anything with ``snapshot() -> (seq, text)``.
     ``batch``: send what is waiting as one JSON array frame (each message stays whole)."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        for s, text in first:
-            await ws.send_text(text)
-            covered = max(covered, s)
+        if batch and len(first) > 1:
+            for i in range(0, len(first), BATCH_MAX):
+                chunk = first[i:i + BATCH_MAX]
+                await ws.send_text("[" + ",".join(t for _, t in chunk) + "]")
+                covered = max(covered, chunk[-1][0])
+        else:
+            for s, text in first:
+                await ws.send_text(text)
+                covered = max(covered, s)
         while True:
             if client.stale:
                 client.stale = False
