@@ -17,7 +17,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from venue.serve import dashboard_at, gateway_ready, simulator
+from venue.serve import CliError, dashboard_at, gateway_ready, simulator
 
 TOURNAMENT = "candidates-2024"
 ROUND_FILE = "candidates_2024_round5.pgn"
@@ -80,7 +80,10 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
         log = open_log(store, TOURNAMENT)
         try:
             async with contextlib.AsyncExitStack() as stack:
-                mqtt_url = await stack.enter_async_context(embedded_broker(port=0))
+                try:
+                    mqtt_url = await stack.enter_async_context(embedded_broker(port=0))
+                except Exception as exc:  # amqtt's errors have no common base worth naming
+                    raise CliError(f"cannot start the embedded MQTT broker: {exc}") from None
                 await log.append("round_started", setup)
                 gateway = Gateway(log, mqtt_url, TOURNAMENT)
                 gateway_task = _task(stack, gateway.run(), "gateway")  # stopped before the broker
@@ -93,8 +96,10 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
                 out(f"  API          {url}/api/games   PGN {url}/api/round.pgn")
                 out(f"  MQTT broker  {mqtt_url} (embedded)   event log {store}")
                 out("Ctrl-C to stop.")
-                _task(stack, simulate(mqtt_url, TOURNAMENT, text, speed=speed, kind=kind), "simulators")
-                await watch(app.state.feed.view, out)
+                sim = _task(stack, simulate(mqtt_url, TOURNAMENT, text, speed=speed, kind=kind),
+                            "simulators")
+                await _watch_while_running(watch(app.state.feed.view, out),
+                                           {"the simulated boards": sim, "the gateway": gateway_task})
                 out("round over")
                 if exit_when_done:
                     return 0
@@ -103,6 +108,24 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
         finally:
             await log.close()
     return 0
+
+
+async def _watch_while_running(watcher, tasks: dict[str, asyncio.Task]) -> None:
+    """Await ``watcher``; CliError as soon as one of ``tasks`` fails (it would never end else)."""
+    watching = asyncio.ensure_future(watcher)
+    pending = set(tasks.values())
+    try:
+        while True:
+            done, _ = await asyncio.wait({watching, *pending}, return_when=asyncio.FIRST_COMPLETED)
+            if watching in done:
+                return watching.result()
+            for name, task in tasks.items():
+                if task in done:
+                    pending.discard(task)
+                    if not task.cancelled() and task.exception() is not None:
+                        raise CliError(f"{name} stopped: {task.exception()}")
+    finally:
+        watching.cancel()
 
 
 def _task(stack: contextlib.AsyncExitStack, coro, name: str) -> asyncio.Task:
