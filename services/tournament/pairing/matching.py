@@ -27,28 +27,45 @@ def max_weight_matching(n: int, edges: Iterable[tuple[int, int, int]]) -> list[i
     for i, j, w in edges:
         if not (0 <= i < n and 0 <= j < n) or i == j:
             raise ValueError(f"bad edge ({i}, {j}) for {n} vertices")
-        if w > 0:
-            edge_list.append((i, j, w))
-    if not edge_list:
-        return [-1] * n
-    return _Solver(n, edge_list).solve()
+        edge_list.append((i, j, max(w, 0)))
+    matcher = WeightedMatcher(n, [(i, j) for i, j, _ in edge_list])
+    for k, (_, _, w) in enumerate(edge_list):
+        matcher.set_weight_of(k, w)
+    return matcher.solve()
 
 
-class _Solver:
-    """One run of the blossom algorithm; see :func:`max_weight_matching`.
+class WeightedMatcher:
+    """A maximum weight matching that is kept up to date while edge weights change.
+
+    The graph has a fixed set of candidate edges (by default every pair of ``0..n-1``); each has an
+    int weight, 0 meaning absent. :meth:`solve` returns the current optimum. Between two calls only
+    the vertices whose edges changed are disturbed: blossom duals are pushed down onto the vertices
+    (which keeps every edge feasible), a changed vertex gets the least dual that keeps its edges
+    feasible, matched edges that stopped being tight are unmatched, and the search restarts only
+    from the free vertices whose dual is still positive (a free vertex with dual 0 already meets the
+    optimality conditions). Each stage then grows alternating trees from those roots until it
+    augments, or a root's dual reaches 0, or a matched S-vertex's dual reaches 0 (that vertex is
+    then set free by flipping its path to the root, which keeps every condition).
 
     Edge k has endpoints ``2k`` (its first vertex) and ``2k+1`` (its second); ``mate[v]`` holds the
-    remote endpoint of v's matched edge. Blossoms are numbered n..2n-1; duals are doubled so that all
-    arithmetic stays integral (slack = u_i + u_j - 2 w).
+    remote endpoint of v's matched edge. Blossoms are numbered n..2n-1. Duals are kept in units of
+    1/``scale`` (slack = u_i + u_j - scale * w) and the scale doubles when a half-unit is needed, so
+    all arithmetic stays exact on Python ints.
     """
 
-    def __init__(self, n: int, edges: list[tuple[int, int, int]]) -> None:
+    def __init__(self, n: int, pairs: list[tuple[int, int]] | None = None) -> None:
         self.n = n
-        self.edges = edges
-        maxw = max(w for _, _, w in edges)
-        self.endpoint = [v for i, j, _ in edges for v in (i, j)]
+        if pairs is None:
+            pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+            self.dense = True
+        else:
+            self.dense = False
+        self.ei = [i for i, _ in pairs]
+        self.ej = [j for _, j in pairs]
+        self.w = [0] * len(pairs)
+        self.endpoint = [v for pair in pairs for v in pair]
         self.neighbend: list[list[int]] = [[] for _ in range(n)]
-        for k, (i, j, _) in enumerate(edges):
+        for k, (i, j) in enumerate(pairs):
             self.neighbend[i].append(2 * k + 1)
             self.neighbend[j].append(2 * k)
         self.mate = [-1] * n
@@ -62,13 +79,34 @@ class _Solver:
         self.bestedge = [-1] * (2 * n)
         self.blossombestedges: list[list[int] | None] = [None] * (2 * n)
         self.unusedblossoms = list(range(n, 2 * n))
-        self.dualvar = [maxw] * n + [0] * n
-        self.allowedge = [False] * len(edges)
+        self.dualvar = [0] * (2 * n)
+        self.allowedge = [0] * len(pairs)
+        self.stage = 0
         self.queue: list[int] = []
+        self.scale = 2
+        self.fresh = True
+        self.changed: set[int] = set()
+
+    def edge(self, i: int, j: int) -> int:
+        """The index of the candidate edge i-j of a graph built with every pair."""
+        if i > j:
+            i, j = j, i
+        return i * (2 * self.n - i - 1) // 2 + (j - i - 1)
+
+    def set_weight(self, i: int, j: int, weight: int) -> None:
+        """Set the weight of the edge i-j (every-pair graphs); 0 or less removes it."""
+        self.set_weight_of(self.edge(i, j), weight)
+
+    def set_weight_of(self, k: int, weight: int) -> None:
+        """Set the weight of candidate edge ``k``; 0 or less removes it."""
+        weight = max(weight, 0)
+        if self.w[k] != weight:
+            self.w[k] = weight
+            self.changed.add(self.ei[k])
+            self.changed.add(self.ej[k])
 
     def slack(self, k: int) -> int:
-        i, j, w = self.edges[k]
-        return self.dualvar[i] + self.dualvar[j] - 2 * w
+        return self.dualvar[self.ei[k]] + self.dualvar[self.ej[k]] - self.scale * self.w[k]
 
     def leaves(self, b: int) -> list[int]:
         if b < self.n:
@@ -82,6 +120,84 @@ class _Solver:
             else:
                 stack.extend(reversed(self.blossomchilds[t]))
         return out
+
+    # -- warm start ---------------------------------------------------------------------------
+
+    def _required(self, v: int) -> int:
+        """The least dual of v that keeps all its edges feasible."""
+        req = 0
+        dual, endpoint, w, scale = self.dualvar, self.endpoint, self.w, self.scale
+        for p in self.neighbend[v]:
+            wk = w[p >> 1]
+            if wk:
+                r = scale * wk - dual[endpoint[p]]
+                if r > req:
+                    req = r
+        return req
+
+    def _unmatch(self, v: int) -> None:
+        p = self.mate[v]
+        if p != -1:
+            self.mate[self.endpoint[p]] = -1
+            self.mate[v] = -1
+
+    def _prepare(self) -> None:
+        n = self.n
+        if self.fresh:
+            self.fresh = False
+            maxw = max(self.w, default=0)
+            for v in range(n):
+                self.dualvar[v] = maxw if any(self.w[p >> 1] for p in self.neighbend[v]) else 0
+            # Every edge of the top weight is tight under these duals: a greedy matching of them is a
+            # valid start and saves most stages on graphs with many equal weights.
+            if maxw:
+                for k, wk in enumerate(self.w):
+                    if wk == maxw and self.mate[self.ei[k]] == -1 and self.mate[self.ej[k]] == -1:
+                        self.mate[self.ei[k]] = 2 * k + 1
+                        self.mate[self.ej[k]] = 2 * k
+            self.changed.clear()
+            return
+        # Dissolve the blossoms around each changed vertex, pushing their duals down onto their
+        # vertices: every edge stays feasible and every edge inside stays tight; only the matched
+        # edge leaving such a blossom may lose its tightness. Other blossoms are kept.
+        touched: set[int] = set(self.changed)
+        for v in self.changed:
+            b = self.inblossom[v]
+            while b >= n:
+                d = self.dualvar[b]
+                leaves = self.leaves(b)
+                if d:
+                    for x in leaves:
+                        self.dualvar[x] += d
+                touched.update(leaves)
+                for child in self.blossomchilds[b]:
+                    self.blossomparent[child] = -1
+                    for x in self.leaves(child):
+                        self.inblossom[x] = child
+                self.blossomchilds[b] = self.blossomendps[b] = None
+                self.blossombase[b] = -1
+                self.blossombestedges[b] = None
+                self.dualvar[b] = 0
+                self.unusedblossoms.append(b)
+                b = self.inblossom[v]
+        for v in self.changed:
+            req = self._required(v)
+            if req > self.dualvar[v]:
+                self.dualvar[v] = req
+        self.changed.clear()
+        inb = self.inblossom
+        for v in touched:
+            p = self.mate[v]
+            if p == -1:
+                continue
+            u = self.endpoint[p]
+            if inb[u] != inb[v] and (self.w[p >> 1] == 0 or self.slack(p >> 1) != 0):
+                self._unmatch(v)
+        for v in touched:
+            if self.mate[v] == -1 and self.dualvar[v] > 0 and inb[v] == v:
+                self.dualvar[v] = self._required(v)
+
+    # -- the blossom machinery (Galil 1986; structure of van Rantwijk's mwmatching) ----------------
 
     def assign_label(self, w: int, t: int, p: int) -> None:
         while True:
@@ -120,7 +236,7 @@ class _Solver:
         return base
 
     def add_blossom(self, base: int, k: int) -> None:
-        v, w, _ = self.edges[k]
+        v, w = self.ei[k], self.ej[k]
         inb = self.inblossom
         bb, bv, bw = inb[base], inb[v], inb[w]
         b = self.unusedblossoms.pop()
@@ -155,14 +271,15 @@ class _Solver:
                 self.queue.append(x)
             inb[x] = b
         bestedgeto: dict[int, int] = {}
+        weights = self.w
         for sub in path:
             if self.blossombestedges[sub] is None:
-                lists = [[p // 2 for p in self.neighbend[x]] for x in self.leaves(sub)]
+                lists = [[p >> 1 for p in self.neighbend[x] if weights[p >> 1]] for x in self.leaves(sub)]
             else:
                 lists = [self.blossombestedges[sub]]
             for lst in lists:
                 for kk in lst:
-                    i, j, _ = self.edges[kk]
+                    i, j = self.ei[kk], self.ej[kk]
                     if inb[j] == b:
                         i, j = j, i
                     bj = inb[j]
@@ -206,10 +323,10 @@ class _Solver:
                 self.label[self.endpoint[p ^ 1]] = 0
                 self.label[self.endpoint[endps[j - endptrick] ^ endptrick ^ 1]] = 0
                 self.assign_label(self.endpoint[p ^ 1], 2, p)
-                self.allowedge[endps[j - endptrick] // 2] = True
+                self.allowedge[endps[j - endptrick] >> 1] = self.stage
                 j += jstep
                 p = endps[j - endptrick] ^ endptrick
-                self.allowedge[p // 2] = True
+                self.allowedge[p >> 1] = self.stage
                 j += jstep
             bv = childs[j]
             self.label[self.endpoint[p ^ 1]] = self.label[bv] = 2
@@ -236,6 +353,7 @@ class _Solver:
         self.blossombase[b] = -1
         self.blossombestedges[b] = None
         self.bestedge[b] = -1
+        self.dualvar[b] = 0
         self.unusedblossoms.append(b)
 
     def augment_blossom(self, b: int, v: int) -> None:
@@ -269,124 +387,183 @@ class _Solver:
         self.blossomendps[b] = endps[i:] + endps[:i]
         self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]]
 
-    def augment_matching(self, k: int) -> None:
-        v, w, _ = self.edges[k]
+    def augment_path(self, s: int, p: int) -> None:
+        """Give S-vertex s the mate endpoint p (-1: none) and flip its tree path up to the root."""
         n = self.n
-        for s, p in ((v, 2 * k + 1), (w, 2 * k)):
-            while True:
-                bs = self.inblossom[s]
-                if bs >= n:
-                    self.augment_blossom(bs, s)
-                self.mate[s] = p
-                if self.labelend[bs] == -1:
-                    break
-                t = self.endpoint[self.labelend[bs]]
-                bt = self.inblossom[t]
-                s = self.endpoint[self.labelend[bt]]
-                j = self.endpoint[self.labelend[bt] ^ 1]
-                if bt >= n:
-                    self.augment_blossom(bt, j)
-                self.mate[j] = self.labelend[bt]
-                p = self.labelend[bt] ^ 1
+        while True:
+            bs = self.inblossom[s]
+            if bs >= n:
+                self.augment_blossom(bs, s)
+            self.mate[s] = p
+            if self.labelend[bs] == -1:
+                break
+            t = self.endpoint[self.labelend[bs]]
+            bt = self.inblossom[t]
+            s = self.endpoint[self.labelend[bt]]
+            j = self.endpoint[self.labelend[bt] ^ 1]
+            if bt >= n:
+                self.augment_blossom(bt, j)
+            self.mate[j] = self.labelend[bt]
+            p = self.labelend[bt] ^ 1
+
+    def _rescale(self) -> None:
+        self.scale *= 2
+        self.dualvar = [2 * d for d in self.dualvar]
+
+    # -- the search ------------------------------------------------------------------------------
 
     def solve(self) -> list[int]:
+        """The current maximum weight matching: ``mate[v]`` is v's partner, -1 when unmatched."""
         n = self.n
-        label, inb, endpoint = self.label, self.inblossom, self.endpoint
-        for _ in range(n):
+        self._prepare()
+        label, endpoint, w = self.label, self.endpoint, self.w
+        while True:
+            self.stage += 1
+            stage = self.stage
             label[:] = [0] * (2 * n)
+            self.labelend[:] = [-1] * (2 * n)
             self.bestedge[:] = [-1] * (2 * n)
             self.blossombestedges[n:] = [None] * n
-            self.allowedge[:] = [False] * len(self.edges)
             self.queue[:] = []
+            inb = self.inblossom
+            roots = False
             for v in range(n):
-                if self.mate[v] == -1 and label[inb[v]] == 0:
+                if self.mate[v] == -1 and self.dualvar[v] > 0 and label[inb[v]] == 0:
                     self.assign_label(v, 1, -1)
-            augmented = False
+                    roots = True
+            if not roots:
+                break
             while True:
+                augmented = False
+                allowedge = self.allowedge
+                bestedge, ei, ej = self.bestedge, self.ei, self.ej
                 while self.queue and not augmented:
                     v = self.queue.pop()
+                    inb = self.inblossom
+                    dual = self.dualvar
+                    dv = dual[v]
+                    bv = inb[v]
+                    scale = self.scale
                     for p in self.neighbend[v]:
                         k = p >> 1
-                        w = endpoint[p]
-                        if inb[v] == inb[w]:
+                        wk = w[k]
+                        if not wk:
+                            continue
+                        x = endpoint[p]
+                        bx = inb[x]
+                        if bv == bx:
                             continue
                         kslack = 0
-                        if not self.allowedge[k]:
-                            kslack = self.slack(k)
+                        if allowedge[k] != stage:
+                            kslack = dv + dual[x] - scale * wk
                             if kslack <= 0:
-                                self.allowedge[k] = True
-                        if self.allowedge[k]:
-                            lw = label[inb[w]]
-                            if lw == 0:
-                                self.assign_label(w, 2, p ^ 1)
-                            elif lw == 1:
-                                base = self.scan_blossom(v, w)
-                                if base >= 0:
-                                    self.add_blossom(base, k)
-                                else:
-                                    self.augment_matching(k)
+                                allowedge[k] = stage
+                            elif label[bx] != 1 and label[x] != 0:
+                                continue
+                        if allowedge[k] == stage:
+                            lx = label[bx]
+                            if lx == 0:
+                                if self.mate[self.blossombase[bx]] == -1:
+                                    self._augment(k)
                                     augmented = True
                                     break
-                            elif label[w] == 0:
-                                label[w] = 2
-                                self.labelend[w] = p ^ 1
-                        elif label[inb[w]] == 1:
-                            b = inb[v]
-                            if self.bestedge[b] == -1 or kslack < self.slack(self.bestedge[b]):
-                                self.bestedge[b] = k
-                        elif label[w] == 0:
-                            if self.bestedge[w] == -1 or kslack < self.slack(self.bestedge[w]):
-                                self.bestedge[w] = k
+                                self.assign_label(x, 2, p ^ 1)
+                            elif lx == 1:
+                                base = self.scan_blossom(v, x)
+                                if base >= 0:
+                                    self.add_blossom(base, k)
+                                    bv = inb[v]
+                                else:
+                                    self._augment(k)
+                                    augmented = True
+                                    break
+                            elif label[x] == 0:
+                                label[x] = 2
+                                self.labelend[x] = p ^ 1
+                        elif label[bx] == 1:
+                            be = bestedge[bv]
+                            if be == -1 or kslack < dual[ei[be]] + dual[ej[be]] - scale * w[be]:
+                                bestedge[bv] = k
+                        elif label[x] == 0:
+                            be = bestedge[x]
+                            if be == -1 or kslack < dual[ei[be]] + dual[ej[be]] - scale * w[be]:
+                                bestedge[x] = k
                 if augmented:
                     break
-                deltatype = 1
-                delta = min(self.dualvar[:n])
-                deltaedge = deltablossom = -1
-                for v in range(n):
-                    if label[inb[v]] == 0 and self.bestedge[v] != -1:
-                        d = self.slack(self.bestedge[v])
-                        if d < delta:
-                            delta, deltatype, deltaedge = d, 2, self.bestedge[v]
-                for b in range(2 * n):
-                    if self.blossomparent[b] == -1 and label[b] == 1 and self.bestedge[b] != -1:
-                        d = self.slack(self.bestedge[b]) // 2
-                        if d < delta:
-                            delta, deltatype, deltaedge = d, 3, self.bestedge[b]
-                for b in range(n, 2 * n):
-                    if (self.blossombase[b] >= 0 and self.blossomparent[b] == -1 and label[b] == 2
-                            and self.dualvar[b] < delta):
-                        delta, deltatype, deltablossom = self.dualvar[b], 4, b
-                dual = self.dualvar
-                for v in range(n):
-                    lv = label[inb[v]]
-                    if lv == 1:
-                        dual[v] -= delta
-                    elif lv == 2:
-                        dual[v] += delta
-                for b in range(n, 2 * n):
-                    if self.blossombase[b] >= 0 and self.blossomparent[b] == -1:
-                        if label[b] == 1:
-                            dual[b] += delta
-                        elif label[b] == 2:
-                            dual[b] -= delta
-                if deltatype == 1:
+                if not self._adjust_duals():
                     break
-                if deltatype == 2:
-                    self.allowedge[deltaedge] = True
-                    i, j, _ = self.edges[deltaedge]
-                    if label[inb[i]] == 0:
-                        i, j = j, i
-                    self.queue.append(i)
-                elif deltatype == 3:
-                    self.allowedge[deltaedge] = True
-                    i, _, _ = self.edges[deltaedge]
-                    self.queue.append(i)
-                else:
-                    self.expand_blossom(deltablossom, False)
-            if not augmented:
-                break
             for b in range(n, 2 * n):
                 if (self.blossomparent[b] == -1 and self.blossombase[b] >= 0 and label[b] == 1
                         and self.dualvar[b] == 0):
                     self.expand_blossom(b, True)
         return [-1 if p == -1 else endpoint[p] for p in self.mate]
+
+    def _augment(self, k: int) -> None:
+        self.augment_path(self.ei[k], 2 * k + 1)
+        self.augment_path(self.ej[k], 2 * k)
+
+    def _adjust_duals(self) -> bool:
+        """One dual change; False when the stage must end (a dual reached 0)."""
+        n = self.n
+        label, inb = self.label, self.inblossom
+        while True:
+            dual = self.dualvar
+            deltatype, delta, deltaedge, deltablossom, deltavertex = -1, 0, -1, -1, -1
+            for v in range(n):
+                if label[inb[v]] == 1 and (deltatype == -1 or dual[v] < delta):
+                    delta, deltatype, deltavertex = dual[v], 1, v
+            bestedge, ei, ej, w, scale = self.bestedge, self.ei, self.ej, self.w, self.scale
+            for v in range(n):
+                be = bestedge[v]
+                if be != -1 and label[inb[v]] == 0:
+                    d = dual[ei[be]] + dual[ej[be]] - scale * w[be]
+                    if d < delta:
+                        delta, deltatype, deltaedge = d, 2, be
+            odd = False
+            parent = self.blossomparent
+            for b in range(2 * n):
+                be = bestedge[b]
+                if be != -1 and parent[b] == -1 and label[b] == 1:
+                    s = dual[ei[be]] + dual[ej[be]] - scale * w[be]
+                    if s & 1:
+                        odd = True
+                        break
+                    if s >> 1 < delta:
+                        delta, deltatype, deltaedge = s >> 1, 3, be
+            if odd:
+                self._rescale()
+                continue
+            for b in range(n, 2 * n):
+                if (self.blossombase[b] >= 0 and self.blossomparent[b] == -1 and label[b] == 2
+                        and dual[b] < delta):
+                    delta, deltatype, deltablossom = dual[b], 4, b
+            break
+        if delta:
+            for v in range(n):
+                lv = label[inb[v]]
+                if lv == 1:
+                    dual[v] -= delta
+                elif lv == 2:
+                    dual[v] += delta
+            for b in range(n, 2 * n):
+                if self.blossombase[b] >= 0 and self.blossomparent[b] == -1:
+                    if label[b] == 1:
+                        dual[b] += delta
+                    elif label[b] == 2:
+                        dual[b] -= delta
+        if deltatype == 1:
+            if self.mate[deltavertex] != -1:
+                self.augment_path(deltavertex, -1)
+            return False
+        if deltatype == 2:
+            self.allowedge[deltaedge] = self.stage
+            i, j = self.ei[deltaedge], self.ej[deltaedge]
+            if label[inb[i]] == 0:
+                i = j
+            self.queue.append(i)
+        elif deltatype == 3:
+            self.allowedge[deltaedge] = self.stage
+            self.queue.append(self.ei[deltaedge])
+        else:
+            self.expand_blossom(deltablossom, False)
+        return True

@@ -34,9 +34,11 @@ def _complete(mate: list[int]) -> bool:
     return all(m != v for v, m in enumerate(mate))
 
 
-def _validity_graph(players: list[RoundPlayer], threshold: int | None, bye_score: int | None) -> MatchingGraph:
-    """The graph of allowed pairs (C.1, C.3) plus, for an odd number of players, a dummy vertex joined
-    to each player who may take the PAB (C.2) with a score not above ``bye_score`` (C.5)."""
+def _validity_graph(players: list[RoundPlayer], threshold: int | None) -> tuple[MatchingGraph, int | None]:
+    """(graph, PAB score). The graph joins the pairs allowed by C.1 and C.3 and, for an odd number of
+    players, a dummy vertex to each player who may take the PAB (C.2) with the lowest score a PAB
+    assignee can have in a complete pairing (C.4, C.5), which is the PAB score returned (None for an
+    even number). Raises :class:`NoValidPairing` when the round cannot be paired."""
     n = len(players)
     odd = n & 1
     graph = MatchingGraph(n + odd)
@@ -44,21 +46,17 @@ def _validity_graph(players: list[RoundPlayer], threshold: int | None, bye_score
         for j in range(i + 1, n):
             if may_meet(players[i], players[j], threshold):
                 graph.set(i, j, 1)
-        if odd and players[i].bye_ok and (bye_score is None or players[i].score <= bye_score):
-            graph.set(i, n, 1)
-    return graph
-
-
-def _pab_score(players: list[RoundPlayer], threshold: int | None) -> int | None:
-    """The lowest score the PAB assignee can have in a pairing that meets C.1-C.4 (C.04.3 C.5); None
-    for an even number of players. Raises :class:`NoValidPairing` when the round cannot be paired."""
-    scores = sorted({p.score for p in players if p.bye_ok}) if len(players) & 1 else []
-    for score in scores:
-        if _complete(_validity_graph(players, threshold, score).solve()):
-            return score
-    if scores or not _complete(_validity_graph(players, threshold, None).solve()):
-        raise NoValidPairing("the players cannot all be paired within the absolute criteria (C.04.3 C.1-C.4)")
-    return None
+    if not odd:
+        if not _complete(graph.solve()):
+            raise NoValidPairing("the players cannot all be paired within the absolute criteria (C.04.3 C.1-C.4)")
+        return graph, None
+    for score in sorted({p.score for p in players if p.bye_ok}):
+        for i, p in enumerate(players):
+            if p.bye_ok and p.score == score:
+                graph.set(i, n, 1)
+        if _complete(graph.solve()):
+            return graph, score
+    raise NoValidPairing("the players cannot all be paired within the absolute criteria (C.04.3 C.1-C.4)")
 
 
 def pair_round(inp: RoundInput) -> tuple[list[tuple[RoundPlayer, RoundPlayer]], RoundPlayer | None]:
@@ -73,8 +71,7 @@ def pair_round(inp: RoundInput) -> tuple[list[tuple[RoundPlayer, RoundPlayer]], 
     if inp.played_rounds >= inp.total_rounds - 1:
         threshold = inp.played_rounds * max(inp.points.win, inp.points.draw) >> 1
     n = len(players)
-    bye_score = _pab_score(players, threshold)
-    validity = _validity_graph(players, threshold, bye_score)
+    validity, bye_score = _validity_graph(players, threshold)
 
     pairs: list[tuple[RoundPlayer, RoundPlayer]] = []
     nxt = 0
