@@ -157,8 +157,17 @@ class ChessGame:
             fen = board.fen()
             raise MoveRefused(str(move), f"the game has ended ({self._outcome.result}, "
                                          f"{self._outcome.termination}): {move} in {fen}", fen)
-        parsed = parse_move(board, move)
-        legal = parsed.move
+        # Fast path for the e-boards' plain UCI; anything else (SAN, king-takes-rook, bad input)
+        # goes through parse_move, which also words the refusals.
+        try:
+            legal = board.parse_uci(move)  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            legal = None
+        if legal and move[2:4] == chess.SQUARE_NAMES[legal.to_square]:
+            uci, note = move, None
+        else:
+            legal, note = parse_move(board, move)
+            uci = legal.uci()
         san = board.san_and_push(legal)
         self._ply = ply = self._ply + 1
         key = position_key(board)
@@ -170,10 +179,9 @@ class ChessGame:
             self._insufficient = board.is_insufficient_material()
         self._outcome = self._ends_after(san, count)
         self._claims = None
-        uci = legal.uci()
         self._moves.append(uci)
         self._sans.append(san)
-        played = ChessPlayedMove(ply, uci, san, move.strip(), parsed.note, key,
+        played = ChessPlayedMove(ply, uci, san, move.strip(), note, key,
                                  board.halfmove_clock, board.fullmove_number)
         self._played.append(played)
         return played

@@ -9,6 +9,8 @@ tests/unit/test_chess_equivalence.py), built from public attributes only.
 
 from __future__ import annotations
 
+import re
+
 import chess
 
 # Indices into a position key.
@@ -39,6 +41,14 @@ _SYMBOLS = (
     ("P", "p", PAWNS), ("N", "n", KNIGHTS), ("B", "b", BISHOPS),
     ("R", "r", ROOKS), ("Q", "q", QUEENS), ("K", "k", KINGS),
 )
+_EMPTY_RUN = re.compile("1{2,8}")
+_RUNS = {"1" * n: str(n) for n in range(2, 9)}
+
+
+def _run_length(match: re.Match) -> str:
+    return _RUNS[match.group()]
+
+
 _CASTLING_LETTERS = ((chess.BB_H1, "K"), (chess.BB_A1, "Q"), (chess.BB_H8, "k"), (chess.BB_A8, "q"))
 
 
@@ -56,16 +66,12 @@ def fen_of_key(key: PositionKey, halfmove_clock: int, fullmove_number: int) -> s
                 low = bb & -bb
                 squares[low.bit_length() - 1] = symbol
                 bb ^= low
-    rows = []
-    for rank in range(7, -1, -1):
-        row = "".join(squares[rank * 8:rank * 8 + 8])
-        for run in range(8, 1, -1):
-            row = row.replace("1" * run, str(run))
-        rows.append(row)
+    placement = "/".join("".join(squares[rank * 8:rank * 8 + 8]) for rank in range(7, -1, -1))
+    placement = _EMPTY_RUN.sub(_run_length, placement)
     castling = "".join(letter for bb, letter in _CASTLING_LETTERS if key[CASTLING] & bb) or "-"
     ep = chess.SQUARE_NAMES[key[EP]] if key[EP] is not None else "-"
     turn = "w" if key[TURN] else "b"
-    return f"{'/'.join(rows)} {turn} {castling} {ep} {halfmove_clock} {fullmove_number}"
+    return f"{placement} {turn} {castling} {ep} {halfmove_clock} {fullmove_number}"
 
 
 def has_legal_move(board: chess.Board, in_check: bool) -> bool:
@@ -73,18 +79,23 @@ def has_legal_move(board: chess.Board, in_check: bool) -> bool:
     5.2.1). ``in_check``: whether that side is in check (the caller knows it from the SAN suffix).
 
     Cheap path first: out of check, an unpinned pawn with an empty square ahead always has a legal
-    push. Else python-chess's legal move generator decides."""
+    push, and a pawn on no line (rank, file, diagonal) through its own king cannot be pinned. Else
+    python-chess's legal move generator decides."""
     if not in_check:
         us = board.turn
-        pawns = board.pawns & board.occupied_co[us]
+        own = board.occupied_co[us]
+        pawns = board.pawns & own
         empty = ~board.occupied & chess.BB_ALL
         targets = ((pawns << 8) if us else (pawns >> 8)) & empty
-        step = -8 if us else 8
-        tried = 0
-        while targets and tried < 2:
-            low = targets & -targets
-            if not board.is_pinned(us, low.bit_length() - 1 + step):
-                return True
-            targets ^= low
-            tried += 1
+        if targets:
+            king_rays = chess.BB_RAYS[(board.kings & own).bit_length() - 1]
+            step = -8 if us else 8
+            tried = 0
+            while targets and tried < 3:
+                low = targets & -targets
+                square = low.bit_length() - 1 + step
+                if not king_rays[square] or not board.is_pinned(us, square):
+                    return True
+                targets ^= low
+                tried += 1
     return any(board.generate_legal_moves())

@@ -35,7 +35,7 @@ from services.rules.base import MoveRefused
 from services.rules.chess_game import ChessGame
 from services.rules.chess_position import position_key
 
-SAMPLE = 20
+SAMPLE = 40
 FULL = os.environ.get("VENUE_FULL_EQUIVALENCE") == "1"
 
 # Termination words per python-chess termination.
@@ -131,7 +131,7 @@ def test_every_real_game_replays_with_the_same_claims_and_ends_as_python_chess(s
                 stats["games"] += 1
     # SOURCES.md: 56 + 56 + 717 + 298 games, plus 2 + 4 + 12 in quirks/.
     assert stats["games"] == 56 + 56 + 717 + 298 + 2 + 4 + 12
-    assert stats["plies"] > 90_000 and stats["deep_plies"] > 10_000
+    assert stats["plies"] > 90_000 and stats["deep_plies"] > 8_000
     assert stats["threefold_plies"] > 100  # the sample really contains claimable positions
     # The four real games that record a move after the dead position arose (found by this test).
     assert len(stats["after_dead_position"]) == 4
