@@ -11,8 +11,7 @@ Measures, in one run and on the same plies, one core:
 
 Targets (issue "Rules core"): venue >= 25,000 plies/s and within 3x of (a). Times are CPU time of
 this process (time.process_time: one core, and steadier than wall time on a shared machine); each
-figure is the best
-of ``--repeat`` runs (the slow naive row runs once). Moves after an automatic end (4 real games go
+figure is the best of ``--repeat`` runs (the slow naive row runs once). Moves after an automatic end (4 real games go
 on one move past a dead position) are dropped beforehand so every row plays the same plies.
 
 Usage: ``.venv/bin/python bench/bench_rules.py [--repeat 3] [--naive-games N]``.
@@ -58,6 +57,7 @@ def load_games() -> list[tuple[str, list[str]]]:
 
 
 def run_limit(games) -> None:
+    """(a): python-chess parse_uci (runs is_legal) + push per ply."""
     for fen, moves in games:
         board = chess.Board(fen)
         for uci in moves:
@@ -65,6 +65,7 @@ def run_limit(games) -> None:
 
 
 def run_venue(games) -> None:
+    """The gateway's per-ply work: play(uci) + claimable() + outcome."""
     for fen, moves in games:
         game = ChessGame(fen)
         for uci in moves:
@@ -74,6 +75,7 @@ def run_venue(games) -> None:
 
 
 def run_venue_fen(games) -> None:
+    """run_venue plus reading each ply's FEN."""
     for fen, moves in games:
         game = ChessGame(fen)
         for uci in moves:
@@ -83,6 +85,7 @@ def run_venue_fen(games) -> None:
 
 
 def run_naive(games) -> None:
+    """(b): (a) + python-chess can_claim_threefold_repetition() and can_claim_fifty_moves()."""
     for fen, moves in games:
         board = chess.Board(fen)
         for uci in moves:
@@ -92,6 +95,7 @@ def run_naive(games) -> None:
 
 
 def best_time(runner, games, repeat: int) -> float:
+    """Least CPU seconds of ``repeat`` runs of ``runner(games)``."""
     best = float("inf")
     for _ in range(repeat):
         start = time.process_time()
@@ -101,6 +105,7 @@ def best_time(runner, games, repeat: int) -> float:
 
 
 def main() -> None:
+    """Print the table and whether the targets are met."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per row, best kept (default 3)")
     parser.add_argument("--naive-games", type=int, default=0,

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from services.rules.chess_game import ChessGame
 from test_chess_equivalence import _RESULT, _WORDS, is_bug_1188
 
-# Start positions: the standard start and the field cases' positions (F02B, F03, F04a, F05b),
-# where few men make repetitions and the 50-move clock matter.
+# Start positions: the standard start, the field cases' positions (F02B, F03(a) and (e) with the
+# clock moved back, F04a, F05b) where few men make repetitions and the 50-move clock matter, a
+# castling position (3.8.2) and one with a legal en passant capture (9.2.2.1).
 STARTS = [
     chess.STARTING_FEN,
     "8/5k2/8/8/8/8/5K2/4R3 w - - 0 1",
@@ -27,6 +28,8 @@ STARTS = [
     "8/8/8/4k3/4p3/4N3/4K3/8 w - - 0 1",
     "8/4P1k1/8/8/8/8/6K1/8 w - - 0 60",
     "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+    # a legal en passant capture at the start (d4xe3), for 9.2.2.1
+    "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
 ]
 
 
