@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from services.tournament.pairing.matching import max_weight_matching
+from services.tournament.pairing.matching import WeightedMatcher, max_weight_matching
 
 
 def _best(n: int, weights: dict[tuple[int, int], int]) -> int:
@@ -53,3 +53,34 @@ def test_non_positive_edges_are_ignored_and_bad_edges_rejected() -> None:
         max_weight_matching(2, [(0, 2, 1)])
     with pytest.raises(ValueError):
         max_weight_matching(2, [(1, 1, 1)])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_incremental_solves_stay_optimal(seed: int) -> None:
+    """After edge changes around one or two vertices, the kept optimum is re-optimised correctly
+    (checked against exhaustive search after every change)."""
+    rng = random.Random(100 + seed)
+    for _ in range(40):
+        n = rng.randint(2, 9)
+        matcher = WeightedMatcher(n)
+        weights = {(i, j): 0 for i in range(n) for j in range(i + 1, n)}
+        scale = rng.choice([4, 100, 10**25])
+        for key in weights:
+            if rng.random() < 0.6:
+                weights[key] = rng.randint(1, scale)
+                matcher.set_weight(*key, weights[key])
+        for _ in range(10):
+            mate = matcher.solve()
+            total = sum(weights[(v, m)] for v, m in enumerate(mate) if m > v)
+            assert all(m == -1 or mate[m] == v for v, m in enumerate(mate))
+            assert total == _best(n, weights)
+            for v in rng.sample(range(n), rng.randint(1, min(2, n))):
+                for u in range(n):
+                    if u != v:
+                        key = (min(u, v), max(u, v))
+                        roll = rng.random()
+                        if roll < 0.3:
+                            weights[key] = 0
+                        elif roll < 0.6:
+                            weights[key] = rng.randint(1, scale)
+                        matcher.set_weight(*key, weights[key])

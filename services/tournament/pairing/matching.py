@@ -85,7 +85,9 @@ class WeightedMatcher:
         self.queue: list[int] = []
         self.scale = 2
         self.fresh = True
-        self.changed: set[int] = set()
+        self.changed: dict[int, int] = {}
+        """Edges changed since the last solve, with their weight at that solve."""
+        self.dirty: list[int] = []
 
     def edge(self, i: int, j: int) -> int:
         """The index of the candidate edge i-j of a graph built with every pair."""
@@ -101,9 +103,8 @@ class WeightedMatcher:
         """Set the weight of candidate edge ``k``; 0 or less removes it."""
         weight = max(weight, 0)
         if self.w[k] != weight:
+            self.changed.setdefault(k, self.w[k])
             self.w[k] = weight
-            self.changed.add(self.ei[k])
-            self.changed.add(self.ej[k])
 
     def slack(self, k: int) -> int:
         return self.dualvar[self.ei[k]] + self.dualvar[self.ej[k]] - self.scale * self.w[k]
@@ -157,35 +158,37 @@ class WeightedMatcher:
                         self.mate[self.ej[k]] = 2 * k
             self.changed.clear()
             return
-        # Dissolve the blossoms around each changed vertex, pushing their duals down onto their
-        # vertices: every edge stays feasible and every edge inside stays tight; only the matched
-        # edge leaving such a blossom may lose its tightness. Other blossoms are kept.
-        touched: set[int] = set(self.changed)
-        for v in self.changed:
-            b = self.inblossom[v]
-            while b >= n:
-                d = self.dualvar[b]
-                leaves = self.leaves(b)
-                if d:
-                    for x in leaves:
-                        self.dualvar[x] += d
-                touched.update(leaves)
-                for child in self.blossomchilds[b]:
-                    self.blossomparent[child] = -1
-                    for x in self.leaves(child):
-                        self.inblossom[x] = child
-                self.blossomchilds[b] = self.blossomendps[b] = None
-                self.blossombase[b] = -1
-                self.blossombestedges[b] = None
-                self.dualvar[b] = 0
-                self.unusedblossoms.append(b)
-                b = self.inblossom[v]
-        for v in self.changed:
-            req = self._required(v)
-            if req > self.dualvar[v]:
-                self.dualvar[v] = req
+        # A changed edge inside a blossom, or one whose end must take a higher dual, dissolves the
+        # blossoms around that end, pushing their duals down onto their vertices: every edge stays
+        # feasible and every edge inside stays tight; only a matched edge leaving such a blossom may
+        # lose its tightness. Blossoms elsewhere are kept.
+        touched: set[int] = set()
+        inb = self.inblossom
+        raised: dict[int, int] = {}
+        for k, old in self.changed.items():
+            if self.w[k] > old:
+                for v in (self.ei[k], self.ej[k]):
+                    raised[v] = raised.get(v, 0) + 1
+        for k, old in self.changed.items():
+            i, j = self.ei[k], self.ej[k]
+            if self.w[k] < old:
+                if inb[i] == inb[j] and inb[i] >= n:
+                    touched.update(self._dissolve_around(i))
+                touched.add(i)
+                touched.add(j)
+                continue
+            if self.w[k] == old:
+                continue
+            c = i if raised.get(i, 0) >= raised.get(j, 0) else j
+            if inb[c] >= n:
+                touched.update(self._dissolve_around(c))
+            sl = self.slack(k)
+            if sl < 0:
+                self.dualvar[c] -= sl
+                touched.add(c)
         self.changed.clear()
         inb = self.inblossom
+        freed: list[int] = []
         for v in touched:
             p = self.mate[v]
             if p == -1:
@@ -193,9 +196,36 @@ class WeightedMatcher:
             u = self.endpoint[p]
             if inb[u] != inb[v] and (self.w[p >> 1] == 0 or self.slack(p >> 1) != 0):
                 self._unmatch(v)
+                freed.append(u)
+        touched.update(freed)
         for v in touched:
             if self.mate[v] == -1 and self.dualvar[v] > 0 and inb[v] == v:
                 self.dualvar[v] = self._required(v)
+
+    def _dissolve_around(self, v: int) -> list[int]:
+        """Dissolve every blossom containing v, pushing its dual onto its vertices; the vertices whose
+        dual changed."""
+        n = self.n
+        out: list[int] = []
+        b = self.inblossom[v]
+        while b >= n:
+            d = self.dualvar[b]
+            leaves = self.leaves(b)
+            if d:
+                for x in leaves:
+                    self.dualvar[x] += d
+            out.extend(leaves)
+            for child in self.blossomchilds[b]:
+                self.blossomparent[child] = -1
+                for x in self.leaves(child):
+                    self.inblossom[x] = child
+            self.blossomchilds[b] = self.blossomendps[b] = None
+            self.blossombase[b] = -1
+            self.blossombestedges[b] = None
+            self.dualvar[b] = 0
+            self.unusedblossoms.append(b)
+            b = self.inblossom[v]
+        return out
 
     # -- the blossom machinery (Galil 1986; structure of van Rantwijk's mwmatching) ----------------
 
@@ -270,32 +300,33 @@ class WeightedMatcher:
             if self.label[inb[x]] == 2:
                 self.queue.append(x)
             inb[x] = b
-        bestedgeto: dict[int, int] = {}
-        weights = self.w
+        # The least-slack edge to other S-blossoms (for the dual change) is found lazily, only if a
+        # dual change happens while this blossom exists: most blossoms vanish before that.
         for sub in path:
-            if self.blossombestedges[sub] is None:
-                lists = [[p >> 1 for p in self.neighbend[x] if weights[p >> 1]] for x in self.leaves(sub)]
-            else:
-                lists = [self.blossombestedges[sub]]
-            for lst in lists:
-                for kk in lst:
-                    i, j = self.ei[kk], self.ej[kk]
-                    if inb[j] == b:
-                        i, j = j, i
-                    bj = inb[j]
-                    if bj != b and self.label[bj] == 1:
-                        cur = bestedgeto.get(bj, -1)
-                        if cur == -1 or self.slack(kk) < self.slack(cur):
-                            bestedgeto[bj] = kk
             self.blossombestedges[sub] = None
             self.bestedge[sub] = -1
-        best = list(bestedgeto.values())
-        self.blossombestedges[b] = best
-        be = -1
-        for kk in best:
-            if be == -1 or self.slack(kk) < self.slack(be):
-                be = kk
-        self.bestedge[b] = be
+        self.bestedge[b] = -1
+        self.dirty.append(b)
+
+    def _refresh_bestedge(self, b: int) -> None:
+        """Recompute the least-slack edge from S-blossom b to another S-blossom."""
+        inb, label, w, endpoint = self.inblossom, self.label, self.w, self.endpoint
+        dual, ei, ej, scale = self.dualvar, self.ei, self.ej, self.scale
+        best, best_slack = -1, 0
+        for x in self.leaves(b):
+            dx = dual[x]
+            for p in self.neighbend[x]:
+                k = p >> 1
+                wk = w[k]
+                if not wk:
+                    continue
+                y = endpoint[p]
+                by = inb[y]
+                if by != b and label[by] == 1:
+                    sl = dx + dual[y] - scale * wk
+                    if best == -1 or sl < best_slack:
+                        best, best_slack = k, sl
+        self.bestedge[b] = best
 
     def expand_blossom(self, b: int, endstage: bool) -> None:
         n = self.n
@@ -424,6 +455,7 @@ class WeightedMatcher:
             self.labelend[:] = [-1] * (2 * n)
             self.bestedge[:] = [-1] * (2 * n)
             self.blossombestedges[n:] = [None] * n
+            self.dirty.clear()
             self.queue[:] = []
             inb = self.inblossom
             roots = False
@@ -506,6 +538,10 @@ class WeightedMatcher:
         """One dual change; False when the stage must end (a dual reached 0)."""
         n = self.n
         label, inb = self.label, self.inblossom
+        for b in self.dirty:
+            if self.blossombase[b] >= 0 and self.blossomparent[b] == -1 and label[b] == 1:
+                self._refresh_bestedge(b)
+        self.dirty.clear()
         while True:
             dual = self.dualvar
             deltatype, delta, deltaedge, deltablossom, deltavertex = -1, 0, -1, -1, -1
