@@ -68,6 +68,9 @@ class WeightedMatcher:
         for k, (i, j) in enumerate(pairs):
             self.neighbend[i].append(2 * k + 1)
             self.neighbend[j].append(2 * k)
+        self.active: list[list[int]] = [[] for _ in range(n)]
+        """Per vertex, the remote endpoints of its edges of positive weight (kept from one solve to
+        the next; rebuilt only for the ends of edges that appeared or vanished)."""
         self.mate = [-1] * n
         self.label = [0] * (2 * n)
         self.labelend = [-1] * (2 * n)
@@ -128,7 +131,7 @@ class WeightedMatcher:
         """The least dual of v that keeps all its edges feasible."""
         req = 0
         dual, endpoint, w, scale = self.dualvar, self.endpoint, self.w, self.scale
-        for p in self.neighbend[v]:
+        for p in self.active[v]:
             wk = w[p >> 1]
             if wk:
                 r = scale * wk - dual[endpoint[p]]
@@ -144,18 +147,36 @@ class WeightedMatcher:
 
     def _prepare(self) -> None:
         n = self.n
+        w = self.w
+        if self.fresh:
+            self.active = [[p for p in self.neighbend[v] if w[p >> 1]] for v in range(n)]
+        else:
+            rebuild = set()
+            for k, old in self.changed.items():
+                if (old == 0) != (w[k] == 0):
+                    rebuild.add(self.ei[k])
+                    rebuild.add(self.ej[k])
+            for v in rebuild:
+                self.active[v] = [p for p in self.neighbend[v] if w[p >> 1]]
         if self.fresh:
             self.fresh = False
-            maxw = max(self.w, default=0)
+            # Each vertex starts with the dual of its heaviest edge (feasible); edges tight at both
+            # ends are matched greedily, and a vertex left free drops to the least feasible dual.
+            dual, endpoint, mate = self.dualvar, self.endpoint, self.mate
             for v in range(n):
-                self.dualvar[v] = maxw if any(self.w[p >> 1] for p in self.neighbend[v]) else 0
-            # Every edge of the top weight is tight under these duals: a greedy matching of them is a
-            # valid start and saves most stages on graphs with many equal weights.
-            if maxw:
-                for k, wk in enumerate(self.w):
-                    if wk == maxw and self.mate[self.ei[k]] == -1 and self.mate[self.ej[k]] == -1:
-                        self.mate[self.ei[k]] = 2 * k + 1
-                        self.mate[self.ej[k]] = 2 * k
+                dual[v] = max((w[p >> 1] for p in self.active[v]), default=0)
+            for v in range(n):
+                if mate[v] != -1:
+                    continue
+                for p in self.active[v]:
+                    u = endpoint[p]
+                    if mate[u] == -1 and dual[v] + dual[u] == 2 * w[p >> 1]:
+                        mate[v] = p
+                        mate[u] = p ^ 1
+                        break
+            for v in range(n):
+                if mate[v] == -1 and dual[v]:
+                    dual[v] = self._required(v)
             self.changed.clear()
             return
         # A changed edge inside a blossom, or one whose end must take a higher dual, dissolves the
@@ -315,7 +336,7 @@ class WeightedMatcher:
         best, best_slack = -1, 0
         for x in self.leaves(b):
             dx = dual[x]
-            for p in self.neighbend[x]:
+            for p in self.active[x]:
                 k = p >> 1
                 wk = w[k]
                 if not wk:
@@ -476,7 +497,7 @@ class WeightedMatcher:
                     dv = dual[v]
                     bv = inb[v]
                     scale = self.scale
-                    for p in self.neighbend[v]:
+                    for p in self.active[v]:
                         k = p >> 1
                         wk = w[k]
                         if not wk:

@@ -193,6 +193,7 @@ def _pair_bracket(b: Bracket, validity: MatchingGraph, vindex: list[int]) -> dic
         if not chosen[p]:
             continue
         addend = size
+        top = -1
         for o in range(nsgb - 1, sgb - 1, -1):
             if is_matched[o]:
                 continue
@@ -200,7 +201,10 @@ def _pair_bracket(b: Bracket, validity: MatchingGraph, vindex: list[int]) -> dic
             if w:
                 g.set(p, o, w + addend)
                 addend += 1
-        mate = g.solve()
+                top = o
+        if mate[p] != top:
+            # Only p's edges gained, and its partner's the most: the optimum stays optimal.
+            mate = g.solve()
         fix(p, mate[p])
 
     # 3. The remainder: S1 = its first `pairs` players, S2 the rest.
@@ -278,13 +282,17 @@ def _pair_bracket(b: Bracket, validity: MatchingGraph, vindex: list[int]) -> dic
         if not pairs_down(p):
             continue
         addend = 0
+        top = -1
         for o in reversed(remainder):
             if o <= p or is_matched[o]:
                 continue
             w = bw(p, o)
             if w:
                 g.set(p, o, w + addend)
+                top = o
             addend += 1
-        mate = g.solve()
+        if mate[p] != top:
+            # Only p's edges gained, and its partner's the most: the optimum stays optimal.
+            mate = g.solve()
         fix(p, mate[p])
     return matched

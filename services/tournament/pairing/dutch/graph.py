@@ -29,9 +29,8 @@ class MatchingGraph:
         """Decide the pair i-j: every edge at i or j goes; the pair stays matched."""
         m = self.matcher
         for v in (i, j):
-            for p in m.neighbend[v]:
-                if m.w[p >> 1]:
-                    m.set_weight_of(p >> 1, 0)
+            for k in {p >> 1 for p in m.neighbend[v] if m.w[p >> 1]}:
+                m.set_weight_of(k, 0)
         self.fixed[i] = j
         self.fixed[j] = i
 
