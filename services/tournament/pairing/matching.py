@@ -69,8 +69,9 @@ class WeightedMatcher:
             self.neighbend[i].append(2 * k + 1)
             self.neighbend[j].append(2 * k)
         self.active: list[list[int]] = [[] for _ in range(n)]
-        """Per vertex, the remote endpoints of its edges of positive weight (kept from one solve to
-        the next; rebuilt only for the ends of edges that appeared or vanished)."""
+        """Per vertex, the remote endpoints of its edges that have had a positive weight (an edge
+        whose weight dropped to 0 stays listed and is skipped): far shorter than every pair."""
+        self.listed = [False] * len(pairs)
         self.mate = [-1] * n
         self.label = [0] * (2 * n)
         self.labelend = [-1] * (2 * n)
@@ -150,14 +151,14 @@ class WeightedMatcher:
         w = self.w
         if self.fresh:
             self.active = [[p for p in self.neighbend[v] if w[p >> 1]] for v in range(n)]
+            self.listed = [bool(x) for x in w]
         else:
-            rebuild = set()
-            for k, old in self.changed.items():
-                if (old == 0) != (w[k] == 0):
-                    rebuild.add(self.ei[k])
-                    rebuild.add(self.ej[k])
-            for v in rebuild:
-                self.active[v] = [p for p in self.neighbend[v] if w[p >> 1]]
+            listed = self.listed
+            for k in self.changed:
+                if w[k] and not listed[k]:
+                    listed[k] = True
+                    self.active[self.ei[k]].append(2 * k + 1)
+                    self.active[self.ej[k]].append(2 * k)
         if self.fresh:
             self.fresh = False
             # Each vertex starts with the dual of its heaviest edge (feasible); edges tight at both

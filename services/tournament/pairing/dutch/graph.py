@@ -29,7 +29,8 @@ class MatchingGraph:
         """Decide the pair i-j: every edge at i or j goes; the pair stays matched."""
         m = self.matcher
         for v in (i, j):
-            for k in {p >> 1 for p in m.neighbend[v] if m.w[p >> 1]}:
+            ends = m.neighbend[v] if m.fresh else m.active[v]
+            for k in {p >> 1 for p in ends if m.w[p >> 1]}:
                 m.set_weight_of(k, 0)
         self.fixed[i] = j
         self.fixed[j] = i
