@@ -91,8 +91,8 @@ def main() -> None:
     ]
     for name, (wall, cpu) in rows:
         print(f"{name:<34}{wall:>10.4f}{cpu:>10.4f}{cpu / max(base_groups[1], 1e-9):>13.1f}")
-    verdict = "met" if dutch[0] < 1.0 else "NOT met"
-    print(f"target: a Dutch round under 1 s (wall): {verdict}")
+    for what, value in (("wall", dutch[0]), ("CPU", dutch[1])):
+        print(f"target: a Dutch round under 1 s ({what}): {'met' if value < 1.0 else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -88,3 +88,11 @@ def test_contradicting_entries_are_an_error() -> None:
     text = _trf([(1, "1.0", "     2 w 1"), (2, "0.0", "     1 w 0"), (3, "0.0", "")], 3)
     with pytest.raises(ValueError, match="contradicts"):
         pair_trf(parse_trf(text))
+
+
+def test_point_system_lines_are_read() -> None:
+    """BBW/BBD lines (bbpPairings' TRF extension) set the points of a win and a draw; the PAB is
+    worth a win unless BBU says otherwise."""
+    text = _trf([(1, "3.0", "     2 w 1"), (2, "0.0", "     1 b 0"), (3, "0.0", "")], 3)
+    inp = round_input_from_trf(parse_trf(text + "BBW  3.0\nBBD  1.0\n"))
+    assert (inp.points.win, inp.points.draw, inp.points.pab) == (30, 10, 30)

@@ -23,7 +23,17 @@ class MatchingGraph:
 
     def set(self, i: int, j: int, weight: int) -> None:
         """Set the weight of edge i-j (0 removes it)."""
-        self.matcher.set_weight(i, j, weight)
+        if i > j:
+            i, j = j, i
+        m = self.matcher
+        k = i * (2 * self.n - i - 1) // 2 + (j - i - 1)
+        if weight < 0:
+            weight = 0
+        old = m.w[k]
+        if old != weight:
+            if k not in m.changed:
+                m.changed[k] = old
+            m.w[k] = weight
 
     def fix(self, i: int, j: int) -> None:
         """Decide the pair i-j: every edge at i or j goes; the pair stays matched."""

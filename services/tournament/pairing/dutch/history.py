@@ -141,6 +141,24 @@ def _accelerations(t: TrfTournament) -> dict[int, list[int]]:
     return out
 
 
+def _point_system(t: TrfTournament) -> PointSystem:
+    """Points per result from BBW/BBD/BBL/BBZ/BBF/BBU lines (bbpPairings' TRF extension, points as
+    ``BBW  1.0``); the FIDE default 1-0.5-0 otherwise. Raises ValueError for an unreadable value."""
+    codes = {"BBW": "win", "BBD": "draw", "BBL": "loss", "BBZ": "zero_bye", "BBF": "forfeit_loss", "BBU": "pab"}
+    values: dict[str, int] = {}
+    for line in t.header:
+        name = codes.get(line[:3])
+        if name is None:
+            continue
+        try:
+            values[name] = round(float(line[3:].strip()) * 10)
+        except ValueError:
+            raise ValueError(f"{line[:3]}: not a number of points: {line[3:].strip()!r}") from None
+    if "win" in values and "pab" not in values:
+        values["pab"] = values["win"]
+    return PointSystem(**values)
+
+
 def _initial_color(t: TrfTournament, players: dict[int, PlayerRecord], rank_order: list[int]) -> int:
     """The colour of the top-ranked player in the first round with colours (XXC white1/black1 when
     given, else inferred as bbpPairings does: C.04.3 E.5 parity backwards)."""
@@ -220,4 +238,4 @@ def round_input_from_trf(t: TrfTournament) -> RoundInput:
             if not back.played or back.opponent != start_no or back.color == g.color:
                 raise ValueError(f"round {rnd}: player {start_no}'s game contradicts player {g.opponent}'s entry")
     order = sorted(players)
-    return RoundInput(players, played_rounds, t.total_rounds, _initial_color(t, players, order))
+    return RoundInput(players, played_rounds, t.total_rounds, _initial_color(t, players, order), _point_system(t))
