@@ -119,7 +119,12 @@
       const proto = location.protocol === "https:" ? "wss" : "ws";
       const ws = new WebSocket(`${proto}://${location.host}/ws/live`);
       ws.onopen = () => { retry = 500; live = true; setConn("live", "conn-live"); soon(); };
-      ws.onmessage = (ev) => { try { if (matters(JSON.parse(ev.data))) soon(); } catch (e) { /* not JSON */ } };
+      ws.onmessage = (ev) => {
+        try {
+          const data = JSON.parse(ev.data); // one message, or an array of them (dashboard/live.py)
+          if ((Array.isArray(data) ? data : [data]).some(matters)) soon();
+        } catch (e) { /* not JSON */ }
+      };
       ws.onclose = () => {
         live = false;
         setConn("reconnecting", "conn-wait");
