@@ -121,6 +121,14 @@ class HallView:
         return [{"type": "round", "seq": e.seq, "round": copy.deepcopy(self.round),
                  "games": self.games()}]
 
+    def _game_added(self, e: Entry) -> list[dict]:
+        """``armageddon_scheduled``: a new game on a board of the current round (Norway 2023: "If the
+        classical game is drawn, an Armageddon game will be played")."""
+        g = new_game(e.data, self.round["round"] if self.round else str(e.data.get("round", "")))
+        self._games[g["id"]] = g
+        self._clk[g["id"]] = ClockAttacher()
+        return [{"type": "round", "seq": e.seq, "round": copy.deepcopy(self.round), "games": self.games()}]
+
     def _move_played(self, e: Entry) -> list[dict]:
         d = e.data
         g = self._games.get(d["game"])
@@ -252,6 +260,7 @@ def _movers(g: dict) -> list[str]:
 
 _HANDLERS = {
     "round_started": HallView._round_started,
+    "armageddon_scheduled": HallView._game_added,
     "move_played": HallView._move_played,
     "draw_claimable": HallView._draw_claimable,
     "game_ended": HallView._game_ended,
