@@ -96,3 +96,10 @@ def test_point_system_lines_are_read() -> None:
     text = _trf([(1, "3.0", "     2 w 1"), (2, "0.0", "     1 b 0"), (3, "0.0", "")], 3)
     inp = round_input_from_trf(parse_trf(text + "BBW  3.0\nBBD  1.0\n"))
     assert (inp.points.win, inp.points.draw, inp.points.pab) == (30, 10, 30)
+
+
+def test_round_one_top_half_against_bottom_half() -> None:
+    """Round 1 (C.04.3 B.2, E.5): one bracket, S1 = 1-3 against S2 = 4-6 in order; with XXC white1
+    the 1st, 3rd, ... players of S1 get white and the others black."""
+    text = _trf([(n, "0.0", "") for n in range(1, 7)], 5) + "XXC white1\n"
+    assert pair_trf(parse_trf(text)) == [Pairing(1, 4), Pairing(5, 2), Pairing(3, 6)]
