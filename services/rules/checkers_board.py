@@ -1,64 +1,41 @@
-"""American (English) checkers: the board, a position, and the legal moves in it.
+"""American (English) checkers: positions and moves, with pydraughts as the rules engine.
 
-The rules engine behind ``CheckersGame``. Pure and deterministic. It is our own small move
-generator rather than pydraughts' because pydraughts (0.6.7) needs ~3 ms a move (it rebuilds a
-board per candidate jump), too slow to replay a venue's games or a 700-game archive in a test run;
-the unit tests check this module against pydraughts (perft and move lists along real games).
+pydraughts (``draughts.Board(variant="english")``, 0.6.7) decides which moves are legal and what a
+move does to the board; this module only gives its answers the venue's shapes:
+
+- ``Position``: a canonical, hashable key (side to move, men and kings per colour) for repetition
+  claims and FEN output. pydraughts' FEN lists squares in string order ("B1,10,11,12,2,..."), so a
+  raw FEN string cannot serve as the key of "the same position" (WCDF).
+- ``CheckersMove``: one complete legal move as pydraughts gives it (full route ``steps_move``,
+  ``captures``) plus what the claims need (did a man move, does it crown) and the pydraughts
+  ``Move`` itself, which ``CheckersGame`` pushes.
+- ``legal_moves(pos, board)``: pydraughts' legal moves of a position, sorted by route and cached
+  per position (a bounded LRU shared by all games: pydraughts needs milliseconds per call, and
+  every game of a round starts from the same few balloted positions).
 
 Board (ACF/WCDF rules, "the checkerboard and its arrangement"): the 32 playing squares are numbered
 1-32 row by row; Black (Red on the venue's boards) starts with men on 1-12 and moves first, White
-starts on 21-32. Square ``n`` lies on row ``(n - 1) // 4`` (0 = Black's back row) and, on the full
-8x8 board, on column ``2 * ((n - 1) % 4) + (1 if the row is even else 0)``.
-
-Moves (ACF/WCDF rules of play):
-- a man moves one square diagonally forward (Black towards 29-32, White towards 1-4), a king one
-  square diagonally in any direction;
-- capturing is compulsory: when any capture exists, the player must capture (any capture: there
-  is no rule of the greatest number in American checkers), and a capture sequence must be jumped
-  to its end (the multi-jump is completed);
-- a man that reaches the far row is crowned and the move ends there, even when the new king
-  could jump on (crowning ends the move).
-A piece is never jumped twice in one move; the square a king left is empty for the rest of its jump.
+starts on 21-32. The rules of play (pydraughts' "english" variant, checked by the unit tests on the
+ACF/WCDF rules, perft and 721 Tinsley games): men move one square diagonally forward, kings in all
+four directions; capturing is compulsory (any capture, no rule of the greatest number) and a
+capture sequence is jumped to its end; a man reaching the far row is crowned and the move ends.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 
-from services.rules.base import BLACK, WHITE, other
+import draughts
+
+from services.rules.base import BLACK, WHITE
 
 SQUARES = range(1, 33)
 BLACK_CROWN_ROW = frozenset({29, 30, 31, 32})  # where Black's men are crowned
 WHITE_CROWN_ROW = frozenset({1, 2, 3, 4})  # where White's men are crowned
-_FORWARD = {BLACK: ((1, -1), (1, 1)), WHITE: ((-1, -1), (-1, 1))}
-_ALL_DIRECTIONS = ((1, -1), (1, 1), (-1, -1), (-1, 1))
-
-
-def _coords(square: int) -> tuple[int, int]:
-    row = (square - 1) // 4
-    return row, 2 * ((square - 1) % 4) + (1 if row % 2 == 0 else 0)
-
-
-def _square(row: int, col: int) -> int | None:
-    if 0 <= row < 8 and 0 <= col < 8 and (row + col) % 2 == 1:
-        return 4 * row + col // 2 + 1
-    return None
-
-
-def _tables() -> tuple[dict, dict]:
-    step: dict[tuple[int, tuple[int, int]], int | None] = {}
-    jump: dict[tuple[int, tuple[int, int]], tuple[int, int] | None] = {}
-    for sq in SQUARES:
-        row, col = _coords(sq)
-        for d in _ALL_DIRECTIONS:
-            step[sq, d] = _square(row + d[0], col + d[1])
-            over, land = _square(row + d[0], col + d[1]), _square(row + 2 * d[0], col + 2 * d[1])
-            jump[sq, d] = (over, land) if over and land else None
-    return step, jump
-
-
-_STEP, _JUMP = _tables()
+VARIANT = "english"  # pydraughts' name for American/English checkers (GameType 21)
+CACHE_SIZE = 20_000  # positions whose legal moves are kept (a few kB each)
 
 
 @dataclass(frozen=True)
@@ -67,8 +44,8 @@ class Position:
 
     Hashable and canonical: two positions with the same side to move and the same sets of men and
     kings per colour are equal, whatever order the squares were listed in (the key for repetition
-    claims, WCDF: "the same position"). Build it with ``Position.start()`` or
-    ``services.rules.checkers_notation.parse_fen``.
+    claims, WCDF: "the same position"). Build it with ``Position.start()``,
+    ``services.rules.checkers_notation.parse_fen`` or ``position_of(board)`` (a pydraughts board).
     """
 
     turn: str
@@ -80,7 +57,7 @@ class Position:
     @staticmethod
     def start() -> "Position":
         """The standard start: Black men on 1-12, White men on 21-32, Black to move."""
-        return Position(BLACK, frozenset(range(1, 13)), frozenset(), frozenset(range(21, 33)), frozenset())
+        return _START
 
     def men(self, side: str) -> frozenset[int]:
         """Squares of ``side``'s men (uncrowned pieces)."""
@@ -94,29 +71,59 @@ class Position:
         """Squares of all of ``side``'s pieces."""
         return self.men(side) | self.kings(side)
 
-    @cached_property
+    @property
     def occupied(self) -> frozenset[int]:
         """Every occupied square."""
         return self.black_men | self.black_kings | self.white_men | self.white_kings
 
-    @cached_property
+    @property
+    def fen(self) -> str:
+        """Canonical PDN FEN: ``B``/``W`` to move, then White's and Black's squares in ascending
+        order, kings prefixed ``K``: ``"B:W21,...,32:B1,...,12"``."""
+        return f"{'B' if self.turn == BLACK else 'W'}:W{_list(self.white_men, self.white_kings)}" \
+               f":B{_list(self.black_men, self.black_kings)}"
+
+    @property
     def legal_moves(self) -> tuple["CheckersMove", ...]:
-        """Every legal move for the side to move, captures only when a capture exists (compulsory
-        capture), each capture jumped to its end. Empty when the side to move has lost (no move)."""
-        return _generate(self)
+        """pydraughts' legal moves in this position (see ``legal_moves``)."""
+        return legal_moves(self)
+
+    def after_king_step(self, move: "CheckersMove") -> "Position":
+        """The position after a king's step that takes nothing (``move.irreversible`` False): the
+        king stands on ``move.end`` instead of ``move.start``, the other side is to move. Used to
+        look one move ahead for repetition claims without a pydraughts board per candidate; no
+        rule is decided here (pydraughts listed the move as legal). Raises ValueError for any other
+        move (a man's move or a capture changes more than one square: ask pydraughts)."""
+        side = self.turn
+        if move.irreversible or move.start not in self.kings(side):
+            raise ValueError(f"{move.text} is not a king's step without a capture")
+        kings = (self.kings(side) - {move.start}) | {move.end}
+        if side == BLACK:
+            return Position(WHITE, self.black_men, kings, self.white_men, self.white_kings)
+        return Position(BLACK, self.black_men, self.black_kings, self.white_men, kings)
+
+
+def _list(men: frozenset[int], kings: frozenset[int]) -> str:
+    return ",".join(f"K{sq}" if sq in kings else str(sq) for sq in sorted(men | kings))
+
+
+_START = Position(BLACK, frozenset(range(1, 13)), frozenset(), frozenset(range(21, 33)), frozenset())
 
 
 @dataclass(frozen=True)
 class CheckersMove:
-    """One complete move. ``route``: the squares the piece stands on, start to end, with every
-    landing square of a multi-jump (e.g. (6, 15, 24)). ``captured``: the squares of the pieces
-    jumped, in order (empty for an ordinary move). ``man``: True when the moving piece was a man
-    (so the move advanced a man). ``crowns``: True when the move crowns the man."""
+    """One complete legal move. ``route``: the squares the piece stands on, start to end, with every
+    landing square of a multi-jump (e.g. (6, 15, 24); pydraughts' ``steps_move``). ``captured``:
+    the squares of the pieces jumped, in order (pydraughts' ``captures``; empty for an ordinary
+    move). ``man``: True when the moving piece was a man. ``crowns``: True when the move crowns
+    the man. ``engine``: the pydraughts ``Move`` (pushable on any pydraughts board standing in
+    the position it was generated for; not part of equality)."""
 
     route: tuple[int, ...]
     captured: tuple[int, ...]
     man: bool
     crowns: bool
+    engine: draughts.Move | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def is_capture(self) -> bool:
@@ -144,78 +151,87 @@ class CheckersMove:
         return self.man or bool(self.captured)
 
 
-def _crown_row(side: str) -> frozenset[int]:
-    return BLACK_CROWN_ROW if side == BLACK else WHITE_CROWN_ROW
+def new_board(pos: Position) -> draughts.Board:
+    """A pydraughts board (variant "english") standing in ``pos``."""
+    return draughts.Board(VARIANT, pos.fen)
 
 
-def _jumps(
-    start: int,
-    at: int,
-    dirs: tuple[tuple[int, int], ...],
-    crown: frozenset[int] | None,
-    enemy: frozenset[int],
-    occupied: frozenset[int],
-    taken: tuple[int, ...],
-    route: tuple[int, ...],
-) -> list[CheckersMove]:
-    """Every completed jump sequence continuing from ``at`` (the moving piece has left ``start``).
-    ``crown``: the man's crowning row, None for a king."""
-    found: list[CheckersMove] = []
-    for d in dirs:
-        hop = _JUMP[at, d]
-        if hop is None:
-            continue
-        over, land = hop
-        if over not in enemy or over in taken or (land in occupied and land != start):
-            continue
-        new_route, new_taken = route + (land,), taken + (over,)
-        if crown is not None and land in crown:
-            found.append(CheckersMove(new_route, new_taken, True, True))  # crowning ends the move
-            continue
-        more = _jumps(start, land, dirs, crown, enemy, occupied, new_taken, new_route)
-        found.extend(more or [CheckersMove(new_route, new_taken, crown is not None, False)])
+def position_of(board: draughts.Board) -> Position:
+    """The canonical ``Position`` of a pydraughts board (read from its FEN, whose square order
+    varies). Side to move: pydraughts' ``draughts.BLACK``/``WHITE`` in the FEN's ``B``/``W``."""
+    turn, white, black = board.fen.split(":")
+    wm, wk = _squares(white[1:])
+    bm, bk = _squares(black[1:])
+    return Position(BLACK if turn == "B" else WHITE, bm, bk, wm, wk)
+
+
+def _squares(text: str) -> tuple[frozenset[int], frozenset[int]]:
+    men, kings = [], []
+    for item in text.split(","):
+        if item.startswith("K"):
+            kings.append(int(item[1:]))
+        elif item:
+            men.append(int(item))
+    return frozenset(men), frozenset(kings)
+
+
+_CACHE: OrderedDict[Position, tuple[CheckersMove, ...]] = OrderedDict()
+_CACHE_LOCK = threading.Lock()  # the cache is shared; a gateway may run games in threads
+
+
+def legal_moves(pos: Position, board: draughts.Board | None = None) -> tuple[CheckersMove, ...]:
+    """Every legal move of the side to move in ``pos``, as pydraughts' ``legal_moves()`` gives
+    them (captures only when a capture exists, each jumped to its end), sorted by route. Empty
+    when the side to move has lost (no move). ``board``: a pydraughts board standing in ``pos``
+    (saves building one); it is only read. Answers are cached per position (LRU, ``CACHE_SIZE``)."""
+    with _CACHE_LOCK:
+        cached = _CACHE.get(pos)
+        if cached is not None:
+            _CACHE.move_to_end(pos)
+            return cached
+    board = board if board is not None else new_board(pos)
+    crown = BLACK_CROWN_ROW if pos.turn == BLACK else WHITE_CROWN_ROW
+    men = pos.men(pos.turn)
+    moves = []
+    for m in board.legal_moves():
+        route = tuple(m.steps_move)
+        man = route[0] in men
+        moves.append(CheckersMove(route, tuple(m.captures or ()), man, man and route[-1] in crown, m))
+    found = tuple(sorted(moves, key=lambda m: m.route))
+    with _CACHE_LOCK:
+        _CACHE[pos] = found
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
     return found
 
 
-def _generate(pos: Position) -> tuple[CheckersMove, ...]:
-    side = pos.turn
-    men, kings = sorted(pos.men(side)), sorted(pos.kings(side))
-    enemy, occupied, crown, forward = pos.pieces(other(side)), pos.occupied, _crown_row(side), _FORWARD[side]
-    captures: list[CheckersMove] = []
-    for sq in men:
-        captures.extend(_jumps(sq, sq, forward, crown, enemy, occupied, (), (sq,)))
-    for sq in kings:
-        captures.extend(_jumps(sq, sq, _ALL_DIRECTIONS, None, enemy, occupied, (), (sq,)))
-    if captures:
-        return tuple(sorted(captures, key=lambda m: m.route))
-    steps: list[CheckersMove] = []
-    for sq in men:
-        for d in forward:
-            to = _STEP[sq, d]
-            if to and to not in occupied:
-                steps.append(CheckersMove((sq, to), (), True, to in crown))
-    for sq in kings:
-        for d in _ALL_DIRECTIONS:
-            to = _STEP[sq, d]
-            if to and to not in occupied:
-                steps.append(CheckersMove((sq, to), (), False, False))
-    return tuple(sorted(steps, key=lambda m: m.route))
+def clear_cache() -> None:
+    """Forget every cached answer of ``legal_moves`` (for benchmarks measuring a cold start)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
 
 
 def apply_move(pos: Position, move: CheckersMove) -> Position:
-    """The position after ``move`` (which must be one of ``pos.legal_moves``; not re-checked here)."""
-    side, opp = pos.turn, other(pos.turn)
-    men, kings = set(pos.men(side)), set(pos.kings(side))
-    opp_men, opp_kings = set(pos.men(opp)) - set(move.captured), set(pos.kings(opp)) - set(move.captured)
-    if move.start in men:
-        men.discard(move.start)
-        (kings if move.crowns else men).add(move.end)
-    else:
-        kings.discard(move.start)
-        kings.add(move.end)
-    if side == BLACK:
-        return Position(opp, frozenset(men), frozenset(kings), frozenset(opp_men), frozenset(opp_kings))
-    return Position(opp, frozenset(opp_men), frozenset(opp_kings), frozenset(men), frozenset(kings))
+    """The position after ``move`` (one of ``legal_moves(pos)``), as pydraughts plays it on a
+    board set up in ``pos``. A king's step without a capture is answered without a board
+    (``Position.after_king_step``)."""
+    if not move.irreversible:
+        return pos.after_king_step(move)
+    board = new_board(pos)
+    board.push(move.engine)
+    return position_of(board)
 
 
-__all__ = ["Position", "CheckersMove", "apply_move", "BLACK_CROWN_ROW", "WHITE_CROWN_ROW", "SQUARES"]
+__all__ = [
+    "Position",
+    "CheckersMove",
+    "legal_moves",
+    "apply_move",
+    "new_board",
+    "position_of",
+    "clear_cache",
+    "BLACK_CROWN_ROW",
+    "WHITE_CROWN_ROW",
+    "SQUARES",
+    "VARIANT",
+]

@@ -10,7 +10,10 @@ the player claims it and the referee decides. A game is drawn when a player demo
   no piece was removed from the board (80 plies with only king moves that take nothing).
 
 "Same position": the same side to move and the same men and kings of each colour on the same
-squares (``checkers_board.Position`` equality; never a raw FEN string, whose square order varies).
+squares (``checkers_board.Position`` equality; never a raw FEN string, whose square order varies
+in pydraughts). The position a claimed move would make is only needed for a king's step without a
+capture (any other move makes a new position), so it is derived from the step
+(``Position.after_king_step``) rather than played on a pydraughts board per candidate.
 """
 
 from __future__ import annotations
@@ -29,16 +32,19 @@ THREEFOLD_RULE = "WCDF rules (ACF): drawn game, third repetition"
 FORTY_MOVES_RULE = "WCDF rules (ACF): drawn game, 40-move rule"
 
 
-def threefold_claims(history: Sequence[Position], since: int = 0) -> list[Claim]:
+def threefold_claims(
+    history: Sequence[Position], since: int = 0, legal: Sequence[CheckersMove] | None = None
+) -> list[Claim]:
     """Repetition claims open to the side to move in ``history[-1]``.
 
     ``history[i]`` is the position after ply ``i`` (0 = the start or set-up position). ``since``:
     the last ply that moved a man or took a piece (earlier positions can never recur, so only
-    ``history[since:]`` is searched). Returns at most one claim without a move (the position on
-    the board has stood three times: evidence ``{"plies": [...]}``, every ply it stood after), then
-    one claim per legal move that would make a position stand for the third time (``by_move`` =
-    the full-route move text; evidence ``{"plies": [the two plies it stood after],
-    "after_move_ply": the ply the move would make}``, as for chess).
+    ``history[since:]`` is searched). ``legal``: the legal moves in ``history[-1]`` when the caller
+    has them (else asked of pydraughts, ``checkers_board.legal_moves``). Returns at most one claim
+    without a move (the position on the board has stood three times: evidence ``{"plies": [...]}``,
+    every ply it stood after), then one claim per legal move that would make a position stand for
+    the third time (``by_move`` = the full-route move text; evidence ``{"plies": [the two plies it
+    stood after], "after_move_ply": the ply the move would make}``, as for chess).
     """
     ply = len(history) - 1
     seen = _occurrences(history, since)
@@ -46,7 +52,7 @@ def threefold_claims(history: Sequence[Position], since: int = 0) -> list[Claim]
     now = seen[history[-1]]
     if len(now) >= 3:
         claims.append(Claim(THREEFOLD, None, {"plies": list(now)}))
-    for move in history[-1].legal_moves:
+    for move in history[-1].legal_moves if legal is None else legal:
         before = _before_move(history[-1], move, seen)
         if len(before) >= 2:
             claims.append(Claim(THREEFOLD, move.text, {"plies": before, "after_move_ply": ply + 1}))

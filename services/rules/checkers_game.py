@@ -1,9 +1,16 @@
 """``CheckersGame``: one game of American (English) checkers behind the ``base.Game`` interface.
 
-Rules (ACF/WCDF rules as adopted by the ACF; see ``checkers_board`` for the moves): Black (Red on
-the venue's boards) moves first from men on 1-12; captures are compulsory and completed; crowning
-ends the move. The side to move with no legal move (no pieces, or all blocked) has lost. Draws are
-claims to the referee (``claimable()``, see ``checkers_claims``), never automatic.
+Rules (ACF/WCDF rules as adopted by the ACF): Black (Red on the venue's boards) moves first from
+men on 1-12; captures are compulsory and completed; crowning ends the move. The side to move with
+no legal move (no pieces, or all blocked) has lost. Draws are claims to the referee
+(``claimable()``, see ``checkers_claims``), never automatic.
+
+Engine: one pydraughts board (variant "english") per game, pushed move by move; its legal moves
+(``checkers_board.legal_moves``, cached per position) decide what may be played and when the game
+is over. What pydraughts lacks is wrapped here: clear refusals (never a raw KeyError), the end of
+the game (pydraughts would take further moves after a resignation, and its ``is_over()`` declares
+automatic draws at a third repetition or 40 king moves, which the ACF rules make claims), claims
+and results.
 
 Results: ``Outcome.result`` is a venue result code (``services.rules.results``), the same for
 chess and checkers: the first figure is White's score ("1-0" White won, "0-1" Black won). PDN
@@ -13,7 +20,7 @@ writes checkers results with Black's score first; ``checkers_results`` converts 
 from __future__ import annotations
 
 from services.rules.base import BLACK, SIDES, Claim, MoveRefused, Outcome, PlayedMove, other
-from services.rules.checkers_board import CheckersMove, Position, apply_move
+from services.rules.checkers_board import CheckersMove, Position, apply_move, legal_moves, new_board, position_of
 from services.rules.checkers_claims import (
     FORTY_MOVES_RULE,
     KINDS,
@@ -51,6 +58,8 @@ class CheckersGame:
 
     def __init__(self, fen: str | None = None):
         start = Position.start() if fen is None else parse_fen(fen)
+        self._board = new_board(start)  # the pydraughts board, pushed along the game
+        self._legal: tuple[CheckersMove, ...] = legal_moves(start, self._board)
         self._positions: list[Position] = [start]
         self._played: list[PlayedMove] = []
         self._irreversible: list[int] = [0]  # per ply: the last ply that moved a man or took a piece
@@ -120,7 +129,7 @@ class CheckersGame:
         game is over."""
         if self._outcome is not None:
             return []
-        return [m.text for m in self.position.legal_moves]
+        return [m.text for m in self._legal]
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -140,7 +149,7 @@ class CheckersGame:
                 self.fen,
             )
         try:
-            chosen = resolve_move(self.position, move)
+            chosen = resolve_move(self.position, move, self._legal)
         except NotationError as exc:
             raise MoveRefused(str(move), str(exc), self.fen) from None
         except IllegalMove as exc:
@@ -158,30 +167,34 @@ class CheckersGame:
         except NotationError as exc:
             raise MoveRefused(str(fen), str(exc), self.fen) from None
         if self._outcome is None:
-            for move in self.position.legal_moves:
-                after = apply_move(self.position, move)
-                if (after.black_men, after.black_kings, after.white_men, after.white_kings) == (
-                    target.black_men,
-                    target.black_kings,
-                    target.white_men,
-                    target.white_kings,
-                ):
+            here = self.position
+            placed = (target.black_men, target.black_kings, target.white_men, target.white_kings)
+            for move in self._legal:
+                # only a move that empties its start square and fills its end square can match;
+                # the rest are skipped before asking pydraughts for the position after it
+                if move.start in target.occupied and move.start != move.end:
+                    continue
+                if move.end not in target.pieces(here.turn):
+                    continue
+                after = apply_move(here, move)
+                if (after.black_men, after.black_kings, after.white_men, after.white_kings) == placed:
                     return move.text
         raise MoveRefused(str(fen), f"no legal move of {self.turn} leads to {fen}", self.fen)
 
     def _apply(self, chosen: CheckersMove) -> PlayedMove:
-        before = self.position
-        san = display_text(before, chosen)
-        after = apply_move(before, chosen)
+        san = display_text(self.position, chosen, self._legal)
+        self._board.push(chosen.engine)
+        after = position_of(self._board)
         self._positions.append(after)
+        self._legal = legal_moves(after, self._board)
         self._irreversible.append(self.ply + 1 if chosen.irreversible else self._irreversible[-1])
-        played = PlayedMove(self.ply + 1, chosen.text, san, format_fen(after))
+        played = PlayedMove(self.ply + 1, chosen.text, san, after.fen)
         self._played.append(played)
         self._check_no_moves()
         return played
 
     def _check_no_moves(self) -> None:
-        if not self.position.legal_moves:
+        if not self._legal:
             self._outcome = Outcome(result_for_winner(other(self.turn)), NO_LEGAL_MOVES)
 
     # -- claims and ends ---------------------------------------------------------------------
@@ -193,7 +206,7 @@ class CheckersGame:
         ``checkers_claims`` for the evidence each carries."""
         if self._outcome is not None:
             return []
-        claims = threefold_claims(self._positions, self.last_irreversible_ply)
+        claims = threefold_claims(self._positions, self.last_irreversible_ply, self._legal)
         forty = forty_move_claim(self.ply, self.last_irreversible_ply)
         return claims + ([forty] if forty else [])
 
@@ -215,7 +228,7 @@ class CheckersGame:
         move = None
         if by_move is not None:
             try:
-                move = resolve_move(self.position, by_move)
+                move = resolve_move(self.position, by_move, self._legal)
             except (NotationError, IllegalMove) as exc:
                 return ClaimVerdict(kind, by_move, False, rule, f"the intended move cannot be played: {exc}")
         return judge_threefold(self._positions, self.last_irreversible_ply, move)

@@ -10,6 +10,13 @@ and end squares.
 FEN (PDN 3.0): ``"B:W21,22,...,32:B1,2,...,12"``: the side to move, then White's and Black's
 pieces, kings prefixed ``K``. ``format_fen`` writes one canonical string (squares sorted); the
 reader also takes unsorted lists, ranges (``1-12``), either colour first and a trailing ``.``.
+
+Why our own parsing in front of pydraughts (0.6.7): its move parser answers "99-100" and "11-"
+with a bare KeyError and "abc" with int()'s ValueError, and it takes a jump given by its start
+and end squares ("2x18") as whichever of two routes it met last, where the ACF/WCDF rules ask for
+the full route; its FEN reader accepts a square twice, both colours on one square or a man on its
+crowning row without a word. Here every such text gets a ``NotationError`` or ``IllegalMove``
+naming it, and pydraughts only ever sees a checked FEN and its own ``Move`` objects.
 """
 
 from __future__ import annotations
@@ -69,8 +76,9 @@ def _is_subroute(given: tuple[int, ...], route: tuple[int, ...]) -> bool:
     return all(any(sq == r for r in it) for sq in given[1:-1])
 
 
-def resolve_move(pos: Position, text: str) -> CheckersMove:
-    """The legal move of ``pos`` that ``text`` names.
+def resolve_move(pos: Position, text: str, legal: tuple[CheckersMove, ...] | None = None) -> CheckersMove:
+    """The legal move of ``pos`` that ``text`` names. ``legal``: pydraughts' legal moves of
+    ``pos`` when the caller has them (``checkers_board.legal_moves``, asked otherwise).
 
     ``text`` may give the full route (``6x15x24``), the start and end squares only (``6x24``), or
     any landing squares in between. Raises NotationError when the text is not a move, IllegalMove
@@ -80,7 +88,7 @@ def resolve_move(pos: Position, text: str) -> CheckersMove:
     (a king's circuit run either way) leave the same position, so the lowest route is recorded.
     """
     given = parse_move_text(text)
-    legal = pos.legal_moves
+    legal = pos.legal_moves if legal is None else legal
     if not legal:
         raise IllegalMove(f"{text}: {pos.turn} has no legal move (the game is over)")
     matches = [m for m in legal if m.route == given] or [m for m in legal if _is_subroute(given, m.route)]
@@ -93,11 +101,11 @@ def resolve_move(pos: Position, text: str) -> CheckersMove:
         )
     if matches:
         return matches[0]
-    raise IllegalMove(_why_illegal(pos, given, text))
+    raise IllegalMove(_why_illegal(pos, given, text, legal))
 
 
-def _why_illegal(pos: Position, given: tuple[int, ...], text: str) -> str:
-    side, legal = pos.turn, pos.legal_moves
+def _why_illegal(pos: Position, given: tuple[int, ...], text: str, legal: tuple[CheckersMove, ...]) -> str:
+    side = pos.turn
     start = given[0]
     if start not in pos.pieces(side):
         owner = "an opponent's piece" if start in pos.occupied else "empty"
@@ -121,24 +129,21 @@ def _why_illegal(pos: Position, given: tuple[int, ...], text: str) -> str:
     return f"illegal move {text}: {hint}"
 
 
-def display_text(pos: Position, move: CheckersMove) -> str:
+def display_text(pos: Position, move: CheckersMove, legal: tuple[CheckersMove, ...] | None = None) -> str:
     """The form shown to people: ``11-15``, ``23x14`` (start and end of a jump, also of a
-    multi-jump), or the full route when another legal route shares those start and end squares."""
+    multi-jump), or the full route when another legal route shares those start and end squares.
+    ``legal``: the legal moves of ``pos`` when the caller has them."""
     if not move.is_capture or len(move.route) == 2:
         return move.text
-    twins = [m for m in pos.legal_moves if m.start == move.start and m.end == move.end]
+    twins = [m for m in (pos.legal_moves if legal is None else legal) if m.start == move.start and m.end == move.end]
     return move.text if len(twins) > 1 else f"{move.start}x{move.end}"
 
 
 def format_fen(pos: Position) -> str:
     """Canonical PDN FEN: side to move (``B``/``W``), then ``W`` and ``B`` piece lists with
-    squares in ascending order, kings prefixed ``K``: ``"B:W21,...,32:B1,...,12"``."""
-
-    def pieces(men: frozenset[int], kings: frozenset[int]) -> str:
-        return ",".join(f"K{sq}" if sq in kings else str(sq) for sq in sorted(men | kings))
-
-    turn = "B" if pos.turn == BLACK else "W"
-    return f"{turn}:W{pieces(pos.white_men, pos.white_kings)}:B{pieces(pos.black_men, pos.black_kings)}"
+    squares in ascending order, kings prefixed ``K``: ``"B:W21,...,32:B1,...,12"``
+    (``Position.fen``; pydraughts writes the squares in string order, "B1,10,11,12,2,...")."""
+    return pos.fen
 
 
 def _fen_squares(text: str, fen: str) -> tuple[set[int], set[int]]:

@@ -6,9 +6,24 @@ numeric notation, ``{comments}``, ``(variations)`` (skipped), ``$n`` glyphs, and
 same). Text that is none of these, even glued to a move as in
 ``26-22Whiteoversteppedthetimecontrolonthismove.`` (two Tinsley records), is kept as a note after
 that move, never taken for a move and never an error. A ``[FEN]`` tag (set-up position) is honoured
-and the moves of a game starting with White to move are read in order (pydraughts 0.6.7 pairs them
-as if White moved first in every game). ``[GameType]`` must be 21 (English/American checkers)
-when present.
+and the moves are read in order whoever is to move. ``[GameType]`` must be 21 (English/American
+checkers) when present. The moves are then played through ``CheckersGame`` (pydraughts decides
+their legality).
+
+Why not pydraughts' ``draughts.PDN.PDNReader`` (0.6.7) for reading: measured on the shared data,
+it reads the German Open game and our own exports correctly (the unit tests use it as a check of
+``write_pdn``), but
+- it pairs moves by move number, two tokens per number: 387 of the 724 Tinsley records come out
+  with other moves than the file's, 386 of them a move short where a move number is missing
+  (``13. 12-16 19x12 10x15 1-0``);
+- set-up games: with ``[FEN "W:..."]`` it takes ``1... 10-14 2. 30-26`` as the moves
+  ``10-14``, ``2``, ``30-26``; with ``[FEN "B:..."]`` it doubles Black's first move and drops
+  White's reply;
+- a result token inside a comment (``{... 1-0 ...}``) ends the game there and starts a new one;
+  unbraced text glued to a move is taken for the move;
+- it re-splits the rest of the file for every game: 18 s for tinsley.pdn (ours: 0.4 s).
+Its ``PDNWriter`` numbers the moves of a game from the standard start as ``1... 11-15 2. 22-17``
+(it treats a FEN with Black to move as a set-up position), so ``write_pdn`` is ours too.
 
 Results: PDN for checkers gives the first player's (Black's) score first; the venue's result
 codes give White's first (``checkers_results``). ``PdnGame.result`` is the PDN token as written,
@@ -221,8 +236,8 @@ def write_pdn(game: CheckersGame, tags: Mapping[str, str] | None = None) -> str:
 
     ``tags``: values for Event, Date (``YYYY.MM.DD``), Black, White and any extra tags (written
     after the standard ones; "?" for a missing standard one). Result comes from the game, in PDN's
-form (Black's score first)
-    ("*" while it goes on), GameType is "21"; FEN and SetUp "1" are added for a set-up position.
+    form (Black's score first) ("*" while it goes on), GameType is "21"; FEN and SetUp "1" are
+    added for a set-up position.
     Raises ValueError when a tag value holds a double quote or a line break.
     """
     given = dict(tags or {})

@@ -3,6 +3,7 @@ the draw claims of the WCDF rules as adopted by the ACF."""
 
 from __future__ import annotations
 
+import draughts
 import pytest
 
 from services.rules.base import Claim, Game, MoveRefused, Outcome
@@ -282,3 +283,63 @@ def test_resign_and_from_moves():
     assert game.resign("black") == Outcome("1-0", "resignation")
     with pytest.raises(MoveRefused):
         CheckersGame.from_moves(["11-15", "11-15"])
+
+
+# -- what pydraughts 0.6.7 lacks and CheckersGame wraps (docs/checkers.md, "pydraughts gaps") -----
+# Each test pins pydraughts' own answer first, so an upgrade that closes a gap shows here.
+
+
+@pytest.mark.parametrize(
+    "text, raw", [("99-100", KeyError), ("11-", KeyError), ("abc", ValueError), ("2x18", KeyError)]
+)
+def test_bad_text_raises_raw_errors_in_pydraughts_and_a_refusal_here(text, raw):
+    """Issue "American checkers": pydraughts answers bad move text with a bare KeyError ('99100',
+    '11', '0218') or int()'s ValueError; CheckersGame refuses it with a reason, game unchanged."""
+    with pytest.raises(raw):
+        draughts.Move(draughts.Board("english"), pdn_move=text)
+    game = CheckersGame()
+    with pytest.raises(MoveRefused) as err:
+        game.play(text)
+    assert text in err.value.reason and not isinstance(err.value, KeyError) and game.ply == 0
+
+
+def test_a_short_ambiguous_jump_is_guessed_by_pydraughts_and_refused_here():
+    """pydraughts takes "2x18" as one of the two routes (2x9x18) without a word; the ACF/WCDF
+    rules and PDN 3.0 ask for the full route, and the refusal lists both."""
+    fen = "B:W6,7,14,15,32:B2"
+    assert draughts.Move(draughts.Board("english", fen), pdn_move="2x18").steps_move == [2, 9, 18]
+    with pytest.raises(MoveRefused) as err:
+        CheckersGame(fen).play("2x18")
+    assert "2x9x18" in err.value.reason and "2x11x18" in err.value.reason
+
+
+def test_a_third_repetition_ends_the_game_in_pydraughts_but_is_a_claim_here():
+    """pydraughts' is_over()/winner() declare a draw at a third repetition (and after 40 king moves
+    each); under the WCDF rules adopted by the ACF a draw is claimed and the referee decides."""
+    board = draughts.Board("english", KINGS)
+    for move in SHUFFLE * 2:
+        board.push(draughts.Move(board, pdn_move=move))
+    assert board.is_over() and board.winner() == 0
+    game = _game(SHUFFLE * 2)
+    assert game.outcome is None and Claim("threefold", None) in game.claimable()
+
+
+def test_moves_after_the_end_are_refused_here_though_pydraughts_would_push_them():
+    """pydraughts knows nothing of a resignation (or a flag fall, an agreed draw): its board takes
+    the next move; CheckersGame refuses every move once the game has an outcome."""
+    board = draughts.Board("english")
+    board.push(board.legal_moves()[0])
+    game = CheckersGame()
+    game.resign("white")
+    with pytest.raises(MoveRefused, match="game is over"):
+        game.play("11-15")
+    assert game.ply == 0 and game.legal_moves() == []
+
+
+@pytest.mark.parametrize("fen", ["B:W5:B5", "B:W21,21:B1", "B:W21:B30", "B:W33:B1", "X:W1:B2"])
+def test_a_bad_fen_is_taken_by_pydraughts_and_refused_here(fen):
+    """pydraughts builds a board from each of these (both colours on 5, a square twice, a Black man
+    on its crowning row, square 33, side "X"); CheckersGame raises a ValueError naming the FEN."""
+    draughts.Board("english", fen)
+    with pytest.raises(ValueError, match="FEN"):
+        CheckersGame(fen)
