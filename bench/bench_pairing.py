@@ -62,6 +62,7 @@ def _time(fn, repeat: int) -> tuple[float, float]:
 
 
 def main() -> None:
+    """Build the tournament, time the baselines and the Dutch round, print the table."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--players", type=int, default=300)
     ap.add_argument("--rounds", type=int, default=5)
@@ -73,6 +74,7 @@ def main() -> None:
     build = time.perf_counter() - t0
 
     def groups() -> None:
+        """Baseline: pairing state of every player, bucketed by score."""
         players, _ = build_players(inp)
         buckets: dict[int, list] = {}
         for p in players:

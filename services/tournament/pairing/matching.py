@@ -111,9 +111,11 @@ class WeightedMatcher:
             self.w[k] = weight
 
     def slack(self, k: int) -> int:
+        """Slack of edge k between two different top-level blossoms (units of 1/scale)."""
         return self.dualvar[self.ei[k]] + self.dualvar[self.ej[k]] - self.scale * self.w[k]
 
     def leaves(self, b: int) -> list[int]:
+        """The vertices inside blossom b (b itself for a vertex), in cycle order."""
         if b < self.n:
             return [b]
         out: list[int] = []
@@ -252,6 +254,7 @@ class WeightedMatcher:
     # -- the blossom machinery (Galil 1986; structure of van Rantwijk's mwmatching) ----------------
 
     def assign_label(self, w: int, t: int, p: int) -> None:
+        """Label w's blossom S (t=1) or T (t=2), reached through endpoint p; a T-blossom's mate becomes S."""
         while True:
             b = self.inblossom[w]
             self.label[w] = self.label[b] = t
@@ -288,6 +291,7 @@ class WeightedMatcher:
         return base
 
     def add_blossom(self, base: int, k: int) -> None:
+        """Shrink the odd cycle closed by edge k (through the tree, with the given base) into a blossom."""
         v, w = self.ei[k], self.ej[k]
         inb = self.inblossom
         bb, bv, bw = inb[base], inb[v], inb[w]
@@ -351,6 +355,7 @@ class WeightedMatcher:
         self.bestedge[b] = best
 
     def expand_blossom(self, b: int, endstage: bool) -> None:
+        """Undo blossom b (dual 0); within a stage a T-blossom's children are relabelled along its path."""
         n = self.n
         for s in self.blossomchilds[b]:
             self.blossomparent[s] = -1
@@ -410,6 +415,7 @@ class WeightedMatcher:
         self.unusedblossoms.append(b)
 
     def augment_blossom(self, b: int, v: int) -> None:
+        """Flip the matching inside blossom b so that vertex v becomes its base."""
         n = self.n
         t = v
         while self.blossomparent[t] != b:

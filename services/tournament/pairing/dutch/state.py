@@ -93,6 +93,7 @@ def build_players(inp: RoundInput) -> tuple[list[RoundPlayer], dict[int, RoundPl
     ]
 
     def score_back(start_no: int, back: int) -> int:
+        """Score (tenths, with acceleration) before the last ``back`` rounds."""
         rec = inp.players[start_no]
         total = sum(pts.of(start_no, g) for g in rec.games[: pr - back])
         idx = pr - back
