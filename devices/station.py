@@ -32,6 +32,7 @@ import chess
 
 from devices.script import Ply, Script
 from gateway.mqtt_url import parse_mqtt_url
+from gateway.service import no_delay
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +227,7 @@ class SimulatedBoard:
                     self.host, self.port, identifier=self.client_id, will=will, clean_session=False,
                     username=self.username, password=self.password, keepalive=10,
                 ) as client:
+                    no_delay(client)
                     await client.publish(self.topic("status"), "online", qos=1, retain=True,
                                          timeout=5)
                     await client.subscribe(self.topic("feedback"), qos=1, timeout=5)

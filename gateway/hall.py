@@ -108,7 +108,7 @@ class BoardState:
 class Hall:
     """The hall of one tournament: its boards, their games, the device sequencer."""
 
-    def __init__(self, tournament: str, *, hold_ms: int = 2000, game_factory=None):
+    def __init__(self, tournament: str, *, hold_ms: int = 5000, game_factory=None):
         self.tournament = tournament
         self.boards: dict[str, BoardState] = {}
         self.sequencer = Sequencer(hold_ms)
@@ -334,7 +334,7 @@ class Hall:
         self._emit(step, "move_played", data)
         if state.game.outcome is not None:
             self._ended(step, state, state.game.outcome, "rules")
-        return self._answer(step, state, msg, True, None)
+        return self._answer(step, state, msg, True, None, fen=played.fen)
 
     def _refuse(self, state, msg, step, move, reason, *, hold: bool) -> Step:
         data = self._ids(state, msg) | {"reason": reason, "fen": state.game.fen}
@@ -435,9 +435,10 @@ class Hall:
             data["sent_at"] = msg.sent_at
         return data
 
-    def _answer(self, step: Step, state: BoardState, msg: Message, accepted: bool, reason) -> Step:
+    def _answer(self, step: Step, state: BoardState, msg: Message, accepted: bool, reason,
+                fen: str | None = None) -> Step:
         step.feedback.append((state.board, {"ref": msg.seq, "accepted": accepted, "reason": reason,
-                                             "fen": state.game.fen}))
+                                             "fen": fen or state.game.fen}))
         return step
 
     def _rejection_data(self, board, topic, device, seq, reason, raw) -> dict:

@@ -5,10 +5,11 @@ Pure: time is passed in (ms). Per key ``(board, device)`` the sequencer knows th
 - ``seq <= last`` (or already waiting): a duplicate (QoS 1 redelivery, a device retry): acknowledged,
   recorded as ``message_duplicate``, ignored.
 - ``seq == last + 1``: applied, then every waiting message that now follows in order.
-- ``seq > last + 1``: held for up to ``hold_ms`` (default 2000 ms) for the missing ones, since MQTT
+- ``seq > last + 1``: held for up to ``hold_ms`` (default 5000 ms) for the missing ones, since MQTT
   delivers in order per connection but a device that reconnects or retries may not; the first
   message held gives a ``("hold", (key, expected, got))`` action, on which the gateway asks the device
-  to send again from ``expected`` (a broker that lost its state lost them: F11). When they arrive,
+  to send again from ``expected`` (a broker that lost its state lost them: F11), and ``expire`` gives
+  it again every ``ask_every_ms`` (1000 ms) while the hole stays open. When they arrive,
   everything is applied in order; when the hold expires, a ``seq_gap`` is recorded and the waiting
   messages are applied in order from the lowest.
 """
@@ -26,6 +27,7 @@ HOLD = "hold"
 @dataclass
 class _Waiting:
     since_ms: int
+    asked_ms: int
     items: dict[int, object] = field(default_factory=dict)
 
 
@@ -34,8 +36,9 @@ class Sequencer:
     ``("duplicate", item)``, ``("apply", item)``, ``("hold", (key, expected, got))``,
     ``("gap", (key, expected, got))``."""
 
-    def __init__(self, hold_ms: int = 2000):
+    def __init__(self, hold_ms: int = 5000, ask_every_ms: int = 1000):
         self.hold_ms = hold_ms
+        self.ask_every_ms = ask_every_ms
         self.last: dict[tuple[str, str], int] = {}
         self._waiting: dict[tuple[str, str], _Waiting] = {}
 
@@ -62,7 +65,7 @@ class Sequencer:
             return [(APPLY, item)] + self._drain(key)
         actions: list[tuple] = []
         if waiting is None:
-            waiting = self._waiting[key] = _Waiting(now_ms)
+            waiting = self._waiting[key] = _Waiting(now_ms, now_ms)
             actions.append((HOLD, (key, last + 1, seq)))
         waiting.items[seq] = item
         return actions
@@ -73,13 +76,16 @@ class Sequencer:
         for key in list(self._waiting):
             waiting = self._waiting[key]
             if now_ms - waiting.since_ms < self.hold_ms:
+                if now_ms - waiting.asked_ms >= self.ask_every_ms:  # the request may have been lost
+                    waiting.asked_ms = now_ms
+                    actions.append((HOLD, (key, self.last.get(key, 0) + 1, min(waiting.items))))
                 continue
             first = min(waiting.items)
             actions.append((GAP, (key, self.last.get(key, 0) + 1, first)))
             self.last[key] = first - 1
             actions.extend(self._drain(key))
             if key in self._waiting:  # a second hole further on: its own hold starts now
-                self._waiting[key].since_ms = now_ms
+                self._waiting[key].since_ms = self._waiting[key].asked_ms = now_ms
         return actions
 
     def waiting_count(self) -> int:

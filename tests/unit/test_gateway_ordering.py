@@ -34,10 +34,12 @@ def test_out_of_order_is_put_back_in_order():
 
 
 def test_gap_reported_after_hold_then_applied():
-    s = Sequencer(hold_ms=2000)
+    s = Sequencer(hold_ms=2000, ask_every_ms=1000)
     s.offer(K, 1, "a", 0)
     assert s.offer(K, 4, "d", 100) == [(HOLD, (K, 2, 4))]
-    assert s.offer(K, 5, "e", 150) == []  # one resend request per hole
+    assert s.offer(K, 5, "e", 150) == []  # one resend request per hole...
+    assert s.expire(1000) == []
+    assert s.expire(1100) == [(HOLD, (K, 2, 4))]  # ...asked again while the hole stays open
     assert s.expire(2000) == []
     actions = s.expire(2100)
     assert actions[0] == (GAP, (K, 2, 4))
