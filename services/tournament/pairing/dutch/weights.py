@@ -80,6 +80,7 @@ class Bracket:
         self.pcb = _bits(self.next_begin - self.sg_begin)
         self.next_bits = _bits(len(ps) - self.next_begin)
         self.unplayed_bits = _bits(sum(p.unplayed for p in ps)) + 1
+        self._below: dict[tuple[bool, bool, int], int] = {}
 
     def base_weight(self, hi: int, lo: int) -> int:
         """The weight of the edge between ``players[hi]`` and ``players[lo]`` (hi < lo): 0 when the
@@ -87,8 +88,18 @@ class Bracket:
         h, l = self.players[hi], self.players[lo]
         if not may_meet(h, l, self.top_threshold):
             return 0
-        hi_in = hi < self.next_begin
-        lo_in = lo < self.next_begin
+        if hi >= self.next_begin:
+            # Both below the bracket: the weight depends on PAB candidacy and unplayed games only.
+            key = (self.candidate(h), self.candidate(l), h.unplayed + l.unplayed if self.special else 0)
+            cached = self._below.get(key)
+            if cached is None:
+                cached = self._below[key] = self._weight(h, l, False, False)
+            return cached
+        return self._weight(h, l, True, lo < self.next_begin)
+
+    def _weight(self, h: RoundPlayer, l: RoundPlayer, hi_in: bool, lo_in: bool) -> int:
+        """:meth:`base_weight` for players h above l that may meet; ``hi_in``/``lo_in``: each is in
+        the bracket (not in the score group below)."""
         S, mn, pcb, sd = self.shifts, self.min_score, self.pcb, self.sd_bits
         h_pab, l_pab = self.candidate(h), self.candidate(l)
         r = (1 + (not h_pab) + (not l_pab)) if self.special else 0
