@@ -59,6 +59,7 @@ class Script:
 
     @property
     def first_side(self) -> str:
+        """The side to move in the start position (\"white\" or \"black\")."""
         board = chess.Board(self.start_fen) if self.start_fen else chess.Board()
         return "white" if board.turn else "black"
 

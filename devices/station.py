@@ -83,6 +83,7 @@ class SimulatedBoard:
     # ----- topics and payloads -----------------------------------------------------------------
 
     def topic(self, kind: str) -> str:
+        """``venue/{t}/boards/{b}/{kind}`` for this board."""
         return f"venue/{self.tournament}/boards/{self.script.board}/{kind}"
 
     def _next(self, device: str) -> int:

@@ -45,6 +45,7 @@ class OpenSessionsAuthPlugin(BaseAuthPlugin):
         """No options."""
 
     async def authenticate(self, *, session) -> bool:
+        """Every client in, its session kept (not anonymous)."""
         session.is_anonymous = False
         return True
 

@@ -61,6 +61,7 @@ class Step:
     feedback: list[tuple[str, dict]] = field(default_factory=list)
 
     def extend(self, other: "Step") -> None:
+        """Append ``other``'s entries and feedback after this step's."""
         self.entries.extend(other.entries)
         self.feedback.extend(other.feedback)
 
@@ -90,6 +91,7 @@ class BoardState:
 
     @property
     def game_id(self) -> str:
+        """The game on this board, ``"{round}-{board}"``."""
         return self.setup["id"]
 
     def position(self) -> chess.Board:
@@ -102,6 +104,7 @@ class BoardState:
 
     @property
     def over(self) -> bool:
+        """True once the game has an outcome."""
         return self.game.outcome is not None
 
 

@@ -358,3 +358,32 @@ async def test_f11_clean_start_gateway_resyncs_by_resend(tmp_path, candidates_ro
     assert [e.type for e in entries].count("seq_gap") == 0
     await log.close()
     await second.close()
+
+
+async def test_round_started_after_the_gateway_and_a_failing_store(candidates_round_2):
+    """The organiser starts the round after the gateway is up (the gateway follows the log); the
+    store refuses the first writes (EventLogError): nothing is lost, the batch is written later."""
+    from services.eventlog import EventLogError
+
+    t = slug("late-round")
+    log = open_log("memory://", t)
+    real_append_many = log.append_many
+    failures = {"left": 3}
+
+    async def flaky_append_many(items):
+        if failures["left"] > 0:
+            failures["left"] -= 1
+            raise EventLogError("store unavailable (test)")
+        return await real_append_many(items)
+
+    log.append_many = flaky_append_many
+    async with embedded_broker() as url:
+        gateway = Gateway(log, url, t, client_id=f"gw-{t}")
+        async with running(gateway):
+            await start_round(log, candidates_round_2)
+            await asyncio.sleep(0.5)
+            await simulate(url, t, candidates_round_2, speed=FAST)
+            entries = await wait_until_done(log, 4)
+    assert failures["left"] == 0 and gateway.counts["store_errors"] == 3
+    assert_log_matches_source(entries, candidates_round_2)
+    await log.close()
