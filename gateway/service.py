@@ -59,16 +59,24 @@ def now_ms() -> int:
 class Gateway:
     """One tournament's gateway (see the module docstring).
 
-    ``log``: the tournament's EventLog; ``mqtt_url``: ``mqtt://[user:pass@]host:port``; ``username`` /
+    ``log``: the tournament's EventLog; ``mqtt_url``: ``mqtt://[user:pass@]host:port``; ``slug``: the
+    tournament's slug (``{t}`` in the topics; also accepted as ``tournament="slug"``); ``tournament``:
+    otherwise the tournament file's settings object (kept as ``config``); ``username`` /
     ``password`` override the URL's; ``client_id``: fixed, so the broker keeps the session across
     reconnects and restarts; ``hold_ms``: how long a message waits for a missing ``seq`` (ordering).
     Attributes: ``ready`` (asyncio.Event: state rebuilt and subscribed), ``connected`` (asyncio.Event:
     the MQTT link is up now), ``hall`` (the state), ``counts`` (messages, entries, reconnects).
     """
 
-    def __init__(self, log: EventLog, mqtt_url: str, tournament: str, *, username: str | None = None,
-                 password: str | None = None, client_id: str = "venue-gateway", hold_ms: int = 5000,
-                 keepalive: int = 10):
+    def __init__(self, log: EventLog, mqtt_url: str, slug: str | None = None, *,
+                 tournament=None, username: str | None = None, password: str | None = None,
+                 client_id: str = "venue-gateway", hold_ms: int = 5000, keepalive: int = 10):
+        if slug is None and isinstance(tournament, str):
+            slug, tournament = tournament, None
+        if not slug:
+            raise ValueError("the tournament's slug is required")
+        self.config = tournament  # the tournament file's settings (venue CLI), when there is one
+        tournament = slug
         target = parse_mqtt_url(mqtt_url)
         self.log = log
         self.tournament = tournament
