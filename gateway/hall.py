@@ -111,8 +111,11 @@ class BoardState:
 class Hall:
     """The hall of one tournament: its boards, their games, the device sequencer."""
 
-    def __init__(self, tournament: str, *, hold_ms: int = 5000, game_factory=None):
+    def __init__(self, tournament: str, *, hold_ms: int = 5000, game_factory=None, result_review=None):
         self.tournament = tournament
+        # The event's regulations, asked before a device's result ends a game (gateway.referee):
+        # ``result_review(game, result, reason, seq)`` -> None (allowed) or the refusing entries.
+        self.result_review = result_review
         self.boards: dict[str, BoardState] = {}
         self.sequencer = Sequencer(hold_ms)
         self._game_factory = game_factory
@@ -133,8 +136,22 @@ class Hall:
                 self.boards[board] = BoardState(board, setup, self._new_game(setup))
                 self.sequencer.reset(board)
             return
+        if type == "armageddon_scheduled":
+            # Norway 2023: the Armageddon game follows the drawn game on the same board; the devices
+            # carry on with their own seq.
+            board = str(data["board"])
+            self.boards[board] = BoardState(board, data, self._new_game(data))
+            return
         state = self.boards.get(str(data.get("board")))
         if state is None or (data.get("game") not in (None, state.game_id)):
+            return
+        if type == "arbiter_decision" and data.get("result") == "*" and state.over:
+            # The arbiter overruled the ending (e.g. a default, FIDE Laws 6.7.1 "unless the arbiter
+            # decides otherwise"): the same moves, the game open again.
+            game = self._new_game(state.setup)
+            for move in state.game.moves:
+                game.play(move)
+            state.game = game
             return
         if type in _SEQ_TYPES and data.get("seq") is not None and data.get("device"):
             self.sequencer.mark((state.board, data["device"]), data["seq"])
@@ -353,6 +370,14 @@ class Hall:
             same = state.game.outcome.result == result
             why = None if same else f"{GAME_OVER}: result already {state.game.outcome.result}"
             return self._answer(step, state, msg, same, why)
+        refused = self.result_review(state.game_id, result, reason, msg.seq) if self.result_review else None
+        if refused:
+            for type_, data in refused:
+                self._emit(step, type_, data)
+            why = refused[0][1].get("rule") or refused[0][0].replace("_", " ")
+            if refused[0][0] == "draw_claim_reported":
+                why = "claim passed to the arbiter: the game goes on until the arbiter decides"
+            return self._answer(step, state, msg, False, f"refused: {why}")
         outcome = _end_by_device(state.game, result, reason)
         self._ended(step, state, outcome, "device")
         return self._answer(step, state, msg, True, None)

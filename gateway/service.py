@@ -11,8 +11,11 @@
    message), then publishes the feedback (QoS 1) once the entries are stored;
 4. reconnects with backoff (0.1 s doubling to 2 s) and subscribes again after any link failure: aiomqtt
    has no reconnect of its own (F11);
-5. follows the log for the entries others append (``round_started`` from the organiser,
-   ``game_ended`` by an arbiter) and folds them in.
+5. follows the log for the entries others append (``round_started`` and ``tournament_registered``
+   from the organiser, the arbiters' decisions) and folds them in;
+6. applies the event's regulations (``gateway.referee``): every entry is shown to them and what they
+   answer (a draw offer refused, a default forfeit, a clock disagreement, an Armageddon game to
+   follow) is appended and folded in; a timer lets them act on time passing (default time).
 
 A store failure never drops entries: the batch is retried in order (with backoff) while messages keep
 being handled. On cancellation, messages already received are handled and every entry is flushed
@@ -31,13 +34,13 @@ import time
 import aiomqtt
 
 from gateway.hall import Hall, Step
+from gateway.referee import HALL_TYPES, Referee, is_external
 from gateway.mqtt_url import parse_mqtt_url
 from gateway.payload import feedback_topic, topic_filters
 from services.eventlog.base import EventLog
 
 log = logging.getLogger(__name__)
 
-_EXTERNAL = {"round_started"}
 FEEDBACK_QOS = 1
 
 
@@ -63,14 +66,17 @@ class Gateway:
     tournament's slug (``{t}`` in the topics; also accepted as ``tournament="slug"``); ``tournament``:
     otherwise the tournament file's settings object (kept as ``config``); ``username`` /
     ``password`` override the URL's; ``client_id``: fixed, so the broker keeps the session across
-    reconnects and restarts; ``hold_ms``: how long a message waits for a missing ``seq`` (ordering).
+    reconnects and restarts; ``hold_ms``: how long a message waits for a missing ``seq`` (ordering);
+    ``clock_rate``: a replay's speed, for the regulations' clock model (1 in a real hall).
+    The event's regulations (``gateway.referee``) come from ``tournament`` or the log.
     Attributes: ``ready`` (asyncio.Event: state rebuilt and subscribed), ``connected`` (asyncio.Event:
     the MQTT link is up now), ``hall`` (the state), ``counts`` (messages, entries, reconnects).
     """
 
     def __init__(self, log: EventLog, mqtt_url: str, slug: str | None = None, *,
                  tournament=None, username: str | None = None, password: str | None = None,
-                 client_id: str = "venue-gateway", hold_ms: int = 5000, keepalive: int = 10):
+                 client_id: str = "venue-gateway", hold_ms: int = 5000, keepalive: int = 10,
+                 clock_rate: float = 1.0):
         if slug is None and isinstance(tournament, str):
             slug, tournament = tournament, None
         if not slug:
@@ -85,7 +91,8 @@ class Gateway:
         self.password = password if password is not None else target.password
         self.client_id = client_id
         self.keepalive = keepalive
-        self.hall = Hall(tournament, hold_ms=hold_ms)
+        self.referee = Referee(self.config if not isinstance(self.config, str) else None, clock_rate)
+        self.hall = Hall(tournament, hold_ms=hold_ms, result_review=self.referee.review_result)
         self.ready = asyncio.Event()
         self.connected = asyncio.Event()
         self.counts = {"messages": 0, "entries": 0, "reconnects": 0, "store_errors": 0}
@@ -120,6 +127,7 @@ class Gateway:
         entries = await self.log.read()
         for entry in entries:
             self.hall.fold(entry.type, entry.data)
+            self.referee.observe(entry.type, entry.data, entry.at)  # answered before: in the log
         self._last_seq = entries[-1].seq if entries else 0
         log.info("gateway %s: state rebuilt from %d entries", self.tournament, len(entries))
 
@@ -170,14 +178,35 @@ class Gateway:
         if not step.entries and not step.feedback:
             return
         at = at or now_ms()
-        self._pending.extend((type_, data, at) for type_, data in step.entries)
+        self._append_with_answers(step.entries, at)
         self._feedback.extend(step.feedback)
         self._wake.set()
+
+    def _append_with_answers(self, entries: list[tuple[str, dict]], at: int, *, queue: bool = True) -> None:
+        """Queue ``entries`` for the log (unless ``queue`` is False: they are in it already), show
+        each to the regulations, and queue and fold in what they answer (a refusal, a default, an
+        Armageddon game), answers to answers included."""
+        todo = list(entries)
+        own = len(todo)
+        i = 0
+        while i < len(todo):
+            type_, data = todo[i]
+            if queue or i >= own:
+                self._pending.append((type_, data, at))
+            for answer in self.referee.observe(type_, data, at):
+                if answer[0] in HALL_TYPES:
+                    self.hall.fold(*answer)
+                todo.append(answer)
+            i += 1
+        if len(todo) > own:
+            self._wake.set()
 
     async def _tick_loop(self) -> None:
         while True:
             await asyncio.sleep(0.2)
-            self._take(self.hall.tick(now_ms()))
+            now = now_ms()
+            self._take(self.hall.tick(now))
+            self._take(Step(entries=self.referee.tick(now)), now)
 
     async def _follow_loop(self) -> None:
         """Fold in what others append (round_started, an arbiter's game_ended)."""
@@ -186,10 +215,9 @@ class Gateway:
             try:
                 async for entry in self.log.follow(after=self._last_seq):
                     self._last_seq = entry.seq
-                    if entry.type in _EXTERNAL or (
-                        entry.type == "game_ended" and entry.data.get("by") == "arbiter"
-                    ):
+                    if is_external(entry.type, entry.data):
                         self.hall.fold(entry.type, entry.data)
+                        self._append_with_answers([(entry.type, entry.data)], entry.at, queue=False)
                         if entry.type == "round_started":
                             log.info("gateway %s: round %s started (%d boards)", self.tournament,
                                      entry.data.get("round"), len(entry.data.get("games", [])))

@@ -3,12 +3,14 @@
 Subcommands::
 
     venue demo [--speed X] [--port P] [--host H] [--boards-kind move|position] [--exit-when-done]
-    venue serve --mqtt mqtt://HOST:PORT --store URL --tournament SLUG --round ROUND.pgn [--host H] [--port P]
-    venue gateway --mqtt URL --store URL --tournament SLUG [--round ROUND.pgn]
-    venue dashboard --store URL --tournament SLUG [--host H] [--port P]
+    venue serve --mqtt mqtt://HOST:PORT --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N] [--host H] [--port P]
+    venue gateway --mqtt URL --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N]
+    venue dashboard --store URL --tournament SLUG|FILE.toml [--host H] [--port P]
     venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X] [--kind move|position]
     venue pair ...        (venue.pair.main)
     venue tiebreaks ...   (venue.tiebreaks.main)
+    venue export ...      (venue.export.main: PGN or TRF of a tournament from its log)
+    venue hash-password   (an argon2 hash for [[arbiters]] in a tournament file)
 
 Exit codes: 0 done (or stopped with Ctrl-C), 2 a usage error or a clear failure (bad URL, broker or
 store unreachable, missing or unreadable file, busy port): one line on stderr, never a traceback.
@@ -66,16 +68,18 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="gateway and dashboard for a hall (Mosquitto + Redis or SQLite)")
     _mqtt(s)
     _store(s)
-    s.add_argument("--round", required=True, metavar="ROUND.pgn",
-                   help="the round's pairings as PGN (one game per board); logged once as round_started")
+    s.add_argument("--round", metavar="ROUND.pgn|N",
+                   help="the round's pairings as PGN (one game per board), or with a tournament file the "
+                   "number of the round to pair and start; logged once as round_started")
     s.add_argument("--variant", choices=("chess", "checkers"), default="chess")
     _http(s)
 
     g = sub.add_parser("gateway", help="the gateway alone: MQTT in, event log out")
     _mqtt(g)
     _store(g)
-    g.add_argument("--round", metavar="ROUND.pgn",
-                   help="optional: the round's pairings as PGN, logged once as round_started")
+    g.add_argument("--round", metavar="ROUND.pgn|N",
+                   help="optional: the round's pairings as PGN, or a round number to pair from the "
+                   "tournament file; logged once as round_started")
     g.add_argument("--variant", choices=("chess", "checkers"), default="chess")
 
     b = sub.add_parser("dashboard", help="the spectators' dashboard alone, fed from the event log")
@@ -92,6 +96,9 @@ def parser() -> argparse.ArgumentParser:
 
     sub.add_parser("pair", help="pair a round (venue pair --help)", add_help=False)
     sub.add_parser("tiebreaks", help="standings with tie-breaks (venue tiebreaks --help)", add_help=False)
+    sub.add_parser("export", help="PGN or TRF of a tournament from its log (venue export --help)",
+                   add_help=False)
+    sub.add_parser("hash-password", help="an argon2 hash for [[arbiters]] password_hash", add_help=False)
     return p
 
 
@@ -102,7 +109,8 @@ def _mqtt(p: argparse.ArgumentParser) -> None:
 def _store(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", required=True, metavar="URL",
                    help="the event log: redis://HOST:6379/0, sqlite:///PATH or memory://")
-    p.add_argument("--tournament", required=True, help="tournament slug, e.g. candidates-2024")
+    p.add_argument("--tournament", required=True, metavar="SLUG|FILE.toml",
+                   help="tournament slug (e.g. candidates-2024) or tournament file (docs/tournament-file.md)")
 
 
 def _http(p: argparse.ArgumentParser) -> None:
@@ -146,8 +154,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        if args_list and args_list[0] in ("pair", "tiebreaks"):
+        if args_list and args_list[0] in ("pair", "tiebreaks", "export"):
             return _passthrough(args_list[0], args_list[1:])
+        if args_list and args_list[0] == "hash-password":
+            from venue.tournament import hash_password_main
+
+            return hash_password_main(args_list[1:])
         args = parser().parse_args(args_list)
         if args.command is None:
             parser().print_help()

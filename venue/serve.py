@@ -224,24 +224,69 @@ async def _forever() -> None:
     await asyncio.Event().wait()
 
 
-async def run_serve(mqtt: str, store: str, tournament: str, round_path: str, variant: str,
-                    host: str, port: int) -> int:
-    """``venue serve``: gateway and dashboard in one process, round set up from ``round_path``."""
-    from gateway import Gateway
+async def prepare(log, tournament_file, round_arg: str | None, variant: str) -> tuple[dict | None, bool]:
+    """Set the hall up in ``log``: register the tournament file (if any), then the round: a PGN file
+    of pairings, or a round number paired from the tournament file (None: round 1 if no round is in
+    the log yet, else carry on). Returns (the round's set-up or None, whether it was logged now)."""
+    if round_arg is not None and not round_arg.isdigit():
+        setup = round_setup(round_arg, variant)
+        return setup, await ensure_round(log, setup)
+    if tournament_file is None:
+        if round_arg is not None:
+            raise CliError("--round N (a round number) needs --tournament FILE.toml to pair it from")
+        return None, False
+    from venue.tournament import register, start_round
 
-    setup = round_setup(round_path, variant)
+    view = await register(log, tournament_file)
+    setup = await start_round(log, view, int(round_arg) if round_arg else None)
+    return setup, setup is not None
+
+
+def resolve_tournament(value: str):
+    """``--tournament``: (slug, Tournament or None): a ``.toml`` file is loaded and checked."""
+    from venue.tournament import is_file_argument, load_file
+
+    if is_file_argument(value):
+        t = load_file(value)
+        return t.slug, t
+    return value, None
+
+
+def _round_note(setup: dict | None, added: bool) -> str:
+    if setup is None:
+        return "carrying on with the round in the log"
+    state = "logged" if added else "already in the log"
+    return f"round {setup['round']} ({len(setup['games'])} boards, {state})"
+
+
+async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | None, variant: str,
+                    host: str, port: int) -> int:
+    """``venue serve``: gateway and dashboard in one process. ``tournament``: a slug or a tournament
+    file; ``round_path``: a PGN of the round's pairings, or a round number to pair from the file."""
+    from gateway import Gateway
+    from dashboard.arbiter.auth import Accounts
+
+    slug, t = resolve_tournament(tournament)
+    if t is None and round_path is None:
+        raise CliError("give --round ROUND.pgn, or --tournament FILE.toml to pair rounds from")
+    if round_path is not None and not round_path.isdigit():
+        round_setup(round_path, variant)  # a broken file stops us before anything starts
+    try:
+        accounts = Accounts.load(t)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     await check_mqtt(mqtt)
-    log = await open_store(store, tournament)
+    log = await open_store(store, slug)
     gateway_task = None
     try:
-        added = await ensure_round(log, setup)
-        gateway = Gateway(log, mqtt, tournament)
+        setup, added = await prepare(log, t, round_path, variant)
+        gateway = Gateway(log, mqtt, slug, tournament=t)
         gateway_task = asyncio.create_task(gateway.run(), name="gateway")
         await gateway_ready(gateway, gateway_task)
-        async with dashboard_at(log, host, port) as (url, _):
-            state = "logged" if added else "already in the log"
-            print(f"venue serve: {tournament}, round {setup['round']} ({len(setup['games'])} boards, {state})")
+        async with dashboard_at(log, host, port, accounts=accounts) as (url, _):
+            print(f"venue serve: {t.name if t else slug}: {_round_note(setup, added)}")
             print(f"  dashboard   {url}/")
+            print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")
             print(f"  MQTT        {redact(mqtt)}")
             print(f"  event log   {redact(store)}")
             print("Ctrl-C to stop.", flush=True)
@@ -255,22 +300,24 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str, var
 async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | None = None,
                       variant: str = "chess") -> int:
     """``venue gateway``: devices' MQTT messages into the event log, until stopped; with
-    ``round_path``, first logs that round's ``round_started`` unless it is there already."""
+    ``round_path`` (PGN, or a round number with a tournament file), first logs that round's
+    ``round_started`` unless it is there already."""
     from gateway import Gateway
 
-    setup = round_setup(round_path, variant) if round_path else None
+    slug, t = resolve_tournament(tournament)
+    if round_path is not None and not round_path.isdigit():
+        round_setup(round_path, variant)
     await check_mqtt(mqtt)
-    log = await open_store(store, tournament)
+    log = await open_store(store, slug)
     task = None
     try:
-        if setup is not None:
-            added = await ensure_round(log, setup)
-            state = "logged" if added else "already in the log"
-            print(f"venue gateway: round {setup['round']} ({len(setup['games'])} boards, {state})")
-        gateway = Gateway(log, mqtt, tournament)
+        if round_path is not None or t is not None:
+            setup, added = await prepare(log, t, round_path, variant)
+            print(f"venue gateway: {_round_note(setup, added)}")
+        gateway = Gateway(log, mqtt, slug, tournament=t)
         task = asyncio.create_task(gateway.run(), name="gateway")
         await gateway_ready(gateway, task)
-        print(f"venue gateway: {tournament}: {redact(mqtt)} -> {redact(store)}. Ctrl-C to stop.", flush=True)
+        print(f"venue gateway: {slug}: {redact(mqtt)} -> {redact(store)}. Ctrl-C to stop.", flush=True)
         await task
         return 0
     finally:
@@ -279,12 +326,21 @@ async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | 
 
 
 async def run_dashboard(store: str, tournament: str, host: str, port: int) -> int:
-    """``venue dashboard``: the spectators' dashboard fed from the event log, until stopped."""
-    log = await open_store(store, tournament)
+    """``venue dashboard``: the spectators' dashboard (and the arbiters' console) fed from the event
+    log, until stopped. ``tournament``: a slug, or a tournament file (its arbiters may log in)."""
+    from dashboard.arbiter.auth import Accounts
+
+    slug, t = resolve_tournament(tournament)
     try:
-        async with dashboard_at(log, host, port) as (url, _):
-            print(f"venue dashboard: {tournament} from {redact(store)}")
+        accounts = Accounts.load(t)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    log = await open_store(store, slug)
+    try:
+        async with dashboard_at(log, host, port, accounts=accounts) as (url, _):
+            print(f"venue dashboard: {slug} from {redact(store)}")
             print(f"  dashboard   {url}/")
+            print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")
             print("Ctrl-C to stop.", flush=True)
             await _forever()
         return 0

@@ -244,6 +244,8 @@ class Enforcer:
                             "fine": fine.amount, "currency": fine.currency,
                             "rule": "US 2023 rule 1: \"Players not at their board at the beginning of each "
                                     f"round may receive a fine of ${fine.amount}\""}))
+            if self.t.game != "chess" and g.kind not in self.regs.default_time_ms:
+                continue  # FIDE Laws 6.7 is chess's; a checkers event sets its own (or none)
             verdict = lateness.default_verdict(start, self.regs.default_time_for(g.kind), now_ms,
                                                g.arrived[WHITE], g.arrived[BLACK])
             if verdict is None:

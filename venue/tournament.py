@@ -1,0 +1,112 @@
+"""Tournament files on the command line: ``--tournament FILE.toml`` for ``serve``, ``gateway``,
+``dashboard`` and ``demo`` (docs/tournament-file.md), and ``venue hash-password``.
+
+A tournament file is read and checked before anything starts (a broken one stops the command with
+its file, line and field); it is registered in the log as ``tournament_registered`` (once, and again
+only when the file changed: docs/tournament-log.md), and rounds are paired from it (Berger tables or
+the Dutch system) and logged as ``round_started``.
+"""
+
+from __future__ import annotations
+
+import getpass
+import sys
+
+from services.hall.round_from_file import round_from_view
+from services.hall.tournament_log import ENTRY_TYPE, registration_due, tournament_from_data
+from services.hall.tournament_view import TournamentView
+from services.regulations.fields import TournamentFileError
+from services.regulations.model import Tournament
+from services.regulations.tournament_file import load_tournament
+
+from venue.serve import CliError, read_text
+
+
+def is_file_argument(value: str) -> bool:
+    """True when ``--tournament`` names a tournament file rather than a slug."""
+    return value.endswith(".toml")
+
+
+def load_file(path: str) -> Tournament:
+    """The tournament file at ``path``; CliError with "FILE:LINE: FIELD: problem" when broken."""
+    try:
+        return load_tournament(read_text(path), path)
+    except TournamentFileError as exc:
+        raise CliError(str(exc)) from None
+
+
+async def register(log, t: Tournament) -> TournamentView:
+    """Log ``tournament_registered`` for ``t`` unless the log already has it unchanged; returns the
+    tournament fold of the whole log (for pairing the next round)."""
+    view, last = TournamentView(), None
+    for entry in await log.read(0):
+        view.apply(entry)
+        if entry.type == ENTRY_TYPE:
+            last = entry.data
+    data = registration_due(t, last)
+    if data is not None:
+        view.apply(await log.append(ENTRY_TYPE, data))
+    return view
+
+
+async def current_round(log) -> int:
+    """The highest round number already started in the log (0 when none)."""
+    best = 0
+    for entry in await log.read(0):
+        if entry.type == "round_started":
+            try:
+                best = max(best, int(entry.data.get("round")))
+            except (TypeError, ValueError):
+                pass
+    return best
+
+
+async def start_round(log, view: TournamentView, round_no: int | None) -> dict | None:
+    """Pair and log round ``round_no`` (None: round 1 when no round is in the log yet, else carry on
+    with the round being played). Returns the ``round_started`` data logged, or None when nothing
+    was logged. CliError when the round cannot be paired (past the last round, results missing)."""
+    started = await current_round(log)
+    if round_no is None:
+        if started:
+            return None
+        round_no = 1
+    if round_no <= started:
+        return None
+    try:
+        data = round_from_view(view, round_no)
+    except (ValueError, KeyError) as exc:
+        raise CliError(f"cannot pair round {round_no}: {exc}") from None
+    await log.append("round_started", data)
+    return data
+
+
+async def tournament_in_log(log) -> Tournament | None:
+    """The tournament the log registered last (None when it has none)."""
+    last = None
+    for entry in await log.read(0):
+        if entry.type == ENTRY_TYPE:
+            last = entry.data
+    return tournament_from_data(last) if last else None
+
+
+def hash_password_main(argv: list[str]) -> int:
+    """``venue hash-password``: read a password (twice, not echoed; or one line from stdin when it
+    is not a terminal) and print its argon2 hash for ``[[arbiters]] password_hash``."""
+    from dashboard.arbiter.auth import hash_password
+
+    if argv and argv[0] in ("-h", "--help"):
+        print("usage: venue hash-password   (prints an argon2 hash for the tournament file)")
+        return 0
+    if sys.stdin.isatty():
+        first = getpass.getpass("Password: ")
+        if first != getpass.getpass("Again: "):
+            print("venue: error: the two passwords differ", file=sys.stderr)
+            return 2
+    else:
+        first = sys.stdin.readline().rstrip("\n")
+    try:
+        print(hash_password(first))
+    except ValueError as exc:
+        print(f"venue: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
