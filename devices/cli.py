@@ -1,4 +1,5 @@
-"""``venue simulate``: replay a PGN round on simulated boards and clocks (devices.simulate)."""
+"""``venue simulate``: replay a PGN (chess) or PDN (checkers) round on simulated boards and clocks
+(devices.simulate)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,12 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                                                description="Replay real games over MQTT.")
     parser.add_argument("--mqtt", required=True, help="broker URL, mqtt://host:port")
     parser.add_argument("--tournament", required=True, help="tournament slug")
-    parser.add_argument("--pgn", required=True, type=Path, help="PGN file with [%%clk] comments")
+    parser.add_argument("--pgn", required=True, type=Path,
+                        help="PGN file with [%%clk] comments (chess) or PDN file (checkers)")
+    parser.add_argument("--variant", choices=("chess", "checkers"),
+                        help="the game (default: told from the file)")
+    parser.add_argument("--control", help="time control for the clocks, PGN TimeControl text "
+                        "(checkers default: 90 minutes each; chess default: the file's %%clk)")
     parser.add_argument("--speed", type=float, default=1.0, help="60 plays an hour in a minute")
     parser.add_argument("--kind", choices=KINDS, default="move", help="move or placement boards")
     parser.add_argument("--fault", action="append", default=[], choices=sorted(FAULTS),
@@ -35,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(simulate(
             args.mqtt, args.tournament, text, speed=args.speed, kind=args.kind,
             faults=frozenset(args.fault), boards=args.boards.split(",") if args.boards else None,
-            username=args.username, password=args.password,
+            username=args.username, password=args.password, variant=args.variant,
+            control=args.control,
         ))
     except (OSError, ValueError) as exc:
         print(f"venue simulate: {exc}", file=sys.stderr)

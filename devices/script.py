@@ -33,8 +33,10 @@ _TERMINATION_TAGS = {"time forfeit": "time_forfeit", "abandoned": "abandoned",
 
 @dataclass(frozen=True)
 class Ply:
-    """One ply: ``uci``; ``side`` that moved ("white"/"black"); ``clock_ms``: the mover's clock after
-    it (the ``[%clk]`` figure, ms); ``think_ms``: how long the simulated player thinks before it."""
+    """One ply: ``uci``: the move as the board sends it (UCI for chess, numeric notation with the
+    full route for checkers: ``11-15``, ``6x15x24``); ``side`` that moved ("white"/"black");
+    ``clock_ms``: the mover's clock after it (the ``[%clk]`` figure, ms); ``think_ms``: how long the
+    simulated player thinks before it (ms of game time)."""
 
     uci: str
     side: str
@@ -44,9 +46,12 @@ class Ply:
 
 @dataclass
 class Script:
-    """One game to replay on hall board ``board``. ``start_fen``: None for the standard start;
-    ``white_ms``/``black_ms``: the clocks at the start (ms); ``result``: PGN result ("*" = none sent);
-    ``reason``: what the board reports with it; ``tags``: the PGN tags."""
+    """One game to replay on hall board ``board``. ``start_fen``: None for the standard start (a
+    chess FEN, or a PDN FEN for checkers); ``white_ms``/``black_ms``: the clocks at the start (ms);
+    ``result``: the venue's result code, first figure White's ("*" = none sent; for checkers the
+    PDN result is converted: docs/checkers.md); ``reason``: what the board reports with it;
+    ``tags``: the PGN/PDN tags; ``variant``: "chess" or "checkers"; ``flag``: the side whose time
+    ran out at the end (the clock then stops showing it at 0), or None."""
 
     board: str
     plies: list[Ply]
@@ -56,10 +61,16 @@ class Script:
     reason: str
     start_fen: str | None = None
     tags: dict = field(default_factory=dict)
+    variant: str = "chess"
+    flag: str | None = None
 
     @property
     def first_side(self) -> str:
-        """The side to move in the start position (\"white\" or \"black\")."""
+        """The side to move in the start position ("white" or "black"): White in chess, Black
+        (Red) in checkers from the standard start; else the FEN's side to move."""
+        if self.variant == "checkers":
+            fen = (self.start_fen or "B").strip().upper()
+            return "white" if fen.startswith("W") else "black"
         board = chess.Board(self.start_fen) if self.start_fen else chess.Board()
         return "white" if board.turn else "black"
 

@@ -4,25 +4,44 @@ from __future__ import annotations
 
 import asyncio
 
-from devices.script import scripts_from_pgn
+from devices.records import scripts_from_text
+from devices.script import Script
 from devices.station import SimulatedBoard
 
 
 async def simulate(mqtt_url: str, tournament: str, pgn_text: str, *, speed: float = 1.0,
                    kind: str = "move", faults: frozenset = frozenset(),
                    boards: list[str] | None = None, username: str | None = None,
-                   password: str | None = None, outage_s: float = 1.0) -> None:
+                   password: str | None = None, outage_s: float = 1.0, variant: str | None = None,
+                   control=None, seed: object = 0) -> None:
     """Play every game of ``pgn_text`` at once, each on its hall board; return when all are done.
 
-    ``boards``: the hall board of each game in file order (default: Board tag, else the order, as
+    ``pgn_text``: PGN (chess, with ``[%clk]``) or PDN (checkers); ``variant``: "chess",
+    "checkers" or None to tell from the text (``devices.records.detect_variant``). ``boards``: the
+    hall board of each game in file order (default: Board tag, else the order, as
     ``services.hall.setup.round_from_pgn``). ``speed``: 60 plays an hour in a minute. ``kind``:
-    ``"move"`` or ``"position"`` boards; ``faults``: see ``devices.station``. Raises ValueError for a
-    broken PGN or bad options; the first device error otherwise (the others are cancelled).
+    ``"move"`` or ``"position"`` boards (chess only); ``faults``: see ``devices.station``;
+    ``control``: the time control for the clocks (checkers default: 90 minutes each; chess default:
+    the games' own ``[%clk]``); ``seed``: checkers thinking times (``devices.thinking``). Raises
+    ValueError for a broken file or bad options; the first device error otherwise (the others
+    are cancelled).
     """
-    scripts = scripts_from_pgn(pgn_text, boards=boards)
+    scripts = scripts_from_text(pgn_text, variant=variant, boards=boards, control=control, seed=seed)
+    await play_scripts(mqtt_url, tournament, scripts, speed=speed, kind=kind, faults=faults,
+                       username=username, password=password, outage_s=outage_s)
+
+
+async def play_scripts(mqtt_url: str, tournament: str, scripts: list[Script], *, speed: float = 1.0,
+                       kind: str = "move", faults: frozenset = frozenset(),
+                       username: str | None = None, password: str | None = None,
+                       outage_s: float = 1.0) -> list[SimulatedBoard]:
+    """Play ``scripts`` at once, one ``SimulatedBoard`` each (options as ``simulate``); returns the
+    stations when all are done (their ``sent`` and ``feedback``). Raises ValueError for bad options
+    before anything is sent."""
     stations = [SimulatedBoard(mqtt_url, tournament, script, speed=speed, kind=kind, faults=faults,
                                username=username, password=password, outage_s=outage_s)
                 for script in scripts]
     async with asyncio.TaskGroup() as group:
         for station in stations:
             group.create_task(station.run())
+    return stations

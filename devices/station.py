@@ -7,16 +7,25 @@ the last will "offline" (retained); every message is QoS 1, sent one after the o
 that could not be sent (link down) is sent again after the reconnect with the same ``seq``, and a
 feedback with ``resend_from`` (the gateway found a hole) makes the device send again from that seq.
 
-Kinds: ``"move"`` boards send UCI on ``move``; ``"position"`` boards send piece placements on
-``position``, with the passing states of real hands: a piece lifted and put back, a piece in the hand,
-the captured piece lifted first, castling with the rook moved first.
+Kinds: ``"move"`` boards send UCI on ``move`` (checkers: numeric notation with the full route,
+``11-15``, ``6x15x24``); ``"position"`` boards (chess only) send piece placements on ``position``,
+with the passing states of real hands: a piece lifted and put back, a piece in the hand, the captured
+piece lifted first, castling with the rook moved first.
+
+Timing: the plies are sent on the script's timeline (each ply ``think_ms`` of game time after the
+previous, divided by ``speed``), measured from the clock's start, so delays in sending do not add up.
+The clock starts for the script's first side (White in chess, Black/Red in checkers). When the
+script ends with a flag fall (``Script.flag``), the clock stops showing that side at 0 before the
+result is reported.
 
 Faults (a frozenset of words; each at a fixed ply, see ``FAULT_PLY``):
-``"illegal"`` an illegal move (a king jump) before the real one; ``"duplicate"`` every board message
+``"illegal"`` an illegal move (chess: a king jump; checkers: a plain step while a capture is
+compulsory, or a man stepping backwards: ``devices.checkers_faults``) before the real one; ``"duplicate"`` every board message
 sent twice; ``"out_of_order"`` two board messages sent in swapped order; ``"malformed"`` a payload that
 is not JSON and one without ``seq``; ``"disconnect"`` the link cut without DISCONNECT (the will
 fires) for ``outage_s`` seconds, messages queued meanwhile; ``"rotated"`` the board turned 180° (its
-squares mapped s -> 63 - s; it sends the start snapshot first so the gateway can tell, F06).
+squares mapped s -> 63 - s; it sends the start snapshot first so the gateway can tell, F06; chess
+only).
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ import socket
 import aiomqtt
 import chess
 
+from devices.checkers_faults import illegal_move as illegal_checkers_move
 from devices.script import Ply, Script
 from gateway.mqtt_url import parse_mqtt_url
 from gateway.service import no_delay
@@ -49,7 +59,8 @@ class SimulatedBoard:
     ``speed``: 60 plays an hour of thinking in a minute (must be > 0). ``outage_s``: the length of
     the ``disconnect`` fault. After ``run()``: ``sent`` holds every (topic, payload) published in
     order, ``feedback`` every feedback payload received. Raises ValueError for a bad kind, fault or
-    speed.
+    speed, and for a ``"position"`` board or the ``"rotated"`` fault with a checkers script
+    (placement boards are chess only: docs/protocol.md).
     """
 
     def __init__(self, mqtt_url: str, tournament: str, script: Script, *, speed: float = 1.0,
@@ -62,6 +73,9 @@ class SimulatedBoard:
             raise ValueError(f"unknown faults {sorted(unknown)}: expected some of {sorted(FAULTS)}")
         if not speed or speed <= 0:
             raise ValueError("speed must be > 0")
+        if script.variant == "checkers" and (kind == "position" or "rotated" in faults):
+            raise ValueError("checkers boards send moves: the position kind and the rotated fault "
+                             "are for chess only")
         target = parse_mqtt_url(mqtt_url)
         self.host, self.port = target.host, target.port
         self.username = username if username is not None else target.username
@@ -105,39 +119,54 @@ class SimulatedBoard:
 
     async def _play(self) -> None:
         s = self.script
-        board = chess.Board(s.start_fen) if s.start_fen else chess.Board()
+        checkers = s.variant == "checkers"
+        board = _start_position(s)
         if self.kind == "position" or "rotated" in self.faults:
             await self._board_message("position", {"placement": self._look(board.board_fen())})
         clocks = {"white": s.white_ms, "black": s.black_ms}
+        loop = asyncio.get_running_loop()
         await self._clock("start", clocks, s.first_side)
+        started, game_ms = loop.time(), 0
         fault_ply = min(FAULT_PLY, len(s.plies)) if s.plies else 0
         for number, ply in enumerate(s.plies, start=1):
-            await asyncio.sleep(ply.think_ms / 1000 / self.speed)
+            game_ms += ply.think_ms
+            await asyncio.sleep(max(0.0, started + game_ms / 1000 / self.speed - loop.time()))
             if number == fault_ply:
                 await self._one_off_faults(board, ply)
             await self._send_ply(board, ply, swap=("out_of_order" in self.faults
                                                     and number == fault_ply),
                                  fidget=(number % LIFT_EVERY == 1))
-            board.push_uci(ply.uci)
+            if checkers:
+                board.play(ply.uci)
+            else:
+                board.push_uci(ply.uci)
             clocks[ply.side] = ply.clock_ms
             await self._clock("press", clocks, "black" if ply.side == "white" else "white")
         if self._held:
             await self._flush_held()
+        if s.flag in ("white", "black"):
+            clocks[s.flag] = 0  # the flag fell: the clock stops itself showing 0 (a time forfeit)
+            await self._clock("pause", clocks, None)
         if s.result in ("1-0", "0-1", "1/2-1/2"):
             await self._board_message("result", {"result": s.result, "reason": s.reason,
                                                  "device": "board"})
-        await self._clock("pause", clocks, None)
+        if s.flag not in ("white", "black"):
+            await self._clock("pause", clocks, None)
 
-    async def _one_off_faults(self, board: chess.Board, ply: Ply) -> None:
+    async def _one_off_faults(self, board, ply: Ply) -> None:
         if "malformed" in self.faults:
             await self._publish(self.topic(self.kind), "{not json")
             await self._publish(self.topic(self.kind), json.dumps({"move": ply.uci}))
         if "illegal" in self.faults and self.kind == "move":
-            await self._board_message("move", {"move": self._look_uci(_illegal_move(board))})
+            if self.script.variant == "checkers":
+                wrong = illegal_checkers_move(board)
+            else:
+                wrong = self._look_uci(_illegal_move(board))
+            await self._board_message("move", {"move": wrong})
         if "disconnect" in self.faults:
             await self._drop_link()
 
-    async def _send_ply(self, board: chess.Board, ply: Ply, *, swap: bool, fidget: bool) -> None:
+    async def _send_ply(self, board, ply: Ply, *, swap: bool, fidget: bool) -> None:
         if self.kind == "move":
             messages = [("move", {"move": self._look_uci(ply.uci)})]
         else:
@@ -276,6 +305,16 @@ class SimulatedBoard:
         if client is not None and self._up.is_set():
             with contextlib.suppress(Exception):
                 await client.publish(self.topic("status"), "offline", qos=1, retain=True, timeout=5)
+
+
+def _start_position(script: Script):
+    """The position the script starts from, to follow the game: a ``CheckersGame`` for checkers
+    (the rules core), else a python-chess ``Board``."""
+    if script.variant == "checkers":
+        from services.rules.checkers_game import CheckersGame
+
+        return CheckersGame(fen=script.start_fen)
+    return chess.Board(script.start_fen) if script.start_fen else chess.Board()
 
 
 def passing_placements(board: chess.Board, move: chess.Move) -> list[str]:

@@ -2,7 +2,7 @@
 
 Subcommands::
 
-    venue demo [--speed X] [--port P] [--host H] [--boards-kind move|position] [--exit-when-done]
+    venue demo [--speed X] [--port P] [--host H] [--boards-kind move|position] [--exit-when-done] [--tournament FILE.toml]
     venue serve --mqtt mqtt://HOST:PORT --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N] [--host H] [--port P]
     venue gateway --mqtt URL --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N]
     venue dashboard --store URL --tournament SLUG|FILE.toml [--host H] [--port P]
@@ -64,6 +64,10 @@ def parser() -> argparse.ArgumentParser:
                    help="boards that send moves (default) or piece placements")
     d.add_argument("--exit-when-done", action="store_true",
                    help="stop when the round is over instead of serving until Ctrl-C")
+    d.add_argument("--tournament", metavar="FILE.toml",
+                   help="play round 1 of this tournament file (e.g. events/checkers-11-man-national-"
+                   "2017.toml): its players, pairings, time control and arbiters, with shipped real "
+                   "games replayed on its boards")
 
     s = sub.add_parser("serve", help="gateway and dashboard for a hall (Mosquitto + Redis or SQLite)")
     _mqtt(s)
@@ -137,7 +141,7 @@ def _run(args: argparse.Namespace) -> int:
         from venue.demo import run_demo
 
         coro = run_demo(speed=args.speed, host=args.host, port=args.port, kind=args.boards_kind,
-                        exit_when_done=args.exit_when_done)
+                        exit_when_done=args.exit_when_done, tournament=args.tournament)
     elif args.command == "serve":
         coro = serve.run_serve(args.mqtt, args.store, args.tournament, args.round, args.variant,
                                args.host, args.port)

@@ -6,6 +6,10 @@ replaying the round shipped in ``venue/data`` (FIDE Candidates 2024, round 5; se
 the dashboard's URL and the progress (moves played, games finished); when every game has ended it
 prints "round over" and keeps serving until Ctrl-C (or returns at once with ``exit_when_done``).
 The temporary directory is removed on exit.
+
+With a tournament file (``venue demo --tournament FILE.toml``) the round is round 1 of that event,
+paired from the file, with its players, boards, time control, regulations and arbiters; the boards
+replay shipped real games (checkers: Tinsley-Chinook, London 1992): see ``venue.demo_tournament``.
 """
 
 from __future__ import annotations
@@ -66,8 +70,15 @@ async def watch(view, out=print, every_s: float = PROGRESS_EVERY_S) -> None:
 
 
 async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 8000, kind: str = "move",
-                   exit_when_done: bool = False, out=print) -> int:
-    """Run the demo (see the module docstring); returns the exit code. CliError on a busy port."""
+                   exit_when_done: bool = False, out=print, tournament: str | None = None) -> int:
+    """Run the demo (see the module docstring); returns the exit code. CliError on a busy port.
+    ``tournament``: a tournament file (``venue demo --tournament FILE.toml``): round 1 of that
+    event instead, paired from the file (``venue.demo_tournament``)."""
+    if tournament is not None:
+        from venue.demo_tournament import run_tournament_demo
+
+        return await run_tournament_demo(tournament, speed=speed, host=host, port=port, kind=kind,
+                                         exit_when_done=exit_when_done, out=out)
     from gateway import Gateway, embedded_broker
     from services.eventlog import open_log
     from services.hall.setup import round_from_pgn

@@ -1,0 +1,188 @@
+"""``venue demo --tournament FILE.toml``: the demo's way with a tournament file.
+
+Everything in one process, as ``venue demo``: an embedded MQTT broker on a free port, a fresh SQLite
+event log in a temporary directory, then
+
+1. the tournament file is read and checked (``venue.tournament.load_file``) and registered in the log
+   (``tournament_registered``); its schedule is moved so that round 1 starts now (at the next
+   whole minute, at least 30 s ahead: the players are at their boards before the start, so the
+   regulations' default time and fines see no one late; the file's own dates are printed);
+2. round 1 is paired from the file (Berger tables or the Dutch system) and logged as
+   ``round_started``: the boards and players of the round are the file's (a pairing-allocated bye
+   gets no board);
+3. the gateway (with the file's regulations), the dashboard (with the file's arbiters) and one
+   simulated board and clock per board of the round, replaying real games shipped in ``venue/data``:
+   checkers, the six Tinsley-Chinook games of London 1992 (one per board, in file order); chess, the
+   four games of the Candidates 2024 round 5, again from the first when the round has more boards.
+   The moves and results are the real games'; the clocks run the event's time control
+   (``services.clock.GameClock``: each move's thinking time is the real game's for chess, seeded
+   and realistic for checkers; a side that would run short thinks faster).
+
+Prints the progress as ``venue demo`` does, "round over" when every game of the round has ended,
+then keeps serving until Ctrl-C (or returns with ``exit_when_done``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import math
+import tempfile
+import time
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+
+from venue.demo import ROUND_FILE, _task, _watch_while_running, watch
+from venue.serve import CliError, dashboard_at, gateway_ready
+
+CHECKERS_FILE = "tinsley_chinook_1992.pdn"
+LEAD_MS = 30_000  # round 1 starts at least this long after the demo does
+
+
+def shipped_text(name: str) -> str:
+    """The text of a file shipped in ``venue/data``."""
+    return resources.files("venue").joinpath("data", name).read_text("utf-8")
+
+
+def starting_now(t, now_ms: int):
+    """The tournament ``t`` with its schedule moved so that round 1 starts at the first whole
+    minute at least ``LEAD_MS`` after ``now_ms`` (every round moved by the same amount, so the
+    gaps between rounds stay the file's). ``t`` is returned unchanged when it has no round 1."""
+    try:
+        first = t.round(1)
+    except KeyError:
+        return t
+    target = math.ceil((now_ms + LEAD_MS) / 60_000) * 60_000
+    shift = target - first.start_ms
+    rounds = []
+    for r in t.rounds:
+        start_ms = r.start_ms + shift
+        try:
+            zone = datetime.fromisoformat(r.start).tzinfo or timezone.utc
+        except ValueError:
+            zone = timezone.utc
+        text = datetime.fromtimestamp(start_ms / 1000, zone).isoformat()
+        end = r.end_ms + shift if r.end_ms is not None else None
+        rounds.append(dataclasses.replace(r, start=text, start_ms=start_ms, end_ms=end))
+    return dataclasses.replace(t, rounds=tuple(rounds))
+
+
+def round_scripts(game: str, setup: dict) -> tuple[list, list[str]]:
+    """One Script per board of the round ``setup`` (``round_started`` data), replaying the shipped
+    real games under each board's time control; and one line per board saying whose moves it
+    plays. Raises ValueError when a shipped game does not replay."""
+    from devices.checkers_script import script_from_record
+    from devices.records import retime
+    from devices.script import scripts_from_pgn
+    from services.rules.checkers_pdn import read_pdn
+
+    scripts, lines = [], []
+    if game == "checkers":
+        records = read_pdn(shipped_text(CHECKERS_FILE))
+        for i, g in enumerate(setup["games"]):
+            record = records[i % len(records)]
+            scripts.append(script_from_record(record, g["board"], control=g.get("time_control"),
+                                              number=i % len(records) + 1))
+            tags = record.tags
+            lines.append(f"board {g['board']:>2}  {g['black']} (Black) - {g['white']} (White): moves of "
+                         f"{tags.get('Event', '?')}, {tags.get('Black', '?')} - {tags.get('White', '?')}")
+        return scripts, lines
+    sources = scripts_from_pgn(shipped_text(ROUND_FILE))
+    for i, g in enumerate(setup["games"]):
+        source = sources[i % len(sources)]
+        try:
+            script = retime(source, g.get("time_control"), board=g["board"])
+        except ValueError:  # no control the clock can run (e.g. a bidding Armageddon): real clocks
+            script = dataclasses.replace(source, board=str(g["board"]))
+        scripts.append(script)
+        tags = script.tags
+        lines.append(f"board {g['board']:>2}  {g['white']} - {g['black']}: moves of "
+                     f"{tags.get('Event', '?')} {tags.get('Date', '?')[:4]}, round {tags.get('Round', '?')}, "
+                     f"{tags.get('White', '?')} - {tags.get('Black', '?')}")
+    return scripts, lines
+
+
+def _gateway(log, mqtt_url: str, t, speed: float):
+    """The gateway with the file's settings, told the replay speed (its regulations' clock model
+    runs at that rate)."""
+    from gateway import Gateway
+
+    return Gateway(log, mqtt_url, t.slug, tournament=t, clock_rate=speed)
+
+
+async def run_tournament_demo(path: str, speed: float = 60.0, host: str = "127.0.0.1", port: int = 8000,
+                              kind: str = "move", exit_when_done: bool = False, out=print) -> int:
+    """Run the demo with the tournament file at ``path`` (module docstring); returns the exit code.
+    CliError for a broken file, a round that cannot be paired, checkers with ``kind`` "position",
+    a busy port or a failing broker."""
+    from dashboard.arbiter.auth import Accounts
+    from devices.simulate import play_scripts
+    from gateway import embedded_broker
+    from services.eventlog import open_log
+    from venue.tournament import load_file, register, start_round
+
+    filed = load_file(path)
+    if filed.game == "checkers" and kind != "move":
+        raise CliError("checkers boards send moves: --boards-kind position is for chess only")
+    t = starting_now(filed, int(time.time() * 1000))
+    try:
+        accounts = Accounts.load(t)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    with tempfile.TemporaryDirectory(prefix="venue-demo-") as tmp:
+        store = f"sqlite:///{Path(tmp) / 'venue.sqlite'}"
+        log = open_log(store, t.slug)
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                try:
+                    mqtt_url = await stack.enter_async_context(embedded_broker(port=0))
+                except Exception as exc:  # amqtt's errors have no common base worth naming
+                    raise CliError(f"cannot start the embedded MQTT broker: {exc}") from None
+                view = await register(log, t)
+                setup = await start_round(log, view, 1)
+                if setup is None or not setup["games"]:
+                    raise CliError(f"{path}: round 1 has no game to play")
+                try:
+                    scripts, lines = round_scripts(t.game, setup)
+                except ValueError as exc:
+                    raise CliError(f"a shipped game does not replay: {exc}") from None
+                gateway = _gateway(log, mqtt_url, t, speed)
+                gateway_task = _task(stack, gateway.run(), "gateway")  # stopped before the broker
+                await gateway_ready(gateway, gateway_task)
+                url, app = await stack.enter_async_context(
+                    dashboard_at(log, host, port, clock_rate=speed, accounts=accounts))
+                _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts)
+                sim = _task(stack, play_scripts(mqtt_url, t.slug, scripts, speed=speed, kind=kind),
+                            "simulators")
+                await _watch_while_running(watch(app.state.feed.view, out),
+                                           {"the simulated boards": sim, "the gateway": gateway_task})
+                out("round over")
+                if exit_when_done:
+                    return 0
+                out("Still serving the finished round; Ctrl-C to stop.")
+                await asyncio.Event().wait()
+        finally:
+            await log.close()
+    return 0
+
+
+def _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts) -> None:
+    games = setup["games"]
+    out(f"Venue demo: {t.name}, round {setup['round']} from {path}: {len(games)} boards replayed "
+        f"at {speed:g}x")
+    was = filed.round(1).start if filed.rounds else "?"
+    out(f"  round 1 starts {t.round(1).start} (the file says {was}); players and pairings from the "
+        "file, moves and results from real games (venue/data/README.md), clocks for the event's "
+        "time control:")
+    for line in lines:
+        out(f"    {line}")
+    for no in setup.get("byes") or []:
+        out(f"    bye         {t.player(no).name}")
+    out(f"  spectators   {url}/")
+    out(f"  arbiters     {url}/arbiter ({len(accounts.by_login)} login(s) from the file and "
+        "the environment)")
+    out(f"  API          {url}/api/games   standings {url}/api/standings")
+    out(f"  MQTT broker  {mqtt_url} (embedded)   event log {store}")
+    out("Ctrl-C to stop.")
