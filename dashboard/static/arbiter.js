@@ -2,7 +2,11 @@
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
-  const state = { alerts: new Map(), actions: [], selected: null, ws: null, me: null, sound: false, retry: 500 };
+  const state = { alerts: new Map(), actions: [], games: new Map(), selected: null, detailKey: null,
+                  ws: null, me: null, sound: false, retry: 500, loadingGames: false };
+  const CLAIM_NAMES = { threefold: "Threefold repetition", fifty_moves: "50-move rule", forty_moves: "40-move rule" };
+  const CLAIM_RULES = { threefold: ["FIDE Laws 9.2.1.2", "FIDE Laws 9.2.1.1"], fifty_moves: ["FIDE Laws 9.3.2", "FIDE Laws 9.3.1"],
+                        forty_moves: ["ACF/WCDF", "ACF/WCDF"] };
 
   function esc(s) { return String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c])); }
   function time(ms) { return ms ? new Date(ms).toLocaleTimeString() : ""; }
@@ -82,17 +86,33 @@
     };
   }
 
+  // Players' names come from the public /api/games (the alerts carry only the game id).
+  async function loadGames() {
+    if (state.loadingGames) return;
+    state.loadingGames = true;
+    try {
+      const data = await api("/api/games");
+      for (const g of data.games || []) state.games.set(g.id, g);
+      render();
+    } catch (e) { /* names are a convenience: the console works without them */ }
+    state.loadingGames = false;
+  }
+  function surname(name) { return String(name || "?").split(",")[0]; }
+
   function handle(msg) {
     if (msg.type === "snapshot") {
       state.alerts.clear();
       for (const a of msg.alerts.concat(msg.closed || [])) state.alerts.set(a.id, a);
       state.actions = msg.actions || [];
+      state.detailKey = null;
       render();
+      loadGames();
     } else if (msg.type === "alert") {
       const isNew = !state.alerts.has(msg.alert.id);
       state.alerts.set(msg.alert.id, msg.alert);
       if (isNew && msg.alert.status === "open" && msg.alert.severity !== "info") notify(msg.alert);
       render(isNew ? msg.alert.id : null);
+      if (msg.alert.game && !state.games.has(msg.alert.game)) loadGames();
     } else if (msg.type === "action") {
       state.actions.push(msg.action);
       renderActions();
@@ -101,7 +121,9 @@
 
   function summary(a) {
     const e = a.evidence || {};
-    if (a.kind === "draw_claimable") return (e.claims || []).map((c) => c.kind + (c.by_move ? " by " + c.by_move : " now")).join(", ");
+    if (a.kind === "draw_claimable") {
+      return (e.claims || []).map((c) => (CLAIM_NAMES[c.kind] || c.kind) + (c.by_move ? " with " + c.by_move : " now")).join("; ");
+    }
     return e.reason || e.rule || e.result || e.detail || (e.side ? e.side : "") || "";
   }
 
@@ -112,11 +134,12 @@
       .sort((x, y) => (x.status === "open" ? 0 : 1) - (y.status === "open" ? 0 : 1) || rank[x.severity] - rank[y.severity] || y.id - x.id);
     const open = [...state.alerts.values()].filter((a) => a.status === "open").length;
     $("open-count").textContent = open;
+    $("open-count").classList.toggle("zero", open === 0);
     $("no-alerts").hidden = open > 0;
     $("alerts").innerHTML = list.map((a) =>
       `<li class="alert sev-${esc(a.severity)} ${a.status !== "open" ? "closed" : ""} ${state.selected === a.id ? "selected" : ""}" data-id="${a.id}" tabindex="0">
          <div class="title ${a.id === freshId ? "fresh" : ""}">${esc(a.title)}</div>
-         <div class="meta"><span>Board ${esc(a.board || "-")}</span><span>${esc(a.game || "")}</span><span>${time(a.at)}</span><span>${esc(a.status)}</span></div>
+         <div class="meta"><span>Board ${esc(a.board || "-")}</span><span>${a.game && state.games.has(a.game) ? esc(surname(state.games.get(a.game).white)) + " &ndash; " + esc(surname(state.games.get(a.game).black)) : esc(a.game || "")}</span><span>${time(a.at)}</span><span>${esc(a.status)}</span></div>
          <div class="muted">${esc(summary(a))}</div></li>`).join("");
     for (const li of $("alerts").querySelectorAll(".alert")) {
       li.addEventListener("click", () => select(Number(li.dataset.id)));
@@ -127,73 +150,148 @@
   }
   $("show-closed").addEventListener("change", () => render());
 
+  const ACTION_NAMES = { arbiter_decision: "Result set", fine_recorded: "Fine recorded", player_arrived: "Checked in",
+                         clock_adjusted: "Clocks set", game_paused: "Clock paused", game_resumed: "Clock resumed",
+                         note_added: "Note", alert_resolved: "Alert handled" };
+  function actionName(x) {
+    if (x.type === "draw_claim_decided") return (x.accepted ? "Draw claim accepted" : "Draw claim rejected") + " (" + (CLAIM_NAMES[x.kind] || x.kind) + ")";
+    return ACTION_NAMES[x.type] || x.type;
+  }
+  function actionDetail(x) {
+    if (x.type === "fine_recorded") return `${x.player}: ${x.amount} ${x.currency || ""}`;
+    if (x.type === "player_arrived") return x.player || x.side || "";
+    if (x.type === "clock_adjusted") return `${((x.white_ms || 0) / 60000).toFixed(1)} / ${((x.black_ms || 0) / 60000).toFixed(1)} min`;
+    if (x.type === "alert_resolved") return "alert #" + x.alert;
+    return x.result || x.text || x.note || "";
+  }
   function renderActions() {
     $("actions").innerHTML = state.actions.slice(-50).reverse().map((x) =>
-      `<li><b>${esc(x.type)}</b> ${esc(x.game || "")} ${esc(x.result || x.kind || x.text || x.player || "")}
-       ${x.accepted === true ? "accepted" : x.accepted === false ? "rejected" : ""} &middot; ${esc(x.by || "")} &middot; ${time(x.at)}</li>`).join("");
+      `<li data-type="${esc(x.type)}"><b>${esc(actionName(x))}</b>${x.board ? " &middot; board " + esc(x.board) : ""}
+       ${actionDetail(x) ? " &middot; " + esc(actionDetail(x)) : ""}<span class="by">${esc(x.by || "")} &middot; ${time(x.at)}</span></li>`).join("");
   }
 
-  function select(id) { state.selected = id; render(); }
+  function select(id) {
+    state.selected = id; state.detailKey = null; render();
+    const a = state.alerts.get(id);
+    if (a && a.game) loadGame(a.game);
+  }
+  // The full GAME (with its moves, for labelling the evidence plies in SAN).
+  async function loadGame(gameId) {
+    try {
+      state.games.set(gameId, await api("/api/games/" + encodeURIComponent(gameId)));
+    } catch (e) { return; }
+    const a = state.alerts.get(state.selected);
+    if (a && a.game === gameId) { state.detailKey = null; renderDetail(); }
+  }
 
-  function pliesOf(a) {
-    const e = a.evidence || {}, out = new Set();
-    for (const c of e.claims || []) {
-      for (const p of (c.evidence && c.evidence.plies) || []) out.add(p);
-      if (c.evidence && c.evidence.last_irreversible_ply != null) out.add(c.evidence.last_irreversible_ply);
-    }
-    if (e.ply != null) out.add(e.ply);
-    return [...out].sort((x, y) => x - y);
+  // The claim an accept/reject answers: the position on the board first (FIDE Laws 9.2.1.2, 9.3.2),
+  // else the first intended move (9.2.1.1, 9.3.1).
+  function mainClaim(a) {
+    const claims = (a.evidence && a.evidence.claims) || [];
+    return claims.find((c) => c.by_move == null) || claims[0] || null;
+  }
+  function claimKindOf(a) {
+    const c = mainClaim(a);
+    if (c) return c.kind;
+    const reason = String((a.evidence && (a.evidence.reason || a.evidence.termination)) || "");
+    return reason.startsWith("fifty") ? "fifty_moves" : reason.startsWith("forty") ? "forty_moves" : "threefold";
+  }
+  // "after 28." for White's 28th move (ply 55), "after 28…" for Black's (ply 56).
+  // With the game's moves known (public /api/games): "28. Re4" / "28\u2026 Rd4".
+  function plyLabel(p, gameId) {
+    if (p === 0) return "start";
+    const g = state.games.get(gameId), san = g && g.san ? g.san[p - 1] : null;
+    return Math.ceil(p / 2) + (p % 2 ? ". " : "\u2026 ") + (san || "");
+  }
+  function plyButtons(plies, gameId) {
+    return plies.map((p) => `<button type="button" data-ply="${p}" title="the position after ply ${p}">${esc(plyLabel(p, gameId))}</button>`).join("");
+  }
+
+  // Each claim with the plies of its own evidence: the positions of one claim never mix with another's.
+  function claimsHtml(a) {
+    const e = a.evidence || {};
+    if (!e.claims) return "";
+    const main = mainClaim(a);
+    return `<ul class="ev-claims">${e.claims.map((c) => {
+      const ev = c.evidence || {};
+      const plies = (ev.plies || []).slice();
+      if (ev.last_irreversible_ply != null) plies.push(ev.last_irreversible_ply);
+      const how = c.by_move == null ? "claimable now" : `with the intended move <b>${esc(c.by_move)}</b>`;
+      const rule = (CLAIM_RULES[c.kind] || ["", ""])[c.by_move == null ? 0 : 1];
+      const what = ev.plies ? "the position stood after" : ev.last_irreversible_ply != null ?
+        `${esc(ev.halfmove_clock)} plies without a capture or pawn move since` : "";
+      return `<li class="ev-claim ${c === main ? "main" : ""}" data-kind="${esc(c.kind)}" data-by-move="${esc(c.by_move || "")}">
+        <div><b>${esc(CLAIM_NAMES[c.kind] || c.kind)}</b>, ${how} <span class="muted">(${esc(rule)})</span></div>
+        ${plies.length ? `<div class="plies"><span class="muted">${what}</span>${plyButtons(plies, a.game)}</div>` : ""}</li>`;
+    }).join("")}</ul>`;
+  }
+
+  function names(gameId) {
+    const g = state.games.get(gameId);
+    return g ? `${esc(g.white)} &ndash; ${esc(g.black)}` : "";
   }
 
   function renderDetail() {
     const a = state.alerts.get(state.selected);
     if (!a) return;
-    const plies = pliesOf(a);
-    const img = a.game ? `<img id="detail-board" alt="board ${esc(a.board)}" src="/board/${encodeURIComponent(a.game)}.svg?size=300${plies.length ? "&ply=" + plies[plies.length - 1] : ""}">` : "";
-    const claims = (a.evidence.claims || []);
-    const claimKind = claims.length ? claims[0].kind : (a.evidence.reason === "fifty_moves" ? "fifty_moves" : "threefold");
+    // Redraw only when this alert changed: other alerts arriving must not wipe a note being typed.
+    const key = JSON.stringify([a.id, a.status, a.resolution, state.games.has(a.game)]);
+    if (state.detailKey === key) return;
+    state.detailKey = key;
+    const e = a.evidence || {};
+    const main = mainClaim(a);
+    const ply = e.ply;
+    const img = a.game ? `<img id="detail-board" alt="board ${esc(a.board)}" width="300" height="300"
+      src="/board/${encodeURIComponent(a.game)}.svg?size=300${ply != null ? "&ply=" + ply : ""}">` : "";
+    const claim = a.kind === "draw_claimable" || a.kind === "draw_claim_reported";
     let acts = "";
     if (a.status === "open" && a.game) {
-      if (a.kind === "draw_claimable" || a.kind === "draw_claim_reported") {
-        acts += `<button class="accept" data-act="accept_claim">Accept claim: ½-½</button>
-                 <button class="reject" data-act="reject_claim">Reject claim</button>`;
+      if (claim) {
+        acts += `<div class="act decide"><button type="button" class="accept" data-act="accept_claim">Accept claim: ½-½</button>
+                 <button type="button" class="reject" data-act="reject_claim">Reject claim</button></div>`;
       }
-      acts += `<select id="result"><option value="1-0">1-0</option><option value="0-1">0-1</option><option value="1/2-1/2">½-½</option>
+      acts += `<div class="act"><select id="result" aria-label="result"><option value="1-0">1-0</option><option value="0-1">0-1</option><option value="1/2-1/2">½-½</option>
                  <option value="1-0|f">1-0 forfeit (+/-)</option><option value="0-1|f">0-1 forfeit (-/+)</option><option value="0-0|f">0-0 double forfeit</option>
                  <option value="0-0">0-0</option><option value="1/2-0">½-0</option><option value="0-1/2">0-½</option><option value="*">* game goes on</option></select>
-               <button data-act="set_result">Set result</button>
-               <button data-act="check_in" data-side="white">Check in White</button><button data-act="check_in" data-side="black">Check in Black</button>
-               <button data-act="pause">Pause</button><button data-act="resume">Resume</button>`;
+               <button type="button" data-act="set_result">Set result</button></div>
+               <div class="act"><button type="button" data-act="check_in" data-side="white">Check in White</button><button type="button" data-act="check_in" data-side="black">Check in Black</button>
+               <button type="button" data-act="pause" title="pause the game (clock stopped)">Pause</button><button type="button" data-act="resume" title="resume the game">Resume</button></div>`;
     }
     let tools = "";
     if (a.game) {
-      tools = `<div class="act"><input id="fine" type="number" min="1" placeholder="fine $"><select id="fine-side"><option value="white">White</option><option value="black">Black</option></select>
-                 <button data-act="record_fine">Record fine</button></div>
-               <div class="act"><input id="wmin" type="number" step="0.1" placeholder="White min"><input id="bmin" type="number" step="0.1" placeholder="Black min">
-                 <button data-act="adjust_clock">Adjust clock</button></div>`;
+      tools = `<div class="act"><input id="fine" type="number" min="1" placeholder="Fine (USD)" aria-label="fine amount"><select id="fine-side" aria-label="fined player"><option value="white">White</option><option value="black">Black</option></select>
+                 <button type="button" data-act="record_fine">Record fine</button></div>
+               <div class="act"><input id="wmin" type="number" step="0.1" placeholder="White min" aria-label="White's clock in minutes"><input id="bmin" type="number" step="0.1" placeholder="Black min" aria-label="Black's clock in minutes">
+                 <button type="button" data-act="adjust_clock">Set clocks</button></div>`;
     }
+    const res = a.resolution;
+    const resolved = res ? ` by ${esc(res.by || "")}${res.at ? " at " + time(res.at) : ""}${res.accepted === true ? ": claim accepted" : res.accepted === false ? ": claim rejected" : ""}` : "";
+    const plies = !e.claims && e.ply != null ? `<div class="plies">${plyButtons([e.ply], a.game)}</div>` : "";
     $("detail").innerHTML =
-      `<h3>${esc(a.title)}</h3><p class="muted">Board ${esc(a.board || "-")} &middot; game ${esc(a.game || "-")} &middot; ${time(a.at)} &middot; ${esc(a.status)}
-        ${a.resolution ? " by " + esc(a.resolution.by || "") : ""}</p>
-       <div class="detail-grid"><div>${img}
-         ${plies.length ? `<div class="plies">${plies.map((p) => `<button data-ply="${p}">after ply ${p}</button>`).join("")}</div>` : ""}</div>
-         <div><div class="evidence">${esc(JSON.stringify(a.evidence, null, 2))}</div>
-         <div class="act">${acts}</div>${tools}
-         <div class="act"><input id="note" placeholder="note for the record" size="28"><button data-act="note">Add note</button>
-         ${a.status === "open" ? '<button data-act="resolve_alert">Mark handled</button>' : ""}</div></div></div>`;
+      `<div class="detail-head"><h3>${esc(a.title)}</h3><span class="pill st-${esc(a.status)}">${esc(a.status)}</span></div>
+       <p class="muted status">Board ${esc(a.board || "-")} &middot; game ${esc(a.game || "-")} ${a.game && state.games.has(a.game) ? "&middot; " + names(a.game) : ""} &middot; ${time(a.at)} &middot; ${esc(a.status)}${resolved}</p>
+       <div class="detail-grid"><div class="detail-board">${img}${plies}</div>
+         <div class="detail-side">${claimsHtml(a)}
+         <details class="evidence-box" ${e.claims ? "" : "open"}><summary>Log entry #${a.id}</summary><pre class="evidence">${esc(JSON.stringify(e, null, 2))}</pre></details>
+         ${acts}${tools}
+         <div class="act"><input id="note" placeholder="Note for the record" aria-label="note"><button type="button" data-act="note">Add note</button>
+         ${a.status === "open" ? '<button type="button" data-act="resolve_alert">Mark handled</button>' : ""}</div></div></div>`;
     for (const b of $("detail").querySelectorAll("[data-ply]")) {
-      b.addEventListener("click", () => { $("detail-board").src = `/board/${encodeURIComponent(a.game)}.svg?size=300&ply=${b.dataset.ply}`; });
+      b.addEventListener("click", () => {
+        $("detail-board").src = `/board/${encodeURIComponent(a.game)}.svg?size=300&ply=${b.dataset.ply}`;
+        for (const o of $("detail").querySelectorAll("[data-ply]")) o.classList.toggle("on", o === b);
+      });
     }
     for (const b of $("detail").querySelectorAll("[data-act]")) {
-      b.addEventListener("click", () => act(a, b.dataset.act, b.dataset.side, claimKind, claims));
+      b.addEventListener("click", () => act(a, b.dataset.act, b.dataset.side, claimKindOf(a), main));
     }
   }
 
-  async function act(a, action, side, claimKind, claims) {
+  async function act(a, action, side, claimKind, claim) {
     const body = { action, game: a.game, alert: a.id };
     const note = $("note") && $("note").value.trim();
     if (note) body.note = note;
-    if (action === "accept_claim" || action === "reject_claim") { body.kind = claimKind; body.by_move = claims.length ? claims[0].by_move : null; }
+    if (action === "accept_claim" || action === "reject_claim") { body.kind = claimKind; body.by_move = claim ? claim.by_move : null; }
     if (action === "set_result") { const [r, f] = $("result").value.split("|"); body.result = r; body.forfeit = f === "f"; }
     if (action === "check_in") body.side = side;
     if (action === "record_fine") { body.amount = Number($("fine").value); body.side = $("fine-side").value; }
@@ -201,6 +299,7 @@
     if (action === "note") { body.text = note || ""; delete body.note; }
     try {
       await api("/api/arbiter/actions", body);
+      if (note && $("note")) $("note").value = "";
       toast("Recorded: " + action.replace(/_/g, " "));
     } catch (e) { toast("Refused: " + e.message); }
   }
