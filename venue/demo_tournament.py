@@ -19,7 +19,11 @@ event log in a temporary directory, then
    and realistic for checkers; a side that would run short thinks faster).
 
 Prints the progress as ``venue demo`` does, "round over" when every game of the round has ended,
-then keeps serving until Ctrl-C (or returns with ``exit_when_done``).
+then keeps serving until Ctrl-C (or returns with ``exit_when_done``). A real game's result that the
+event's regulations refuse or leave to the arbiter (a draw agreed where the file bans draw offers, a
+draw claim, Norway's Armageddon game after a draw, which no shipped game plays) leaves its game
+open: once every board has played its moves the demo lists those games instead of "round over"
+(an arbiter can decide them in the console).
 """
 
 from __future__ import annotations
@@ -34,11 +38,13 @@ from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 
-from venue.demo import ROUND_FILE, _task, _watch_while_running, watch
+from venue.demo import ROUND_FILE, _task, watch
 from venue.serve import CliError, dashboard_at, gateway_ready
 
 CHECKERS_FILE = "tinsley_chinook_1992.pdn"
 LEAD_MS = 30_000  # round 1 starts at least this long after the demo does
+SETTLE_S = 3.0  # after the boards' last messages, how long the gateway has to end the games
+ARBITER_PENDING = ("draw_offer_refused", "draw_claim_reported", "armageddon_scheduled")
 
 
 def shipped_text(name: str) -> str:
@@ -156,16 +162,56 @@ async def run_tournament_demo(path: str, speed: float = 60.0, host: str = "127.0
                 _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts)
                 sim = _task(stack, play_scripts(mqtt_url, t.slug, scripts, speed=speed, kind=kind),
                             "simulators")
-                await _watch_while_running(watch(app.state.feed.view, out),
-                                           {"the simulated boards": sim, "the gateway": gateway_task})
-                out("round over")
+                waiting = await _play_round(app.state.feed.view, log, sim, gateway_task, out)
+                if waiting:
+                    out(f"every board has played its game; {len(waiting)} game(s) wait for an "
+                        f"arbiter's decision ({url}/arbiter):")
+                    for line in waiting:
+                        out(f"    {line}")
+                else:
+                    out("round over")
                 if exit_when_done:
                     return 0
-                out("Still serving the finished round; Ctrl-C to stop.")
+                out("Still serving the round; Ctrl-C to stop.")
                 await asyncio.Event().wait()
         finally:
             await log.close()
     return 0
+
+
+async def _play_round(view, log, sim: asyncio.Task, gateway_task: asyncio.Task, out) -> list[str]:
+    """Print the progress until every game of the round has ended ([] then); or, once the boards
+    have played every move, after ``SETTLE_S`` more, one line per game still open (a result the
+    regulations refused or left to the arbiter: a banned draw offer, a draw claim, an Armageddon
+    game scheduled after a draw). CliError when the boards or the gateway fail."""
+    watching = asyncio.ensure_future(watch(view, out))
+    try:
+        done, _ = await asyncio.wait({watching, sim, gateway_task}, return_when=asyncio.FIRST_COMPLETED)
+        if watching in done:
+            return []
+        for name, task in (("the gateway", gateway_task), ("the simulated boards", sim)):
+            if task in done and (task.cancelled() or task.exception() is not None):
+                raise CliError(f"{name} stopped: {None if task.cancelled() else task.exception()}")
+        if gateway_task in done:
+            raise CliError("the gateway stopped")
+        try:
+            await asyncio.wait_for(asyncio.shield(watching), SETTLE_S)
+            return []
+        except TimeoutError:
+            return await _open_games(view, log)
+    finally:
+        watching.cancel()
+
+
+async def _open_games(view, log) -> list[str]:
+    why: dict[str, str] = {}
+    for entry in await log.read():
+        game = entry.data.get("game") or entry.data.get("id")  # armageddon_scheduled: its SETUP
+        if entry.type in ARBITER_PENDING and game:
+            rule = entry.data.get("rule")
+            why[game] = entry.type.replace("_", " ") + (f": {rule}" if rule else "")
+    return [f"board {g['board']}  {g['white']} - {g['black']}: {why.get(g['id'], 'no result yet')}"
+            for g in view.games() if g["status"] != "ended"]
 
 
 def _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts) -> None:
