@@ -1,0 +1,203 @@
+"""Subprocesses of ``bench/bench_latency.py``: the gateway, the dashboard and the passive spectators.
+
+Each mode prints one line ``READY <what>`` on stdout once it serves (or ``FAILED <why>`` and exits 2),
+then runs until SIGTERM (or stdin closing: the bench died) and prints ``STATS <json>`` on the way out.
+The services are the product's own code, started as ``venue gateway`` / ``venue dashboard`` start them
+(``venue.serve``), with two differences a shared test machine needs: the gateway's MQTT client id is
+unique to the run (two gateways with the same id on one Mosquitto throw each other off), and
+``--embedded`` runs the amqtt broker inside the gateway process, as ``venue demo`` does.
+
+Usage (from the bench, not by hand)::
+
+    python bench/_latency_services.py gateway --store URL --tournament T (--mqtt URL | --embedded)
+    python bench/_latency_services.py dashboard --store URL --tournament T --port P [--queue-cap N]
+    python bench/_latency_services.py spectators --url ws://HOST:PORT/ws/live --count N [--no-deflate]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import resource
+import signal
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def _raise_fd_limit() -> None:
+    """1,000 sockets per process need more than the usual soft limit of 1,024 descriptors."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+async def _until_stopped() -> None:
+    """Return on SIGTERM/SIGINT or when stdin closes (the bench went away)."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+
+    def watch_stdin() -> None:
+        with contextlib.suppress(Exception):
+            sys.stdin.read()
+        loop.call_soon_threadsafe(stop.set)
+
+    loop.run_in_executor(None, watch_stdin)
+    await stop.wait()
+
+
+async def run_gateway(args) -> int:
+    from gateway import Gateway
+    from gateway.broker import embedded_broker
+    from services.eventlog import open_log
+
+    async with contextlib.AsyncExitStack() as stack:
+        mqtt = args.mqtt
+        if args.embedded:
+            mqtt = await stack.enter_async_context(embedded_broker())
+        log = open_log(args.store, args.tournament)
+        stack.push_async_callback(log.close)
+        appends = {"append_many calls": 0, "entries appended": 0}
+        append_many = log.append_many
+
+        async def counted_append_many(items):  # how well the gateway batches its store writes
+            appends["append_many calls"] += 1
+            appends["entries appended"] += len(items)
+            return await append_many(items)
+
+        log.append_many = counted_append_many
+        gateway = Gateway(log, mqtt, args.tournament, client_id=f"venue-gateway-{args.tournament}")
+        task = asyncio.create_task(gateway.run(), name="gateway")
+        ready = asyncio.create_task(gateway.ready.wait())
+        done, _ = await asyncio.wait({task, ready}, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            why = (task.exception() if task.done() and not task.cancelled() else None) or "not ready in 30 s"
+            _say(f"FAILED gateway: {why}")
+            return 2
+        _say(f"READY {mqtt}")
+        await _until_stopped()
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        _say("STATS " + json.dumps(gateway.counts | appends))
+    return 0
+
+
+async def run_dashboard(args) -> int:
+    from services.eventlog import open_log
+    from venue.serve import dashboard_at
+
+    log = open_log(args.store, args.tournament)
+    gone = {"dropped": 0, "stale": 0, "high_water_max": 0}
+    try:
+        options = {"queue_cap": args.queue_cap} if args.queue_cap else {}
+        async with dashboard_at(log, "127.0.0.1", args.port, **options) as (url, app):
+            feed = app.state.feed
+            hub = feed.hub
+            remove = hub.remove
+
+            def counted_remove(client) -> None:  # keep the figures of spectators that left
+                gone["dropped"] += client.dropped
+                gone["stale"] += client.stale
+                gone["high_water_max"] = max(gone["high_water_max"], client.high_water)
+                remove(client)
+
+            hub.remove = counted_remove
+            await asyncio.wait_for(feed.caught_up.wait(), 30)
+            _say(f"READY {url}")
+            await _until_stopped()
+            for client in list(hub.clients):
+                counted_remove(client)
+            _say("STATS " + json.dumps({"deltas published": hub.published,
+                                        "deltas dropped for snapshots (all spectators)": gone["dropped"],
+                                        "longest queue": gone["high_water_max"]}))
+    finally:
+        await log.close()
+    return 0
+
+
+async def run_spectators(args) -> int:
+    """``count`` spectators that only read (and count) what ``/ws/live`` sends them."""
+    import websockets
+
+    stats = {"connected": 0, "frames": 0, "bytes": 0, "closed": 0}
+    first = asyncio.Event()
+    gate = asyncio.Semaphore(50)  # handshakes in flight at once
+
+    async def spectator(i: int) -> None:
+        try:
+            async with gate:
+                ws = await websockets.connect(args.url, max_size=None, open_timeout=60,
+                                              compression=None if args.no_deflate else "deflate",
+                                              ping_interval=None)
+                await ws.recv()  # the snapshot
+            stats["connected"] += 1
+            if stats["connected"] == args.count:
+                first.set()
+            async for msg in ws:
+                stats["frames"] += 1
+                stats["bytes"] += len(msg)
+        except Exception:
+            stats["closed"] += 1
+            if stats["connected"] + stats["closed"] >= args.count:
+                first.set()
+
+    tasks = [asyncio.create_task(spectator(i)) for i in range(args.count)]
+    try:
+        await asyncio.wait_for(first.wait(), args.connect_timeout)
+    except asyncio.TimeoutError:
+        pass
+    _say(f"READY {stats['connected']} {stats['closed']}")
+    await _until_stopped()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    _say("STATS " + json.dumps(stats))
+    return 0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="mode", required=True)
+    g = sub.add_parser("gateway")
+    g.add_argument("--store", required=True)
+    g.add_argument("--tournament", required=True)
+    g.add_argument("--mqtt")
+    g.add_argument("--embedded", action="store_true")
+    d = sub.add_parser("dashboard")
+    d.add_argument("--store", required=True)
+    d.add_argument("--tournament", required=True)
+    d.add_argument("--port", type=int, required=True)
+    d.add_argument("--queue-cap", type=int, default=0, help="create_app(queue_cap=); 0: the default")
+    s = sub.add_parser("spectators")
+    s.add_argument("--url", required=True)
+    s.add_argument("--count", type=int, required=True)
+    s.add_argument("--no-deflate", action="store_true")
+    s.add_argument("--connect-timeout", type=float, default=120)
+    args = p.parse_args()
+    _raise_fd_limit()
+    from venue.serve import quiet_logs
+
+    quiet_logs()
+    runner = {"gateway": run_gateway, "dashboard": run_dashboard, "spectators": run_spectators}[args.mode]
+    try:
+        return asyncio.run(runner(args))
+    except Exception as exc:  # say why in one line; the bench prints it
+        _say(f"FAILED {args.mode}: {type(exc).__name__}: {exc}")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

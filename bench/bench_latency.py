@@ -1,0 +1,608 @@
+"""End-to-end latency of the live hall: a board's MQTT publish to its delta on a ``/ws/live`` spectator.
+
+Issue "Live hall end to end". For each backend x board count it runs the product's gateway and
+dashboard as two subprocesses (``bench/_latency_services.py``; the code ``venue gateway`` and ``venue
+dashboard`` run), sets up a round of N boards (``round_started`` from the headers of real games:
+FIDE Candidates 2024, open section, repeated across the boards), connects S spectators to
+``/ws/live`` (S - R passive readers in a third subprocess, R recording ones in this process) and N
+board connections (this process), then plays waves: every board publishes its game's next move at
+once (``{"seq", "move", "sent_at"}`` on ``venue/{t}/boards/{b}/move``, QoS 1), the bench waits until
+every recording spectator has every ply of the wave, pauses, and goes on. Latency of a ply = its
+first receipt on a recording spectator - its publish, both ``time.perf_counter()`` in this process;
+one sample per recording spectator and ply. The first ``--warmup`` waves are not counted.
+
+Beside it, on the same broker and in the same run (services up, idle): the bare hop, the same boards
+publishing the same waves to a topic only one plain MQTT subscriber in this process reads: the limit
+of broker + client library for a burst of N messages.
+
+Backends: ``mosquitto+redis`` (mqtt://127.0.0.1:1883, redis://127.0.0.1:6379/0, unique tournament
+slug, its keys deleted afterwards) and ``embedded`` (the amqtt broker inside the gateway process, as
+``venue demo`` runs it, and SQLite in a temporary directory; the dashboard, another process, sees
+the gateway's appends by polling the file every 5 ms, the SQLite log's default).
+
+Besides the table: "log" columns (publish to the entry readable by a log follower in this process,
+i.e. the gateway's share), a "stages" line per row (publish -> gateway's ``at`` stamp -> log ->
+spectator), each service's CPU per ply, the gateway's store batching and the dashboard's dropped
+deltas (queue overflow, F12).
+
+Target: p99 < 25 ms at 1,000 boards over Mosquitto + Redis. Prints one table and the settings.
+Bounded: stops by itself (``--budget`` seconds, default 450; per-config caps; a 15 s drain after the
+last wave); a service that cannot be reached or started is reported on its row ("FAILED: ...").
+
+Usage: ``.venv/bin/python bench/bench_latency.py [--quick] [--boards 10,100,1000] [--spectators 1000]
+[--waves 20] [--backends mosquitto+redis,embedded] [--verbose] [--profile DIR]``.
+``--quick``: 10 and 100 boards, 100 spectators, 10 waves. ``--profile DIR``: py-spy (``--py-spy``,
+default ``py-spy`` on PATH) records the gateway and the dashboard during the largest config's waves.
+What-if options (not the product's defaults): ``--no-deflate`` (spectators do not offer
+permessage-deflate), ``--queue-cap N`` (the dashboard's per-spectator queue), ``--spread S`` (each
+wave's publishes spread evenly over S seconds: a steady rate instead of a burst).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import io
+import json
+import os
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+import chess.pgn  # noqa: E402
+
+from _latency_clients import Boards, HopSubscriber, Recorder  # noqa: E402
+
+PGN = REPO.parent / "shared" / "data" / "chess" / "fide_candidates_2024_open.pgn"
+SERVICES = REPO / "bench" / "_latency_services.py"
+MOSQUITTO = ("127.0.0.1", 1883)
+REDIS_URL = "redis://127.0.0.1:6379/0"
+TARGET_MS = 25.0
+WALL_OFFSET = time.time() - time.perf_counter()  # to put the gateway's time.time() stamps on perf_counter
+CONFIG_CAP_S = {10: 40, 100: 60, 1000: 120}  # wall-clock cap of one config (set-up included)
+
+
+# ----- the round ---------------------------------------------------------------------------------
+
+def load_games(plies: int) -> list[tuple[chess.pgn.Headers, list[str]]]:
+    """Games of the Candidates 2024 (open) with at least ``plies`` moves: (headers, UCI moves)."""
+    out = []
+    with open(PGN, encoding="utf-8-sig") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            moves = [m.uci() for m in game.mainline_moves()]
+            if len(moves) >= plies:
+                out.append((game.headers, moves[:plies]))
+    if not out:
+        raise SystemExit(f"no game of {PGN} has {plies} plies")
+    return out
+
+
+def round_setup(n: int, games) -> tuple[dict, dict[str, list[str]]]:
+    """``round_started`` data for ``n`` boards (game ``i % len(games)`` on board ``i + 1``) through
+    the product's own ``round_from_pgn``, and each board's moves."""
+    from services.hall.setup import round_from_pgn
+
+    text = io.StringIO()
+    moves = {}
+    for i in range(n):
+        h, ms = games[i % len(games)]
+        board = str(i + 1)
+        moves[board] = ms
+        text.write(f'[Event "Latency bench"]\n[Site "bench"]\n[Date "2024.04.04"]\n[Round "1"]\n'
+                   f'[Board "{board}"]\n[White "{h.get("White")}"]\n[Black "{h.get("Black")}"]\n'
+                   f'[WhiteElo "{h.get("WhiteElo", "?")}"]\n[BlackElo "{h.get("BlackElo", "?")}"]\n'
+                   f'[TimeControl "40/7200:1800+30"]\n[Result "*"]\n\n*\n\n')
+    return round_from_pgn(text.getvalue()), moves
+
+
+# ----- the services --------------------------------------------------------------------------------
+
+class ServiceError(RuntimeError):
+    """A service could not be reached or started: the message says which and why."""
+
+
+@dataclass
+class Proc:
+    name: str
+    proc: asyncio.subprocess.Process
+    errfile: Path
+    ready: str = ""
+    stats: dict = field(default_factory=dict)
+
+    def stderr_tail(self, lines: int = 8) -> str:
+        with contextlib.suppress(OSError):
+            return "\n".join(self.errfile.read_text(errors="replace").splitlines()[-lines:])
+        return ""
+
+
+async def start(name: str, args: list[str], tmp: Path, timeout: float) -> Proc:
+    """Start ``_latency_services.py ARGS``; wait for its ``READY`` line (ServiceError otherwise)."""
+    errfile = tmp / f"{name}.stderr"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(SERVICES), *args, stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=open(errfile, "wb"))
+    p = Proc(name, proc, errfile)
+    try:
+        while True:
+            line = await asyncio.wait_for(proc.stdout.readline(), timeout)
+            if not line:
+                raise ServiceError(f"{name} exited at start-up: {p.stderr_tail() or 'no output'}")
+            text = line.decode().strip()
+            if text.startswith("READY"):
+                p.ready = text[6:]
+                return p
+            if text.startswith("FAILED"):
+                raise ServiceError(f"{name}: {text[7:]}")
+    except asyncio.TimeoutError:
+        await stop(p)
+        raise ServiceError(f"{name} not ready within {timeout:g} s: {p.stderr_tail()}") from None
+    except BaseException:
+        await stop(p)
+        raise
+
+
+async def stop(p: Proc | None) -> None:
+    """SIGTERM, collect its ``STATS`` line, SIGKILL after 10 s."""
+    if p is None or p.proc.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        p.proc.send_signal(signal.SIGTERM)
+    with contextlib.suppress(Exception):
+        p.proc.stdin.close()  # its stdin watcher thread ends, so asyncio.run can return
+    try:
+        out = await asyncio.wait_for(p.proc.stdout.read(), 10)
+        for line in out.decode(errors="replace").splitlines():
+            if line.startswith("STATS "):
+                p.stats = json.loads(line[6:])
+        await asyncio.wait_for(p.proc.wait(), 5)
+    except (asyncio.TimeoutError, ValueError):
+        with contextlib.suppress(ProcessLookupError):
+            p.proc.kill()
+        await p.proc.wait()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (/proc), 0 when unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+async def check_tcp(host: str, port: int, what: str) -> None:
+    try:
+        _, w = await asyncio.wait_for(asyncio.open_connection(host, port), 3)
+        w.close()
+    except (OSError, asyncio.TimeoutError) as exc:
+        raise ServiceError(f"cannot reach {what} at {host}:{port}: {getattr(exc, 'strerror', None) or exc}"
+                           ) from None
+
+
+async def check_redis() -> None:
+    import redis.asyncio as aioredis
+
+    await check_tcp("127.0.0.1", 6379, "Redis")
+    client = aioredis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    try:
+        await asyncio.wait_for(client.ping(), 3)
+    except Exception as exc:
+        raise ServiceError(f"Redis at {REDIS_URL} does not answer PING: {exc}") from None
+    finally:
+        await client.aclose()
+
+
+async def cleanup_redis(slug: str) -> None:
+    import redis.asyncio as aioredis
+
+    from services.eventlog.redis import counter_key, stream_key
+
+    client = aioredis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+    with contextlib.suppress(Exception):
+        await client.delete(stream_key(slug), counter_key(slug))
+    with contextlib.suppress(Exception):
+        await client.aclose()
+
+
+async def cleanup_mqtt_session(host: str, port: int, client_id: str) -> None:
+    """Drop the gateway's kept session (clean_session=0) from Mosquitto: connect once clean."""
+    import aiomqtt
+
+    with contextlib.suppress(Exception):
+        async with aiomqtt.Client(host, port, identifier=client_id, clean_session=True):
+            pass
+
+
+# ----- one configuration ---------------------------------------------------------------------------
+
+@dataclass
+class Result:
+    backend: str
+    boards: int
+    spectators: int = 0
+    venue: list[float] = field(default_factory=list)  # ms, counted waves
+    hop: list[float] = field(default_factory=list)
+    logged: list[float] = field(default_factory=list)  # ms, publish -> entry readable in the log
+    handled: list[float] = field(default_factory=list)  # ms, publish -> the gateway's stamp ``at``
+    waves: int = 0
+    hop_waves: int = 0
+    lost: int = 0  # (recorder, ply) never received within the wave timeout
+    hop_lost: int = 0
+    via_snapshot: int = 0
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)
+    cpu: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def rfc3339_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+async def run_waves(boards: Boards, topic, payload, progress_of, n_waves: int, warmup: int, n: int,
+                    wave_timeout: float, gap: float, deadline: float, drain_s: float,
+                    spread: float = 0.0):
+    """Publish up to ``warmup + n_waves`` waves (until ``deadline``); each waits for its deliveries
+    (at most ``wave_timeout``) and ``gap``. Then waits up to ``drain_s`` for late deliveries.
+    Returns ``[(wave, {board: publish instant}), ...]`` of the counted waves."""
+    counted = []
+    w = 0
+    for w in range(1, warmup + n_waves + 1):
+        if time.perf_counter() > deadline:
+            w -= 1
+            break
+        stamp = rfc3339_now()
+        payloads = {b: payload(b, w, stamp) for b in boards.boards}
+        sent: dict[str, float] = {}
+        refused = await boards.publish_wave(topic, payloads, sent, spread)
+        if refused:
+            raise ServiceError(f"{refused} of {n} publishes refused by the MQTT client (link down)")
+        if w > warmup:
+            counted.append((w, sent))
+        wave_end = time.perf_counter() + wave_timeout
+        for progress in progress_of():
+            await progress.wait(w, n, max(0.0, wave_end - time.perf_counter()))
+        await asyncio.sleep(gap)
+    drain_end = time.perf_counter() + drain_s
+    for wave in range(1, w + 1):
+        for progress in progress_of():
+            await progress.wait(wave, n, max(0.0, drain_end - time.perf_counter()))
+    return counted
+
+
+def latencies(counted, seen_of, key_of) -> tuple[list[float], int]:
+    """(ms from publish to first receipt, one per receiver and ply; how many never arrived)."""
+    lat, lost = [], 0
+    for w, sent in counted:
+        for seen in seen_of():
+            for b, t0 in sent.items():
+                t1 = seen.get(key_of(b, w))
+                if t1 is None:
+                    lost += 1
+                else:
+                    lat.append((t1 - t0) * 1000.0)
+    return lat, lost
+
+
+class LogProbe:
+    """Follows the event log from the bench process: when each ``move_played`` became visible to a
+    reader of the store (the dashboard's input), keyed ``(game id, ply)``."""
+
+    def __init__(self, store: str, slug: str):
+        from services.eventlog import open_log
+
+        self.log = open_log(store, slug)
+        self.seen: dict[tuple[str, int], float] = {}
+        self.handled: dict[tuple[str, int], float] = {}
+        self.task = asyncio.create_task(self._follow())
+
+    async def _follow(self) -> None:
+        with contextlib.suppress(Exception):
+            async for e in self.log.follow(after=0):
+                if e.type == "move_played":
+                    key = (e.data["game"], int(e.data["ply"]))
+                    self.seen.setdefault(key, time.perf_counter())
+                    # the gateway's stamp (ms since the epoch) on this process's perf_counter scale
+                    self.handled.setdefault(key, e.at / 1000.0 - WALL_OFFSET)
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with contextlib.suppress(BaseException):
+            await self.task
+        with contextlib.suppress(Exception):
+            await self.log.close()
+
+
+async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: float) -> Result:
+    res = Result(backend, n, spectators=args.spectators)
+    t_start = time.perf_counter()
+    slug = f"bench-lat-{uuid.uuid4().hex[:8]}-{n}"
+    setup, moves = round_setup(n, games)
+    if backend == "embedded":
+        store = f"sqlite:///{tmp / (slug + '.sqlite')}"
+        gw_args = ["gateway", "--store", store, "--tournament", slug, "--embedded"]
+    else:
+        store = REDIS_URL
+        gw_args = ["gateway", "--store", store, "--tournament", slug,
+                   "--mqtt", f"mqtt://{MOSQUITTO[0]}:{MOSQUITTO[1]}"]
+    gateway = dashboard = crowd = None
+    boards = hop = probe = None
+    recorders: list[Recorder] = []
+    profilers: list[asyncio.subprocess.Process] = []
+    from services.eventlog import open_log
+
+    def phase(what: str) -> None:
+        if args.verbose:
+            print(f"\n    {time.perf_counter() - t_start:6.1f} s  {what}", end="", flush=True)
+
+    try:
+        log = open_log(store, slug)
+        try:
+            await log.append("round_started", setup)
+        finally:
+            await log.close()
+        phase("round logged")
+        gateway = await start("gateway", gw_args, tmp, 40)
+        mqtt_host, mqtt_port = gateway.ready.removeprefix("mqtt://").rsplit(":", 1)
+        mqtt_port = int(mqtt_port)
+        dashboard = await start("dashboard", ["dashboard", "--store", store, "--tournament", slug,
+                                              "--port", "0"]
+                                + (["--queue-cap", str(args.queue_cap)] if args.queue_cap else []), tmp, 40)
+        phase("gateway, dashboard ready")
+        ws_url = dashboard.ready.replace("http://", "ws://") + "/ws/live"
+        passive = max(0, args.spectators - args.recorders)
+        if passive:
+            crowd = await start("spectators", ["spectators", "--url", ws_url, "--count", str(passive)]
+                                + (["--no-deflate"] if args.no_deflate else []), tmp, 150)
+            connected, failed = (int(x) for x in crowd.ready.split())
+            if failed or connected < passive:
+                res.notes.append(f"{connected}/{passive} passive spectators connected")
+        phase("passive spectators connected")
+        for _ in range(args.recorders):
+            r = Recorder(ws_url, deflate=not args.no_deflate)
+            await r.start()
+            recorders.append(r)
+        boards = Boards(mqtt_host, mqtt_port, list(moves), prefix=f"{slug}")
+        await boards.connect()
+        hop = HopSubscriber(mqtt_host, mqtt_port, f"venue-bench/{slug}/hop/+", f"{slug}-hop")
+        await hop.start()
+
+        phase("recorders, boards, hop subscriber connected")
+        waves = args.waves
+        body = lambda b, w, stamp: json.dumps({"seq": w, "move": moves[b][w - 1], "sent_at": stamp})  # noqa: E731
+        # the bare hop first (services up, idle), then the venue path, the same waves
+        counted = await run_waves(boards, lambda b: f"venue-bench/{slug}/hop/{b}", body,
+                                  lambda: [hop.progress], waves, args.warmup, n, args.wave_timeout,
+                                  args.gap, deadline, drain_s=10, spread=args.spread)
+        res.hop_waves = len(counted)
+        res.hop, res.hop_lost = latencies(counted, lambda: [hop.seen], lambda b, w: (b, w))
+        probe = LogProbe(store, slug)
+        phase("bare hop done")
+        if args.profile and n == max(args.boards) and args.py_spy:
+            profilers = await start_profilers(args, backend, n, [gateway, dashboard])
+        cpu0 = {p.name: cpu_seconds(p.proc.pid) for p in (gateway, dashboard, crowd) if p}
+        cpu0["bench"] = time.process_time()
+        t0 = time.perf_counter()
+        gid = {g["board"]: g["id"] for g in setup["games"]}
+        counted = await run_waves(boards, lambda b: f"venue/{slug}/boards/{b}/move", body,
+                                  lambda: [r.progress for r in recorders], waves, args.warmup, n,
+                                  args.wave_timeout, args.gap, deadline, drain_s=args.drain,
+                                  spread=args.spread)
+        span = time.perf_counter() - t0
+        res.waves = len(counted)
+        res.venue, res.lost = latencies(counted, lambda: [r.seen for r in recorders],
+                                        lambda b, w: (gid[b], w))
+        res.logged, _ = latencies(counted, lambda: [probe.seen], lambda b, w: (gid[b], w))
+        res.handled, _ = latencies(counted, lambda: [probe.handled], lambda b, w: (gid[b], w))
+        phase("venue waves done")
+        cpu = {p.name: cpu_seconds(p.proc.pid) - cpu0[p.name] for p in (gateway, dashboard, crowd) if p}
+        cpu["bench"] = time.process_time() - cpu0["bench"]
+        res.cpu = {k: v / span for k, v in cpu.items()} if span > 0 else {}
+        plies = n * (res.waves + min(args.warmup, waves))
+        if plies:
+            res.notes.append(f"CPU per ply played: gateway {cpu.get('gateway', 0) / plies * 1000:.2f} ms, "
+                             f"dashboard {cpu.get('dashboard', 0) / plies * 1000:.2f} ms "
+                             f"({plies} plies, {span:.1f} s)")
+        res.via_snapshot = sum(r.via_snapshot for r in recorders)
+        for r in recorders:
+            if r.error:
+                res.notes.append(f"recorder: {r.error}")
+        if res.waves < waves:
+            res.notes.append(f"stopped after {res.waves}/{waves} waves (time cap)")
+    except ServiceError as exc:
+        res.error = str(exc)
+    except Exception as exc:  # noqa: BLE001 - one config failing must not stop the others
+        res.error = f"{type(exc).__name__}: {exc}"
+    finally:
+        for prof in profilers:
+            with contextlib.suppress(ProcessLookupError):
+                prof.send_signal(signal.SIGINT)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(prof.wait(), 20)
+        for r in recorders:
+            await r.close()
+        if hop:
+            await hop.close()
+        if probe:
+            await probe.close()
+        if boards:
+            await boards.close()
+        phase("clients closed")
+        await stop(crowd)
+        await stop(dashboard)
+        await stop(gateway)
+        phase("services stopped")
+        if gateway and gateway.stats:
+            res.notes.append("gateway: " + ", ".join(f"{k} {v}" for k, v in gateway.stats.items()))
+        if dashboard and dashboard.stats:
+            res.notes.append("dashboard: " + ", ".join(f"{k} {v}" for k, v in dashboard.stats.items()))
+        if backend != "embedded":
+            await cleanup_redis(slug)
+            await cleanup_mqtt_session(*MOSQUITTO, f"venue-gateway-{slug}")
+    res.seconds = time.perf_counter() - t_start
+    return res
+
+
+async def start_profilers(args, backend: str, n: int, procs: list[Proc]):
+    out = []
+    Path(args.profile).mkdir(parents=True, exist_ok=True)
+    for p in procs:
+        dest = Path(args.profile) / f"{backend}-{n}-{p.name}.txt"
+        out.append(await asyncio.create_subprocess_exec(
+            args.py_spy, "record", "-p", str(p.proc.pid), "-r", "100", "--format", "raw", "-o", str(dest),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
+    await asyncio.sleep(1.0)  # py-spy attaches
+    return out
+
+
+# ----- report --------------------------------------------------------------------------------------
+
+def pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]
+
+
+def table(results: list[Result]) -> str:
+    head = (f"{'backend':<16}{'boards':>7}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'hop p50':>9}"
+            f"{'hop p99':>9}{'p99/hop':>9}  {'log p50':>8}{'log p99':>8}  {'samples':>8} {'lost':>5} "
+            f"{'snap':>6}  cpu/s gw+dash+spect+bench")
+    lines = [head, "-" * len(head)]
+    for r in results:
+        if r.error:
+            lines.append(f"{r.backend:<16}{r.boards:>7}  FAILED: {r.error}")
+            continue
+        p99, hop99 = pct(r.venue, 0.99), pct(r.hop, 0.99)
+        cpu = "+".join(f"{r.cpu.get(k, 0):.2f}" for k in ("gateway", "dashboard", "spectators", "bench"))
+        lines.append(f"{r.backend:<16}{r.boards:>7}{pct(r.venue, .5):>9.1f}{p99:>9.1f}"
+                     f"{max(r.venue, default=float('nan')):>9.1f}{pct(r.hop, .5):>9.1f}{hop99:>9.1f}"
+                     f"{p99 / hop99 if hop99 > 0 else float('nan'):>8.1f}x  {pct(r.logged, .5):>8.1f}"
+                     f"{pct(r.logged, .99):>8.1f}  {len(r.venue):>8} {r.lost:>5} {r.via_snapshot:>6}  {cpu}")
+    return "\n".join(lines)
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="10 and 100 boards, 100 spectators, 10 waves")
+    p.add_argument("--boards", default=None, help="board counts, comma-separated (default 10,100,1000)")
+    p.add_argument("--spectators", type=int, default=None, help="spectators connected (default 1000)")
+    p.add_argument("--recorders", type=int, default=4, help="of them, recording in this process (default 4)")
+    p.add_argument("--waves", type=int, default=None, help="counted waves per config (default 20)")
+    p.add_argument("--warmup", type=int, default=2, help="waves not counted first (default 2)")
+    p.add_argument("--gap", type=float, default=0.25, help="pause between waves, s (default 0.25)")
+    p.add_argument("--wave-timeout", type=float, default=8.0, help="give up on a wave after s (default 8)")
+    p.add_argument("--drain", type=float, default=15.0,
+                   help="after the last wave, wait up to s for late deliveries (default 15)")
+    p.add_argument("--backends", default="mosquitto+redis,embedded")
+    p.add_argument("--budget", type=float, default=450.0, help="whole run, s (default 450)")
+    p.add_argument("--no-deflate", action="store_true",
+                   help="spectators do not offer permessage-deflate (browsers do; default: offer it)")
+    p.add_argument("--spread", type=float, default=0.0,
+                   help="paced mode: spread each wave's publishes evenly over s seconds (an even rate of "
+                        "boards/s msg/s) instead of all at once (default 0: at once)")
+    p.add_argument("--queue-cap", type=int, default=0,
+                   help="what-if: the dashboard's per-spectator queue cap (default: the app's own)")
+    p.add_argument("--profile", metavar="DIR", help="py-spy the gateway and dashboard at the largest N")
+    p.add_argument("--verbose", action="store_true", help="print each phase's time")
+    p.add_argument("--py-spy", default=shutil.which("py-spy"), help="py-spy binary")
+    a = p.parse_args(argv)
+    a.boards = [int(x) for x in (a.boards or ("10,100" if a.quick else "10,100,1000")).split(",")]
+    a.spectators = a.spectators if a.spectators is not None else (100 if a.quick else 1000)
+    a.waves = a.waves or (10 if a.quick else 20)
+    a.recorders = max(1, min(a.recorders, a.spectators or 1))
+    a.backends = [b.strip() for b in a.backends.split(",") if b.strip()]
+    for b in a.backends:
+        if b not in ("mosquitto+redis", "embedded"):
+            p.error(f"unknown backend {b!r}")
+    if a.profile and not a.py_spy:
+        p.error("--profile needs py-spy (pip install py-spy into a venv of its own; --py-spy PATH)")
+    return a
+
+
+async def main(argv=None) -> int:
+    args = parse_args(argv)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    t_begin = time.perf_counter()
+    budget_end = t_begin + args.budget
+    load = os.getloadavg()
+    print(f"bench_latency: {', '.join(args.backends)}; boards {args.boards}; {args.spectators} spectators "
+          f"({args.recorders} recording); {args.waves} waves (+{args.warmup} warm-up)", flush=True)
+    games = load_games(args.warmup + args.waves)
+    results: list[Result] = []
+    tmp = Path(tempfile.mkdtemp(prefix="venue-bench-latency-"))
+    try:
+        for backend in args.backends:
+            if backend == "mosquitto+redis":
+                try:
+                    await check_tcp(*MOSQUITTO, "Mosquitto")
+                    await check_redis()
+                except ServiceError as exc:
+                    results += [Result(backend, n, error=f"{exc} (skipped)") for n in args.boards]
+                    print(f"  {backend}: {exc}: skipped", flush=True)
+                    continue
+            for n in args.boards:
+                now = time.perf_counter()
+                if now > budget_end - 10:
+                    results.append(Result(backend, n, error="skipped: the run's time budget is spent"))
+                    continue
+                deadline = min(budget_end, now + CONFIG_CAP_S.get(n, 150) * (0.6 if args.quick else 1))
+                print(f"  {backend:<16} {n:>5} boards ...", end="", flush=True)
+                r = await run_config(backend, n, args, games, tmp, deadline)
+                results.append(r)
+                status = f"FAILED: {r.error}" if r.error else f"p99 {pct(r.venue, .99):.1f} ms"
+                print(f" {status} ({r.seconds:.0f} s)", flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print()
+    print(table(results))
+    print()
+    for r in results:
+        if r.handled:
+            print(f"stages {r.backend} {r.boards}: publish -> gateway handles (entry 'at', 1 ms steps) "
+                  f"p50 {pct(r.handled, .5):.1f} p99 {pct(r.handled, .99):.1f}; -> readable in the log "
+                  f"p50 {pct(r.logged, .5):.1f} p99 {pct(r.logged, .99):.1f}; -> on a spectator "
+                  f"p50 {pct(r.venue, .5):.1f} p99 {pct(r.venue, .99):.1f} ms")
+    for r in results:
+        for note in r.notes:
+            print(f"note {r.backend} {r.boards}: {note}")
+    big = [r for r in results if r.backend == "mosquitto+redis" and r.boards == 1000 and not r.error]
+    if big:
+        p99 = pct(big[0].venue, .99)
+        print(f"target: p99 < {TARGET_MS:g} ms at 1,000 boards over Mosquitto+Redis: "
+              f"{'met' if p99 < TARGET_MS else 'MISSED'} ({p99:.1f} ms)")
+    print(f"settings: {args.spectators} spectators on /ws/live ({args.recorders} recording in the bench "
+          f"process, the rest reading in a subprocess; permessage-deflate "
+          f"{'off' if args.no_deflate else 'offered, as browsers do'}; spectator queue cap "
+          f"{args.queue_cap or 'default'}); one MQTT connection per board, QoS 1, "
+          f"no feedback subscription; "
+          f"{f'each wave spread over {args.spread:g} s' if args.spread else 'each wave published at once'}; "
+          f"{args.waves} counted waves (+{args.warmup} warm-up), "
+          f"{args.gap:g} s apart, wave timeout {args.wave_timeout:g} s; samples = recording spectators x "
+          f"plies; log = publish to the entry readable by a log follower in the bench process (the "
+          f"dashboard's input); lost = never received (after a {args.drain:g} s drain); snap = plies first seen in a snapshot (queue "
+          f"overflow, F12); cpu/s = CPU seconds per wall second of each process during the venue waves.")
+    print(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start "
+          f"(shared with other work: figures are noisy); Python {sys.version.split()[0]}; "
+          f"run took {time.perf_counter() - t_begin:.0f} s")
+    return 0 if all(not r.error for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
