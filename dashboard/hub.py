@@ -13,7 +13,10 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 
-DEFAULT_CAP = 256
+# A queue must hold a whole burst (every board of a 1,000-board round moving at once, plus clock
+# messages) or every spectator falls back to ~1 MB snapshots on every burst. Items are references to
+# text shared by all clients, so 4,096 of them cost a client ~40 KB, not 4,096 copies.
+DEFAULT_CAP = 4096
 
 
 class Client:
