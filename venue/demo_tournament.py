@@ -43,7 +43,7 @@ from venue.serve import CliError, dashboard_at, gateway_ready
 
 CHECKERS_FILE = "tinsley_chinook_1992.pdn"
 LEAD_MS = 30_000  # round 1 starts at least this long after the demo does
-SETTLE_S = 3.0  # after the boards' last messages, how long the gateway has to end the games
+SETTLE_S = 3.0  # the boards are done and the log quiet this long: the games still open stay open
 ARBITER_PENDING = ("draw_offer_refused", "draw_claim_reported", "armageddon_scheduled")
 
 
@@ -181,7 +181,7 @@ async def run_tournament_demo(path: str, speed: float = 60.0, host: str = "127.0
 
 async def _play_round(view, log, sim: asyncio.Task, gateway_task: asyncio.Task, out) -> list[str]:
     """Print the progress until every game of the round has ended ([] then); or, once the boards
-    have played every move, after ``SETTLE_S`` more, one line per game still open (a result the
+    have played every move and the log has been quiet for ``SETTLE_S``, one line per game still open (a result the
     regulations refused or left to the arbiter: a banned draw offer, a draw claim, an Armageddon
     game scheduled after a draw). CliError when the boards or the gateway fail."""
     watching = asyncio.ensure_future(watch(view, out))
@@ -194,11 +194,15 @@ async def _play_round(view, log, sim: asyncio.Task, gateway_task: asyncio.Task, 
                 raise CliError(f"{name} stopped: {None if task.cancelled() else task.exception()}")
         if gateway_task in done:
             raise CliError("the gateway stopped")
-        try:
-            await asyncio.wait_for(asyncio.shield(watching), SETTLE_S)
-            return []
-        except TimeoutError:
-            return await _open_games(view, log)
+        loop = asyncio.get_running_loop()
+        last, quiet_since = -1, loop.time()
+        while not watching.done():  # the gateway may still be working through the boards' messages
+            if view.seq != last:
+                last, quiet_since = view.seq, loop.time()
+            elif loop.time() - quiet_since >= SETTLE_S:
+                return await _open_games(view, log)
+            await asyncio.sleep(0.2)
+        return []
     finally:
         watching.cancel()
 

@@ -6,17 +6,20 @@ highest number as the bye: round 1 is 1-12, 2-11, 3-10, 4-9, 5-8, 6-7, so player
 five games are played on hall boards 1-5); venue/data/tinsley_chinook_1992.pdn (records 684, 689,
 698, 700, 701 of ../shared/data/checkers/tinsley.pdn, one per board in file order): each board's
 moves (full routes, as the rules core replays the record) and result (PDN's Black-first score as
-the venue's White-first code: docs/checkers.md) must be in /api/games.
+the venue's White-first code: docs/checkers.md) must be in /api/games. A chess preset replays the
+shipped Candidates 2024 round 5 (venue/data) under its own rules.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 import subprocess
 import sys
 from importlib import resources
 
+import chess.pgn
 import httpx
 import pytest
 
@@ -59,6 +62,46 @@ async def test_the_demo_plays_round_one_of_the_preset(monkeypatch):
     assert "round over" in lines
     assert any("bye         Player 01" in line for line in lines)
     assert any("moves of London 1992, game 8, Chinook - M Tinsley" in line for line in lines)
+
+
+async def test_a_chess_preset_replays_the_candidates_round_under_its_rules(monkeypatch):
+    """events/us-championship-2023.toml: 12 players, Berger round 1 (1-12, 2-11, ... 6-7) on six
+    boards, replaying the four games of venue/data/candidates_2024_round5.pgn in turn (boards 1-4,
+    then 5-6 again from the first). The decisive games end with their real moves and results; the
+    draws are left to the arbiter by the event's rules: US 2023 rule 2 bans draw offers (Praggnanandhaa -
+    Nepomniachtchi was agreed), and a claim (Vidit - Caruana, threefold repetition) is decided by
+    the arbiter (FIDE Laws 9.2)."""
+    monkeypatch.chdir(resources.files("venue").joinpath("..").resolve())
+    text = resources.files("venue").joinpath("data", "candidates_2024_round5.pgn").read_text()
+    stream, source = io.StringIO(text), []
+    while (g := chess.pgn.read_game(stream)) is not None:
+        source.append(g)
+    lines: list[str] = []
+    task = asyncio.create_task(run_demo(speed=SPEED, port=0, tournament="events/us-championship-2023.toml",
+                                        out=lines.append))
+    try:
+        base = await _url(lines, task)
+        for _ in range(1200):
+            if any(line.startswith("every board has played") for line in lines) or task.done():
+                break
+            await asyncio.sleep(0.1)
+        async with httpx.AsyncClient(base_url=base, timeout=5) as http:
+            games = (await http.get("/api/games")).json()["games"]
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert [(g["white"], g["black"]) for g in games] == [
+        (f"Player {w:02d}", f"Player {b:02d}") for w, b in [(1, 12), (2, 11), (3, 10), (4, 9), (5, 8), (6, 7)]]
+    for i, game in enumerate(games):
+        real = source[i % 4]
+        assert game["moves"] == [m.uci() for m in real.mainline_moves()]
+        if real.headers["Result"] != "1/2-1/2":
+            assert (game["status"], game["result"]) == ("ended", real.headers["Result"])
+        else:
+            assert game["status"] == "playing"
+    waiting = [line for line in lines if line.startswith("    board ")]
+    assert sum("draw offer refused" in line for line in waiting) == 2
+    assert sum("draw claim reported" in line for line in waiting) == 1
 
 
 def test_the_command_line_runs_the_round_and_exits():
