@@ -156,7 +156,7 @@ class Hall:
         if type in _SEQ_TYPES and data.get("seq") is not None and data.get("device"):
             self.sequencer.mark((state.board, data["device"]), data["seq"])
         if type == "seq_gap":
-            self.sequencer.mark((state.board, data["device"]), data["got"] - 1)
+            self.sequencer.skip((state.board, data["device"]), data["expected"], data["got"])
         elif type == "move_played":
             if not live:
                 state.game.play(data["move"])

@@ -12,6 +12,9 @@ Pure: time is passed in (ms). Per key ``(board, device)`` the sequencer knows th
   it again every ``ask_every_ms`` (1000 ms) while the hole stays open. When they arrive,
   everything is applied in order; when the hold expires, a ``seq_gap`` is recorded and the waiting
   messages are applied in order from the lowest.
+- A seq inside a hole that a ``seq_gap`` skipped is not a duplicate: it was never applied. It is
+  applied when it arrives (late), so one message with a jumped ``seq`` (a device fault, a stray
+  publish) cannot make the device's real messages look like duplicates for the rest of the game.
 """
 
 from __future__ import annotations
@@ -41,11 +44,32 @@ class Sequencer:
         self.ask_every_ms = ask_every_ms
         self.last: dict[tuple[str, str], int] = {}
         self._waiting: dict[tuple[str, str], _Waiting] = {}
+        self.holes: dict[tuple[str, str], list[list[int]]] = {}  # skipped [first, last] ranges
 
     def mark(self, key: tuple[str, str], seq: int) -> None:
         """Record ``seq`` as applied (used when replaying the event log)."""
         if seq > self.last.get(key, 0):
             self.last[key] = seq
+        else:
+            self._fill(key, seq)
+
+    def skip(self, key: tuple[str, str], expected: int, got: int) -> None:
+        """Record that a gap skipped ``expected .. got-1`` (replaying a ``seq_gap`` entry)."""
+        if got > expected:
+            ranges = self.holes.setdefault(key, [])
+            ranges.append([expected, got - 1])
+            del ranges[:-16]  # a device with more holes than that is broken; keep the newest
+        self.mark(key, got - 1)
+
+    def _fill(self, key: tuple[str, str], seq: int) -> bool:
+        """Take ``seq`` out of the key's holes; True when it was in one."""
+        for r in self.holes.get(key, ()):
+            if r[0] <= seq <= r[1]:
+                ranges = self.holes[key]
+                ranges.remove(r)
+                ranges.extend(x for x in ([r[0], seq - 1], [seq + 1, r[1]]) if x[0] <= x[1])
+                return True
+        return False
 
     def reset(self, board: str) -> None:
         """Forget every device of ``board`` (a new round: the devices start again from seq 1)."""
@@ -53,11 +77,15 @@ class Sequencer:
             del self.last[key]
         for key in [k for k in self._waiting if k[0] == board]:
             del self._waiting[key]
+        for key in [k for k in self.holes if k[0] == board]:
+            del self.holes[key]
 
     def offer(self, key: tuple[str, str], seq: int, item: object, now_ms: int) -> list[tuple]:
         """Take one message; returns the actions it makes possible now."""
         last = self.last.get(key, 0)
         waiting = self._waiting.get(key)
+        if seq <= last and self._fill(key, seq):
+            return [(APPLY, item)]  # late: skipped by a gap, never applied
         if seq <= last or (waiting and seq in waiting.items):
             return [(DUPLICATE, item)]
         if seq == last + 1:
@@ -81,8 +109,9 @@ class Sequencer:
                     actions.append((HOLD, (key, self.last.get(key, 0) + 1, min(waiting.items))))
                 continue
             first = min(waiting.items)
-            actions.append((GAP, (key, self.last.get(key, 0) + 1, first)))
-            self.last[key] = first - 1
+            expected = self.last.get(key, 0) + 1
+            actions.append((GAP, (key, expected, first)))
+            self.skip(key, expected, first)
             actions.extend(self._drain(key))
             if key in self._waiting:  # a second hole further on: its own hold starts now
                 self._waiting[key].since_ms = self._waiting[key].asked_ms = now_ms

@@ -75,7 +75,7 @@ class Gateway:
 
     def __init__(self, log: EventLog, mqtt_url: str, slug: str | None = None, *,
                  tournament=None, username: str | None = None, password: str | None = None,
-                 client_id: str = "venue-gateway", hold_ms: int = 5000, keepalive: int = 10,
+                 client_id: str | None = None, hold_ms: int = 5000, keepalive: int = 10,
                  clock_rate: float = 1.0):
         if slug is None and isinstance(tournament, str):
             slug, tournament = tournament, None
@@ -89,7 +89,9 @@ class Gateway:
         self.host, self.port = target.host, target.port
         self.username = username if username is not None else target.username
         self.password = password if password is not None else target.password
-        self.client_id = client_id
+        # One session per tournament: two halls' gateways on one broker must not take over each
+        # other's kept session (and its subscriptions and queued messages).
+        self.client_id = client_id or f"venue-gateway-{slug}"
         self.keepalive = keepalive
         self.referee = Referee(self.config if not isinstance(self.config, str) else None, clock_rate)
         self.hall = Hall(tournament, hold_ms=hold_ms, result_review=self.referee.review_result)

@@ -76,6 +76,7 @@ def parser() -> argparse.ArgumentParser:
                    help="the round's pairings as PGN (one game per board), or with a tournament file the "
                    "number of the round to pair and start; logged once as round_started")
     s.add_argument("--variant", choices=("chess", "checkers"), default="chess")
+    _round_start(s)
     _http(s)
 
     g = sub.add_parser("gateway", help="the gateway alone: MQTT in, event log out")
@@ -85,6 +86,7 @@ def parser() -> argparse.ArgumentParser:
                    help="optional: the round's pairings as PGN, or a round number to pair from the "
                    "tournament file; logged once as round_started")
     g.add_argument("--variant", choices=("chess", "checkers"), default="chess")
+    _round_start(g)
 
     b = sub.add_parser("dashboard", help="the spectators' dashboard alone, fed from the event log")
     _store(b)
@@ -117,6 +119,12 @@ def _store(p: argparse.ArgumentParser) -> None:
                    help="tournament slug (e.g. candidates-2024) or tournament file (docs/tournament-file.md)")
 
 
+def _round_start(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--round-start", metavar="now|ISO",
+                   help="with a tournament file: the scheduled start of the round being started, 'now' "
+                   "or e.g. 2026-12-01T14:00:00+01:00 (the default time counts from it, FIDE Laws 6.7.1)")
+
+
 def _http(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="dashboard address (default 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="dashboard port (default 8000)")
@@ -144,9 +152,10 @@ def _run(args: argparse.Namespace) -> int:
                         exit_when_done=args.exit_when_done, tournament=args.tournament)
     elif args.command == "serve":
         coro = serve.run_serve(args.mqtt, args.store, args.tournament, args.round, args.variant,
-                               args.host, args.port)
+                               args.host, args.port, args.round_start)
     elif args.command == "gateway":
-        coro = serve.run_gateway(args.mqtt, args.store, args.tournament, args.round, args.variant)
+        coro = serve.run_gateway(args.mqtt, args.store, args.tournament, args.round, args.variant,
+                                 args.round_start)
     elif args.command == "dashboard":
         coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port)
     else:

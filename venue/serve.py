@@ -262,16 +262,36 @@ def _round_note(setup: dict | None, added: bool) -> str:
     return f"round {setup['round']} ({len(setup['games'])} boards, {state})"
 
 
+async def schedule(log, t, round_arg: str | None, round_start: str | None):
+    """``t`` with the round this command starts moved to ``round_start`` (None: unchanged)."""
+    if t is None or round_start is None:
+        if round_start is not None:
+            raise CliError("--round-start needs --tournament FILE.toml")
+        return t
+    from venue.tournament import current_round, rescheduled
+
+    number = int(round_arg) if round_arg and round_arg.isdigit() else (await current_round(log) or 1)
+    return rescheduled(t, number, round_start)
+
+
+def warn_passwords(t) -> None:
+    """Say which arbiters cannot log in because their password variable is unset."""
+    if t is None:
+        return
+    from venue.tournament import missing_passwords
+
+    for name in missing_passwords(t):
+        print(f"venue: warning: {name} is not set: that arbiter cannot log in", flush=True)
+
+
 async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | None, variant: str,
-                    host: str, port: int) -> int:
+                    host: str, port: int, round_start: str | None = None) -> int:
     """``venue serve``: gateway and dashboard in one process. ``tournament``: a slug or a tournament
     file; ``round_path``: a PGN of the round's pairings, or a round number to pair from the file."""
     from gateway import Gateway
     from dashboard.arbiter.auth import Accounts
 
     slug, t = resolve_tournament(tournament)
-    if t is None and round_path is None:
-        raise CliError("give --round ROUND.pgn, or --tournament FILE.toml to pair rounds from")
     if round_path is not None and not round_path.isdigit():
         round_setup(round_path, variant)  # a broken file stops us before anything starts
     try:
@@ -279,9 +299,11 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
     except ValueError as exc:
         raise CliError(str(exc)) from None
     await check_mqtt(mqtt)
+    warn_passwords(t)
     log = await open_store(store, slug)
     gateway_task = None
     try:
+        t = await schedule(log, t, round_path, round_start)
         setup, added = await prepare(log, t, round_path, variant)
         gateway = Gateway(log, mqtt, slug, tournament=t)
         gateway_task = asyncio.create_task(gateway.run(), name="gateway")
@@ -301,7 +323,7 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
 
 
 async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | None = None,
-                      variant: str = "chess") -> int:
+                      variant: str = "chess", round_start: str | None = None) -> int:
     """``venue gateway``: devices' MQTT messages into the event log, until stopped; with
     ``round_path`` (PGN, or a round number with a tournament file), first logs that round's
     ``round_started`` unless it is there already."""
@@ -314,6 +336,7 @@ async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | 
     log = await open_store(store, slug)
     task = None
     try:
+        t = await schedule(log, t, round_path, round_start)
         if round_path is not None or t is not None:
             setup, added = await prepare(log, t, round_path, variant)
             print(f"venue gateway: {_round_note(setup, added)}")
@@ -338,6 +361,7 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int) -> in
         accounts = Accounts.load(t)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    warn_passwords(t)
     log = await open_store(store, slug)
     try:
         async with dashboard_at(log, host, port, accounts=accounts) as (url, _):

@@ -80,6 +80,44 @@ async def start_round(log, view: TournamentView, round_no: int | None) -> dict |
     return data
 
 
+def rescheduled(t: Tournament, round_no: int, when: str) -> Tournament:
+    """``t`` with round ``round_no`` starting at ``when`` ("now" or ISO 8601 with its UTC offset):
+    the default time (FIDE Laws 6.7.1) counts from the scheduled start, so a demo, a rehearsal or a
+    delayed round sets it here. CliError on a bad time or an unscheduled round."""
+    import dataclasses
+    import time
+    from datetime import datetime
+
+    if when == "now":
+        ms = int(time.time() * 1000)
+        text = datetime.fromtimestamp(ms / 1000).astimezone().isoformat(timespec="seconds")
+    else:
+        try:
+            dt = datetime.fromisoformat(when)
+        except ValueError:
+            raise CliError(f"--round-start: not a date and time: {when!r} (write now or "
+                           "2026-12-01T14:00:00+01:00)") from None
+        if dt.tzinfo is None:
+            raise CliError("--round-start needs a UTC offset, e.g. 2026-12-01T14:00:00+01:00")
+        ms, text = int(dt.timestamp() * 1000), dt.isoformat()
+    rounds = list(t.rounds)
+    for i, r in enumerate(rounds):
+        if r.number == round_no:
+            end = None if r.end_ms is None else ms + (r.end_ms - r.start_ms)
+            rounds[i] = dataclasses.replace(r, start=text, start_ms=ms, end_ms=end)
+            return dataclasses.replace(t, rounds=tuple(rounds))
+    raise CliError(f"--round-start: round {round_no} is not scheduled in the tournament file")
+
+
+def missing_passwords(t: Tournament, environ=None) -> list[str]:
+    """The ``password_env`` variables of the file's arbiters that are not set (those arbiters
+    cannot log in)."""
+    import os
+
+    env = os.environ if environ is None else environ
+    return [a.password_env for a in t.arbiters if a.password_env and not env.get(a.password_env)]
+
+
 async def tournament_in_log(log) -> Tournament | None:
     """The tournament the log registered last (None when it has none)."""
     last = None

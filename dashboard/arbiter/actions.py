@@ -86,6 +86,10 @@ def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tupl
         out = [("draw_claim_decided", decided)]
         if accepted:
             _open(g)
+            if not any(c.get("kind") == kind for c in g.get("claimable") or ()):
+                raise ActionError(f"kind: no {kind} claim is open on game {g['id']} now (FIDE Laws 9.2, "
+                                  "9.3: the claim must stand in the present position or by the intended "
+                                  "move); set the result instead if the arbiter rules otherwise")
             out.append(("game_ended", {**base(g), "result": "1/2-1/2", "termination": CLAIM_TERMINATION[kind],
                                        "ply": g.get("ply", 0), "by": "arbiter"}))
         return out

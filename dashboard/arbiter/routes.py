@@ -93,7 +93,10 @@ async def actions(request: Request) -> JSONResponse:
         {g["id"]: g for g in feed.view.games()}
     try:
         items = build(str(body.get("action", "")), body, acct.login, games)
-    except ActionError as exc:
+        alert = body.get("alert")
+        if alert is not None and int(alert) not in request.app.state.desk.queue.alerts:
+            raise ActionError(f"alert: no alert {alert} (see GET /api/arbiter/alerts)")
+    except (ActionError, ValueError, TypeError) as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
     entries = await feed.log.append_many([(t, d, None) for (t, d) in items])
     return JSONResponse({"entries": [e.to_json() for e in entries]})

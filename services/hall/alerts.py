@@ -80,6 +80,8 @@ class AlertQueue:
                 changed.append(a)
             if not data.get("claims"):
                 return changed
+        if type == "move_rejected" and str(data.get("reason", "")).startswith("game over"):
+            return changed  # pieces moved after the end (put away, the result signal): not a fault
         if type in ALERTING:
             severity, title = ALERTING[type]
             changed.append(self._new(seq, at, type, severity, title, data))

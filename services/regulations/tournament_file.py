@@ -11,6 +11,8 @@ import tomllib
 from datetime import datetime
 from typing import Any
 
+from services.tournament.tiebreaks import parse_spec
+
 from .controls import control_from_spec
 from .fields import TournamentFileError, duration_ms, line_of
 from .model import (DRAW_POLICIES, KINDS, PLAYOFF_RULES, PRIZE_SHARING, SCORING_SYSTEMS, SYSTEMS,
@@ -220,6 +222,10 @@ def _regulations(r: _Reader, regs: dict) -> Regulations:
     for code in order:
         if not isinstance(code, str):
             r.fail("regulations.tiebreaks.order", f"tie-break codes are text, not {code!r}")
+        try:
+            parse_spec(code)
+        except ValueError as exc:
+            r.fail("regulations.tiebreaks.order", f"{exc} (FIDE C.07 codes, docs/tiebreaks.md)")
     classical_only = r.get(tb, "classical_only", "regulations.tiebreaks.classical_only", bool, default=False)
     po = r.get(regs, "playoff", "regulations.playoff", dict, default={})
     playoff = r.choice(po, "rule", "regulations.playoff.rule", PLAYOFF_RULES, default="none")

@@ -83,6 +83,8 @@ async def arbiter(log, action: str, body: dict):
             games.update({g["id"]: {**g, "status": "playing", "ply": 0} for g in e.data["games"]})
         if e.type == "armageddon_scheduled":
             games[e.data["id"]] = {**e.data, "status": "playing", "ply": 0}
+        if e.type == "draw_claimable" and e.data["game"] in games:
+            games[e.data["game"]]["claimable"] = e.data["claims"]
     return await log.append_many([(t, d, None) for t, d in build(action, body, "chief", games)])
 
 

@@ -41,3 +41,11 @@ def test_result_decision_closes_action_alerts_and_devices_coming_back_close_offl
     q.apply(3, 2, "arbiter_decision", {"game": "1-1", "result": "0-1", "termination": "arbiter", "by": "chief"})
     q.apply(4, 3, "device_online", {"board": "4", "device": "clock"})
     assert q.open_alerts() == []
+
+
+def test_moves_after_the_end_are_not_illegal_move_alerts():
+    # After the end the pieces are put away or placed for the result signal (field case F07): the
+    # gateway refuses them ("game over") but the arbiter is not alerted.
+    q = AlertQueue()
+    assert q.apply(1, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "game over"}) == []
+    assert q.apply(2, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e3"})

@@ -8,7 +8,8 @@ from dashboard.arbiter.auth import Accounts, hash_password
 from services.regulations.model import ArbiterAccount
 
 GAMES = {"1-1": {"id": "1-1", "board": "1", "white": "Caruana, Fabiano", "black": "Nakamura, Hikaru",
-                 "status": "playing", "result": "*", "ply": 40}}
+                 "status": "playing", "result": "*", "ply": 40,
+                 "claimable": [{"kind": "threefold", "by_move": None, "evidence": {"plies": [32, 36, 40]}}]}}
 
 
 def test_passwords_are_hashed_and_tokens_signed():
@@ -41,6 +42,13 @@ def test_accept_claim_ends_the_game_drawn_and_records_who():
     assert out[0][1]["accepted"] is True and out[0][1]["by"] == "chief" and out[0][1]["alert"] == 7
     assert out[1][1]["result"] == "1/2-1/2" and out[1][1]["termination"] == "threefold_repetition"
     assert out[1][1]["by"] == "arbiter"
+
+
+def test_accepting_a_claim_that_is_not_open_is_refused():
+    # FIDE Laws 9.2/9.3: a claim stands only in the present position or by the intended move;
+    # no fifty-move claim is open in GAMES.
+    with pytest.raises(ActionError, match="no fifty_moves claim is open"):
+        build("accept_claim", {"game": "1-1", "kind": "fifty_moves"}, "chief", GAMES)
 
 
 def test_reject_claim_records_without_ending():

@@ -44,8 +44,10 @@ def test_gap_reported_after_hold_then_applied():
     actions = s.expire(2100)
     assert actions[0] == (GAP, (K, 2, 4))
     assert applied(actions) == ["d", "e"]
-    # a late message from the hole is now a duplicate
-    assert s.offer(K, 2, "b", 2200) == [(DUPLICATE, "b")]
+    # a late message from the hole was never applied: it is applied now, once (not lost as a
+    # "duplicate"); its redelivery is the duplicate
+    assert s.offer(K, 2, "b", 2200) == [(APPLY, "b")]
+    assert s.offer(K, 2, "b", 2300) == [(DUPLICATE, "b")]
 
 
 def test_devices_and_boards_are_independent():
@@ -62,3 +64,26 @@ def test_mark_from_replay_and_reset():
     assert applied(s.offer(K, 8, "new", 0)) == ["new"]
     s.reset("1")
     assert applied(s.offer(K, 1, "next round", 0)) == ["next round"]
+
+
+def test_a_jumped_seq_does_not_turn_the_real_messages_into_duplicates():
+    # A stray message with seq 500 (after 37) opens a hole 38..499; when the hold expires the gap is
+    # recorded and 500 applied. The device's real 38, 39 were never applied: late, not duplicates
+    # (DESIGN.md: "applies each message exactly once").
+    from gateway.ordering import APPLY, DUPLICATE, GAP, Sequencer
+
+    s = Sequencer(hold_ms=5000)
+    key = ("1", "board")
+    for n in range(1, 38):
+        s.offer(key, n, n, 0)
+    s.offer(key, 500, "stray", 0)
+    acts = s.expire(6000)
+    assert acts[0] == (GAP, (key, 38, 500)) and acts[1] == (APPLY, "stray")
+    assert s.offer(key, 38, "m38", 7000) == [(APPLY, "m38")]
+    assert s.offer(key, 39, "m39", 7001) == [(APPLY, "m39")]
+    assert s.offer(key, 38, "m38", 7002) == [(DUPLICATE, "m38")]  # a redelivery stays a duplicate
+    s2 = Sequencer()
+    s2.skip(key, 38, 500)  # the same after a restart, from the seq_gap entry
+    s2.mark(key, 38)
+    assert s2.offer(key, 38, "again", 0) == [(DUPLICATE, "again")]
+    assert s2.offer(key, 40, "m40", 0) == [(APPLY, "m40")]

@@ -81,6 +81,7 @@ BROKEN = [
     ('start = "2023-10-05T13:00:00-05:00"', 'start = "2023-10-05T13:00:00"', "rounds[0].start"),
     ('order = ["DE", "BPG", "KS", "SB", "WON"]', 'order = "DE"', "regulations.tiebreaks.order"),
     ('classical = "40/5400+30:1800+30"', 'classical = "40/90min"', "time_controls.classical"),
+    ('order = ["DE", "BPG", "KS", "SB", "WON"]', 'order = ["DE", "XYZ"]', "regulations.tiebreaks.order"),
 ]
 
 
