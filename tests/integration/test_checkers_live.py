@@ -166,3 +166,36 @@ async def test_an_ambiguous_short_capture_asks_for_the_full_route(kind, tmp_path
     assert rejected["move"] == "2x18" and rejected["reason"] == short["reason"]
     (played,) = [e.data for e in entries if e.type == "move_played"]
     assert played["move"] == "2x11x18" and played["resumed"] is True
+
+
+async def test_venue_simulate_plays_a_pdn_file(tmp_path):
+    """``venue simulate --pgn FILE.pdn``: the variant is told from the file; London 1992 game 8
+    (the first shipped record) goes out as numeric moves with full routes, the clock starts for
+    Black (X.A.d) with 90 minutes each (X.A.a), and the result is the venue's code (PDN "1-0",
+    Chinook as Black won: "0-1")."""
+    from venue.cli import main as venue_main
+
+    path = tmp_path / "game8.pdn"
+    path.write_text(SOURCE.split("\n\n")[0] + "\n")
+    t = slug("cli")
+    seen: list[tuple[str, dict | str]] = []
+    async with embedded_broker() as url:
+        target = parse_mqtt_url(url)
+        async with aiomqtt.Client(target.host, target.port, identifier=f"listen-{t}") as client:
+            await client.subscribe(f"venue/{t}/boards/#", qos=1)
+            code = await asyncio.to_thread(venue_main, ["simulate", "--mqtt", url, "--tournament", t,
+                                                        "--pgn", str(path), "--speed", "100000"])
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(1.0):
+                    async for message in client.messages:
+                        text = message.payload.decode()
+                        kind = str(message.topic).rsplit("/", 1)[-1]
+                        seen.append((kind, text if kind == "status" else json.loads(text)))
+    assert code == 0
+    moves = [body["move"] for kind, body in seen if kind == "move"]
+    assert moves == replay(read_pdn(SOURCE)[0]).moves and "3x10x19" in moves
+    clock = [body for kind, body in seen if kind == "clock"]
+    assert clock[0] == {"seq": 1, "event": "start", "white_ms": 5_400_000, "black_ms": 5_400_000,
+                        "running": "black"}
+    (result,) = [body for kind, body in seen if kind == "result"]
+    assert (result["result"], result["reason"]) == ("0-1", "recorded")
