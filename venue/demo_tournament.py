@@ -40,6 +40,7 @@ from pathlib import Path
 
 from venue.demo import ROUND_FILE, _task, watch
 from venue.serve import CliError, dashboard_at, gateway_ready
+from venue.tournament import missing_passwords
 
 CHECKERS_FILE = "tinsley_chinook_1992.pdn"
 LEAD_MS = 30_000  # round 1 starts at least this long after the demo does
@@ -233,6 +234,8 @@ def _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, acco
     out(f"  spectators   {url}/")
     out(f"  arbiters     {url}/arbiter ({len(accounts.by_login)} login(s) from the file and "
         "the environment)")
+    for name in missing_passwords(t):
+        out(f"               set {name} to let that arbiter of the file log in")
     out(f"  API          {url}/api/games   standings {url}/api/standings")
     out(f"  MQTT broker  {mqtt_url} (embedded)   event log {store}")
     out("Ctrl-C to stop.")
