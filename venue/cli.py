@@ -95,7 +95,7 @@ def parser() -> argparse.ArgumentParser:
     m = sub.add_parser("simulate", help="play a PGN file on simulated boards and clocks over MQTT")
     _mqtt(m)
     m.add_argument("--tournament", required=True, help="tournament slug (the MQTT topic prefix)")
-    m.add_argument("--pgn", required=True, metavar="FILE", help="the games, one per board, with %%clk")
+    m.add_argument("--pgn", required=True, metavar="FILE", help="the games, one per board: PGN with %%clk, or checkers PDN")
     m.add_argument("--speed", type=_speed, default=60.0, help="replay speed (default 60)")
     m.add_argument("--kind", choices=("move", "position"), default="move",
                    help="boards that send moves (default) or piece placements")
