@@ -18,6 +18,8 @@ Regulations (../shared/regulations):
 
 from __future__ import annotations
 
+from services.tournament.pairing.berger import berger_round
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -99,30 +101,11 @@ class PlayoffPlan:
 
 
 def _berger(players: Sequence[Who]) -> list[list[tuple[Who, Who]]]:
-    """Berger tables (FIDE C.05 Annex 1): rounds of (white, black) pairs for pairing numbers 1..n in the
-    order of ``players``. With an odd number a dummy takes number n and its pairings are dropped.
-
-    Round r: i and j (both < n) meet when i + j = r + 1 (mod n - 1), the lower number with White when
-    j - i is odd; n meets i with 2i = r + 1 (mod n - 1), with Black in odd rounds and White in even ones.
-    """
-    ps: list[Who | None] = list(players) + ([None] if len(players) % 2 else [])
-    n = len(ps)
-    m = n - 1
-
-    def num(x: int) -> int:
-        return (x - 1) % m + 1
-
-    rounds = []
-    for r in range(1, n):
-        pairs: list[tuple[int, int]] = []
-        i_n = next(i for i in range(1, n) if num(2 * i) == num(r + 1))
-        pairs.append((i_n, n) if r % 2 else (n, i_n))
-        for i in range(1, n):
-            j = num(r + 1 - i)
-            if i < j and i != i_n and j != i_n:
-                pairs.append((i, j) if (j - i) % 2 else (j, i))
-        rounds.append([(ps[a - 1], ps[b - 1]) for a, b in pairs if ps[a - 1] is not None and ps[b - 1] is not None])
-    return rounds
+    """Berger tables (FIDE C.05 Annex 1, ``services.tournament.pairing.berger``): rounds of (white,
+    black) pairs for pairing numbers 1..n in the order of ``players``; a bye is dropped."""
+    n = len(players)
+    return [[(players[w - 1], players[b - 1]) for w, b in berger_round(n, r) if b is not None]
+            for r in range(1, n + (n & 1))]
 
 
 def _round_robin(prefix: str, players: Sequence[Who], tc: dict, double: bool = False) -> list[PlayoffGame]:
