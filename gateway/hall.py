@@ -172,7 +172,12 @@ class Hall:
             state.clock["event"] = type
         elif type == "game_ended":
             if not live and state.game.outcome is None:
-                state.game.end(data["result"], data["termination"])
+                try:
+                    state.game.end(data["result"], data["termination"])
+                except ValueError:
+                    # A result the rules core reads otherwise (an arbiter's word it does not know):
+                    # the game has ended all the same; never let one entry stop the fold.
+                    state.game.end(data["result"], "arbiter")
             state.held = False
             state.stash = None
         elif type == "board_oriented":

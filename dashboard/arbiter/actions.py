@@ -14,6 +14,8 @@ fields and entries:
 | ``pause`` / ``resume`` | game | game_paused / game_resumed |
 | ``note`` | text, game? | note_added |
 | ``resolve_alert`` | alert, note? | alert_resolved |
+| ``enter_score_sheet`` | game, side, moves | score_sheet_entered, score_sheet_differences when any (checkers 2017 XII) |
+| ``adjudicate`` | game, members (three), votes {member: black/white/draw} | adjudication_recorded, game_ended (checkers 2017 X.B.d) |
 
 Results: "1-0", "0-1", "1/2-1/2", "*" (reopen), and with ``forfeit`` true the unplayed "1-0",
 "0-1", "0-0" (TRF ``+``/``-``); special scores an arbiter may award: "0-0", "1/2-0", "0-1/2".
@@ -145,7 +147,48 @@ def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tupl
     if action == "resolve_alert":
         alert = _req(body, "alert", int)
         return [("alert_resolved", {**base(None), "alert": alert})]
+    if action == "enter_score_sheet":
+        return _score_sheet(game_of(), body, base)
+    if action == "adjudicate":
+        return _adjudicate(game_of(), body, base)
     raise ActionError(f"unknown action {action!r}")
+
+
+def _score_sheet(g: dict, body: dict, base) -> list[tuple[str, dict]]:
+    """Checkers 2017 XII: a player's score sheet, cross-checked against the board's record; every
+    difference is flagged (``score_sheet_differences``, an alert) when there is one."""
+    from services.regulations.score_sheets import cross_check
+
+    side = _side(body)
+    moves = body.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise ActionError("moves: must be the list of moves as written on the sheet")
+    record = list(g.get("san") or g.get("moves") or [])
+    diffs = [d.to_json() for d in cross_check(record, {side: moves})]
+    out = [("score_sheet_entered", {**base(g), "side": side, "moves": moves[:1000]})]
+    if diffs:
+        out.append(("score_sheet_differences", {**base(g), "side": side, "differences": diffs[:200],
+                                                "rule": "11-Man National 2017 XII: crosschecking for "
+                                                        "recording errors"}))
+    return out
+
+
+def _adjudicate(g: dict, body: dict, base) -> list[tuple[str, dict]]:
+    """Checkers 2017 X.B.d: the committee of three's decision, recorded, and the game ended with it
+    (a win only by unanimous vote)."""
+    from services.regulations.checkers_rounds import adjudicate
+
+    _open(g)
+    try:
+        decision = adjudicate(list(body.get("members") or []), dict(body.get("votes") or {}))
+    except (ValueError, TypeError) as exc:
+        raise ActionError(f"members/votes: {exc}") from None
+    # services.regulations.checkers_rounds gives PDN's order (Black's score first); the log uses
+    # ours (docs/checkers.md: "1-0" = White won).
+    result = {"1-0": "0-1", "0-1": "1-0"}.get(decision.result, decision.result)
+    return [("adjudication_recorded", {**base(g), **decision.to_json(), "result": result}),
+            ("game_ended", {**base(g), "result": result, "termination": "arbiter",
+                            "ply": g.get("ply", 0), "by": "arbiter"})]
 
 
 def _open(g: dict) -> None:

@@ -27,6 +27,7 @@ ALERTING: dict[str, tuple[str, str]] = {
     "clock_disagreement": ("warning", "Clock and board disagree"),
     "armageddon_scheduled": ("info", "Armageddon game to be played"),
     "armageddon_decided": ("info", "Armageddon drawn: Black wins"),
+    "score_sheet_differences": ("warning", "Score sheet differs from the board's record"),
 }
 # game_ended terminations the Laws end automatically and the arbiter must still be told of (9.6).
 ALERTING_ENDINGS = {

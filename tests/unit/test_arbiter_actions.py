@@ -90,3 +90,34 @@ def test_fine_check_in_clock_pause_note():
     assert t == "clock_adjusted" and (d["white_ms"], d["black_ms"]) == (120000, 60000)
     assert build("pause", {"game": "1-1"}, "chief", GAMES)[0][0] == "game_paused"
     assert build("note", {"text": "spectator warned"}, "chief", GAMES)[0][1]["text"] == "spectator warned"
+
+
+CHECKERS = {"2-1": {"id": "2-1", "board": "1", "white": "Chinook", "black": "Tinsley, Marion",
+                    "status": "playing", "result": "*", "ply": 4, "variant": "checkers",
+                    "san": ["11-15", "22-17", "15-19", "24x15"]}}
+
+
+def test_score_sheet_cross_checked_against_the_board():
+    # Checkers 2017 XII: "both copies ... are necessary to permit crosschecking for recording errors"
+    out = build("enter_score_sheet", {"game": "2-1", "side": "black",
+                                      "moves": ["11-15", "22-17", "15-18", "24x15"]}, "referee", CHECKERS)
+    assert [t for t, _ in out] == ["score_sheet_entered", "score_sheet_differences"]
+    assert out[1][1]["differences"] == [{"ply": 3, "sheet": "black", "board": "15-19", "written": "15-18"}]
+    same = build("enter_score_sheet", {"game": "2-1", "side": "white", "moves": CHECKERS["2-1"]["san"]},
+                 "referee", CHECKERS)
+    assert [t for t, _ in same] == ["score_sheet_entered"]
+
+
+def test_adjudication_win_needs_a_unanimous_committee():
+    # Checkers 2017 X.B.d: "An adjudication win can only be awarded by unanimous vote of the Committee."
+    members = ["A", "B", "C"]
+    out = build("adjudicate", {"game": "2-1", "members": members,
+                               "votes": {"A": "black", "B": "black", "C": "black"}}, "referee", CHECKERS)
+    assert [t for t, _ in out] == ["adjudication_recorded", "game_ended"]
+    assert out[1][1]["result"] == "0-1"  # Black won; our codes put White's score first (docs/checkers.md)
+    split = build("adjudicate", {"game": "2-1", "members": members,
+                                 "votes": {"A": "black", "B": "draw", "C": "black"}}, "referee", CHECKERS)
+    assert split[1][1]["result"] == "1/2-1/2"
+    with pytest.raises(ActionError, match="members/votes"):
+        build("adjudicate", {"game": "2-1", "members": ["A", "B"], "votes": {"A": "white", "B": "white"}},
+              "referee", CHECKERS)
