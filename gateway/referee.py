@@ -13,7 +13,7 @@ from services.regulations.enforcer import Enforcer
 
 # Entries others append (the organiser's CLI, the arbiters' console) that the gateway must act on.
 EXTERNAL = {"round_started", ENTRY_TYPE, "arbiter_decision", "draw_claim_decided", "player_arrived",
-            "clock_adjusted", "game_paused", "game_resumed", "player_withdrew"}
+            "clock_adjusted", "game_paused", "game_resumed", "player_withdrew", "move_timer_started"}
 # Answers of the regulations that change the hall's own state.
 HALL_TYPES = {"game_ended", "armageddon_scheduled"}
 

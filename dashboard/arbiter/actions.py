@@ -15,6 +15,7 @@ fields and entries:
 | ``note`` | text, game? | note_added |
 | ``resolve_alert`` | alert, note? | alert_resolved |
 | ``enter_score_sheet`` | game, side, moves | score_sheet_entered, score_sheet_differences when any (checkers 2017 XII) |
+| ``start_move_timer`` | game, rule ("five_minute"/"one_minute"), side? | move_timer_started (checkers 2017 X.B.a, X.B.c) |
 | ``adjudicate`` | game, members (three), votes {member: black/white/draw} | adjudication_recorded, game_ended (checkers 2017 X.B.d) |
 
 Results: "1-0", "0-1", "1/2-1/2", "*" (reopen), and with ``forfeit`` true the unplayed "1-0",
@@ -151,6 +152,16 @@ def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tupl
         return _score_sheet(game_of(), body, base)
     if action == "adjudicate":
         return _adjudicate(game_of(), body, base)
+    if action == "start_move_timer":
+        g = game_of()
+        _open(g)
+        rule = _req(body, "rule")
+        if rule not in ("five_minute", "one_minute"):
+            raise ActionError("rule: five_minute (X.B.a) or one_minute (X.B.c)")
+        side = body.get("side") or g.get("turn")
+        if side not in SIDES:
+            raise ActionError("side: white or black (default: the side on move)")
+        return [("move_timer_started", {**base(g), "rule": rule, "side": side})]
     raise ActionError(f"unknown action {action!r}")
 
 

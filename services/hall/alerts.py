@@ -28,6 +28,8 @@ ALERTING: dict[str, tuple[str, str]] = {
     "armageddon_scheduled": ("info", "Armageddon game to be played"),
     "armageddon_decided": ("info", "Armageddon drawn: Black wins"),
     "score_sheet_differences": ("warning", "Score sheet differs from the board's record"),
+    "move_timer_warning": ("warning", "Move timer: warning given"),
+    "move_timer_forfeit": ("action", "Move timer expired: game forfeited"),
 }
 # game_ended terminations the Laws end automatically and the arbiter must still be told of (9.6).
 ALERTING_ENDINGS = {

@@ -29,6 +29,7 @@ from . import lateness
 from .clock_watch import ClockWatch
 from .controls import control_from_spec
 from .model import Tournament
+from .move_timer import FIVE_MINUTE, ONE_MINUTE, MoveTimer
 
 DRAW = "1/2-1/2"
 CLAIM_REASONS = {"threefold", "threefold_repetition", "fifty_moves", "fifty_move", "claim", "forty_moves"}
@@ -54,6 +55,8 @@ class _Game:
     follow_up: bool = False
     first_side: str = WHITE
     watch: ClockWatch | None = None
+    timer: MoveTimer | None = None
+    timer_warned: int | None = None
 
 
 class Enforcer:
@@ -106,6 +109,8 @@ class Enforcer:
             if g.arrived[mover] is None:
                 g.arrived[mover] = at
             g.watch.on_move(mover, at)
+            if g.timer is not None and g.timer.side == mover:
+                g.timer.moved(mover, at)
 
     def _clock(self, event: str, data: dict, at: int):
         g = self.games.get(data.get("game"))
@@ -143,6 +148,25 @@ class Enforcer:
         g = self.games.get(data.get("game"))
         if g and isinstance(data.get("white_ms"), int) and isinstance(data.get("black_ms"), int):
             g.watch.adjust(data["white_ms"], data["black_ms"], at)
+
+    def _on_move_timer_started(self, data: dict, at: int):
+        """Checkers 2017 X.B.a (five-minute rule, on a player's request) and X.B.c (the one-minute
+        rule, "at a later time of his/her choosing"): the referee starts timing the side on move."""
+        g = self.games.get(data.get("game"))
+        if g and not g.ended and data.get("side") in (WHITE, BLACK):
+            g.timer = MoveTimer(ONE_MINUTE if data.get("rule") == "one_minute" else FIVE_MINUTE)
+            g.timer.start(data["side"], at)
+            g.timer_warned = None
+
+    def _on_move_timer_forfeit(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        if g:
+            g.timer = None
+
+    def _on_move_timer_warning(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        if g:
+            g.timer_warned = data.get("turn_began")
 
     def _on_player_arrived(self, data: dict, at: int):
         g = self.games.get(data.get("game"))
@@ -219,6 +243,23 @@ class Enforcer:
                 return [("draw_offer_refused", {**base, "rule": why, "moves": dict(g.moves), "kind": g.kind})]
         return None
 
+    def _timer(self, g: _Game, now_ms: int) -> list[tuple[str, dict]]:
+        state = g.timer.state(now_ms)
+        base = {"game": g.id, "board": g.board, "side": state.side, "rule": g.timer.rule.rule,
+                "timer": g.timer.rule.name}
+        if state.phase == "forfeit":
+            g.timer, g.ended = None, True
+            # our result codes put White's score first, in checkers too (docs/checkers.md)
+            result = "0-1" if state.side == WHITE else "1-0"
+            return [("move_timer_forfeit", {**base, "forfeit_at": state.forfeit_at}),
+                    ("game_ended", {"game": g.id, "board": g.board, "result": result,
+                                    "termination": "time_forfeit", "ply": g.moves[WHITE] + g.moves[BLACK],
+                                    "by": "regulations"})]
+        if state.phase == "warned" and g.timer_warned != g.timer.turn_began:
+            g.timer_warned = g.timer.turn_began
+            return [("move_timer_warning", {**base, "left_ms": state.left_ms, "turn_began": g.timer.turn_began})]
+        return []
+
     # -- time --------------------------------------------------------------------------------
     def tick(self, now_ms: int) -> list[tuple[str, dict]]:
         """Checks that depend on time passing: default time (Laws 6.7.1) and, where the event
@@ -227,6 +268,8 @@ class Enforcer:
         for g in self.games.values():
             if not g.ended and g.watch is not None:
                 out += [self._disagreement(g, f) for f in g.watch.tick(now_ms)]
+            if not g.ended and g.timer is not None:
+                out += self._timer(g, now_ms)
             if g.ended or g.defaulted or g.kind == "armageddon" or g.follow_up:
                 continue
             try:

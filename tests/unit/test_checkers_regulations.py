@@ -90,3 +90,27 @@ def test_score_sheets_cross_checked_against_the_board():
     assert [(d.ply, d.sheet, d.board, d.written) for d in diffs] == [
         (3, "black", "15-19", "15-18"), (4, "white", "24x15", None)]
     assert cross_check(board, {"black": list(board)}) == []
+
+
+def test_one_minute_rule_enforced_live_by_the_gateways_regulations():
+    # X.B.c: "require each player to make a move within one minute ... give a 10-second warning ...
+    # and will declare the game forfeited if the player has not moved within the one-minute period."
+    from pathlib import Path
+
+    from services.regulations.enforcer import Enforcer
+    from services.regulations.tournament_file import load_tournament
+
+    path = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017.toml"
+    e = Enforcer(load_tournament(path.read_text(), str(path)))
+    e.observe("round_started", {"round": "1", "games": [{"id": "1-1", "board": "1", "round": "1",
+                                                         "white": "A", "black": "B", "variant": "checkers"}]}, 0)
+    e.observe("move_timer_started", {"game": "1-1", "rule": "one_minute", "side": "black"}, 1000)
+    e.observe("move_played", {"game": "1-1", "turn": "white"}, 20_000)  # Black moved in time
+    assert e.tick(69_000) == []
+    [warn] = e.tick(70_000)  # 50 s into White's minute
+    assert warn[0] == "move_timer_warning" and warn[1]["side"] == "white"
+    assert e.tick(75_000) == []
+    out = e.tick(80_001)
+    assert [t for t, _ in out] == ["move_timer_forfeit", "game_ended"]
+    # White forfeited, so Black won: "0-1" (our codes put White's score first, docs/checkers.md)
+    assert out[1][1]["result"] == "0-1" and out[1][1]["termination"] == "time_forfeit"
