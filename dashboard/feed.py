@@ -5,6 +5,12 @@ resume from the last ``seq`` it saw.
 Errors: when the store fails (``EventLogError``, a connection error) the feed records the error
 (``/api/health`` shows it), waits ``retry_s`` seconds and follows again from the last applied seq;
 nothing already folded is lost.
+
+Spectators following some boards only (``BoardSet``, ``/ws/live?boards=SPEC``): each game delta is
+published with its board so the hub offers it to that board's followers only; a new round is
+published to everyone, cut to each selection's games; ``snapshot(boards)`` and ``since(after,
+boards)`` give the selection's snapshot and missed deltas. Filtered snapshots are joined from the
+same per-game encoded texts and cached per (selection, seq).
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ from collections import deque
 from services.eventlog.base import EventLog
 from services.hall.view import HallView
 
+from dashboard.boardspec import BoardSet, hall_order
 from dashboard.hub import Hub
 
 log = logging.getLogger("venue.dashboard")
 
 DEFAULT_HISTORY = 10_000
+SNAPSHOT_CACHE = 1024  # filtered snapshots kept (one per selection; each is for one seq)
 
 
 def encode(message: dict) -> str:
@@ -39,7 +47,7 @@ class Feed:
         self.observers = list(observers or [])  # other folds of the same entries: f(entry), sync
         self.hub = hub
         self.view = HallView()
-        self.recent: deque[tuple[int, str]] = deque(maxlen=max(1, history))
+        self.recent: deque[tuple[int, str | None, str]] = deque(maxlen=max(1, history))  # seq, board|None, text
         self.floor = 0  # every delta with seq > floor is in ``recent``
         self.caught_up = asyncio.Event()
         self.error: str | None = None
@@ -48,6 +56,8 @@ class Feed:
         self._games: tuple[int, str] | None = None
         self._game_text: dict[str, str] = {}  # id -> encoded GAME, dropped when the game changes
         self._round_text = "null"
+        self._boards: dict[str, list[str]] | None = None  # board -> game ids, hall order; per round
+        self._cut: dict[BoardSet, tuple[int, str]] = {}  # filtered snapshots, insertion order
 
     async def run(self) -> None:
         """Follow the log forever (cancel to stop)."""
@@ -73,32 +83,74 @@ class Feed:
         """Fold one entry and publish its deltas (synchronous: no await between fold and publish);
         then hand it to each observer (the standings fold, the arbiters' desk)."""
         for delta in self.view.apply(entry):
+            seq = delta["seq"]
+            text = encode(delta)
             if delta["type"] == "round":
                 self._game_text.clear()
+                self._boards = None
                 self._round_text = encode(self.view.round)
+                board = None
             else:
                 self._game_text.pop(delta["id"], None)
-            text = encode(delta)
+                try:
+                    board = self.view.live_game(delta["id"])["board"]
+                except KeyError:
+                    board = ""  # nobody's board: all-boards clients only
             if len(self.recent) == self.recent.maxlen:
                 self.floor = self.recent[0][0]
-            self.recent.append((delta["seq"], text))
-            self.hub.publish(delta["seq"], text)
+            self.recent.append((seq, board, text))
+            if board is None:
+                self.hub.publish(seq, text, None, lambda boards, seq=seq: (
+                    f'{{"type":"round","seq":{seq},"round":{self._round_text},'
+                    f'"games":{self._games_json(boards)}}}'))
+            else:
+                self.hub.publish(seq, text, board)
         for observe in self.observers:
             observe(entry)
 
-    def _games_json(self) -> str:
-        """``[GAME, ...]`` as JSON text, re-encoding only the games changed since last time (a
-        1,000-board snapshot costs a join, not a deep copy and a full encode)."""
+    def _ids(self, boards: BoardSet | None) -> list[str]:
+        """The game ids on ``boards`` (None: all), in hall order."""
+        if boards is None:
+            return self.view.ids()
+        if self._boards is None:
+            index: dict[str, list[str]] = {}
+            for gid in self.view.ids():
+                index.setdefault(self.view.live_game(gid)["board"], []).append(gid)
+            self._boards = index
+        index = self._boards
+        if len(boards) > len(index):
+            return [gid for b, gids in sorted(index.items(), key=lambda kv: hall_order(kv[0]))
+                    if b in boards for gid in gids]
+        return [gid for b in boards for gid in index.get(b, ())]
+
+    def _games_json(self, boards: BoardSet | None = None) -> str:
+        """``[GAME, ...]`` (of ``boards`` only, when given) as JSON text, re-encoding only the games
+        changed since last time (a 1,000-board snapshot costs a join, not a deep copy and a full
+        encode)."""
         parts = []
-        for gid in self.view.ids():
+        for gid in self._ids(boards):
             text = self._game_text.get(gid)
             if text is None:
                 text = self._game_text[gid] = encode(self.view.live_game(gid))
             parts.append(text)
         return "[" + ",".join(parts) + "]"
 
-    def snapshot(self) -> tuple[int, str]:
-        """``(seq, text)`` of the coalesced latest full state (``HallView.snapshot``), once per seq."""
+    def snapshot(self, boards: BoardSet | None = None) -> tuple[int, str]:
+        """``(seq, text)`` of the coalesced latest full state (``HallView.snapshot``), once per seq;
+        with ``boards``, the same message with ``games`` cut to the games on those boards (encoded
+        once per selection and seq, up to ``SNAPSHOT_CACHE`` selections kept)."""
+        if boards is not None:
+            hit = self._cut.get(boards)
+            if hit is not None and hit[0] == self.view.seq:
+                return hit
+            seq = self.view.seq
+            hit = (seq, f'{{"type":"snapshot","seq":{seq},"round":{self._round_text},'
+                        f'"games":{self._games_json(boards)}}}')
+            self._cut.pop(boards, None)
+            if len(self._cut) >= SNAPSHOT_CACHE:
+                del self._cut[next(iter(self._cut))]
+            self._cut[boards] = hit
+            return hit
         if self._snap is None or self._snap[0] != self.view.seq:
             seq = self.view.seq
             self._snap = (seq, f'{{"type":"snapshot","seq":{seq},"round":{self._round_text},'
@@ -112,8 +164,20 @@ class Feed:
             self._games = (seq, f'{{"round":{self._round_text},"seq":{seq},"games":{self._games_json()}}}')
         return self._games
 
-    def since(self, after: int) -> list[tuple[int, str]] | None:
-        """The deltas after ``after``, or None when that is too old (or unknown): send a snapshot."""
+    def since(self, after: int, boards: BoardSet | None = None) -> list[tuple[int, str]] | None:
+        """The deltas after ``after`` as ``(seq, text)``, or None when that is too old (or unknown):
+        send a snapshot. With ``boards``: only the deltas of games on those boards, and None when a
+        new round began after ``after`` (its message holds every game: a filtered snapshot instead)."""
         if after < self.floor or after > self.view.seq:
             return None
-        return [(s, t) for (s, t) in self.recent if s > after]
+        if boards is None:
+            return [(s, t) for (s, _, t) in self.recent if s > after]
+        out = []
+        for s, b, t in self.recent:
+            if s > after:
+                if b is None:
+                    return None
+                if b in boards:
+                    out.append((s, t))
+        return out
+

@@ -6,12 +6,19 @@ it never awaits, so a spectator that stops reading cannot stall the others. When
 client's backlog is dropped and the client is marked ``stale``: its writer then sends one coalesced
 latest full state (a snapshot) instead of the backlog, and carries on with the deltas after it.
 Memory per client is bounded by ``cap`` items plus what its socket buffers.
+
+A spectator may follow only some boards (``/ws/live?boards=SPEC``, ``dashboard.boardspec``): the hub
+keeps its clients per board label plus the set of all-boards clients, so publishing one board's delta
+costs O(that board's followers + all-boards clients), not O(every client).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
+from typing import Callable
+
+from dashboard.boardspec import BoardSet
 
 # A queue must hold a whole burst (every board of a 1,000-board round moving at once, plus clock
 # messages) or every spectator falls back to ~1 MB snapshots on every burst. Items are references to
@@ -21,12 +28,14 @@ DEFAULT_CAP = 4096
 
 class Client:
     """One spectator's queue. ``stale``: the backlog was dropped, a snapshot must go first.
-    ``dropped``: items dropped so far; ``high_water``: the longest the queue has been (<= cap)."""
+    ``dropped``: items dropped so far; ``high_water``: the longest the queue has been (<= cap).
+    ``boards``: the boards it follows (a ``BoardSet``), or None for every board."""
 
-    def __init__(self, cap: int = DEFAULT_CAP):
+    def __init__(self, cap: int = DEFAULT_CAP, boards: BoardSet | None = None):
         if cap < 1:
             raise ValueError(f"queue cap must be >= 1, not {cap}")
         self.cap = cap
+        self.boards = boards
         self.items: deque[tuple[int, str]] = deque()
         self.wake = asyncio.Event()
         self.stale = False
@@ -58,25 +67,65 @@ class Client:
 
 
 class Hub:
-    """The set of connected spectators. ``publish`` is synchronous and O(clients)."""
+    """The connected spectators: ``clients`` (all of them), ``everything`` (those following every
+    board) and ``by_board`` (board label -> the clients following that board). ``publish`` is
+    synchronous; a board's delta costs O(its followers + ``everything``)."""
 
     def __init__(self, cap: int = DEFAULT_CAP):
         self.cap = cap
         self.clients: set[Client] = set()
+        self.everything: set[Client] = set()
+        self.by_board: dict[str, set[Client]] = {}
         self.published = 0
 
-    def add(self) -> Client:
-        """Register a new spectator; it receives every delta published from now on."""
-        c = Client(self.cap)
+    def add(self, boards: BoardSet | None = None) -> Client:
+        """Register a new spectator following ``boards`` (None: every board); it receives the
+        matching deltas published from now on, and every message published without a board."""
+        c = Client(self.cap, boards)
         self.clients.add(c)
+        if boards is None:
+            self.everything.add(c)
+        else:
+            for b in boards.labels:
+                self.by_board.setdefault(b, set()).add(c)
         return c
 
     def remove(self, client: Client) -> None:
         """Forget a spectator (idempotent)."""
         self.clients.discard(client)
+        self.everything.discard(client)
+        if client.boards is not None:
+            for b in client.boards.labels:
+                followers = self.by_board.get(b)
+                if followers is not None:
+                    followers.discard(client)
+                    if not followers:
+                        del self.by_board[b]
 
-    def publish(self, seq: int, text: str) -> None:
-        """Offer one encoded delta (log ``seq``) to every spectator. Never awaits."""
+    def publish(self, seq: int, text: str, board: str | None = None,
+                text_for: Callable[[BoardSet], str] | None = None) -> None:
+        """Offer one encoded message (log ``seq``). Never awaits.
+
+        ``board`` given: a delta of the game on that board, offered to that board's followers and
+        the all-boards clients only. ``board`` None: a message for every client (a new round, an
+        arbiter's alert); ``text_for(boards)``, when given, is the text for a client following only
+        ``boards`` (the round message with its games cut to them), called once per distinct
+        selection."""
         self.published += 1
+        if board is not None:
+            for c in self.everything:
+                c.offer(seq, text)
+            followers = self.by_board.get(board)
+            if followers:
+                for c in followers:
+                    c.offer(seq, text)
+            return
+        cut: dict[BoardSet, str] = {}
         for c in self.clients:
-            c.offer(seq, text)
+            if c.boards is None or text_for is None:
+                c.offer(seq, text)
+            else:
+                t = cut.get(c.boards)
+                if t is None:
+                    t = cut[c.boards] = text_for(c.boards)
+                c.offer(seq, t)

@@ -13,6 +13,13 @@ in order (fewer sends when a client or the hall is busy); clients handle both.
 
 A client keeps the highest ``seq`` it saw and reconnects with ``?after=SEQ``. Messages with a seq at
 or below one already sent are never sent again on the same connection.
+
+``?boards=SPEC`` (``dashboard.boardspec``: ``1-20,25,31-40``; labels are GAME ``board`` strings)
+follows those boards only: the snapshot's ``games`` and a new round's ``games`` are cut to them, and
+only their games' deltas are sent (a resume sends only theirs; the seqs are still the log's, so they
+have gaps). A SPEC that cannot be used is refused after the handshake: the server closes with code
+1008 (policy violation) and a reason such as ``boards: range 5-2 is backwards``, so a browser can
+read it (``CloseEvent.reason``) and should not retry.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import contextlib
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from dashboard.boardspec import BoardSet, BoardSpecError, parse
 from dashboard.feed import Feed
 from dashboard.hub import Client
 
@@ -39,22 +47,52 @@ def _after(ws: WebSocket) -> int | None:
     return value if value > 0 else None
 
 
+def boards_param(ws: WebSocket) -> BoardSet | None:
+    """The ``boards`` query parameter as a ``BoardSet`` (None when absent: every board). Raises
+    ``BoardSpecError`` when it is malformed or given more than once."""
+    values = ws.query_params.getlist("boards")
+    if not values:
+        return None
+    if len(values) > 1:
+        raise BoardSpecError("boards: given more than once")
+    return parse(values[0])
+
+
+class _Cut:
+    """``snapshot()`` of the feed cut to ``boards`` (what a stale filtered client is sent)."""
+
+    def __init__(self, feed: Feed, boards: BoardSet):
+        self.feed = feed
+        self.boards = boards
+
+    def snapshot(self) -> tuple[int, str]:
+        return self.feed.snapshot(self.boards)
+
+
 async def live(ws: WebSocket) -> None:
-    """Serve one spectator until it disconnects."""
+    """Serve one spectator until it disconnects; close with 1008 and the reason when its
+    ``boards`` SPEC is refused."""
     feed: Feed = ws.app.state.feed
     await ws.accept()
-    client = feed.hub.add()  # before the first message, so nothing published from now is missed
+    try:
+        boards = boards_param(ws)
+    except BoardSpecError as exc:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await ws.close(code=1008, reason=str(exc)[:120])
+        return
+    client = feed.hub.add(boards)  # before the first message, so nothing published from now is missed
     try:
         after = _after(ws)
-        missed = feed.since(after) if after is not None else None
+        missed = feed.since(after, boards) if after is not None else None
         if missed is None:
-            seq, text = feed.snapshot()
+            seq, text = feed.snapshot(boards)
             first = [(seq, text)]
         else:
             first = missed
             seq = after
         reader = asyncio.create_task(_drain_incoming(ws))
-        writer = asyncio.create_task(_write(ws, feed, client, first, seq, batch=True))
+        source = feed if boards is None else _Cut(feed, boards)
+        writer = asyncio.create_task(_write(ws, source, client, first, seq, batch=True))
         done, pending = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
             task.cancel()

@@ -211,3 +211,119 @@ async def test_f12_real_feed(round5):
 
     # Real deltas are a few hundred bytes: a 16 KiB send buffer makes the stall show within the round.
     await _f12(app, publish, len(updates), cap, send_buffer=16 * 1024)
+
+
+# --- /ws/live?boards=SPEC ------------------------------------------------------------------------
+
+async def _drain(ws, timeout=0.5) -> list[dict]:
+    """Every message that arrives until ``timeout`` seconds of silence."""
+    out = []
+    while True:
+        try:
+            out.append(await recv(ws, timeout=timeout))
+        except asyncio.TimeoutError:
+            return out
+
+
+async def test_boards_filter_snapshot_and_deltas(round5):
+    log = MemoryLog("candidates-2024")
+    await log.append_many([round_started(round5, "5", T0)])
+    updates = interleaved(round5)[:120]
+    async with serving(create_app(log)) as url:
+        base = url.replace("http", "ws") + "/ws/live"
+        async with websockets.connect(base + "?boards=3") as three, \
+                websockets.connect(base + "?boards=1,4") as page, websockets.connect(base) as everyone:
+            snaps = [await recv(ws) for ws in (three, page, everyone)]
+            assert [[g["board"] for g in s["games"]] for s in snaps] == [["3"], ["1", "4"], ["1", "2", "3", "4"]]
+            assert snaps[0]["games"][0]["white"] == round5[2].headers["White"]
+            assert snaps[0]["round"] == snaps[2]["round"] and snaps[0]["seq"] == snaps[2]["seq"] == 1
+            await log.append_many(updates)
+            got = [await _drain(ws) for ws in (three, page, everyone)]
+            assert len(got[2]) == len(updates)  # every entry of these games makes one delta
+            for mine, ids in zip(got[:2], ({"5-3"}, {"5-1", "5-4"})):
+                assert mine == [m for m in got[2] if m["id"] in ids]
+            ucis = [m["append"]["move"] for m in got[0] if "append" in m]
+            assert ucis == [mv.uci() for mv in round5[2].mainline_moves()][:len(ucis)] and ucis
+
+            # A new round reaches everyone, cut to each selection's boards.
+            entry = await log.append(*round_started(round5, "6", T0 + 10**7))
+            rounds = [await recv(ws) for ws in (three, page, everyone)]
+            assert all(m["type"] == "round" and m["seq"] == entry.seq for m in rounds)
+            assert [[g["board"] for g in m["games"]] for m in rounds] == [["3"], ["1", "4"], ["1", "2", "3", "4"]]
+
+
+async def test_resume_with_boards(round5):
+    log = MemoryLog("candidates-2024")
+    await log.append_many([round_started(round5, "5", T0)])
+    updates = interleaved(round5)
+    await log.append_many(updates[:40])
+    async with serving(create_app(log)) as url:
+        base = url.replace("http", "ws") + "/ws/live"
+        async with websockets.connect(base + "?boards=2") as ws:
+            last = (await recv(ws))["seq"]
+        missed = await log.append_many(updates[40:100])
+        async with websockets.connect(f"{base}?boards=2&after={last}") as ws:
+            got = await _drain(ws)
+        want = [e.seq for e in missed if e.data.get("game") == "5-2"]
+        assert want and [m["seq"] for m in got] == want
+        assert {m["type"] for m in got} == {"game"}
+        async with websockets.connect(f"{base}?after={last}&boards=4") as ws:  # either order
+            assert {m["id"] for m in await _drain(ws)} == {"5-4"}
+        async with websockets.connect(f"{base}?boards=2&after=0") as ws:  # too old: a cut snapshot
+            snap = await recv(ws)
+            assert snap["type"] == "snapshot" and [g["id"] for g in snap["games"]] == ["5-2"]
+
+
+@pytest.mark.parametrize("query, reason", [
+    ("boards=5-2", "boards: range 5-2 is backwards"),
+    ("boards=x-y", "boards: 'x-y' is not a range of board numbers (LO-HI)"),
+    ("boards=", "boards: empty list"),
+    ("boards=1,,2", "boards: empty item"),
+    ("boards=1-5000", "boards: more than 2000 boards"),
+    ("boards=1&boards=2", "boards: given more than once"),
+])
+async def test_bad_boards_close_with_1008_and_the_reason(round5, query, reason):
+    log = MemoryLog("candidates-2024")
+    await log.append_many([round_started(round5, "5", T0)])
+    app = create_app(log)
+    async with serving(app) as url:
+        async with websockets.connect(url.replace("http", "ws") + "/ws/live?" + query) as ws:
+            with pytest.raises(websockets.ConnectionClosed) as exc:
+                await ws.recv()
+        assert exc.value.rcvd.code == 1008 and exc.value.rcvd.reason == reason
+        assert app.state.feed.hub.clients == set()
+
+
+async def test_a_stale_board_client_gets_a_cut_snapshot(round5):
+    """F12 for a filtered client: its backlog is dropped and it is sent its own boards' state."""
+    from dashboard.boardspec import parse
+    from dashboard.feed import Feed
+    from dashboard.hub import Hub
+    from dashboard.live import _Cut, _write
+    from services.eventlog.base import Entry
+
+    hub = Hub(cap=4)
+    feed = Feed(None, hub)
+    boards = parse("2")
+    client = hub.add(boards)
+    items = [round_started(round5, "5", T0)] + interleaved(round5)[:200]
+    for seq, (t, d, at) in enumerate(items, start=1):
+        feed.ingest(Entry(seq, at, t, d))
+    assert client.stale
+
+    sent: list[str] = []
+
+    class Socket:
+        async def send_text(self, text):
+            sent.append(text)
+
+    task = asyncio.create_task(_write(Socket(), _Cut(feed, boards), client, [], 0))
+    for _ in range(100):
+        if sent:
+            break
+        await asyncio.sleep(0.01)
+    task.cancel()
+    assert len(sent) == 1
+    snap = json.loads(sent[0])
+    assert snap["type"] == "snapshot" and snap["seq"] == len(items)
+    assert snap["games"] == [g for g in feed.view.games() if g["board"] == "2"]
