@@ -18,7 +18,12 @@ Rules applied here (docs/protocol.md has the device-side view):
 - F06: a placement board whose first snapshot is the start turned 180 degrees is mapped s -> 63 - s,
   its ``move`` topic too (recorded once as ``board_oriented``);
 - F07: the kings on the centre squares are the result signal, never a move; while the clock is paused
-  a king move onto a centre square waits for the next message before it is played.
+  a king move onto a centre square waits for the next message before it is played;
+- checkers matches (11-Man National 2017 X.A.b, ``services.regulations.checkers_match``): a board
+  with two games in ``round_started`` plays them in turn. Once the current game has ended, the
+  board's next ``move`` or clock ``start`` message begins the next game (recorded first as
+  ``match_game_started``); a result, press or pause after the end still belongs to the game that
+  ended. A queued game ended before it began (a game-1 flag forfeits game 2) is never begun.
 """
 
 from __future__ import annotations
@@ -117,6 +122,7 @@ class Hall:
         # ``result_review(game, result, reason, seq)`` -> None (allowed) or the refusing entries.
         self.result_review = result_review
         self.boards: dict[str, BoardState] = {}
+        self.queued: dict[str, list[dict]] = {}  # board -> SETUPs still to be played on it (a match)
         self.sequencer = Sequencer(hold_ms)
         self._game_factory = game_factory
 
@@ -131,10 +137,18 @@ class Hall:
 
     def _fold(self, type: str, data: dict, *, live: bool) -> None:
         if type == "round_started":
+            self.queued = {}
             for setup in data.get("games", []):
                 board = str(setup["board"])
+                if board in self.queued:  # the board's first game is set: this one follows it
+                    self.queued[board].append(setup)
+                    continue
                 self.boards[board] = BoardState(board, setup, self._new_game(setup))
+                self.queued[board] = []
                 self.sequencer.reset(board)
+            return
+        if type == "match_game_started":
+            self._begin_next(str(data["board"]), data["game"])
             return
         if type == "armageddon_scheduled":
             # Norway 2023: the Armageddon game follows the drawn game on the same board; the devices
@@ -143,6 +157,11 @@ class Hall:
             self.boards[board] = BoardState(board, data, self._new_game(data))
             return
         state = self.boards.get(str(data.get("board")))
+        if type == "game_ended" and data.get("game") in self._queued_ids(str(data.get("board"))):
+            # a game ended before it began (X.A.b: a flag in game 1 forfeits game 2): never begun
+            self.queued[str(data["board"])] = [s for s in self.queued[str(data["board"])]
+                                               if s["id"] != data["game"]]
+            return
         if state is None or (data.get("game") not in (None, state.game_id)):
             return
         if type == "arbiter_decision" and data.get("result") == "*" and state.over:
@@ -233,12 +252,46 @@ class Hall:
             return self._answer(step, state, msg, True, DUPLICATE_REASON)
         assert action == APPLY
         try:
+            begun = self._next_game(state, msg)
+            if begun is not None:
+                begun.extend(getattr(self, f"_on_{msg.kind}")(self.boards[msg.board], msg))
+                return begun
             return getattr(self, f"_on_{msg.kind}")(state, msg)
         except Exception as exc:  # a fault of ours must not stall the board: record and answer
             step = self._emit(Step(), "message_rejected", self._rejection_data(
                 msg.board, f"venue/{self.tournament}/boards/{msg.board}/{msg.kind}", msg.device,
                 msg.seq, f"internal error: {type(exc).__name__}: {exc}", msg.raw))
             return self._answer(step, state, msg, False, f"internal error: {type(exc).__name__}")
+
+    # ----- matches (several games on one board) -------------------------------------------------
+
+    def _queued_ids(self, board: str) -> list[str]:
+        return [s["id"] for s in self.queued.get(board, [])]
+
+    def _begin_next(self, board: str, game_id: str) -> None:
+        """Make the queued game ``game_id`` the board's current game (the devices keep their seq)."""
+        waiting = self.queued.get(board, [])
+        setup = next((s for s in waiting if s["id"] == game_id), None)
+        if setup is None:
+            return
+        waiting.remove(setup)
+        before = self.boards.get(board)
+        state = BoardState(board, setup, self._new_game(setup))
+        if before is not None:
+            state.status = before.status
+        self.boards[board] = state
+
+    def _next_game(self, state: BoardState, msg: Message) -> Step | None:
+        """A ``move`` or clock ``start`` after the board's game ended begins its next queued game:
+        the Step holding ``match_game_started``, else None."""
+        if not state.over or not self.queued.get(state.board):
+            return None
+        if not (msg.kind == "move" or (msg.kind == "clock" and msg.body.get("event") == "start")):
+            return None
+        nxt = self.queued[state.board][0]
+        data = {"game": nxt["id"], "board": state.board, "follows": state.game_id,
+                "match": (nxt.get("match") or {}).get("id"), "device": msg.device, "seq": msg.seq}
+        return self._emit(Step(), "match_game_started", data)
 
     # ----- message kinds ------------------------------------------------------------------------
 

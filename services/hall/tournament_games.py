@@ -6,7 +6,10 @@ played; "+-", "-+", "--" forfeits (unplayed: FIDE Laws 6.7.1 default, arbiter's 
 F10 (d) for "--"); "*" not finished; byes "U" (pairing-allocated), "H", "F", "Z". ``special`` holds an
 arbiter's special score ("1/2-0", "0-1/2", "0-0" played; docs/arbiter.md ``set_result``).
 ``armageddon``: the result of the Armageddon game that followed a drawn classical game (Norway
-Chess 2023), "*" while it is being played.
+Chess 2023), "*" while it is being played. ``second``: the result of a checkers match's second game
+(11-Man National 2017: two games per match, colours reversed), written from this record's White's
+side (game 1's colours) as a GameResult code, "*" while it is not finished; each game scores as a
+game, so the round's points are the two games' together (``services.tournament.results``).
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ class GameRecord:
     """A pairing: ``id`` (the log's game id, "" for a bye), ``round``, ``board`` (hall board, "" for a
     bye), ``white``/``black`` start numbers (``black`` None for a bye), ``result``/``special``/
     ``armageddon`` (module docstring), ``kind`` (classical, rapid, ...), ``armageddon_id`` (the id of
-    the Armageddon game that follows it, when scheduled)."""
+    the Armageddon game that follows it, when scheduled), ``second``/``second_id``: a checkers
+    match's second game (module docstring)."""
 
     id: str
     round: int
@@ -52,11 +56,13 @@ class GameRecord:
     armageddon: str | None = None
     kind: str = "classical"
     armageddon_id: str | None = None
+    second: str | None = None
+    second_id: str | None = None
 
     @property
     def finished(self) -> bool:
-        """A result (or special score) is recorded."""
-        return self.result != "*" or self.special is not None
+        """A result (or special score) is recorded, for both games of a match."""
+        return (self.result != "*" or self.special is not None) and self.second != "*"
 
     def set_result(self, code: str, special: str | None) -> None:
         """Record a result from :func:`result_code`; "*" reopens the game (the arbiter overruled the
@@ -65,8 +71,10 @@ class GameRecord:
         self.special = special
 
     def forfeited_by(self) -> list[int]:
-        """Start numbers that lost this game by forfeit ("+-": Black, "-+": White, "--": both)."""
-        return {"+-": [self.black], "-+": [self.white], "--": [self.white, self.black]}.get(self.result, [])
+        """Start numbers that lost this game (or the match's second game) by forfeit ("+-": Black,
+        "-+": White, "--": both)."""
+        table = {"+-": [self.black], "-+": [self.white], "--": [self.white, self.black]}
+        return list(dict.fromkeys(table.get(self.result, []) + table.get(self.second or "", [])))
 
     def as_result(self, provisional: str | None = None) -> tuple[GameResult, str | None]:
         """``(GameResult, special)`` for ``services.hall.tournament_rank``; ``provisional`` is the
@@ -76,5 +84,6 @@ class GameRecord:
         arm = self.armageddon if result == "1/2-1/2" and not self.special else None
         if provisional is not None and arm == "*":
             arm = provisional  # an Armageddon game in progress, read like any unfinished game
-        pro = provisional if not self.finished else None
-        return GameResult(self.round, self.white, self.black, result, arm, pro), self.special
+        pro = provisional if self.result == "*" and self.special is None else None
+        second = provisional if provisional is not None and self.second == "*" else self.second
+        return GameResult(self.round, self.white, self.black, result, arm, pro, second), self.special

@@ -8,8 +8,10 @@ True when the standings may have changed. Entries read:
   (a round set up from a PGN file) players are numbered in the order their names first appear in
   ``round_started`` (White then Black, board by board), so standings still work (PTS only, standard
   scoring).
-* ``round_started`` (SETUPs; ``white_no``/``black_no`` when set up from the file; ``byes``),
-  ``armageddon_scheduled`` (Norway: the Armageddon game after a drawn classical game).
+* ``round_started`` (SETUPs; ``white_no``/``black_no`` when set up from the file; ``byes``; a
+  checkers match's second game, ``match.game_no`` 2, is kept on its first game's record:
+  ``GameRecord.second``), ``armageddon_scheduled`` (Norway: the Armageddon game after a drawn
+  classical game).
 * ``game_ended``, ``armageddon_decided``, ``default_forfeit``, ``arbiter_decision`` (corrections; "*"
   reopens; forfeits "1-0"/"0-1"/"0-0" with ``forfeit``; special scores "0-0", "1/2-0", "0-1/2"),
   ``draw_claim_decided`` (an accepted claim is a draw, FIDE Laws 9.2/9.3), ``fine_recorded``,
@@ -67,6 +69,7 @@ class TournamentView:
         self.pairing_numbers: dict[int, int] = {}
         self._halls: dict[str, HallView] = {}
         self._arm_parent: dict[str, str] = {}
+        self._second_parent: dict[str, str] = {}
         if tournament is not None:
             self._register(tournament)
 
@@ -122,6 +125,12 @@ class TournamentView:
         hall.apply(e)
         for setup in d["games"]:
             gid = str(setup["id"])
+            follows = (setup.get("match") or {}).get("follows")
+            if follows in self.games:  # a checkers match's second game: on the first game's record
+                self.games[follows].second, self.games[follows].second_id = "*", gid
+                self._second_parent[gid] = follows
+                self._halls[gid] = hall
+                continue
             self.games[gid] = GameRecord(gid, rnd, str(setup.get("board") or ""), self._start_no(setup, "white"),
                                          self._start_no(setup, "black"), kind=setup.get("kind") or "classical")
             self._halls[gid] = hall
@@ -145,6 +154,12 @@ class TournamentView:
         return True
 
     def _set(self, gid: str, result: str, forfeit: bool) -> bool:
+        if gid in self._second_parent:
+            code = result_code(_FLIPPED.get(result, result), forfeit)
+            if code is None or code[1] is not None:
+                return False  # a special score in a match's second game: not scored here
+            self.games[self._second_parent[gid]].second = code[0]
+            return True
         if gid in self._arm_parent:
             if forfeit or result not in ("1-0", "0-1", "1/2-1/2", "*"):
                 return False
@@ -302,12 +317,12 @@ class TournamentView:
 
     def round_games(self, rnd: int) -> list[dict]:
         """The spectators' GAMEs (services.hall.view) of round ``rnd`` in board order, each followed
-        by its Armageddon game; copies."""
+        by its match's second game (checkers) and its Armageddon game; copies."""
         out = []
         for g in self._ordered():
             if g.round != rnd or not g.id:
                 continue
-            for gid in (g.id, g.armageddon_id):
+            for gid in (g.id, g.second_id, g.armageddon_id):
                 game = self._halls[gid].game(gid) if gid in self._halls else None
                 if game is not None:
                     out.append(game)
@@ -325,6 +340,9 @@ class TournamentView:
 
         return sorted(self.games.values(), key=key)
 
+
+_FLIPPED = {"1-0": "0-1", "0-1": "1-0"}
+"""A match's second game has the colours reversed: its result read from the first game's White."""
 
 _HANDLERS = {
     "tournament_registered": TournamentView._on_tournament_registered,

@@ -17,7 +17,9 @@ GAME (what ``game(id)`` / ``games()`` return, and what the dashboard's API serve
      "clock": {"white_ms": int, "black_ms": int, "running": "white"|"black"|None, "at": ms}|None,
      "status": "waiting"|"playing"|"ended", "result": "*"|"1-0"|"0-1"|"1/2-1/2"|...,
      "termination": None|word, "claimable": [{"kind", "by_move", "evidence"}, ...],
-     "last_move": UCI|None}
+     "last_move": UCI|None,
+     "match": {"id", "game_no": 1|2, "games": 2, "follows"?}|None,  # checkers matches
+     "ballot": {"ballot": ACF number, "moves": [3 moves], "name"}|None}
 
 ``clock.at`` is the time of the reading, so a browser shows ``white_ms - (now - at)`` for the running
 side. Delta messages (each carries the entry's ``seq``)::
@@ -32,6 +34,8 @@ ROUND = ``{"round", "event", "site", "date"}``. Entries for games not in the cur
 types spectators need not see (rejections, duplicates, fines, notes), produce no delta. Arbiters'
 entries that change what spectators see are folded: ``game_ended`` by an arbiter, ``clock_adjusted``,
 ``game_paused`` / ``game_resumed`` and ``arbiter_decision`` with result "*" (the game goes on).
+A checkers match's ``match_game_ready`` shows its second game's clock, paused at the times carried
+over from the first game (11-Man National 2017 X.A.b).
 """
 
 from __future__ import annotations
@@ -203,6 +207,17 @@ class HallView:
         g["clock"] = clock
         return [{"type": "game", "seq": e.seq, "id": g["id"], "set": {"clock": clock}}]
 
+    def _match_game_ready(self, e: Entry) -> list[dict]:
+        """``match_game_ready``: the second game of a checkers match waits with its clock paused at
+        the times carried over from the first (X.A.b: "The clocks shall be paused between games")."""
+        d = e.data
+        g = self._games.get(d["game"])
+        if g is None or g["status"] != "waiting" or not isinstance(d.get("white_ms"), int):
+            return []
+        g["clock"] = {"white_ms": int(d["white_ms"]), "black_ms": int(d["black_ms"]), "running": None,
+                      "at": e.at}
+        return [{"type": "game", "seq": e.seq, "id": g["id"], "set": {"clock": g["clock"]}}]
+
     def _game_paused(self, e: Entry) -> list[dict]:
         """An arbiter paused (``game_paused``) or resumed (``game_resumed``) the game: the shown
         clock stops at the pause and runs again from the resumption."""
@@ -268,5 +283,6 @@ _HANDLERS = {
     "game_paused": HallView._game_paused,
     "game_resumed": HallView._game_paused,
     "arbiter_decision": HallView._arbiter_decision,
+    "match_game_ready": HallView._match_game_ready,
     **{t: HallView._clock for t in CLOCK_TYPES},
 }

@@ -39,7 +39,9 @@ def _elo(value) -> int | None:
 
 
 def new_game(setup: dict, round_no: str) -> dict:
-    """GAME at ply 0 from SETUP ``{"id", "board", "white", "black", ...}``; KeyError without an id."""
+    """GAME at ply 0 from SETUP ``{"id", "board", "white", "black", ...}``; KeyError without an id.
+    ``match`` (checkers matches: ``{"id", "game_no", "games", "follows"?}``) and ``ballot``
+    (``{"ballot", "moves", "name"}``) are the SETUP's, None when it has none."""
     variant = setup.get("variant") or "chess"
     fen = start_fen(variant, setup.get("fen"))
     first = side_to_move(variant, fen)
@@ -69,4 +71,6 @@ def new_game(setup: dict, round_no: str) -> dict:
         "termination": None,
         "claimable": [],
         "last_move": None,
+        "match": setup.get("match"),
+        "ballot": setup.get("ballot"),
     }

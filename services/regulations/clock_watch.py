@@ -103,6 +103,13 @@ class ClockWatch:
                     pass
         return out
 
+    def carry(self, white_ms: int, black_ms: int) -> None:
+        """A match clock's next game (checkers 2017 X.A.b: "the clock times shall not be reset
+        prior to the second game"): before the clock starts, the model takes these starting
+        figures (ms) instead of the control's. Ignored once the clock has started, or untimed."""
+        if self.model is not None and not self.model.started:
+            self.model = GameClock(self.control, white_ms=white_ms, black_ms=black_ms)
+
     def adjust(self, white_ms: int, black_ms: int, at_ms: int) -> None:
         """An arbiter's clock adjustment: the model takes the new figures."""
         if self.model is not None and self.model.started:

@@ -10,6 +10,10 @@ Pure. A :class:`GameResult` is one pairing of one round:
   "1-0", "0-1", "1/2-1/2" (a draw is a win for Black) or "*" while it is being played.
 * ``provisional``: for a game in progress, the result to assume "as if it ended now" (same codes as
   ``result``); used only by provisional standings.
+* ``second``: the second game of a two-game match in one round (checkers, 11-Man National 2017), its
+  result written from ``white``'s side (same codes as ``result``; "*" not finished). Each game
+  scores as a game: the round's points (and tie-break points) are the two games' together; the
+  entry's code (colour, played or not) is the first game's.
 
 Rounds a player has no record for are absences (code " ").
 """
@@ -41,11 +45,12 @@ class GameResult:
     result: str = "*"
     armageddon: str | None = None
     provisional: str | None = None
+    second: str | None = None
 
     @property
     def finished(self) -> bool:
-        """Whether the result is final (not "*")."""
-        return self.result != "*"
+        """Whether the result is final (not "*"), the match's second game's too."""
+        return self.result != "*" and self.second != "*"
 
 
 def _arm_codes(armageddon: str | None) -> tuple[str | None, str | None]:
@@ -94,8 +99,15 @@ def field_from_results(players: Mapping[int, tuple[str, int | None]] | Iterable[
         if wc == "=" and g.armageddon is None and isinstance(scoring, NorwayScoring):
             wa = ba = "*"  # Armageddon not started yet: count only the points already sure
         unplayed_colours = wc in "+- "
-        for sno, opp, code, colour, arm in ((g.white, g.black, wc, "w", wa), (g.black, g.white, bc, "b", ba)):
+        if g.second is not None and g.second not in _PAIR_CODES:
+            raise ValueError(f"round {g.round}: {g.white}-{g.black}: unknown second game result {g.second!r}")
+        w2, b2 = _PAIR_CODES[g.second] if g.second is not None else (None, None)
+        for sno, opp, code, colour, arm, code2 in ((g.white, g.black, wc, "w", wa, w2),
+                                                   (g.black, g.white, bc, "b", ba, b2)):
             pts, tb = scoring.round_points(code, arm)
+            if code2 is not None:  # a match's second game scores as a game of its own
+                pts2, tb2 = scoring.round_points(code2)
+                pts, tb = pts + pts2, tb + tb2
             put(sno, Entry(g.round, opp, None if (unplayed_colours and code != " ") else colour, code, pts, tb))
     out: dict[int, Player] = {}
     for sno, (name, rating) in info.items():

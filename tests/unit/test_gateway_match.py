@@ -1,0 +1,138 @@
+"""A checkers match on one hall board, through the gateway's pure parts (gateway.hall.Hall with
+gateway.referee.Referee, as gateway.service runs them), time passed in.
+
+Sources: ../shared/regulations/checkers-11-man-national-2017.txt X.A.b ("A player whose time expires
+forfeits the current game, as well as the next game if not started. The clocks shall be paused
+between games, but the clock times shall not be reset prior to the second game. Whatever time shows
+on the clocks at the conclusion of the first game is the time the player has to play the entire
+second game."); London 1992 games 25 and 26 (venue/data/tinsley_chinook_1992.pdn, records 4 and 5:
+the same ballot 9-13 23-18 11-15 with colours reversed; game 25 won by White, Tinsley, PDN "0-1" =
+venue "1-0"; game 26 drawn).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from gateway.hall import GAME_OVER, Hall
+from gateway.referee import HALL_TYPES, Referee
+from services.regulations.checkers_match import match_setups
+from services.rules.checkers_ballots import load_deck
+from services.rules.checkers_pdn import read_pdn, replay
+
+T = "match-test"
+MIN = 60_000
+RECORDS = read_pdn(resources.files("venue").joinpath("data", "tinsley_chinook_1992.pdn").read_text())
+GAME_25, GAME_26 = RECORDS[3], RECORDS[4]
+BALLOT = next(b for b in load_deck() if b.moves == ("9-13", "23-18", "11-15")).to_json()
+
+
+def round_data() -> dict:
+    pairing = {"id": "1-1", "board": "1", "round": "1", "white": GAME_25.tags["White"],
+               "black": GAME_25.tags["Black"], "variant": "checkers", "fen": None, "kind": "classical",
+               "time_control": {"white": "90m", "black": "90m", "match_clock": True}}
+    return {"round": "1", "event": "match", "site": "", "date": "2017.07.10",
+            "games": match_setups(pairing, BALLOT)}
+
+
+class Gateway:
+    """Hall + Referee with the gateway's wiring: every entry shown to the referee, its answers
+    logged and folded into the hall (gateway.service.Gateway._append_with_answers)."""
+
+    def __init__(self):
+        self.hall, self.referee = Hall(T), Referee()
+        self.log: list[tuple[str, dict]] = []
+        self.seq = {"board": 0, "clock": 0}
+        self.now = 1_000
+        self.feedback: list[dict] = []
+        self.take([("round_started", round_data())], fold=True)
+
+    def take(self, entries, fold=False):
+        todo = list(entries)
+        while todo:
+            type_, data = todo.pop(0)
+            if fold:
+                self.hall.fold(type_, data)
+            self.log.append((type_, data))
+            for answer in self.referee.observe(type_, data, self.now):
+                if answer[0] in HALL_TYPES:
+                    self.hall.fold(*answer)
+                todo.append(answer)
+
+    def send(self, kind: str, body: dict):
+        device = "clock" if kind == "clock" else "board"
+        self.seq[device] += 1
+        self.now += 1_000
+        step = self.hall.handle(f"venue/{T}/boards/1/{kind}", json.dumps({"seq": self.seq[device], **body}),
+                                self.now)
+        self.take(step.entries)
+        self.feedback.extend(f for _, f in step.feedback)
+        return step
+
+    def clock(self, event: str, white_ms: int, black_ms: int, running: str | None):
+        return self.send("clock", {"event": event, "white_ms": white_ms, "black_ms": black_ms,
+                                   "running": running})
+
+    def entries(self, type_: str) -> list[dict]:
+        return [d for t, d in self.log if t == type_]
+
+
+def test_game_two_follows_game_one_on_the_same_board_with_the_carried_clock():
+    gw = Gateway()
+    gw.clock("start", 90 * MIN, 90 * MIN, "black")
+    moves_25 = replay(GAME_25).moves
+    for move in moves_25:
+        gw.send("move", {"move": move})
+    gw.clock("press", 61 * MIN, 47 * MIN, "black")
+    gw.send("result", {"result": GAME_25.venue_result, "reason": "recorded"})
+    gw.clock("pause", 61 * MIN, 47 * MIN, None)  # after the end: still game 1's clock
+    (ended,) = gw.entries("game_ended")
+    assert (ended["game"], ended["result"]) == ("1-1.1", "1-0")
+    (ready,) = gw.entries("match_game_ready")
+    # X.A.b: each player keeps his own time, as it shows at the conclusion of game 1; game 1's Black
+    # (Chinook: 47 min at the last press, then 1 s on the running clock until the result) is White
+    # in game 2
+    assert (ready["game"], ready["white"], ready["white_ms"], ready["black_ms"]) == (
+        "1-1.2", "Chinook", 47 * MIN - 1_000, 61 * MIN)
+    assert gw.entries("clock_paused")[-1]["game"] == "1-1.1"
+    assert gw.hall.boards["1"].game_id == "1-1.1"  # paused between the games
+
+    # the clock started for game 2 begins it; its moves are game 2's
+    gw.clock("start", 47 * MIN - 1_000, 61 * MIN, "black")
+    (begun,) = gw.entries("match_game_started")
+    assert (begun["game"], begun["follows"], begun["match"]) == ("1-1.2", "1-1.1", "1-1")
+    assert gw.entries("clock_started")[-1]["game"] == "1-1.2"
+    moves_26 = replay(GAME_26).moves
+    for move in moves_26:
+        gw.send("move", {"move": move})
+    played = [d for d in gw.entries("move_played") if d["game"] == "1-1.2"]
+    assert [d["move"] for d in played] == moves_26
+    # the same ballot in both games (issue 6): their first three moves
+    assert moves_25[:3] == moves_26[:3] == BALLOT["moves"]
+
+    # a gateway rebuilt from the log carries on with game 2 where it was
+    again = Hall(T)
+    for type_, data in gw.log:
+        again.fold(type_, data)
+    state = again.boards["1"]
+    assert (state.game_id, state.game.moves) == ("1-1.2", moves_26)
+
+
+def test_a_flag_in_game_one_forfeits_game_two_which_is_never_begun():
+    gw = Gateway()
+    gw.clock("start", 90 * MIN, 90 * MIN, "black")
+    for move in replay(GAME_25).moves[:6]:
+        gw.send("move", {"move": move})
+    gw.clock("pause", 80 * MIN, 0, None)  # Black's flag fell: the clock stopped itself at 0
+    ends = gw.entries("game_ended")
+    assert [(e["game"], e["result"], e["termination"]) for e in ends] == [
+        ("1-1.1", "1-0", "time_forfeit"), ("1-1.2", "0-1", "forfeit")]
+    (forfeit,) = gw.entries("match_forfeit")
+    assert forfeit["games"] == ["1-1.1", "1-1.2"] and forfeit["player"] == GAME_25.tags["Black"]
+    assert "as well as the next game if not started" in forfeit["rule"]
+    # the devices carry on: nothing more is played on this board
+    step = gw.send("move", {"move": "11-15"})
+    assert gw.entries("match_game_started") == []
+    assert step.feedback[-1][1]["reason"] == GAME_OVER
+    assert gw.hall.boards["1"].game_id == "1-1.1" and gw.hall.queued["1"] == []
