@@ -208,7 +208,11 @@ class Gateway:
             await asyncio.sleep(0.2)
             now = now_ms()
             self._take(self.hall.tick(now))
-            self._take(Step(entries=self.referee.tick(now)), now)
+            answers = self.referee.tick(now)
+            for answer in answers:  # a game the regulations end (a default, X.B.e) takes no more moves
+                if answer[0] in HALL_TYPES:
+                    self.hall.fold(*answer)
+            self._take(Step(entries=answers), now)
 
     async def _follow_loop(self) -> None:
         """Fold in what others append (round_started, an arbiter's game_ended)."""

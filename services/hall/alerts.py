@@ -30,6 +30,7 @@ ALERTING: dict[str, tuple[str, str]] = {
     "score_sheet_differences": ("warning", "Score sheet differs from the board's record"),
     "move_timer_warning": ("warning", "Move timer: warning given"),
     "move_timer_forfeit": ("action", "Move timer expired: game forfeited"),
+    "late_start_draw": ("info", "Game drawn: not started 30 minutes before the round's end (X.B.e)"),
 }
 # game_ended terminations the Laws end automatically and the arbiter must still be told of (9.6).
 ALERTING_ENDINGS = {

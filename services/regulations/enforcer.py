@@ -17,6 +17,11 @@ Entries produced (data always carries ``game`` and ``board``; ``rule`` quotes th
 - ``armageddon_decided``: an Armageddon game drawn is won by Black.
 - ``clock_disagreement``: the clock and the board or the time control disagree
   (``services.regulations.clock_watch``).
+- ``late_start_draw`` + ``game_ended`` ½-½ (termination ``late_start``): a checkers game not started
+  by 30 minutes before its round's scheduled end (the file's ``[[rounds]] end``), or first moved
+  after that (11-Man National 2017 X.B.e).
+- ``move_timer_warning``, ``move_timer_forfeit`` + ``game_ended``: the five- and one-minute rules the
+  referee started (11-Man National 2017 X.B.a, X.B.c).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from dataclasses import dataclass, field
 from services.rules.base import BLACK, WHITE, other
 
 from . import lateness
+from .checkers_rounds import LATEST_START_BEFORE_END_MS, late_start_draw
 from .clock_watch import ClockWatch
 from .controls import control_from_spec
 from .model import Tournament
@@ -35,6 +41,9 @@ DRAW = "1/2-1/2"
 CLAIM_REASONS = {"threefold", "threefold_repetition", "fifty_moves", "fifty_move", "claim", "forty_moves"}
 ENDED_BY_RULES = {"stalemate", "insufficient_material", "dead_position", "checkmate", "fivefold_repetition",
                   "seventyfive_moves"}
+LATE_START_RULE = ("11-Man National 2017 X.B.e: \"No game shall be started later than 30 minutes before a "
+                   "round time is scheduled to end. Any game, not started in accordance with this rule, shall "
+                   "be declared drawn.\"")
 
 
 @dataclass
@@ -57,6 +66,8 @@ class _Game:
     watch: ClockWatch | None = None
     timer: MoveTimer | None = None
     timer_warned: int | None = None
+    started_at: int | None = None
+    late_start_ruled: bool = False
 
 
 class Enforcer:
@@ -111,6 +122,35 @@ class Enforcer:
             g.watch.on_move(mover, at)
             if g.timer is not None and g.timer.side == mover:
                 g.timer.moved(mover, at)
+        return self._started(g, at)
+
+    def _started(self, g: _Game, at: int) -> list[tuple[str, dict]]:
+        """The game's first move or clock start (X.A.d: "As the game starts, Red's clock is
+        started, Red's first balloted move is made"): a start after the limit of X.B.e draws it."""
+        if g.started_at is not None:
+            return []
+        g.started_at = at
+        return self._late_start(g, at)
+
+    def _late_start(self, g: _Game, now_ms: int) -> list[tuple[str, dict]]:
+        """X.B.e for a checkers game in a round with a scheduled end (the file's ``[[rounds]] end``;
+        the Master division is open-ended, X.A.i, and gives none): ``late_start_draw`` and
+        ``game_ended`` ½-½ when the game was not started by 30 minutes before the end."""
+        if g.ended or g.late_start_ruled or g.first_side != BLACK or g.kind == "armageddon" or g.follow_up:
+            return []
+        try:
+            end = self.t.round(int(g.round)).end_ms
+        except (KeyError, ValueError):
+            return []
+        if end is None or not late_start_draw(end, g.started_at, now_ms):
+            return []
+        # Once: a referee who reopens the game (arbiter_decision "*") is not overruled again.
+        g.ended, g.result, g.late_start_ruled = True, DRAW, True
+        return [("late_start_draw", {"game": g.id, "board": g.board, "round": g.round, "round_end_ms": end,
+                                     "latest_start_ms": end - LATEST_START_BEFORE_END_MS,
+                                     "started_at": g.started_at, "rule": LATE_START_RULE}),
+                ("game_ended", {"game": g.id, "board": g.board, "result": DRAW, "termination": "late_start",
+                                "ply": g.moves[WHITE] + g.moves[BLACK], "by": "regulations"})]
 
     def _clock(self, event: str, data: dict, at: int):
         g = self.games.get(data.get("game"))
@@ -122,7 +162,8 @@ class Enforcer:
             if g.arrived[presser] is None:
                 g.arrived[presser] = at
         found = g.watch.on_clock(event, data.get("white_ms"), data.get("black_ms"), running, at)
-        return [self._disagreement(g, f) for f in found]
+        late = self._started(g, at) if event == "start" else []
+        return [self._disagreement(g, f) for f in found] + late
 
     def _disagreement(self, g: _Game, finding: dict) -> tuple[str, dict]:
         return ("clock_disagreement", {"game": g.id, "board": g.board, **finding,
@@ -175,6 +216,11 @@ class Enforcer:
             when = data.get("arrived_at", at)
             if g.arrived[side] is None or when < g.arrived[side]:
                 g.arrived[side] = when
+
+    def _on_late_start_draw(self, data: dict, at: int):
+        g = self.games.get(data.get("game"))
+        if g:
+            g.late_start_ruled = True
 
     def _on_default_forfeit(self, data: dict, at: int):
         g = self.games.get(data.get("game"))
@@ -262,10 +308,13 @@ class Enforcer:
 
     # -- time --------------------------------------------------------------------------------
     def tick(self, now_ms: int) -> list[tuple[str, dict]]:
-        """Checks that depend on time passing: default time (Laws 6.7.1) and, where the event
-        fines it, not being at the board at the start (US 2023 rule 1)."""
+        """Checks that depend on time passing: default time (Laws 6.7.1), where the event fines it
+        not being at the board at the start (US 2023 rule 1), the move timers (checkers X.B.a/c) and
+        a checkers game still not started 30 minutes before its round's end (X.B.e)."""
         out: list[tuple[str, dict]] = []
         for g in self.games.values():
+            if g.started_at is None:
+                out += self._late_start(g, now_ms)
             if not g.ended and g.watch is not None:
                 out += [self._disagreement(g, f) for f in g.watch.tick(now_ms)]
             if not g.ended and g.timer is not None:

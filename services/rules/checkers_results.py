@@ -12,8 +12,10 @@ the file border, nowhere else.
 Terminations (WCDF rules as adopted by the ACF; 11-Man National 2017 regulations):
 ``no_legal_moves`` (the side to move cannot move: it has lost), ``time_forfeit`` (X.A.b: always a
 loss, never a draw), ``resignation``, ``agreement``, ``threefold_repetition`` and ``forty_moves``
-(draw claims upheld), ``forfeit``, ``arbiter`` (the referee's decision, adjudication), and
-``recorded`` (a result taken from a record that does not say how the game ended).
+(draw claims upheld), ``forfeit``, ``arbiter`` (the referee's decision, adjudication),
+``late_start`` (X.B.e: "Any game, not started in accordance with this rule, shall be declared
+drawn": always a draw), and ``recorded`` (a result taken from a record that does not say how the
+game ended).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from services.rules import results
 NO_LEGAL_MOVES = "no_legal_moves"
 FORTY_MOVES = "forty_moves"
 RECORDED = "recorded"
+LATE_START = "late_start"
 TERMINATIONS = (
     NO_LEGAL_MOVES,
     results.TIME_FORFEIT,
@@ -32,10 +35,11 @@ TERMINATIONS = (
     FORTY_MOVES,
     results.FORFEIT,
     results.ARBITER,
+    LATE_START,
     RECORDED,
 )
 DECISIVE_TERMINATIONS = (NO_LEGAL_MOVES, results.TIME_FORFEIT, results.RESIGNATION)
-DRAWN_TERMINATIONS = (results.AGREEMENT, results.THREEFOLD_REPETITION, FORTY_MOVES)
+DRAWN_TERMINATIONS = (results.AGREEMENT, results.THREEFOLD_REPETITION, FORTY_MOVES, LATE_START)
 _FLIP = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2", "*": "*"}
 # PDN result token as written -> the same result in GameType 21's spelling ("2-0" etc.: 10x10 style)
 PDN_TOKENS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}

@@ -114,3 +114,88 @@ def test_one_minute_rule_enforced_live_by_the_gateways_regulations():
     assert [t for t, _ in out] == ["move_timer_forfeit", "game_ended"]
     # White forfeited, so Black won: "0-1" (our codes put White's score first, docs/checkers.md)
     assert out[1][1]["result"] == "0-1" and out[1][1]["termination"] == "time_forfeit"
+
+
+# --- X.B.e live: the late-start draw in the gateway's regulations ---------------------------------
+LATE_START = ("No game shall be started later than 30 minutes before a round time is scheduled to end. "
+              "Any game, not started in accordance with this rule, shall be declared drawn.")
+
+
+def late_start_enforcer(end_ms: int | None):
+    """The preset's regulations with round 1 scheduled to end at ``end_ms``, two checkers boards."""
+    import dataclasses
+    from pathlib import Path
+
+    from services.regulations.enforcer import Enforcer
+    from services.regulations.tournament_file import load_tournament
+
+    path = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017.toml"
+    t = load_tournament(path.read_text(), str(path))
+    r1 = dataclasses.replace(t.rounds[0], end_ms=end_ms)
+    e = Enforcer(dataclasses.replace(t, rounds=(r1, *t.rounds[1:])))
+    e.observe("round_started", {"round": "1", "games": [
+        {"id": f"1-{b}", "board": str(b), "round": "1", "white": "A", "black": "B", "variant": "checkers"}
+        for b in (1, 2)]}, r1.start_ms)
+    return e, r1
+
+
+def test_late_start_draw_for_a_game_not_started_when_the_limit_passes():
+    # X.B.e: the limit is 30 minutes before the scheduled end; a game not started by then is drawn.
+    end = 4 * 60 * MIN
+    e, _ = late_start_enforcer(end)
+    limit = end - 30 * MIN
+    assert e.observe("move_played", {"game": "1-1", "turn": "white", "ply": 1}, limit) == []  # "not later than"
+    assert e.tick(limit) == []
+    out = e.tick(limit + 1)
+    assert [(t, d["game"]) for t, d in out] == [("late_start_draw", "1-2"), ("game_ended", "1-2")]
+    draw, ended = out[0][1], out[1][1]
+    assert LATE_START in draw["rule"] and "X.B.e" in draw["rule"]
+    assert (draw["round_end_ms"], draw["latest_start_ms"], draw["started_at"]) == (end, limit, None)
+    assert (ended["result"], ended["termination"], ended["by"], ended["ply"]) == (
+        "1/2-1/2", "late_start", "regulations", 0)
+    assert e.tick(limit + 60_000) == []  # declared once
+
+
+def test_late_start_draw_for_a_game_first_moved_after_the_limit():
+    # X.B.e: "Any game, not started in accordance with this rule, shall be declared drawn": the first
+    # move (Red's, X.A.d) made after the limit draws the game at once.
+    end = 4 * 60 * MIN
+    e, _ = late_start_enforcer(end)
+    late = end - 30 * MIN + 1
+    out = e.observe("move_played", {"game": "1-2", "turn": "white", "ply": 1}, late)
+    assert [t for t, _ in out] == ["late_start_draw", "game_ended"]
+    assert out[0][1]["started_at"] == late and out[1][1]["ply"] == 1
+    assert out[1][1]["result"] == "1/2-1/2"
+    # A referee who reopens the game ("*") is not overruled again by the regulations.
+    e.observe("game_ended", out[1][1], late)
+    e.observe("arbiter_decision", {"game": "1-2", "result": "*"}, late + 1000)
+    assert [d["game"] for t, d in e.tick(late + 5000) if t == "late_start_draw"] == ["1-1"]  # never started
+    assert e.observe("move_played", {"game": "1-2", "turn": "black", "ply": 2}, late + 6000) == []
+
+
+def test_a_clock_started_in_time_starts_the_game():
+    # X.A.d: "As the game starts, Red's clock is started, Red's first balloted move is made": a game
+    # whose clock was started before the limit was started in accordance with X.B.e.
+    end = 4 * 60 * MIN
+    e, _ = late_start_enforcer(end)
+    limit = end - 30 * MIN
+    e.observe("clock_started", {"game": "1-1", "white_ms": 90 * MIN, "black_ms": 90 * MIN, "running": "black"},
+              limit - 10_000)
+    assert e.observe("move_played", {"game": "1-1", "turn": "white", "ply": 1}, limit + 5000) == []
+    assert [d["game"] for t, d in e.tick(limit + 6000) if t == "late_start_draw"] == ["1-2"]
+
+
+def test_no_late_start_draw_without_a_scheduled_end():
+    # X.A.i: the Master Division "is open-ended without rigid round-ending time": a round without
+    # ``end`` never draws a game for starting late.
+    e, r1 = late_start_enforcer(None)
+    assert e.tick(r1.start_ms + 24 * 60 * MIN) == []
+
+
+def test_a_late_start_is_a_drawn_termination():
+    # X.B.e: "shall be declared drawn"
+    from services.rules.checkers_results import check_outcome
+
+    assert check_outcome("1/2-1/2", "late_start").code == "1/2-1/2"
+    with pytest.raises(ValueError, match="draw"):
+        check_outcome("1-0", "late_start")

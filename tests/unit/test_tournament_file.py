@@ -70,6 +70,45 @@ def test_us2013_presets():
 def test_checkers_preset():
     t = load("checkers-11-man-national-2017.toml")
     assert t.game == "checkers" and len(t.players) == 11
+    # X.A.i: the Master division "is open-ended without rigid round-ending time": no round ends.
+    assert all(r.end_ms is None for r in t.rounds)
+
+
+def checkers_with_round_ends() -> str:
+    """The checkers preset with its placeholder round ends uncommented (a Major/Minor division file)."""
+    text = (EVENTS / "checkers-11-man-national-2017.toml").read_text()
+    return text.replace("# end = ", "end = ")
+
+
+def test_round_end_for_the_late_start_rule():
+    # X.B.e counts from "a round time ... scheduled to end": the file's [[rounds]] end, same zone rules as start.
+    t = load_tournament(checkers_with_round_ends(), "checkers.toml")
+    assert len(t.rounds) == 11
+    for r in t.rounds:
+        assert r.end_ms - r.start_ms == 4 * 3_600_000  # the placeholders: 09:00-13:00, 13:00-17:00, 17:00-21:00
+
+
+BROKEN_END = [
+    # (mutation of round 1's end, the problem named)
+    ('end = "2017-07-10T13:00:00"', "needs a UTC offset"),
+    ('end = "2017-07-10T08:00:00-05:00"', "must be after the start"),
+    ('end = "2017-07-10T09:00:00-05:00"', "must be after the start"),
+    ('end = "at one"', "not a date and time"),
+    ('end = 13', "must be a date and time"),
+]
+
+
+@pytest.mark.parametrize("new,problem", BROKEN_END)
+def test_bad_round_end_names_field_and_line(new, problem):
+    old = 'end = "2017-07-10T13:00:00-05:00"'
+    text = checkers_with_round_ends()
+    assert old in text
+    broken = text.replace(old, new, 1)
+    line = broken.splitlines().index(next(ln for ln in broken.splitlines() if ln.startswith(new))) + 1
+    with pytest.raises(TournamentFileError) as err:
+        load_tournament(broken, "checkers.toml")
+    assert err.value.field == "rounds[0].end" and err.value.line == line
+    assert str(err.value).startswith(f"checkers.toml:{line}: rounds[0].end: ") and problem in str(err.value)
 
 
 BROKEN = [
