@@ -4,6 +4,11 @@ Pages are static HTML from ``dashboard/templates`` with a few escaped values fil
 content is drawn by ``dashboard/static/*.js`` from ``/ws/live``. ``server_now`` (ms) lets browsers
 correct for their own clock's offset; ``clock_rate`` is how fast clocks run against wall time
 (the demo's replay speed; 1 in a real hall).
+
+Large rounds are paged: the hall page follows only the boards it shows (``/ws/live?boards=SPEC``,
+``dashboard.boardspec``). ``GET /?boards=SPEC`` shows those boards; without it a round of more than
+``PAGE_SIZE`` boards shows its first ``PAGE_SIZE`` boards, with links to the other pages. The game
+page follows its own board only.
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from importlib import resources
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from dashboard.boardspec import BoardSet, BoardSpecError, pages, parse
+
+PAGE_SIZE = 50  # boards on one hall page when a round has more
+
 
 @lru_cache(maxsize=None)
 def template(name: str) -> str:
@@ -23,9 +32,12 @@ def template(name: str) -> str:
     return resources.files("dashboard").joinpath("templates", name).read_text("utf-8")
 
 
-def render(name: str, **values) -> str:
-    """``template(name)`` with each ``{{key}}`` replaced by the HTML-escaped value."""
+def render(name: str, raw: dict[str, str] | None = None, **values) -> str:
+    """``template(name)`` with each ``{{key}}`` replaced by the HTML-escaped value, and each
+    ``{{{key}}}`` of ``raw`` by its value as is (HTML the caller built and escaped)."""
     text = template(name)
+    for key, value in (raw or {}).items():
+        text = text.replace("{{{" + key + "}}}", value)
     for key, value in values.items():
         text = text.replace("{{" + key + "}}", html.escape(str(value), quote=True))
     return text
@@ -46,9 +58,64 @@ def _common(request: Request) -> dict:
     }
 
 
+def board_labels(view) -> list[str]:
+    """The current round's board labels in hall order, each once."""
+    seen: dict[str, None] = {}
+    for gid in view.ids():
+        seen.setdefault(view.live_game(gid)["board"], None)
+    return list(seen)
+
+
+def pager(labels: list[str], shown: BoardSet | None, size: int = PAGE_SIZE) -> str:
+    """The page links of a round with board ``labels`` (HTML; empty when it fits on one page):
+    ``1-50``, ``51-100``, ... each to ``/?boards=SPEC``, the one equal to ``shown`` marked current."""
+    if len(labels) <= size:
+        return ""
+    links = []
+    for page in pages(labels, size):
+        first, last = next(iter(page)), list(page)[-1]
+        text = html.escape(first if first == last else f"{first}\u2013{last}")
+        href = "/?boards=" + html.escape(page.spec, quote=True)
+        current = ' class="current" aria-current="page"' if page == shown else ""
+        links.append(f'<a href="{href}"{current}>{text}</a>')
+    return '<span class="pager-label">Boards</span>' + "".join(links)
+
+
+def selection_text(labels: list[str], shown: BoardSet) -> str:
+    """What a page shows of the round's board ``labels``: ``Board 7 of 760``, ``Boards 51-100 of
+    760`` (a run of consecutive boards), ``3 of 760 boards`` or ``No board of 760``."""
+    on = [i for i, b in enumerate(labels) if b in shown]
+    if not on:
+        return f"No board of {len(labels)}" if labels else ""
+    if len(on) == 1:
+        return f"Board {labels[on[0]]} of {len(labels)}"
+    if on[-1] - on[0] + 1 == len(on):
+        return f"Boards {labels[on[0]]}\u2013{labels[on[-1]]} of {len(labels)}"
+    return f"{len(on)} of {len(labels)} boards"
+
+
 async def hall(request: Request) -> HTMLResponse:
-    """``GET /``: the hall page."""
-    return HTMLResponse(render("hall.html", **_common(request)))
+    """``GET /``: the hall page; ``?boards=SPEC`` shows and follows only those boards (400, the
+    same page with the reason and no feed, when SPEC is refused); a round of more than
+    ``PAGE_SIZE`` boards without ``boards`` shows its first page."""
+    view = request.app.state.feed.view
+    labels = board_labels(view)
+    spec = request.query_params.get("boards")
+    error, shown = "", None
+    if spec is not None:
+        try:
+            shown = parse(spec)
+        except BoardSpecError as exc:
+            error = str(exc)
+    elif len(labels) > PAGE_SIZE:
+        shown = pages(labels, PAGE_SIZE)[0]
+    selection = selection_text(labels, shown) if shown is not None and not error else ""
+    values = _common(request)
+    return HTMLResponse(
+        render("hall.html", raw={"pager": pager(labels, shown)}, boards=shown.spec if shown else "",
+               boards_input=spec if spec is not None else "", error=error, selection=selection,
+               **values),
+        status_code=400 if error else 200)
 
 
 async def game(request: Request) -> HTMLResponse:
@@ -58,5 +125,14 @@ async def game(request: Request) -> HTMLResponse:
     g = request.app.state.feed.view.game(game_id)
     if g is not None:
         values["title"] = f"{g['white']} - {g['black']} - {values['event']}"
-    return HTMLResponse(render("game.html", game_id=game_id, **values),
+    board = g["board"] if g is not None else game_id.partition("-")[2]
+    try:
+        boards = parse(board).spec  # the page follows its own board only
+    except BoardSpecError:
+        boards = ""  # an id that names no board: every board, as before
+    back = "/"  # the hall page holding this board
+    labels = board_labels(request.app.state.feed.view)
+    if len(labels) > PAGE_SIZE:
+        back = next(("/?boards=" + p.spec for p in pages(labels, PAGE_SIZE) if board in p), "/")
+    return HTMLResponse(render("game.html", game_id=game_id, boards=boards, back=back, **values),
                         status_code=200 if g is not None else 404)

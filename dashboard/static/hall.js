@@ -1,4 +1,5 @@
-/* The hall page: one card per board of the round, updated from the live feed. */
+/* The hall page: one card per board of the round (or of the boards the page shows, data-boards),
+   updated from the live feed. A refused boards= SPEC (data-error) shows its reason, with no feed. */
 "use strict";
 
 (() => {
@@ -92,7 +93,9 @@
     grid.innerHTML = "";
     cards.clear();
     for (const g of st.games.values()) { const c = build(g); cards.set(g.id, c); grid.appendChild(c); update(g); }
-    document.getElementById("empty").hidden = st.games.size > 0;
+    const empty = document.getElementById("empty");
+    empty.hidden = st.games.size > 0;
+    if (st.round && document.body.dataset.boards) empty.textContent = `No game of ${st.round.round ? "round " + st.round.round : "this round"} is on boards ${document.body.dataset.boards}.`;
     summary(st);
   }
 
@@ -101,6 +104,19 @@
     .then((j) => { document.getElementById("standings-link").hidden = !(j && j.rows && j.rows.length); })
     .catch(() => {});
 
-  Venue.connect({ reset: (st) => { reset(st); showStandings(); }, game: (g) => { update(g); summary(Venue.state); } });
+  function refused(reason) {
+    const box = document.getElementById("error");
+    box.textContent = reason || "The live feed refused this page's boards.";
+    box.hidden = false;
+    document.getElementById("empty").hidden = true;
+  }
+
+  if (document.body.dataset.error) {
+    refused(document.body.dataset.error);
+    const conn = document.getElementById("conn");
+    conn.textContent = "refused"; conn.className = "conn conn-error";
+    return;
+  }
+  Venue.connect({ reset: (st) => { reset(st); showStandings(); }, game: (g) => { update(g); summary(Venue.state); }, refused });
   setInterval(() => { for (const g of Venue.state.games.values()) if (g.clock && g.clock.running) { const c = cards.get(g.id); if (c) tickCard(g, c); } }, 250);
 })();

@@ -1,6 +1,8 @@
 /* Venue live feed: keeps the round's games in step with /ws/live (snapshot, then deltas) and
    resumes after a drop with ?after=SEQ. Clock figures are milliseconds; a running clock is shown as
-   ms - (now - clock.at) * rate, where rate is the replay speed in a demo (1 in a real hall). */
+   ms - (now - clock.at) * rate, where rate is the replay speed in a demo (1 in a real hall).
+   <body data-boards="SPEC"> follows only those boards (/ws/live?boards=SPEC); a refused SPEC closes
+   the socket with code 1008 and its reason, shown instead of retrying. */
 "use strict";
 
 const Venue = (() => {
@@ -56,9 +58,13 @@ const Venue = (() => {
 
   function connect(handlers) {
     let retry = 500;
+    const boards = body.dataset.boards || "";
     const open = () => {
       const proto = location.protocol === "https:" ? "wss" : "ws";
-      const q = state.seq ? `?after=${state.seq}` : "";
+      const params = new URLSearchParams();
+      if (boards) params.set("boards", boards);
+      if (state.seq) params.set("after", state.seq);
+      const q = params.toString() ? `?${params}` : "";
       const ws = new WebSocket(`${proto}://${location.host}/ws/live${q}`);
       ws.onopen = () => { retry = 500; setConn("live", "conn-live"); };
       ws.onmessage = (ev) => {
@@ -77,7 +83,12 @@ const Venue = (() => {
           if (g) { applyGame(g, m); handlers.game(g, m); }
         }
       };
-      ws.onclose = () => {
+      ws.onclose = (ev) => {
+        if (ev.code === 1008) { // refused (a bad boards= SPEC): retrying cannot help
+          setConn("refused", "conn-error");
+          if (handlers.refused) handlers.refused(ev.reason);
+          return;
+        }
         setConn("reconnecting", "conn-wait");
         setTimeout(open, retry);
         retry = Math.min(retry * 2, 8000);

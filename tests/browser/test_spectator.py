@@ -52,6 +52,17 @@ async def clock_texts(page) -> list[str]:
     return await page.eval_on_selector_all(".card .clock", "els => els.map(e => e.textContent)")
 
 
+async def see_moves_change(page, cards: int) -> None:
+    """Wait until the last-move line of all ``cards`` boards is filled, then until one changes."""
+    await page.wait_for_function(
+        "(n) => [...document.querySelectorAll('.card .last')].filter(e => e.textContent.trim()).length === n",
+        arg=cards, timeout=20_000)
+    first = await page.eval_on_selector_all(".card .last", "els => els.map(e => e.textContent)")
+    await page.wait_for_function(
+        "(before) => [...document.querySelectorAll('.card .last')].some((e, i) => e.textContent !== before[i])",
+        arg=first, timeout=20_000)
+
+
 async def test_spectator_sees_moves_and_clocks(tmp_path):
     async with demo(speed=600) as (url, lines), async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -66,13 +77,7 @@ async def test_spectator_sees_moves_and_clocks(tmp_path):
             assert await page.text_content("#conn") == "live"
 
             # Moves arrive: the last-move line of the boards fills in and changes.
-            await page.wait_for_function(
-                "() => [...document.querySelectorAll('.card .last')].filter(e => e.textContent.trim()).length === 4",
-                timeout=20_000)
-            first = await page.eval_on_selector_all(".card .last", "els => els.map(e => e.textContent)")
-            await page.wait_for_function(
-                "(before) => [...document.querySelectorAll('.card .last')].some((e, i) => e.textContent !== before[i])",
-                arg=first, timeout=20_000)
+            await see_moves_change(page, 4)
 
             # A running clock counts down between two readings without any new message needed.
             await page.wait_for_selector(".card .clock.running")
@@ -105,5 +110,69 @@ async def test_spectator_sees_moves_and_clocks(tmp_path):
             await page.click("#nav-prev")
             await page.wait_for_function(
                 "(n) => document.querySelector('#board-img').dataset.url.includes('ply=')", arg=n)
+        finally:
+            await browser.close()
+
+
+def demo_games() -> list:
+    """The demo round's games in board order (venue/data/candidates_2024_round5.pgn)."""
+    import io
+
+    import chess.pgn
+
+    from venue.demo import demo_round_text
+
+    f, games = io.StringIO(demo_round_text()), []
+    while (g := chess.pgn.read_game(f)) is not None:
+        games.append(g)
+    return games
+
+
+async def test_a_page_of_chosen_boards(tmp_path):
+    """``/?boards=2,4`` shows boards 2 and 4 only, follows only them (/ws/live?boards=2,4), and their
+    moves still arrive; a game page follows its own board; a bad SPEC shows its reason."""
+    games = demo_games()
+    async with demo(speed=600) as (url, lines), async_playwright() as pw:
+        url = url.rstrip("/")
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1440, "height": 900})
+            sockets: list[str] = []
+            page.on("websocket", lambda ws: sockets.append(ws.url))
+            await page.goto(url + "/?boards=2,4")
+            await page.wait_for_selector(".card >> nth=1")
+            assert await page.eval_on_selector_all(
+                ".card .player.white .name", "els => els.map(e => e.textContent)") == [
+                    games[1].headers["White"], games[3].headers["White"]]
+            assert await page.eval_on_selector_all(".card", "els => els.map(e => e.id)") == ["g-5-2", "g-5-4"]
+            assert await page.text_content("#conn") == "live"
+            assert sockets and all("boards=2%2C4" in u or "boards=2,4" in u for u in sockets)
+
+            # Their moves arrive and change, and the SAN shown is the game's own (from the PGN).
+            await see_moves_change(page, 2)
+            sans = [[], []]
+            for k, g in enumerate((games[1], games[3])):
+                board = g.board()
+                for mv in g.mainline_moves():
+                    sans[k].append(board.san(mv))
+                    board.push(mv)
+            now = await page.eval_on_selector_all(".card .last", "els => els.map(e => e.textContent)")
+            for k, text in enumerate(now):
+                assert text.split()[-1] in sans[k]
+            assert await page.eval_on_selector_all(".card", "els => els.length") == 2
+            await page.screenshot(path=str(HERE / "spectator-boards.png"))
+
+            # The game page follows board 3 only.
+            sockets.clear()
+            await page.goto(url + "/game/5-3")
+            await page.wait_for_selector("#moves .mv")
+            assert "Gukesh D" in await page.text_content("#p-bottom")
+            assert sockets and all("boards=3" in u for u in sockets)
+
+            # A SPEC that makes no sense: the reason, no feed.
+            sockets.clear()
+            await page.goto(url + "/?boards=4-2")
+            assert "range 4-2 is backwards" in await page.text_content("#error")
+            assert await page.text_content("#conn") == "refused" and sockets == []
         finally:
             await browser.close()
