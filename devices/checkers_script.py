@@ -51,9 +51,11 @@ def scripts_from_pdn(text: str, *, boards: list[str] | None = None, control=None
 
 
 def script_from_record(record: PdnGame, board: str, *, control=None, seed: object = 0,
-                       number: int = 1) -> Script:
+                       number: int = 1, start: dict[str, int] | None = None) -> Script:
     """One PDN record as a Script on hall board ``board`` (see ``scripts_from_pdn``). ``number``:
-    the record's place in its file, for error messages. Raises ValueError as ``scripts_from_pdn``."""
+    the record's place in its file, for error messages; ``start``: the clock's starting figures
+    ``{"white", "black"}`` (ms) instead of the control's (a match's second game). Raises
+    ValueError as ``scripts_from_pdn``."""
     try:
         game = replay(record)
     except PdnReplayError as exc:
@@ -61,7 +63,7 @@ def script_from_record(record: PdnGame, board: str, *, control=None, seed: objec
     moves = game.moves
     first = BLACK if game.initial_fen.startswith("B") else WHITE
     spec = control if control is not None else record.tags.get("TimeControl")
-    thinks, clocks, start = clock_figures(thinking_times(moves, seed), first, control_of(spec))
+    thinks, clocks, start = clock_figures(thinking_times(moves, seed), first, control_of(spec), start)
     plies, side = [], first
     for move, clock, think in zip(moves, clocks, thinks):
         plies.append(Ply(move, side, clock, think))
@@ -74,3 +76,21 @@ def script_from_record(record: PdnGame, board: str, *, control=None, seed: objec
     fen = record.tags.get("FEN")
     return Script(str(board), plies, start[WHITE], start[BLACK], result, reason,
                   game.initial_fen if fen else None, dict(record.tags), variant="checkers", flag=flag)
+
+
+def match_scripts(first: PdnGame, second: PdnGame, board: str, *, control=None, seed: object = 0,
+                  numbers: tuple[int, int] = (1, 2)) -> list[Script]:
+    """The two games of a Master division match on hall board ``board``: ``first`` then ``second``
+    (two real games of one ballot with the colours reversed, e.g. London 1992 games 25 and 26).
+
+    The second game's clock starts where the first left each player (11-Man National 2017 X.A.b:
+    "Whatever time shows on the clocks at the conclusion of the first game is the time the player
+    has to play the entire second game"): game 2's White has game 1's Black's time and the reverse
+    (``Script.final_clocks``). When the first ends with a flag fall the second is still returned;
+    the simulated board does not play it (X.A.b: it is forfeited, ``devices.station``). Raises
+    ValueError as ``scripts_from_pdn``."""
+    one = script_from_record(first, board, control=control, seed=seed, number=numbers[0])
+    white, black = one.final_clocks()
+    two = script_from_record(second, board, control=control, seed=seed, number=numbers[1],
+                             start={"white": black, "black": white})
+    return [one, two]

@@ -35,12 +35,17 @@ async def play_scripts(mqtt_url: str, tournament: str, scripts: list[Script], *,
                        kind: str = "move", faults: frozenset = frozenset(),
                        username: str | None = None, password: str | None = None,
                        outage_s: float = 1.0) -> list[SimulatedBoard]:
-    """Play ``scripts`` at once, one ``SimulatedBoard`` each (options as ``simulate``); returns the
-    stations when all are done (their ``sent`` and ``feedback``). Raises ValueError for bad options
+    """Play ``scripts`` at once, one ``SimulatedBoard`` per hall board (options as ``simulate``):
+    scripts on the same board are played one after the other on it, in order (a checkers match:
+    ``SimulatedBoard.then``); returns the stations when all are done (their ``sent`` and
+    ``feedback``). Raises ValueError for bad options
     before anything is sent."""
-    stations = [SimulatedBoard(mqtt_url, tournament, script, speed=speed, kind=kind, faults=faults,
-                               username=username, password=password, outage_s=outage_s)
-                for script in scripts]
+    by_board: dict[str, list[Script]] = {}
+    for script in scripts:
+        by_board.setdefault(script.board, []).append(script)
+    stations = [SimulatedBoard(mqtt_url, tournament, games[0], speed=speed, kind=kind, faults=faults,
+                               username=username, password=password, outage_s=outage_s, then=tuple(games[1:]))
+                for games in by_board.values()]
     async with asyncio.TaskGroup() as group:
         for station in stations:
             group.create_task(station.run())

@@ -51,13 +51,15 @@ KINDS = ("move", "position")
 FAULT_PLY = 6  # the ply (1-based, or the last one in shorter games) where one-off faults happen
 LIFT_EVERY = 10  # position boards: plies 1, 11, 21... start with a piece lifted and put back
 PUBACK_TIMEOUT_S = 2.0  # no PUBACK by then: the link is started again and the message sent again
+BETWEEN_GAMES_MS = 5 * 60_000  # game time between the two games of a match (the clock paused)
 
 
 class SimulatedBoard:
     """Replays ``script`` on hall board ``script.board`` of ``tournament``.
 
     ``speed``: 60 plays an hour of thinking in a minute (must be > 0). ``outage_s``: the length of
-    the ``disconnect`` fault. After ``run()``: ``sent`` holds every (topic, payload) published in
+    the ``disconnect`` fault. ``then``: scripts played after ``script`` on the same board (the
+    second game of a checkers match; see ``run``). After ``run()``: ``sent`` holds every (topic, payload) published in
     order, ``feedback`` every feedback payload received. Raises ValueError for a bad kind, fault or
     speed, and for a ``"position"`` board or the ``"rotated"`` fault with a checkers script
     (placement boards are chess only: docs/protocol.md).
@@ -65,7 +67,8 @@ class SimulatedBoard:
 
     def __init__(self, mqtt_url: str, tournament: str, script: Script, *, speed: float = 1.0,
                  kind: str = "move", faults: frozenset = frozenset(), username: str | None = None,
-                 password: str | None = None, outage_s: float = 1.0, client_id: str | None = None):
+                 password: str | None = None, outage_s: float = 1.0, client_id: str | None = None,
+                 then: tuple[Script, ...] = ()):
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
         unknown = set(faults) - FAULTS
@@ -81,6 +84,7 @@ class SimulatedBoard:
         self.username = username if username is not None else target.username
         self.password = password if password is not None else target.password
         self.tournament, self.script, self.speed, self.kind = tournament, script, speed, kind
+        self.then = tuple(then)
         self.faults = frozenset(faults)
         self.outage_s = outage_s
         self.client_id = client_id or f"venue-sim-{tournament}-{script.board}"
@@ -107,10 +111,20 @@ class SimulatedBoard:
     # ----- running -----------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Connect, play the whole script, report the result, stop the clock, go offline."""
+        """Connect, play the whole script, report the result, stop the clock, go offline. With
+        ``then`` (a checkers match's second game), the clock stays paused ``BETWEEN_GAMES_MS`` of
+        game time, then the next script is played on the same board, the devices carrying on with
+        their ``seq``; a script ending with a flag fall ends the match (11-Man National 2017 X.A.b:
+        "forfeits the current game, as well as the next game if not started")."""
         link = asyncio.create_task(self._link(), name=f"sim-link-{self.script.board}")
         try:
             await self._play()
+            for script in self.then:
+                if self.script.flag is not None:
+                    break
+                await asyncio.sleep(BETWEEN_GAMES_MS / 1000 / self.speed)
+                self.script = script
+                await self._play()
         finally:
             await self._go_offline()
             link.cancel()

@@ -66,15 +66,16 @@ def thinking_times(moves: Sequence[str], seed: object = 0) -> list[int]:
     return out
 
 
-def clock_figures(thinks: Sequence[int], first_side: str, control: TimeControl
-                  ) -> tuple[list[int], list[int], dict[str, int]]:
+def clock_figures(thinks: Sequence[int], first_side: str, control: TimeControl,
+                  start: dict[str, int] | None = None) -> tuple[list[int], list[int], dict[str, int]]:
     """Run a ``GameClock`` of ``control`` started for ``first_side`` at 0 and pressed after each
     ply's thinking time (sides alternate). Returns ``(thinks, clocks, start)``: the thinking times
     used (a side's shrunk where it would fall below the reserve), the mover's clock after each
-    press (ms) and the starting figures ``{"white", "black"}``. Raises ValueError for a bad side
-    or an untimed control."""
+    press (ms) and the starting figures ``{"white", "black"}``: the control's, or ``start`` (ms)
+    when given (a match clock's second game: the times carried over, X.A.b). Raises ValueError
+    for a bad side or an untimed control."""
     factor = {"white": 1.0, "black": 1.0}
-    start = {s: control.starting_ms(s) for s in ("white", "black")}
+    start = dict(start) if start else {s: control.starting_ms(s) for s in ("white", "black")}
     for _ in range(60):
         used, clocks, short = _run(thinks, first_side, control, factor, start)
         if not short:
@@ -85,7 +86,7 @@ def clock_figures(thinks: Sequence[int], first_side: str, control: TimeControl
 
 
 def _run(thinks, first_side, control, factor, start):
-    clock = GameClock(control)
+    clock = GameClock(control, white_ms=start["white"], black_ms=start["black"])
     clock.start(0, first_side)
     at, side = 0, first_side
     used, clocks, short = [], [], set()

@@ -42,9 +42,11 @@ def progress_line(games: list[dict]) -> str:
 
 
 def result_line(g: dict) -> str:
-    """``"board 2  Firouzja, Alireza - Nakamura, Hikaru  0-1 (resignation)"``."""
+    """``"board 2  Firouzja, Alireza - Nakamura, Hikaru  0-1 (resignation)"``; a checkers match's
+    game says which: ``"board 3 game 2  Player 09 - Player 04  0-1 (time forfeit)"``."""
     why = f" ({g['termination'].replace('_', ' ')})" if g.get("termination") else ""
-    return f"board {g['board']}  {g['white']} - {g['black']}  {g['result']}{why}"
+    which = f" game {g['match']['game_no']}" if isinstance(g.get("match"), dict) else ""
+    return f"board {g['board']}{which}  {g['white']} - {g['black']}  {g['result']}{why}"
 
 
 async def watch(view, out=print, every_s: float = PROGRESS_EVERY_S) -> None:

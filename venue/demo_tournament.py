@@ -12,7 +12,11 @@ event log in a temporary directory, then
    gets no board);
 3. the gateway (with the file's regulations), the dashboard (with the file's arbiters) and one
    simulated board and clock per board of the round, replaying real games shipped in ``venue/data``:
-   checkers, the six Tinsley-Chinook games of London 1992 (one per board, in file order); chess, the
+   checkers, the six Tinsley-Chinook games of London 1992 (one per board, in file order), or, when
+   the rounds are Master division matches (a match clock: the 11-Man National preset), five real
+   matches of London 1992 (``CHECKERS_MATCHES``: two games of one ballot with the colours reversed,
+   the second game's clock starting where the first left each player; the ballots recorded in
+   ``round_started`` are those matches' own); chess, the
    four games of the Candidates 2024 round 5, again from the first when the round has more boards.
    The moves and results are the real games'; the clocks run the event's time control
    (``services.clock.GameClock``: each move's thinking time is the real game's for chess, seeded
@@ -43,6 +47,7 @@ from venue.serve import CliError, dashboard_at, gateway_ready
 from venue.tournament import missing_passwords
 
 CHECKERS_FILE = "tinsley_chinook_1992.pdn"
+CHECKERS_MATCHES = "tinsley_chinook_1992_matches.pdn"
 LEAD_MS = 30_000  # round 1 starts at least this long after the demo does
 SETTLE_S = 3.0  # the boards are done and the log quiet this long: the games still open stay open
 ARBITER_PENDING = ("draw_offer_refused", "draw_claim_reported", "armageddon_scheduled")
@@ -86,6 +91,8 @@ def round_scripts(game: str, setup: dict) -> tuple[list, list[str]]:
     from services.rules.checkers_pdn import read_pdn
 
     scripts, lines = [], []
+    if game == "checkers" and any(g.get("match") for g in setup["games"]):
+        return _match_scripts(setup)
     if game == "checkers":
         records = read_pdn(shipped_text(CHECKERS_FILE))
         for i, g in enumerate(setup["games"]):
@@ -108,6 +115,43 @@ def round_scripts(game: str, setup: dict) -> tuple[list, list[str]]:
         lines.append(f"board {g['board']:>2}  {g['white']} - {g['black']}: moves of "
                      f"{tags.get('Event', '?')} {tags.get('Date', '?')[:4]}, round {tags.get('Round', '?')}, "
                      f"{tags.get('White', '?')} - {tags.get('Black', '?')}")
+    return scripts, lines
+
+
+def match_ballots(count: int) -> list[dict]:
+    """The ballots of the first ``count`` matches the demo replays (``CHECKERS_MATCHES`` in file
+    order, again from the first): each match's own opening, as ``Ballot.to_json()`` of the ACF deck
+    (``{"ballot": None, ...}`` for an opening the deck lacks)."""
+    from services.rules.checkers_ballots import load_deck
+    from services.rules.checkers_pdn import read_pdn, replay
+
+    deck = {b.moves: b for b in load_deck(include_barred=True)}
+    records = read_pdn(shipped_text(CHECKERS_MATCHES))
+    out = []
+    for i in range(count):
+        opening = tuple(replay(records[(2 * i) % len(records)]).moves[:3])
+        ballot = deck.get(opening)
+        out.append(ballot.to_json() if ballot else {"ballot": None, "moves": list(opening), "name": None})
+    return out
+
+
+def _match_scripts(setup: dict) -> tuple[list, list[str]]:
+    """Scripts for a round of checkers matches: per match, the next real match of
+    ``CHECKERS_MATCHES`` (``devices.checkers_script.match_scripts``: game 2's clock carried over)."""
+    from devices.checkers_script import match_scripts
+    from services.rules.checkers_pdn import read_pdn
+
+    records = read_pdn(shipped_text(CHECKERS_MATCHES))
+    firsts = [g for g in setup["games"] if (g.get("match") or {}).get("game_no") == 1]
+    scripts, lines = [], []
+    for i, g in enumerate(firsts):
+        k = (2 * i) % len(records)
+        one, two = records[k], records[k + 1]
+        scripts += match_scripts(one, two, g["board"], control=g.get("time_control"), numbers=(k + 1, k + 2))
+        ballot = g.get("ballot") or {}
+        lines.append(f"board {g['board']:>2}  match {g['black']} - {g['white']}, ballot "
+                     f"{ballot.get('ballot')} ({' '.join(ballot.get('moves') or [])}): moves of "
+                     f"{one.tags.get('Event', '?')} and {two.tags.get('Event', '?')[len('London 1992, '):]}")
     return scripts, lines
 
 
@@ -148,7 +192,8 @@ async def run_tournament_demo(path: str, speed: float = 60.0, host: str = "127.0
                 except Exception as exc:  # amqtt's errors have no common base worth naming
                     raise CliError(f"cannot start the embedded MQTT broker: {exc}") from None
                 view = await register(log, t)
-                setup = await start_round(log, view, 1)
+                setup = await start_round(log, view, 1, ballots=match_ballots(len(t.players)) if
+                                          t.game == "checkers" else None)
                 if setup is None or not setup["games"]:
                     raise CliError(f"{path}: round 1 has no game to play")
                 try:
@@ -221,8 +266,9 @@ async def _open_games(view, log) -> list[str]:
 
 def _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts) -> None:
     games = setup["games"]
-    out(f"Venue demo: {t.name}, round {setup['round']} from {path}: {len(games)} boards replayed "
-        f"at {speed:g}x")
+    boards = len({g["board"] for g in games})
+    what = f"{boards} boards" if boards == len(games) else f"{boards} matches of two games"
+    out(f"Venue demo: {t.name}, round {setup['round']} from {path}: {what} replayed at {speed:g}x")
     was = filed.round(1).start if filed.rounds else "?"
     out(f"  round 1 starts {t.round(1).start} (the file says {was}); players and pairings from the "
         "file, moves and results from real games (venue/data/README.md), clocks for the event's "

@@ -61,10 +61,16 @@ async def current_round(log) -> int:
     return best
 
 
-async def start_round(log, view: TournamentView, round_no: int | None) -> dict | None:
+async def start_round(log, view: TournamentView, round_no: int | None,
+                      ballots: list[dict] | None = None) -> dict | None:
     """Pair and log round ``round_no`` (None: round 1 when no round is in the log yet, else carry on
     with the round being played). Returns the ``round_started`` data logged, or None when nothing
-    was logged. CliError when the round cannot be paired (past the last round, results missing)."""
+    was logged. CliError when the round cannot be paired (past the last round, results missing).
+
+    Checkers matches (``services.regulations.checkers_match``): each match plays one three-move
+    ballot, ``ballots[i]`` for the i-th pairing (``Ballot.to_json()``), else drawn here from the ACF
+    deck (``checkers_ballots.draw_ballot`` with the system's randomness), skipping the ballots of
+    the rounds already in the log; the draw is recorded in the SETUPs of ``round_started``."""
     started = await current_round(log)
     if round_no is None:
         if started:
@@ -72,12 +78,44 @@ async def start_round(log, view: TournamentView, round_no: int | None) -> dict |
         round_no = 1
     if round_no <= started:
         return None
+    if ballots is None and view.tournament is not None and view.tournament.game == "checkers":
+        ballots = _draw_ballots(len(view.tournament.players) // 2, await _ballots_used(log))
     try:
-        data = round_from_view(view, round_no)
+        data = round_from_view(view, round_no, ballots=ballots)
     except (ValueError, KeyError) as exc:
         raise CliError(f"cannot pair round {round_no}: {exc}") from None
     await log.append("round_started", data)
     return data
+
+
+async def _ballots_used(log) -> set[int]:
+    """The ACF numbers of the ballots recorded in the log's rounds."""
+    used = set()
+    for entry in await log.read(0):
+        if entry.type == "round_started":
+            for setup in entry.data.get("games", []):
+                number = (setup.get("ballot") or {}).get("ballot")
+                if isinstance(number, int):
+                    used.add(number)
+    return used
+
+
+def _draw_ballots(count: int, used: set[int]) -> list[dict]:
+    """``count`` different ballots from the ACF deck, none of ``used`` (again from the whole deck
+    once it runs out)."""
+    import random
+
+    from services.rules.checkers_ballots import draw_ballot, load_deck
+
+    deck, rng, out = load_deck(), random.SystemRandom(), []
+    taken = set(used)
+    for _ in range(count):
+        if len(taken) >= len(deck):
+            taken = set()
+        ballot = draw_ballot(deck, rng, exclude=taken)
+        taken.add(ballot.number)
+        out.append(ballot.to_json())
+    return out
 
 
 def rescheduled(t: Tournament, round_no: int, when: str) -> Tournament:

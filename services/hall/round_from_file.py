@@ -15,9 +15,11 @@ A pairing-allocated bye (C.04.1, C.05 Annex 1 "the highest number counts as a by
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from services.hall.tournament_rank import build_field
+from services.regulations.checkers_match import is_match_event, match_setups
+from services.regulations.controls import control_from_spec
 from services.hall.tournament_trf import trf_from_field
 from services.regulations.model import Tournament
 from services.tournament.pairing.berger import berger_schedule
@@ -58,7 +60,8 @@ def _pairs_swiss(t: Tournament, round_no: int, results: Iterable[GameResult | tu
 
 
 def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, lots: Mapping[int, int] | None = None,
-                          absent: Iterable[int] = (), initial_color: str = "white") -> dict:
+                          absent: Iterable[int] = (), initial_color: str = "white",
+                          ballots: Sequence[dict | None] | None = None) -> dict:
     """The ``round_started`` data for round ``round_no`` of ``t``.
 
     Returns ``{"round": "N", "event", "site", "date": "YYYY.MM.DD", "games": [SETUP...],
@@ -69,7 +72,15 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
     ``results_so_far``: :class:`GameResult` (or ``(GameResult, special score)``) of earlier rounds,
     needed for a Swiss; ``lots``: start number -> pairing number (round robin); ``absent``: start
     numbers not to be paired (Swiss: withdrawn or on a requested bye); ``initial_color``: the colour
-    drawn for the first-ranked player in round 1 (Swiss, C.04.3 E.5). Raises ValueError for a round
+    drawn for the first-ranked player in round 1 (Swiss, C.04.3 E.5).
+
+    Checkers match events (``services.regulations.checkers_match.is_match_event``: the main control
+    is a match clock, 11-Man National 2017 X.A.a): each pairing is a match of two games on its hall
+    board (``checkers_match.match_setups``: ids ``"{round}-{board}.1"``/``".2"``, ``match``, colours
+    reversed in game 2), both with ``ballots[i]`` (``Ballot.to_json()``, the i-th pairing's; None
+    when not given).
+
+    Raises ValueError for a round
     outside the event, pairing numbers that are not 1..n, a system that cannot be paired from the
     file ("matches"), an earlier round without all results, or no valid Swiss pairing
     (``NoValidPairing``).
@@ -101,17 +112,28 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
                       "white_elo": w.rating, "black_elo": b.rating, "variant": t.game,
                       "time_control": dict(spec) if isinstance(spec, dict) else spec, "fen": None,
                       "kind": t.kind})
+    if _matches(t, spec):
+        games = [g for i, pairing in enumerate(games)
+                 for g in match_setups(pairing, ballots[i] if ballots and i < len(ballots) else None)]
     return {"round": str(round_no), "event": t.name, "site": t.site, "date": date, "games": games,
             "byes": byes}
 
 
-def round_from_view(view, round_no: int, *, initial_color: str = "white") -> dict:
+def _matches(t: Tournament, spec) -> bool:
+    try:
+        return is_match_event(t.game, control_from_spec(spec) if spec else None)
+    except ValueError:
+        return False
+
+
+def round_from_view(view, round_no: int, *, initial_color: str = "white",
+                    ballots: Sequence[dict | None] | None = None) -> dict:
     """:func:`round_from_tournament` for the tournament a ``TournamentView`` folded from the log:
     its registered file, the results of the earlier rounds, the recorded pairing numbers
-    (``lots_drawn``) and the players withdrawn by then. Raises ValueError when no
+    (``lots_drawn``) and the players withdrawn by then; ``ballots`` as there. Raises ValueError when no
     ``tournament_registered`` entry was folded, or as :func:`round_from_tournament`."""
     if view.tournament is None:
         raise ValueError("no tournament_registered entry in the log: rounds cannot be paired from the file")
     return round_from_tournament(view.tournament, round_no, results_so_far=view.results(round_no),
                                  lots=view.pairing_numbers or None, absent=view.absent(round_no),
-                                 initial_color=initial_color)
+                                 initial_color=initial_color, ballots=ballots)

@@ -130,11 +130,21 @@ def test_us_2013_swiss_round_1_top_half_meets_bottom_half() -> None:
 
 
 def test_checkers_eleven_players_round_1() -> None:
-    """11 players: C.05 Annex 1's table for 11-12, number 12 a bye: 1 (who would meet 12) sits out."""
+    """11 players: C.05 Annex 1's table for 11-12, number 12 a bye: 1 (who would meet 12) sits out.
+    Each pairing is a Master division match of two games on one board (X.A.a "Each match in the
+    Master Division shall be timed by match clocks"; the preset's control is a match clock), the
+    second with the colours reversed and the same ballot (issue 6)."""
     t = _event("checkers-11-man-national-2017.toml")
-    d = round_from_tournament(t, 1)
-    assert d["byes"] == [1] and [(g["white_no"], g["black_no"]) for g in d["games"]] == TABLE_12[1][1:]
+    ballots = [{"ballot": n, "moves": [], "name": None} for n in (15, 19, 123, 129, 161)]
+    d = round_from_tournament(t, 1, ballots=ballots)
+    firsts, seconds = d["games"][0::2], d["games"][1::2]
+    assert d["byes"] == [1] and [(g["white_no"], g["black_no"]) for g in firsts] == TABLE_12[1][1:]
+    assert [(g["black_no"], g["white_no"]) for g in seconds] == TABLE_12[1][1:]
     assert all(g["variant"] == "checkers" for g in d["games"])
+    assert [g["id"] for g in d["games"][:2]] == ["1-1.1", "1-1.2"]
+    assert [g["board"] for g in d["games"]] == ["1", "1", "2", "2", "3", "3", "4", "4", "5", "5"]
+    assert [(g["match"]["game_no"], g["ballot"]["ballot"]) for g in d["games"][:4]] == [(1, 15), (2, 15), (1, 19), (2, 19)]
+    assert seconds[0]["match"]["follows"] == "1-1.1"
 
 
 def test_swiss_round_from_the_folded_log(shared_data: Path) -> None:
