@@ -30,7 +30,8 @@ def tournament_registered_data(t: Tournament) -> dict:
                          "prizes": {"amounts", "currency", "sharing", "withhold_after_forfeit"},
                          "fine_not_at_board": {"amount", "currency"} or None,
                          "armageddon_after_draw", "draw_offers": {"policy", "min_moves", "exempt_kinds"},
-                         "default_time_ms": {kind: ms}, "clock_tolerance_ms"}}
+                         "default_time_ms": {kind: ms}, "clock_tolerance_ms",
+                         "ballot_moves_before_clock": true (only when set: checkers X.A.d)}}
     """
     r = t.regulations
     fine = r.fine_not_at_board
@@ -53,6 +54,8 @@ def tournament_registered_data(t: Tournament) -> dict:
             "draw_offers": {"policy": r.draw_offers.policy, "min_moves": r.draw_offers.min_moves,
                             "exempt_kinds": sorted(r.draw_offers.exempt_kinds)},
             "default_time_ms": dict(r.default_time_ms), "clock_tolerance_ms": r.clock_tolerance_ms,
+            # only when set, so the logs of files without it stay as they were registered
+            **({"ballot_moves_before_clock": True} if r.ballot_moves_before_clock else {}),
         },
     }
 
@@ -85,7 +88,8 @@ def tournament_from_data(data: dict) -> Tournament:
             prizes=Prizes(tuple(pz.get("amounts") or ()), pz.get("currency", "USD"), pz.get("sharing", "tiebreak"),
                           bool(pz.get("withhold_after_forfeit"))),
             armageddon_after_draw=bool(regs.get("armageddon_after_draw")),
-            clock_tolerance_ms=int(regs.get("clock_tolerance_ms", 2000))),
+            clock_tolerance_ms=int(regs.get("clock_tolerance_ms", 2000)),
+            ballot_moves_before_clock=bool(regs.get("ballot_moves_before_clock"))),
         site=data.get("site", ""),
     )
 

@@ -15,7 +15,16 @@ reports, once per discrepancy:
   pressing the clock) beyond the grace period.
 
 After a ``time``/``move_counter`` report the model takes the device's figures, so one fault is
-reported once. ``rate`` scales the gateway's instants for a replay running faster than real time.
+reported once.
+
+When the clock starts (checkers, 11-Man National 2017 X.A.d): by default "As the game starts,
+Red's clock is started, Red's first balloted move is made, Red's clock is stopped, and White's is
+automatically started, etc.": the model starts with the device's ``start``. ``untimed_plies`` (3
+with the event's ``ballot_moves_before_clock``): "the three balloted moves may be played prior to
+starting white's clock for white's second move": the model charges nothing for them. It starts
+with a device ``start`` made after them, or, when the device clock already ran during them (the
+event's setting not followed), at the instant the last of them is played, for the side to move;
+the device's figures then show the balloted time as a ``time`` difference. ``rate`` scales the gateway's instants for a replay running faster than real time.
 Pure: every instant is passed in (ms).
 """
 
@@ -30,10 +39,13 @@ GRACE_MS = 5000
 class ClockWatch:
     """One game's checks. ``control``: the model's time control (None when unknown: then only the
     press/move counts are checked); ``tolerance_ms``; ``rate``: replay speed (1 in a real hall);
-    ``check_counts``: False where moves may be made before the clock starts (checkers ballots)."""
+    ``check_counts``: False where moves may be made before the clock starts (checkers ballots);
+    ``first_side``: who makes ply 1 (checkers: Black); ``untimed_plies``: plies played before the
+    clock starts (0, or 3 for the checkers ballot under X.A.d's alternative)."""
 
     def __init__(self, control: TimeControl | None, tolerance_ms: int = 2000, rate: float = 1.0,
-                 check_counts: bool = True, grace_ms: int = GRACE_MS):
+                 check_counts: bool = True, grace_ms: int = GRACE_MS, first_side: str = WHITE,
+                 untimed_plies: int = 0):
         timed = control is not None and control.timed
         self.model = GameClock(control) if timed else None
         self.control = control if timed else None
@@ -45,14 +57,26 @@ class ClockWatch:
         self.presses = {WHITE: 0, BLACK: 0}
         self.since: dict[tuple[str, str], int] = {}
         self.reported: set[tuple[str, str, int]] = set()
+        self.first_side = first_side
+        self.untimed = untimed_plies
+        self.plies = 0
+        self.ran_early: str | None = None  # the side the device clock ran for during the untimed plies
 
     def _t(self, at_ms: int) -> int:
         return int(at_ms * self.rate)
 
     # -- events ------------------------------------------------------------------------------
     def on_move(self, mover: str, at_ms: int) -> None:
+        """A ply on the board by ``mover`` at ``at_ms``."""
         self.moves[mover] += 1
+        self.plies += 1
         self._mark(at_ms)
+        m = self.model
+        if self.plies == self.untimed and self.ran_early and m is not None and not m.started:
+            m.start(self._t(at_ms), other(mover))  # X.A.d alternative: the clock starts for White's 2nd move
+
+    def _to_move(self) -> str:
+        return self.first_side if self.plies % 2 == 0 else other(self.first_side)
 
     def _mismatches(self):
         for side in SIDES:
@@ -74,9 +98,14 @@ class ClockWatch:
         out: list[dict] = []
         t = self._t(at_ms)
         m = self.model
+        if self.plies < self.untimed:
+            # X.A.d alternative: the balloted moves are played before the clock starts; nothing is
+            # charged for them, whatever the device clock does meanwhile.
+            self.ran_early = running if event in ("start", "press", "resume") and running in SIDES else None
+            return out
         try:
             if event == "start" and m is not None and not m.started:
-                m.start(t, running if running in SIDES else WHITE)
+                m.start(t, running if running in SIDES else self._to_move())
             elif event == "press" and running in SIDES:
                 presser = other(running)
                 self.presses[presser] += 1

@@ -41,6 +41,7 @@ DRAW = "1/2-1/2"
 CLAIM_REASONS = {"threefold", "threefold_repetition", "fifty_moves", "fifty_move", "claim", "forty_moves"}
 ENDED_BY_RULES = {"stalemate", "insufficient_material", "dead_position", "checkmate", "fivefold_repetition",
                   "seventyfive_moves"}
+BALLOT_PLIES = 3  # "Red's first balloted move", White's reply and Red's second (X.A.d)
 LATE_START_RULE = ("11-Man National 2017 X.B.e: \"No game shall be started later than 30 minutes before a "
                    "round time is scheduled to end. Any game, not started in accordance with this rule, shall "
                    "be declared drawn.\"")
@@ -106,8 +107,13 @@ class Enforcer:
             control = control_from_spec(spec) if spec else None
         except ValueError:
             control = None
+        # X.A.d: the three balloted moves before the clock, when the event says so and the board
+        # plays them (a game from the start position, not from the balloted FEN)
+        untimed = BALLOT_PLIES if (setup.get("variant") == "checkers" and self.regs.ballot_moves_before_clock
+                                   and not setup.get("fen")) else 0
         g.watch = ClockWatch(control, self.regs.clock_tolerance_ms, self.rate,
-                             check_counts=setup.get("variant") != "checkers")
+                             check_counts=setup.get("variant") != "checkers", first_side=g.first_side,
+                             untimed_plies=untimed)
         self.games[g.id] = g
 
     def _on_move_played(self, data: dict, at: int):

@@ -91,7 +91,12 @@ class Regulations:
     default (FIDE Laws 6.7.1; US: 30 min; Norway: 15 min classical, 3 min blitz); a missing kind
     means 0 (the Laws' default when the regulations say nothing). ``armageddon_after_draw``: Norway
     classical: "If the classical game is drawn, an Armageddon game will be played"; the Armageddon
-    draw goes to Black ("If the Armageddon game is drawn, black will win")."""
+    draw goes to Black ("If the Armageddon game is drawn, black will win").
+    ``ballot_moves_before_clock`` (checkers, 11-Man National 2017 X.A.d): False (the default, the
+    regulation's first way): "As the game starts, Red's clock is started, Red's first balloted move
+    is made, Red's clock is stopped, and White's is automatically started, etc."; True (its
+    alternative): "the three balloted moves may be played prior to starting white's clock for
+    white's second move": no time is charged for them."""
 
     draw_offers: DrawOfferPolicy = DrawOfferPolicy()
     default_time_ms: dict[str, int] = field(default_factory=dict)
@@ -103,6 +108,7 @@ class Regulations:
     prizes: Prizes = Prizes()
     armageddon_after_draw: bool = False
     clock_tolerance_ms: int = 2000
+    ballot_moves_before_clock: bool = False
 
     def default_time_for(self, kind: str) -> int:
         """The default time in ms for a kind of game (0 when the regulations set none: Laws 6.7.1)."""

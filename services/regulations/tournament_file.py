@@ -110,6 +110,9 @@ def load_tournament(text: str, source: str = "<tournament file>") -> Tournament:
     if kind not in controls:
         r.fail("time_controls", f"has no control for the event's own kind of game, {kind!r}")
     regs = _regulations(r, r.get(doc, "regulations", "regulations", dict, default={}))
+    if regs.ballot_moves_before_clock and game != "checkers":
+        r.fail("regulations.ballot_moves_before_clock", "is a checkers setting (three-move ballot, 11-Man "
+               "National 2017 X.A.d): set tournament.game = \"checkers\" or leave it out")
     arbiters = _arbiters(r, r.get(doc, "arbiters", "arbiters", list, default=[]))
     return Tournament(name=name, slug=slug, game=game, system=system, kind=kind,
                       rounds_total=rounds_total, players=players, rounds=rounds, boards=boards,
@@ -191,7 +194,7 @@ def _boards(r: _Reader, rows: list) -> tuple[HallBoard, ...]:
 
 def _regulations(r: _Reader, regs: dict) -> Regulations:
     known = {"draw_offers", "default_time", "fines", "scoring", "tiebreaks", "playoff", "prizes",
-             "armageddon", "clock_tolerance"}
+             "armageddon", "clock_tolerance", "ballot_moves_before_clock"}
     for key in regs:
         if key not in known:
             r.fail(f"regulations.{key}", f"unknown setting (expected one of {', '.join(sorted(known))})")
@@ -244,11 +247,13 @@ def _regulations(r: _Reader, regs: dict) -> Regulations:
     arm = r.get(regs, "armageddon", "regulations.armageddon", dict, default={})
     after_draw = r.get(arm, "after_draw", "regulations.armageddon.after_draw", bool, default=False)
     tol = r.duration(regs, "clock_tolerance", "regulations.clock_tolerance", default=2000)
+    ballot_first = r.get(regs, "ballot_moves_before_clock", "regulations.ballot_moves_before_clock", bool,
+                         default=False)
     return Regulations(draw_offers=DrawOfferPolicy(policy, min_moves, frozenset(exempt)),
                        default_time_ms=default_time, fine_not_at_board=fine, scoring=scoring,
                        tiebreaks=tuple(order), tiebreaks_classical_only=classical_only,
                        playoff=playoff, prizes=prizes, armageddon_after_draw=after_draw,
-                       clock_tolerance_ms=tol)
+                       clock_tolerance_ms=tol, ballot_moves_before_clock=ballot_first)
 
 
 def _arbiters(r: _Reader, rows: list) -> tuple[ArbiterAccount, ...]:

@@ -199,3 +199,119 @@ def test_a_late_start_is_a_drawn_termination():
     assert check_outcome("1/2-1/2", "late_start").code == "1/2-1/2"
     with pytest.raises(ValueError, match="draw"):
         check_outcome("1-0", "late_start")
+
+
+# --- X.A.d: the three balloted moves and the clock ---------------------------------------------------
+X_A_D = ("As the game starts, Red's clock is started, Red's first balloted move is made, Red's clock is "
+         "stopped, and White's is automatically started, etc.  Alternatively, the three balloted moves may "
+         "be played prior to starting white's clock for white's second move.")
+BALLOT_5 = ("9-13", "22-18", "6-9")  # ACF deck no. 5, "Dreaded Edinburgh" (test_checkers_ballots.py)
+WHITE_2ND = "25-22"  # White's second move after that ballot in ../shared/data/checkers/tinsley.pdn (line 204)
+S = 1000
+
+
+def ballot_enforcer(ballot_first: bool):
+    """The preset's regulations (90 minutes each, X.A.a option 1) with the X.A.d setting, one game."""
+    import dataclasses
+    from pathlib import Path
+
+    from services.regulations.enforcer import Enforcer
+    from services.regulations.tournament_file import load_tournament
+
+    path = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017.toml"
+    t = load_tournament(path.read_text(), str(path))
+    t = dataclasses.replace(t, regulations=dataclasses.replace(t.regulations, ballot_moves_before_clock=ballot_first))
+    e = Enforcer(t)
+    e.observe("round_started", {"round": "1", "games": [{"id": "1-1", "board": "1", "round": "1", "white": "A",
+                                                         "black": "B", "variant": "checkers", "fen": None}]}, 0)
+    return e
+
+
+def play(e, events):
+    """Feed (at_ms, type, data) entries; returns every answer."""
+    out = []
+    for at, type_, data in events:
+        out += e.observe(type_, {"game": "1-1", "board": "1", **data}, at)
+    return out
+
+
+def move(ply: int, text: str):
+    return "move_played", {"ply": ply, "move": text, "turn": "white" if ply % 2 else "black"}
+
+
+def clock(event: str, white_ms: int, black_ms: int, running):
+    return f"clock_{event}", {"white_ms": white_ms, "black_ms": black_ms, "running": running}
+
+
+FULL = 90 * MIN
+# A device clock run the first way: started for Red at 0; Red's ballot move at 5 s, White's at 12 s,
+# Red's at 20 s, each pressed; White's second move pressed at 60 s: White used 7 + 40 s.
+FIRST_WAY = [(0, *clock("started", FULL, FULL, "black")),
+             (5 * S, *move(1, BALLOT_5[0])), (5 * S, *clock("pressed", FULL, FULL - 5 * S, "white")),
+             (12 * S, *move(2, BALLOT_5[1])), (12 * S, *clock("pressed", FULL - 7 * S, FULL - 5 * S, "black")),
+             (20 * S, *move(3, BALLOT_5[2])), (20 * S, *clock("pressed", FULL - 7 * S, FULL - 13 * S, "white")),
+             (60 * S, *move(4, WHITE_2ND)), (60 * S, *clock("pressed", FULL - 47 * S, FULL - 13 * S, "black"))]
+# The alternative: the balloted moves at 5, 12 and 20 s with the clock off; the clock started for
+# White at 25 s; White's second move pressed at 65 s: White used 40 s, Red nothing yet.
+ALTERNATIVE = [(5 * S, *move(1, BALLOT_5[0])), (12 * S, *move(2, BALLOT_5[1])), (20 * S, *move(3, BALLOT_5[2])),
+               (25 * S, *clock("started", FULL, FULL, "white")),
+               (65 * S, *move(4, WHITE_2ND)), (65 * S, *clock("pressed", FULL - 40 * S, FULL, "black"))]
+
+
+def test_ballot_moves_timed_by_default():
+    # X.A.d, the first way (the default): every balloted move is timed from Red's first.
+    assert "Red's clock is started, Red's first balloted move is made" in X_A_D
+    e = ballot_enforcer(False)
+    assert play(e, FIRST_WAY) == []
+    model = e.games["1-1"].watch.model
+    assert (model.remaining("white", 60 * S), model.remaining("black", 60 * S)) == (FULL - 47 * S, FULL - 13 * S)
+
+
+def test_ballot_moves_before_the_clock_charge_nothing():
+    # X.A.d, the alternative: "the three balloted moves may be played prior to starting white's clock
+    # for white's second move": the model starts with White's clock after them, nothing charged before.
+    assert "prior to starting white's clock for white's second move" in X_A_D
+    e = ballot_enforcer(True)
+    assert play(e, ALTERNATIVE) == []
+    model = e.games["1-1"].watch.model
+    assert (model.remaining("white", 65 * S), model.remaining("black", 65 * S)) == (FULL - 40 * S, FULL)
+
+
+def test_a_clock_run_during_the_ballot_disagrees_with_the_alternative():
+    # X.A.d alternative set for the event, but the device clock ran from Red's first balloted move:
+    # the model charges nothing for the ballot and starts White's clock at the third balloted move
+    # (20 s), so White's figure after its second move (7 s of ballot time more) is reported.
+    e = ballot_enforcer(True)
+    [(kind, found)] = play(e, FIRST_WAY)
+    assert kind == "clock_disagreement"
+    assert (found["kind"], found["side"], found["device_ms"], found["model_ms"]) == (
+        "time", "white", FULL - 47 * S, FULL - 40 * S)
+
+
+def test_ballot_setting_in_the_tournament_file():
+    # X.A.d: either way, as the event decides; the first way unless the file says otherwise.
+    from pathlib import Path
+
+    from services.hall.tournament_log import tournament_from_data, tournament_registered_data
+    from services.regulations.fields import TournamentFileError
+    from services.regulations.tournament_file import load_tournament
+
+    events = Path(__file__).resolve().parents[2] / "events"
+    text = (events / "checkers-11-man-national-2017.toml").read_text()
+    assert load_tournament(text).regulations.ballot_moves_before_clock is False
+    on = text.replace("ballot_moves_before_clock = false", "ballot_moves_before_clock = true", 1)
+    assert on != text
+    t = load_tournament(on)
+    assert t.regulations.ballot_moves_before_clock is True
+    assert tournament_from_data(tournament_registered_data(t)).regulations.ballot_moves_before_clock is True
+    assert "ballot_moves_before_clock" not in tournament_registered_data(load_tournament(text))["regulations"]
+    bad = on.replace("ballot_moves_before_clock = true", 'ballot_moves_before_clock = "yes"')
+    line = bad.splitlines().index('ballot_moves_before_clock = "yes"') + 1
+    with pytest.raises(TournamentFileError) as err:
+        load_tournament(bad, "checkers.toml")
+    assert str(err.value).startswith(f"checkers.toml:{line}: regulations.ballot_moves_before_clock: ")
+    chess = (events / "us-championship-2023.toml").read_text().replace(
+        "[regulations]\n", "[regulations]\nballot_moves_before_clock = true\n", 1)
+    with pytest.raises(TournamentFileError, match="checkers setting") as err:
+        load_tournament(chess, "us.toml")
+    assert err.value.line == chess.splitlines().index("ballot_moves_before_clock = true") + 1
