@@ -14,7 +14,7 @@ fields and entries:
 | ``pause`` / ``resume`` | game | game_paused / game_resumed |
 | ``note`` | text, game? | note_added |
 | ``resolve_alert`` | alert, note? | alert_resolved |
-| ``enter_score_sheet`` | game, side, moves | score_sheet_entered, score_sheet_differences when any (checkers 2017 XII) |
+| ``enter_score_sheet`` | game, side, moves (text or list) | score_sheet_entered, score_sheet_differences when any (checkers 2017 XII) |
 | ``start_move_timer`` | game, rule ("five_minute"/"one_minute"), side? | move_timer_started (checkers 2017 X.B.a, X.B.c) |
 | ``adjudicate`` | game, members (three), votes {member: black/white/draw} | adjudication_recorded, game_ended (checkers 2017 X.B.d) |
 
@@ -168,15 +168,21 @@ def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tupl
 def _score_sheet(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     """Checkers 2017 XII: a player's score sheet, cross-checked against the board's record; every
     difference is flagged (``score_sheet_differences``, an alert) when there is one."""
-    from services.regulations.score_sheets import cross_check
+    from services.regulations.score_sheets import checkers_same, cross_check, sheet_moves
 
     side = _side(body)
     moves = body.get("moves")
+    if isinstance(moves, str):
+        moves = sheet_moves(moves)
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise ActionError("moves: must be the list of moves as written on the sheet")
-    record = list(g.get("san") or g.get("moves") or [])
-    diffs = [d.to_json() for d in cross_check(record, {side: moves})]
-    out = [("score_sheet_entered", {**base(g), "side": side, "moves": moves[:1000]})]
+        raise ActionError("moves: must be the moves as written on the sheet (text, or a list)")
+    if not moves:
+        raise ActionError("moves: the sheet has no moves")
+    full, short = list(g.get("moves") or []), list(g.get("san") or [])
+    same = checkers_same(full, short) if g.get("variant") == "checkers" and len(full) == len(short) else None
+    diffs = [d.to_json() for d in cross_check(full or short, {side: moves}, same)]
+    out = [("score_sheet_entered", {**base(g), "side": side, "moves": moves[:1000],
+                                    "board_plies": len(full or short), "differences": len(diffs)})]
     if diffs:
         out.append(("score_sheet_differences", {**base(g), "side": side, "differences": diffs[:200],
                                                 "rule": "11-Man National 2017 XII: crosschecking for "

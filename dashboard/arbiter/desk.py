@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 
-from services.hall.alerts import AlertQueue
+from services.hall.alerts import CLOSING_ACTIONS, RECORDED_ACTIONS, AlertQueue
 
 from dashboard.hub import Hub
 
-ACTION_TYPES = {"draw_claim_decided", "arbiter_decision", "fine_recorded", "player_arrived",
-                "clock_adjusted", "game_paused", "game_resumed", "note_added", "alert_resolved"}
+ACTION_TYPES = CLOSING_ACTIONS | set(RECORDED_ACTIONS)
 
 
 def _encode(msg: dict) -> str:

@@ -40,6 +40,10 @@ ALERTING_ENDINGS = {
     "forfeit": "Game lost by forfeit",
 }
 CLOSING_ACTIONS = {"draw_claim_decided", "arbiter_decision"}
+# Arbiters' entries kept in the list of recorded actions (docs/arbiter.md), the checkers referee's too.
+RECORDED_ACTIONS = ("fine_recorded", "player_arrived", "clock_adjusted", "game_paused", "game_resumed",
+                    "note_added", "alert_resolved", "score_sheet_entered", "adjudication_recorded",
+                    "move_timer_started")
 
 
 @dataclass(eq=False)
@@ -111,8 +115,7 @@ class AlertQueue:
             for a in self._answered_by(type, data):
                 self._close(a, {**data, "type": type, "at": at}, "resolved")
                 changed.append(a)
-        elif type in ("fine_recorded", "player_arrived", "clock_adjusted", "game_paused", "game_resumed",
-                      "note_added", "alert_resolved"):
+        elif type in RECORDED_ACTIONS:
             self.actions.append({"seq": seq, "at": at, "type": type, **data})
         return changed
 

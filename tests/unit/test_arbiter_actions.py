@@ -121,3 +121,44 @@ def test_adjudication_win_needs_a_unanimous_committee():
     with pytest.raises(ActionError, match="members/votes"):
         build("adjudicate", {"game": "2-1", "members": ["A", "B"], "votes": {"A": "white", "B": "white"}},
               "referee", CHECKERS)
+
+
+def test_score_sheet_typed_as_text_against_a_real_record():
+    # Checkers 2017 XII cross-check, a sheet typed as written: London 1992 game 8 (Chinook - Tinsley,
+    # venue/data/tinsley_chinook_1992.pdn, the file's first game) to White's 18th move. The record
+    # writes the step 10-14 as "10x14" and the double jumps by their landing squares; the board
+    # records full routes (3x10x19) and shows the short form (3x19): all name the same moves.
+    from importlib import resources
+
+    from services.rules.checkers_pdn import read_pdn, replay
+
+    record = replay(read_pdn(resources.files("venue").joinpath("data", "tinsley_chinook_1992.pdn")
+                             .read_text("utf-8"))[0])
+    plies = 36
+    game = {"id": "1-1", "board": "1", "white": "M Tinsley", "black": "Chinook", "status": "playing",
+            "result": "*", "ply": plies, "variant": "checkers", "moves": list(record.moves[:plies]),
+            "san": [p.san for p in record.played[:plies]]}
+    assert (game["moves"][32], game["san"][32], game["moves"][2]) == ("3x10x19", "3x19", "10-14")
+    sheet = """1. 11-15 23-18 2. 10x14 18x11 3. 8x15 22-17 4. 14-18 24-19 5. 15x24 28x19 6.
+7-11 17x14 7. 11-16 19-15 8. 4-8 21-17 9. 16-19 17-13 10. 12-16 25-21 11. 18-22
+26x17 12. 9x18 29x25 13. 16-20 17x14 14. 2-7 21-17 15. 19x24 30-26 16. 7-10
+14x7 17. 3x10x19 27-23 18. 18x27 32x23x16"""
+    out = build("enter_score_sheet", {"game": "1-1", "side": "white", "moves": sheet}, "referee", {"1-1": game})
+    assert [t for t, _ in out] == ["score_sheet_entered"]
+    assert len(out[0][1]["moves"]) == plies and out[0][1]["differences"] == 0
+    # One recording error (24-20 for White's 4th move, ply 8) and the sheet stopping a move short.
+    wrong = sheet.replace("4. 14-18 24-19", "4. 14-18 24-20").replace(" 32x23x16", "")
+    out = build("enter_score_sheet", {"game": "1-1", "side": "white", "moves": wrong}, "referee", {"1-1": game})
+    assert out[1][1]["differences"] == [
+        {"ply": 8, "sheet": "white", "board": "24-19", "written": "24-20"},
+        {"ply": 36, "sheet": "white", "board": "32x23x16", "written": None}]
+    with pytest.raises(ActionError, match="no moves"):
+        build("enter_score_sheet", {"game": "1-1", "side": "white", "moves": "1. 2."}, "referee", {"1-1": game})
+
+
+def test_sheet_moves_leave_out_numbers_and_results():
+    from services.regulations.score_sheets import sheet_moves
+
+    # PDN movetext as in venue/data/tinsley_chinook_1992.pdn (game 8's last line), and a glued number
+    assert sheet_moves("25. 30-26 18-14 26-22\n1-0") == ["30-26", "18-14", "26-22"]
+    assert sheet_moves("1.11-15, 23-18; 2...10x14 *") == ["11-15", "23-18", "10x14"]
