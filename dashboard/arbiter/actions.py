@@ -149,11 +149,11 @@ def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tupl
         alert = _req(body, "alert", int)
         return [("alert_resolved", {**base(None), "alert": alert})]
     if action == "enter_score_sheet":
-        return _score_sheet(game_of(), body, base)
+        return _score_sheet(_checkers(game_of(), action), body, base)
     if action == "adjudicate":
-        return _adjudicate(game_of(), body, base)
+        return _adjudicate(_checkers(game_of(), action), body, base)
     if action == "start_move_timer":
-        g = game_of()
+        g = _checkers(game_of(), action)
         _open(g)
         rule = _req(body, "rule")
         if rule not in ("five_minute", "one_minute"):
@@ -206,6 +206,15 @@ def _adjudicate(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     return [("adjudication_recorded", {**base(g), **decision.to_json(), "result": result}),
             ("game_ended", {**base(g), "result": result, "termination": "arbiter",
                             "ply": g.get("ply", 0), "by": "arbiter"})]
+
+
+def _checkers(g: dict, action: str) -> dict:
+    """The game, when it is a checkers game: the referee's score sheets, move timers and
+    adjudication are the 11-Man National 2017's rules (XII, X.B). Raises ActionError otherwise."""
+    if g.get("variant") != "checkers":
+        raise ActionError(f"game: {g['id']} is a {g.get('variant') or 'chess'} game; {action} is a checkers "
+                          "referee's action (11-Man National 2017)")
+    return g
 
 
 def _open(g: dict) -> None:

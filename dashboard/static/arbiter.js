@@ -3,7 +3,7 @@
   "use strict";
   const $ = (id) => document.getElementById(id);
   const state = { alerts: new Map(), actions: [], games: new Map(), selected: null, detailKey: null,
-                  ws: null, me: null, sound: false, retry: 500, loadingGames: false };
+                  ws: null, me: null, sound: false, retry: 500, loadingGames: false, refGame: null };
   const CLAIM_NAMES = { threefold: "Threefold repetition", fifty_moves: "50-move rule", forty_moves: "40-move rule" };
   const CLAIM_RULES = { threefold: ["FIDE Laws 9.2.1.2", "FIDE Laws 9.2.1.1"], fifty_moves: ["FIDE Laws 9.3.2", "FIDE Laws 9.3.1"],
                         forty_moves: ["ACF/WCDF", "ACF/WCDF"] };
@@ -12,6 +12,7 @@
   function time(ms) { return ms ? new Date(ms).toLocaleTimeString() : ""; }
   function toast(text) {
     const t = document.createElement("div"); t.className = "toast"; t.textContent = text;
+    t.style.bottom = (16 + 48 * document.querySelectorAll(".toast").length) + "px"; // stacked, not overlapping
     document.body.appendChild(t); setTimeout(() => t.remove(), 3500);
   }
 
@@ -94,6 +95,7 @@
       const data = await api("/api/games");
       for (const g of data.games || []) state.games.set(g.id, g);
       render();
+      renderReferee();
     } catch (e) { /* names are a convenience: the console works without them */ }
     state.loadingGames = false;
   }
@@ -116,7 +118,9 @@
     } else if (msg.type === "action") {
       state.actions.push(msg.action);
       renderActions();
+      if (msg.action.game && msg.action.game === state.refGame) refreshRefGame();
     }
+    if (msg.type === "alert" && msg.alert.game && msg.alert.game === state.refGame) refreshRefGame();
   }
 
   function summary(a) {
@@ -150,7 +154,8 @@
   }
   $("show-closed").addEventListener("change", () => render());
 
-  const ACTION_NAMES = { arbiter_decision: "Result set", fine_recorded: "Fine recorded", player_arrived: "Checked in",
+  const ACTION_NAMES = { score_sheet_entered: "Score sheet entered", adjudication_recorded: "Adjudication recorded",
+                         move_timer_started: "Move timer started", arbiter_decision: "Result set", fine_recorded: "Fine recorded", player_arrived: "Checked in",
                          clock_adjusted: "Clocks set", game_paused: "Clock paused", game_resumed: "Clock resumed",
                          note_added: "Note", alert_resolved: "Alert handled" };
   function actionName(x) {
@@ -162,6 +167,9 @@
     if (x.type === "player_arrived") return x.player || x.side || "";
     if (x.type === "clock_adjusted") return `${((x.white_ms || 0) / 60000).toFixed(1)} / ${((x.black_ms || 0) / 60000).toFixed(1)} min`;
     if (x.type === "alert_resolved") return "alert #" + x.alert;
+    if (x.type === "score_sheet_entered") return `${SIDE_NAMES[x.side] || x.side}'s sheet, ${(x.moves || []).length} moves` + (x.differences ? `, ${x.differences} flagged` : "");
+    if (x.type === "move_timer_started") return `${TIMER_NAMES[x.rule] || x.rule}, ${SIDE_NAMES[x.side] || x.side}`;
+    if (x.type === "adjudication_recorded") return `${x.result} (${x.unanimous ? "unanimous" : "not unanimous"})`;
     return x.result || x.text || x.note || "";
   }
   function renderActions() {
@@ -174,6 +182,8 @@
     state.selected = id; state.detailKey = null; render();
     const a = state.alerts.get(id);
     if (a && a.game) loadGame(a.game);
+    const g = a && a.game && state.games.get(a.game);
+    if (g && g.variant === "checkers" && a.game !== state.refGame) { state.refGame = a.game; renderReferee(); }
   }
   // The full GAME (with its moves, for labelling the evidence plies in SAN).
   async function loadGame(gameId) {
@@ -302,6 +312,117 @@
       if (note && $("note")) $("note").value = "";
       toast("Recorded: " + action.replace(/_/g, " "));
     } catch (e) { toast("Refused: " + e.message); }
+  }
+
+  // --- the checkers referee: score sheets (XII), move timers (X.B.a, X.B.c), adjudication (X.B.d) -----
+  const SIDE_NAMES = { black: "Red (Black)", white: "White" };
+  const TIMER_NAMES = { five_minute: "Five-minute rule", one_minute: "One-minute rule" };
+  const VOTE_NAMES = { black: "Red wins", white: "White wins", draw: "Draw" };
+  function resultText(r) {
+    return { "1-0": "White wins (1-0)", "0-1": "Red wins (0-1)", "1/2-1/2": "Draw (½-½)" }[r] || r;
+  }
+  function checkersGames() { return [...state.games.values()].filter((g) => g.variant === "checkers"); }
+  function moveLabel(p) { return Math.ceil(p / 2) + (p % 2 ? "." : "\u2026"); } // Red moves first: ply 1 is "1."
+
+  function renderReferee() {
+    const games = checkersGames().sort((x, y) => String(x.board).localeCompare(String(y.board), undefined, { numeric: true }) || x.id.localeCompare(y.id));
+    $("referee").hidden = games.length === 0;
+    if (!games.length) return;
+    if (!state.refGame || !games.some((g) => g.id === state.refGame)) state.refGame = (games.find((g) => g.status !== "ended") || games[0]).id;
+    $("ref-game").innerHTML = games.map((g) => `<option value="${esc(g.id)}" ${g.id === state.refGame ? "selected" : ""}>Board ${esc(g.board)} &middot; ${esc(g.black)} &ndash; ${esc(g.white)} (${esc(g.id)}${g.status === "ended" ? ", " + esc(g.result) : ""})</option>`).join("");
+    renderRefStatus();
+  }
+  $("ref-game").addEventListener("change", () => {
+    state.refGame = $("ref-game").value;
+    for (const id of ["sheet-result", "timer-result", "adj-result"]) { $(id).innerHTML = ""; $(id).className = "ref-result"; }
+    for (const e of $("referee").querySelectorAll(".error")) e.textContent = "";
+    renderRefStatus(); refreshRefGame();
+  });
+
+  function latest(pred) { for (let i = state.actions.length - 1; i >= 0; i--) if (pred(state.actions[i])) return state.actions[i]; return null; }
+  function renderRefStatus() {
+    const g = state.games.get(state.refGame);
+    if (!g) { $("ref-status").textContent = ""; return; }
+    const how = { arbiter: "referee's decision", late_start: "not started in time, X.B.e" }[g.termination] || String(g.termination || "").replace(/_/g, " ");
+    const turn = g.status === "ended" ? `ended: <b>${esc(resultText(g.result))}</b>${how ? " (" + esc(how) + ")" : ""}`
+      : `${g.ply || 0} plies, <b>${esc(SIDE_NAMES[g.turn] || g.turn || "?")}</b> to move`;
+    let timer = "";
+    const started = latest((x) => x.type === "move_timer_started" && x.game === g.id);
+    if (started && g.status !== "ended") {
+      const after = [...state.alerts.values()].filter((a) => a.game === g.id && a.id > started.seq && a.kind.startsWith("move_timer_"));
+      const last = after.sort((x, y) => y.id - x.id)[0];
+      timer = ` &middot; <span class="timer-on" id="timer-on">${esc(TIMER_NAMES[started.rule] || started.rule)} on since ${time(started.at)}` +
+        (last ? `: ${esc(last.title.toLowerCase())} (${esc(SIDE_NAMES[last.evidence.side] || "")})` : "") + "</span>";
+    }
+    $("ref-status").innerHTML = `Red (Black): <b>${esc(g.black)}</b> &middot; White: <b>${esc(g.white)}</b> &middot; board ${esc(g.board)} &middot; ${turn}${timer}`;
+  }
+  async function refreshRefGame() {
+    const id = state.refGame;
+    if (!id) return;
+    try { state.games.set(id, await api("/api/games/" + encodeURIComponent(id))); } catch (e) { return; }
+    if (state.refGame === id) renderRefStatus();
+  }
+  setInterval(() => { if (!$("referee").hidden && !$("console").hidden) refreshRefGame(); }, 5000);
+
+  function sheetResult(entries, side) {
+    const entered = entries.find((e) => e.type === "score_sheet_entered");
+    const diff = entries.find((e) => e.type === "score_sheet_differences");
+    const box = $("sheet-result");
+    const who = esc(SIDE_NAMES[side] || side);
+    if (!diff) {
+      box.className = "ref-result ok";
+      box.innerHTML = `<b>No differences.</b> ${who}'s sheet (${entered.data.moves.length} moves) matches the board's record.`;
+      return;
+    }
+    const d = diff.data.differences;
+    box.className = "ref-result flagged";
+    box.innerHTML = `<b>${d.length} difference${d.length === 1 ? "" : "s"} flagged</b> on ${who}'s sheet (alert #${diff.seq} for the record).
+      <table class="diffs"><thead><tr><th>Move</th><th>Board</th><th>Sheet</th></tr></thead><tbody>${d.map((x) =>
+        `<tr data-ply="${x.ply}"><td>${esc(moveLabel(x.ply))}</td><td>${esc(x.board == null ? "(no move)" : x.board)}</td><td class="bad">${esc(x.written == null ? "(missing)" : x.written)}</td></tr>`).join("")}</tbody></table>`;
+  }
+  function timerResult(entries) {
+    const t = entries.find((e) => e.type === "move_timer_started").data;
+    const one = t.rule === "one_minute";
+    $("timer-result").className = "ref-result ok";
+    $("timer-result").innerHTML = `<b>${esc(TIMER_NAMES[t.rule])}</b> started for <b>${esc(SIDE_NAMES[t.side])}</b> at ${time(entries[0].at)}: ` +
+      (one ? "the 10-second warning at 0:50, the game forfeited at 1:00 without a move (X.B.c)." : "time called at 5:00, the game forfeited at 6:00 without a move (X.B.a).") +
+      " Each move starts the opponent's count.";
+  }
+  function adjResult(entries) {
+    const a = entries.find((e) => e.type === "adjudication_recorded").data;
+    $("adj-result").className = "ref-result ok";
+    $("adj-result").innerHTML = `<b>${esc(resultText(a.result))}</b>, ${a.unanimous ? "unanimous" : "not unanimous: a win needs all three votes (X.B.d)"}. ` +
+      `Recorded and binding; the game is ended.<ul class="votes">${a.members.map((m) => `<li>${esc(m)}: ${esc(VOTE_NAMES[a.votes[m]] || a.votes[m])}</li>`).join("")}</ul>`;
+  }
+
+  for (const form of document.querySelectorAll("#referee .ref-form")) {
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const error = form.querySelector(".error"), button = form.querySelector("button[type=submit]");
+      error.textContent = "";
+      const action = form.dataset.act;
+      const body = { action, game: state.refGame };
+      if (action === "enter_score_sheet") { body.side = $("sheet-side").value; body.moves = $("sheet-moves").value; }
+      if (action === "start_move_timer") { body.rule = $("timer-rule").value; if ($("timer-side").value) body.side = $("timer-side").value; }
+      if (action === "adjudicate") {
+        body.members = []; body.votes = {};
+        for (const row of form.querySelectorAll(".member-row")) {
+          const name = row.querySelector(".member").value.trim(), vote = row.querySelector(".vote").value;
+          if (name) { body.members.push(name); body.votes[name] = vote; }
+        }
+      }
+      button.disabled = true;
+      try {
+        const { entries } = await api("/api/arbiter/actions", body);
+        if (action === "enter_score_sheet") sheetResult(entries, body.side);
+        if (action === "start_move_timer") timerResult(entries);
+        if (action === "adjudicate") adjResult(entries);
+        toast("Recorded: " + action.replace(/_/g, " "));
+        refreshRefGame();
+      } catch (e) {
+        error.textContent = e.message;
+      } finally { button.disabled = false; }
+    });
   }
 
   api("/api/arbiter/me").then(signedIn).catch(() => { $("login-name").focus(); });

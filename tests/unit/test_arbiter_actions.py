@@ -162,3 +162,13 @@ def test_sheet_moves_leave_out_numbers_and_results():
     # PDN movetext as in venue/data/tinsley_chinook_1992.pdn (game 8's last line), and a glued number
     assert sheet_moves("25. 30-26 18-14 26-22\n1-0") == ["30-26", "18-14", "26-22"]
     assert sheet_moves("1.11-15, 23-18; 2...10x14 *") == ["11-15", "23-18", "10x14"]
+
+
+def test_checkers_referee_actions_refused_for_a_chess_game():
+    # The score sheet cross-check (XII), move timers (X.B.a, X.B.c) and the committee (X.B.d) are
+    # the 11-Man National 2017's rules: a chess game of the round is refused, naming the game.
+    for action, body in (("enter_score_sheet", {"side": "white", "moves": "1. e4"}),
+                         ("start_move_timer", {"rule": "one_minute"}),
+                         ("adjudicate", {"members": ["A", "B", "C"], "votes": {"A": "draw", "B": "draw", "C": "draw"}})):
+        with pytest.raises(ActionError, match="1-1 is a chess game"):
+            build(action, {"game": "1-1", **body}, "chief", GAMES)
