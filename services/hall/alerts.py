@@ -31,6 +31,8 @@ ALERTING: dict[str, tuple[str, str]] = {
     "move_timer_warning": ("warning", "Move timer: warning given"),
     "move_timer_forfeit": ("action", "Move timer expired: game forfeited"),
     "late_start_draw": ("info", "Game drawn: not started 30 minutes before the round's end (X.B.e)"),
+    "match_forfeit": ("action", "Flag in a match's first game: the second game is forfeited too (X.A.b)"),
+    "match_game_ready": ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
 }
 # game_ended terminations the Laws end automatically and the arbiter must still be told of (9.6).
 ALERTING_ENDINGS = {
