@@ -7,6 +7,12 @@ client's backlog is dropped and the client is marked ``stale``: its writer then 
 latest full state (a snapshot) instead of the backlog, and carries on with the deltas after it.
 Memory per client is bounded by ``cap`` items plus what its socket buffers.
 
+Fast path (``dashboard.direct_ws``): a client whose writer is idle (queue empty, waiting) and whose
+connection offers ``direct`` gets the message as one websocket frame, framed once per message for all
+clients and written straight to its socket inside ``publish``; a client that is busy, stale or not
+keeping up is queued for as above. Order is kept: the direct path is used only while nothing is
+queued or being sent for that client.
+
 A spectator may follow only some boards (``/ws/live?boards=SPEC``, ``dashboard.boardspec``): the hub
 keeps its clients per board label plus the set of all-boards clients, so publishing one board's delta
 costs O(that board's followers + all-boards clients), not O(every client).
@@ -19,6 +25,7 @@ from collections import deque
 from typing import Callable
 
 from dashboard.boardspec import BoardSet
+from dashboard.direct_ws import frame
 
 # A queue must hold a whole burst (every board of a 1,000-board round moving at once, plus clock
 # messages) or every spectator falls back to ~1 MB snapshots on every burst. Items are references to
@@ -41,9 +48,22 @@ class Client:
         self.stale = False
         self.dropped = 0
         self.high_water = 0
+        self.direct: Callable[[bytes], bool] | None = None  # DirectProtocol.write_frame, if offered
+        self.idle = False  # set by the writer while it waits with nothing queued or in flight
+        self.sent_direct = 0
+
+    def deliver(self, seq: int, text: str, framed: Callable[[str], bytes]) -> None:
+        """Send one encoded message now as a frame (``framed(text)``) when the client is idle and
+        its connection takes it, else queue it (``offer``). Never blocks."""
+        if self.idle and self.direct is not None and not self.stale:
+            if self.direct(framed(text)):
+                self.sent_direct += 1
+                return
+        self.offer(seq, text)
 
     def offer(self, seq: int, text: str) -> None:
         """Queue one encoded delta, or drop the backlog when full. Never blocks."""
+        self.idle = False  # from now until the writer has sent the queue, nothing goes direct
         if self.stale:
             self.dropped += 1
             return
@@ -112,20 +132,36 @@ class Hub:
         ``boards`` (the round message with its games cut to them), called once per distinct
         selection."""
         self.published += 1
+        framed = _Frames()
         if board is not None:
             for c in self.everything:
-                c.offer(seq, text)
+                c.deliver(seq, text, framed)
             followers = self.by_board.get(board)
             if followers:
                 for c in followers:
-                    c.offer(seq, text)
+                    c.deliver(seq, text, framed)
             return
         cut: dict[BoardSet, str] = {}
         for c in self.clients:
             if c.boards is None or text_for is None:
-                c.offer(seq, text)
+                c.deliver(seq, text, framed)
             else:
                 t = cut.get(c.boards)
                 if t is None:
                     t = cut[c.boards] = text_for(c.boards)
-                c.offer(seq, t)
+                c.deliver(seq, t, framed)
+
+
+class _Frames:
+    """``framed(text)``: the websocket frame of ``text``, built at most once per text per publish."""
+
+    __slots__ = ("_cache",)
+
+    def __init__(self) -> None:
+        self._cache: dict[str, bytes] = {}
+
+    def __call__(self, text: str) -> bytes:
+        data = self._cache.get(text)
+        if data is None:
+            data = self._cache[text] = frame(text)
+        return data

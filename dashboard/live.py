@@ -30,6 +30,7 @@ import contextlib
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dashboard.boardspec import BoardSet, BoardSpecError, parse
+from dashboard.direct_ws import direct_writer
 from dashboard.feed import Feed
 from dashboard.hub import Client
 
@@ -81,6 +82,7 @@ async def live(ws: WebSocket) -> None:
             await ws.close(code=1008, reason=str(exc)[:120])
         return
     client = feed.hub.add(boards)  # before the first message, so nothing published from now is missed
+    client.direct = direct_writer(ws.scope)
     try:
         after = _after(ws)
         missed = feed.since(after, boards) if after is not None else None
@@ -138,7 +140,11 @@ async def _write(ws: WebSocket, feed: Feed, client: Client, first: list[tuple[in
             items = client.take()
             if not items:
                 client.wake.clear()
-                await client.wake.wait()
+                client.idle = True  # publish may now write to this client directly (hub.Client.deliver)
+                try:
+                    await client.wake.wait()
+                finally:
+                    client.idle = False
                 continue
             texts = [text for s, text in items if s > covered]
             if batch and len(texts) > 1:

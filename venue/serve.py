@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator
 
 import uvicorn
 
+from dashboard.direct_ws import DirectProtocol
+
 
 # F12: a spectator that stops reading must cost bounded memory. Left to autotuning, Linux lets one
 # connection's kernel send buffer grow to tcp_wmem's maximum (4 MiB by default), which hides a stalled
@@ -40,11 +42,12 @@ async def serving(app, host: str = "127.0.0.1", port: int = 0, log_level: str = 
                   send_buffer: int = SEND_BUFFER) -> AsyncIterator[str]:
     """Serve ``app`` on ``host:port`` while the block runs; yields ``http://HOST:PORT``.
     ``send_buffer``: the kernel send buffer of each connection, in bytes (see ``SEND_BUFFER``)."""
-    # No permessage-deflate: it would compress every delta once per spectator (3/4 of the
+    # DirectProtocol: uvicorn's websockets-sansio protocol that lets the hub write one shared frame to
+    # every idle spectator (dashboard/direct_ws.py). No permessage-deflate: it would compress every delta once per spectator (3/4 of the
     # dashboard's CPU with 1,000 spectators, bench/bench_latency.py); the deltas are small anyway.
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
                             ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=2,
-                            ws_per_message_deflate=False)
+                            ws_per_message_deflate=False, ws=DirectProtocol)
     server = _Server(config)
     sock = bind(host, port, send_buffer)  # bound here so a busy port is an OSError, not uvicorn's sys.exit
     bound = sock.getsockname()[1]

@@ -327,3 +327,45 @@ async def test_a_stale_board_client_gets_a_cut_snapshot(round5):
     snap = json.loads(sent[0])
     assert snap["type"] == "snapshot" and snap["seq"] == len(items)
     assert snap["games"] == [g for g in feed.view.games() if g["board"] == "2"]
+
+
+# --- the fast path: one shared frame written to idle spectators (dashboard/direct_ws.py) ----------
+
+async def test_direct_frames_keep_every_delta_in_order(round5):
+    """The round's real entries appended in bursts while three spectators read: each gets every
+    delta once, in log order, whether it went as a shared frame (idle client) or through its queue
+    (busy client); most go the direct way."""
+    log = MemoryLog("candidates-2024")
+    await log.append_many([round_started(round5, "5", T0)])
+    app = create_app(log)
+    hub = app.state.feed.hub
+    updates = interleaved(round5)
+    async with serving(app) as url:
+        ws_url = url.replace("http", "ws") + "/ws/live"
+        clients = [await websockets.connect(ws_url, max_queue=None) for _ in range(3)]
+        for ws in clients:
+            assert (await recv(ws))["type"] == "snapshot"
+        published = []
+        for i in range(0, len(updates), 7):  # bursts of 7 entries, as a hall's moves and presses come
+            published += [e.seq for e in await log.append_many(updates[i:i + 7])]
+            await asyncio.sleep(0.003)
+        for ws in clients:
+            got = []
+            while len(got) < len(published):
+                m = await recv(ws)
+                if m["type"] == "game":
+                    got.append(m["seq"])
+            assert got == sorted(set(got))  # in order, none twice
+            assert set(got) <= set(published) and got[-1] == published[-1]
+        assert sum(c.sent_direct for c in hub.clients) > 0
+        assert all(c.dropped == 0 for c in hub.clients)
+        for ws in clients:
+            await ws.close()
+
+
+def test_direct_writer_absent_under_another_server():
+    """Without uvicorn's DirectProtocol (any other ASGI server) the hub falls back to send_text."""
+    from dashboard.direct_ws import direct_writer
+
+    assert direct_writer({"type": "websocket", "extensions": {"websocket.http.response": {}}}) is None
+    assert direct_writer({"type": "websocket"}) is None
