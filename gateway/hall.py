@@ -23,7 +23,12 @@ Rules applied here (docs/protocol.md has the device-side view):
   with two games in ``round_started`` plays them in turn. Once the current game has ended, the
   board's next ``move`` or clock ``start`` message begins the next game (recorded first as
   ``match_game_started``); a result, press or pause after the end still belongs to the game that
-  ended. A queued game ended before it began (a game-1 flag forfeits game 2) is never begun.
+  ended. A queued game ended before it began (a game-1 flag forfeits game 2) is never begun;
+- a checkers game with a ``ballot`` in its SETUP, played from the standard start, opens with the
+  ballot's three moves (11-Man National 2017 X.A.d, ``checkers_match.ballot_deviation``): a legal
+  move among the first three plies that is not the ballot's is refused like an illegal move
+  (``move_rejected`` with ``ballot``, ``expected``, ``rule``; the board held, F05) and the feedback
+  names the ballot and the expected move.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from gateway import placement as pl
 from gateway.games import new_game
 from gateway.ordering import APPLY, DUPLICATE, GAP, HOLD, Sequencer
 from gateway.payload import BadMessage, Message, parse
+from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
 from services.rules.base import MoveRefused
 
 HELD = "held: illegal move pending arbiter decision"
@@ -390,6 +396,11 @@ class Hall:
 
     def _play(self, state: BoardState, msg: Message, move: str, source: str, step: Step) -> Step:
         resumed = state.held
+        off = self._off_ballot(state, move)
+        if off is not None:
+            return self._refuse(state, msg, step, move, off["reason"], hold=True,
+                                extra={"ballot": off["ballot"], "expected": off["expected"],
+                                       "ballot_ply": off["ply"], "rule": RULE_BALLOT_MOVES})
         if state.held:
             # F05: only a move legal in the official position lifts the hold
             try:
@@ -414,8 +425,18 @@ class Hall:
             self._ended(step, state, state.game.outcome, "rules")
         return self._answer(step, state, msg, True, None, fen=played.fen)
 
-    def _refuse(self, state, msg, step, move, reason, *, hold: bool) -> Step:
-        data = self._ids(state, msg) | {"reason": reason, "fen": state.game.fen}
+    def _off_ballot(self, state: BoardState, move: str) -> dict | None:
+        """``checkers_match.ballot_deviation`` for a checkers game with a ballot from the standard
+        start, else None."""
+        setup = state.setup
+        if setup.get("variant") != "checkers" or not setup.get("ballot") or setup.get("fen"):
+            return None
+        if state.game.ply >= 3:
+            return None
+        return ballot_deviation(setup["ballot"], list(state.game.moves), move)
+
+    def _refuse(self, state, msg, step, move, reason, *, hold: bool, extra: dict | None = None) -> Step:
+        data = self._ids(state, msg) | {"reason": reason, "fen": state.game.fen} | (extra or {})
         data["placement" if msg.kind == "position" else "move"] = move
         if hold:
             data["held"] = True

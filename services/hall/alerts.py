@@ -34,6 +34,8 @@ ALERTING: dict[str, tuple[str, str]] = {
     "match_forfeit": ("action", "Flag in a match's first game: the second game is forfeited too (X.A.b)"),
     "match_game_ready": ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
 }
+# a move_rejected with ``expected``: the board's move was not the ballot's (11-Man National 2017 X.A.d)
+BALLOT_TITLE = "Move off the ballot"
 # game_ended terminations the Laws end automatically and the arbiter must still be told of (9.6).
 ALERTING_ENDINGS = {
     "fivefold_repetition": "Game drawn: fivefold repetition (FIDE Laws 9.6.1)",
@@ -94,6 +96,8 @@ class AlertQueue:
             return changed  # pieces moved after the end (put away, the result signal): not a fault
         if type in ALERTING:
             severity, title = ALERTING[type]
+            if type == "move_rejected" and data.get("expected") is not None:
+                title = BALLOT_TITLE
             changed.append(self._new(seq, at, type, severity, title, data))
         elif type == "game_ended" and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter":
             changed.append(self._new(seq, at, type, "info", ALERTING_ENDINGS[data["termination"]], data))

@@ -20,6 +20,8 @@ Here:
 * :class:`MatchKeeper`: the fold the gateway runs over the log; when a match's first game ends it
   answers ``match_game_ready`` (game 2's carried clock, paused) or, after a flag fall,
   ``match_forfeit`` + ``game_ended`` for game 2 (X.A.b; ``checkers_rounds.flag_forfeits``).
+* :func:`ballot_deviation`: a board's move among the first three plies that is not the ballot's
+  (X.A.d: "Red's first balloted move is made"): the gateway refuses it (docs/checkers.md).
 """
 
 from __future__ import annotations
@@ -30,6 +32,11 @@ from services.rules.results import TIME_FORFEIT, score
 from .checkers_rounds import flag_forfeits
 
 GAMES_PER_MATCH = 2
+BALLOT_PLIES = 3  # Red's first move, White's reply, Red's second move: the three balloted moves
+RULE_BALLOT_MOVES = ("11-Man National 2017 X.A.d: \"As the game starts, Red's clock is started, Red's first "
+                     "balloted move is made ... Alternatively, the three balloted moves may be played prior to "
+                     "starting white's clock for white's second move\": a game opens with its ballot's three moves")
+_PLY_NAMES = ("Red's first move", "White's first move", "Red's second move")
 RULE_BALLOT = ("11-Man National 2017 (issue 6): both games of a match play the same three-move ballot "
                "with colours reversed")
 RULE_CARRY = ("11-Man National 2017 X.A.b: \"The clocks shall be paused between games, but the clock times "
@@ -64,6 +71,48 @@ def match_setups(setup: dict, ballot: dict | None = None) -> list[dict]:
                    "match": {"id": match_id, "game_no": 2, "games": GAMES_PER_MATCH,
                              "follows": first["id"]}})
     return [first, second]
+
+
+def ballot_label(ballot: dict) -> str:
+    """How a ballot is named to people: ``"ballot 15 (9-13 23-18 11-15)"`` (the ACF number), or
+    ``"the ballot (9-14 22-17 6-9)"`` for an opening recorded without a number."""
+    moves = " ".join(str(m) for m in ballot.get("moves") or [])
+    number = ballot.get("ballot")
+    return f"ballot {number} ({moves})" if number is not None else f"the ballot ({moves})"
+
+
+def ballot_deviation(ballot: dict | None, played: list[str], move: str) -> dict | None:
+    """Is ``move`` the balloted move due now? ``ballot``: ``Ballot.to_json()`` (``{"ballot",
+    "moves": [three moves], "name"}``) of a game played from the standard start; ``played``: the
+    game's moves so far (full routes, as the log keeps them); ``move``: the board's move text.
+
+    None when the move is the ballot's (any notation naming the same move: ``13x22`` or
+    ``13-22``), when the ballot's three moves are already played, without a ballot, or when
+    ``move`` is no legal move at all (the rules core refuses it with its own reason). Otherwise
+    ``{"reason", "expected", "ply", "ballot"}``: ``expected`` the ballot's move for that ply (full
+    route), ``ply`` 1-3, ``reason`` naming the ballot, the ply and the expected move. Source: X.A.d
+    (``RULE_BALLOT_MOVES``); issue 6: both games of a match play the same ballot. Raises ValueError
+    when the ballot's own move is not legal after ``played`` (a corrupt ballot)."""
+    from services.rules.base import MoveRefused
+    from services.rules.checkers_game import CheckersGame
+
+    moves = list((ballot or {}).get("moves") or [])
+    ply = len(played)
+    if len(moves) != BALLOT_PLIES or ply >= BALLOT_PLIES:
+        return None
+    try:
+        given = CheckersGame.from_moves(played).play(move).move
+    except MoveRefused:
+        return None
+    try:
+        expected = CheckersGame.from_moves(played).play(moves[ply]).move
+    except MoveRefused as exc:
+        raise ValueError(f"{ballot_label(ballot)}: {moves[ply]} is not legal after {played}: {exc.reason}") from None
+    if given == expected:
+        return None
+    return {"ply": ply + 1, "expected": expected, "ballot": ballot,
+            "reason": f"not the balloted move: {ballot_label(ballot)} requires {expected} as "
+                      f"{_PLY_NAMES[ply]} (ply {ply + 1}), not {move}"}
 
 
 def carried_times(reading: dict | None, ended_at: int, rate: float = 1.0) -> dict | None:
