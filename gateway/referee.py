@@ -16,7 +16,8 @@ from services.regulations.enforcer import Enforcer
 
 # Entries others append (the organiser's CLI, the arbiters' console) that the gateway must act on.
 EXTERNAL = {"round_started", ENTRY_TYPE, "arbiter_decision", "draw_claim_decided", "player_arrived",
-            "clock_adjusted", "game_paused", "game_resumed", "player_withdrew", "move_timer_started"}
+            "clock_adjusted", "game_paused", "game_resumed", "player_withdrew", "move_timer_started",
+            "match_clock_chosen"}
 # Answers of the regulations that change the hall's own state.
 HALL_TYPES = {"game_ended", "armageddon_scheduled"}
 

@@ -17,6 +17,7 @@ fields and entries:
 | ``enter_score_sheet`` | game, side, moves (text or list) | score_sheet_entered, score_sheet_differences when any (checkers 2017 XII) |
 | ``start_move_timer`` | game, rule ("five_minute"/"one_minute"), side? | move_timer_started (checkers 2017 X.B.a, X.B.c) |
 | ``adjudicate`` | game, members (three), votes {member: black/white/draw} | adjudication_recorded, game_ended (checkers 2017 X.B.d) |
+| ``choose_match_clock`` | game (a match's game 1, not started), wishes {black, white: "90"/"80+10"}, coin? ("heads"/"tails", only when they disagree) | match_clock_chosen (checkers 2017 X.A.a) |
 
 Results: "1-0", "0-1", "1/2-1/2", "*" (reopen), and with ``forfeit`` true the unplayed "1-0",
 "0-1", "0-0" (TRF ``+``/``-``); special scores an arbiter may award: "0-0", "1/2-0", "0-1/2".
@@ -152,6 +153,8 @@ def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tupl
         return _score_sheet(_checkers(game_of(), action), body, base)
     if action == "adjudicate":
         return _adjudicate(_checkers(game_of(), action), body, base)
+    if action == "choose_match_clock":
+        return _match_clock(_checkers(game_of(), action), body, base, games)
     if action == "start_move_timer":
         g = _checkers(game_of(), action)
         _open(g)
@@ -206,6 +209,59 @@ def _adjudicate(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     return [("adjudication_recorded", {**base(g), **decision.to_json(), "result": result}),
             ("game_ended", {**base(g), "result": result, "termination": "arbiter",
                             "ply": g.get("ply", 0), "by": "arbiter"})]
+
+
+def _match_clock(g: dict, body: dict, base, games: dict[str, dict]) -> list[tuple[str, dict]]:
+    """Checkers 2017 X.A.a: the match clock of a Master division match, chosen before its first
+    game starts: the players' wishes, and the referee's coin flip when they disagree
+    (``services.regulations.checkers_rounds.choose_match_clock``: heads = 90 minutes, tails = 80
+    minutes + 10 s a move). One ``match_clock_chosen`` entry: who (``by``) and when (the log's
+    ``at``), the wishes, how it was decided, the coin's face, and the control both games of the
+    match are played under (``time_control``, a tournament-file table). Raises ActionError for a
+    game that is no match's game 1, a game 1 already started or ended, a wish that is not "90" or
+    "80+10", a missing coin flip when the wishes differ, a coin flip when they agree, a bad face."""
+    from services.regulations.checkers_rounds import RULE_CLOCK_CHOICE, choose_match_clock
+
+    match = g.get("match")
+    if not isinstance(match, dict):
+        raise ActionError(f"game: {g['id']} is not a Master division match game; the match clock (X.A.a) is "
+                          "chosen for a match")
+    if match.get("game_no") != 1:
+        raise ActionError(f"game: {g['id']} is game {match.get('game_no')} of match {match.get('id')}; the match "
+                          f"clock is chosen once, before game 1 ({match.get('follows')}) starts (X.A.a: \"At "
+                          "beginning of the round\")")
+    if g.get("status") != "waiting" or g.get("ply"):
+        what = f"has ended ({g.get('result')})" if g.get("status") == "ended" else \
+            f"has started ({g.get('ply') or 0} plies played)"
+        raise ActionError(f"game: {g['id']} {what}; the match clock is set \"At beginning of the round\" "
+                          "(X.A.a) and can no longer be chosen: set the clocks instead")
+    wishes = body.get("wishes")
+    if not isinstance(wishes, dict):
+        raise ActionError("wishes: each player's wish, {\"black\": \"90\" or \"80+10\", \"white\": ...}")
+    for side in ("black", "white"):
+        if wishes.get(side) not in ("90", "80+10"):
+            raise ActionError(f"wishes.{side}: {wishes.get(side)!r} is not a match clock option: \"90\" (90 "
+                              "minutes) or \"80+10\" (80 minutes + 10 s a move) (X.A.a)")
+    coin = body.get("coin") or None
+    if wishes["black"] == wishes["white"] and coin is not None:
+        raise ActionError(f"coin: the players agree on {wishes['black']}: no coin flip (X.A.a: the decision is "
+                          "random only \"If the players cannot mutually agree\")")
+    if coin is not None and coin not in ("heads", "tails"):
+        raise ActionError(f"coin: heads or tails, not {coin!r}")
+    try:
+        choice = choose_match_clock(wishes["black"], wishes["white"], coin)
+    except ValueError:
+        raise ActionError(f"coin: the players disagree (Red {wishes['black']}, White {wishes['white']}): the "
+                          "referee's coin flip decides (X.A.a), heads = 90 minutes, tails = 80 minutes + 10 s") from None
+    second = [gid for gid, other in games.items()
+              if (other.get("match") or {}).get("follows") == g["id"]]
+    return [("match_clock_chosen", {
+        **base(g), "match": match.get("id"), "games": [g["id"], *second],
+        "wishes": {"black": wishes["black"], "white": wishes["white"]},
+        "players": {"black": g.get("black"), "white": g.get("white")},
+        "option": choice.option, "how": choice.how, "coin": choice.coin,
+        "time_control": choice.control_spec,
+        "previous": (g.get("match_clock") or {}).get("option"), "rule": RULE_CLOCK_CHOICE})]
 
 
 def _checkers(g: dict, action: str) -> dict:

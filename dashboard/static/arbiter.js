@@ -155,7 +155,7 @@
   $("show-closed").addEventListener("change", () => render());
 
   const ACTION_NAMES = { score_sheet_entered: "Score sheet entered", adjudication_recorded: "Adjudication recorded",
-                         move_timer_started: "Move timer started", arbiter_decision: "Result set", fine_recorded: "Fine recorded", player_arrived: "Checked in",
+                         move_timer_started: "Move timer started", match_clock_chosen: "Match clock chosen", arbiter_decision: "Result set", fine_recorded: "Fine recorded", player_arrived: "Checked in",
                          clock_adjusted: "Clocks set", game_paused: "Clock paused", game_resumed: "Clock resumed",
                          note_added: "Note", alert_resolved: "Alert handled" };
   function actionName(x) {
@@ -170,6 +170,7 @@
     if (x.type === "score_sheet_entered") return `${SIDE_NAMES[x.side] || x.side}'s sheet, ${(x.moves || []).length} moves` + (x.differences ? `, ${x.differences} flagged` : "");
     if (x.type === "move_timer_started") return `${TIMER_NAMES[x.rule] || x.rule}, ${SIDE_NAMES[x.side] || x.side}`;
     if (x.type === "adjudication_recorded") return `${x.result} (${x.unanimous ? "unanimous" : "not unanimous"})`;
+    if (x.type === "match_clock_chosen") return `match ${x.match}: ${clockChoiceText(x)}`;
     return x.result || x.text || x.note || "";
   }
   function renderActions() {
@@ -318,6 +319,11 @@
   const SIDE_NAMES = { black: "Red (Black)", white: "White" };
   const TIMER_NAMES = { five_minute: "Five-minute rule", one_minute: "One-minute rule" };
   const VOTE_NAMES = { black: "Red wins", white: "White wins", draw: "Draw" };
+  const CLOCK_NAMES = { "90": "90 minutes", "80+10": "80 minutes + 10 s a move" };
+  // "80 minutes + 10 s a move, by coin flip (tails)" / "90 minutes, agreed" (X.A.a)
+  function clockChoiceText(c) {
+    return `${CLOCK_NAMES[c.option] || c.option}, ${c.how === "coin flip" ? "by coin flip (" + c.coin + ")" : "agreed"}`;
+  }
   function resultText(r) {
     return { "1-0": "White wins (1-0)", "0-1": "Red wins (0-1)", "1/2-1/2": "Draw (½-½)" }[r] || r;
   }
@@ -334,7 +340,7 @@
   }
   $("ref-game").addEventListener("change", () => {
     state.refGame = $("ref-game").value;
-    for (const id of ["sheet-result", "timer-result", "adj-result"]) { $(id).innerHTML = ""; $(id).className = "ref-result"; }
+    for (const id of ["clock-result", "sheet-result", "timer-result", "adj-result"]) { $(id).innerHTML = ""; $(id).className = "ref-result"; }
     for (const e of $("referee").querySelectorAll(".error")) e.textContent = "";
     renderRefStatus(); refreshRefGame();
   });
@@ -354,7 +360,10 @@
       timer = ` &middot; <span class="timer-on" id="timer-on">${esc(TIMER_NAMES[started.rule] || started.rule)} on since ${time(started.at)}` +
         (last ? `: ${esc(last.title.toLowerCase())} (${esc(SIDE_NAMES[last.evidence.side] || "")})` : "") + "</span>";
     }
-    $("ref-status").innerHTML = `Red (Black): <b>${esc(g.black)}</b> &middot; White: <b>${esc(g.white)}</b> &middot; board ${esc(g.board)} &middot; ${turn}${timer}`;
+    const m = g.match ? ` &middot; match ${esc(g.match.id)}, game ${esc(g.match.game_no)} of ${esc(g.match.games)}` +
+      (g.ballot ? `, ballot ${esc(g.ballot.ballot == null ? "" : g.ballot.ballot)} (${esc((g.ballot.moves || []).join(" "))})` : "") : "";
+    const mc = g.match_clock ? ` &middot; <span id="match-clock-on">match clock: ${esc(clockChoiceText(g.match_clock))}</span>` : "";
+    $("ref-status").innerHTML = `Red (Black): <b>${esc(g.black)}</b> &middot; White: <b>${esc(g.white)}</b> &middot; board ${esc(g.board)}${m} &middot; ${turn}${mc}${timer}`;
   }
   async function refreshRefGame() {
     const id = state.refGame;
@@ -388,6 +397,14 @@
       (one ? "the 10-second warning at 0:50, the game forfeited at 1:00 without a move (X.B.c)." : "time called at 5:00, the game forfeited at 6:00 without a move (X.B.a).") +
       " Each move starts the opponent's count.";
   }
+  function clockResult(entries) {
+    const c = entries.find((e) => e.type === "match_clock_chosen").data;
+    const wish = (side) => esc(CLOCK_NAMES[c.wishes[side]] || c.wishes[side]);
+    $("clock-result").className = "ref-result ok";
+    $("clock-result").innerHTML = `<b>${esc(clockChoiceText(c))}</b> for match ${esc(c.match)} (games ${esc(c.games.join(", "))}). ` +
+      `Red wanted ${wish("black")}, White ${wish("white")}` + (c.how === "coin flip" ? `; they disagreed: the coin came up <b>${esc(c.coin)}</b>.` : ".") +
+      (c.previous ? ` Replaces the earlier choice (${esc(CLOCK_NAMES[c.previous] || c.previous)}).` : "") + ` Recorded by ${esc(c.by)} at ${time(entries[0].at)}.`;
+  }
   function adjResult(entries) {
     const a = entries.find((e) => e.type === "adjudication_recorded").data;
     $("adj-result").className = "ref-result ok";
@@ -402,6 +419,10 @@
       error.textContent = "";
       const action = form.dataset.act;
       const body = { action, game: state.refGame };
+      if (action === "choose_match_clock") {
+        body.wishes = { black: $("clock-black").value, white: $("clock-white").value };
+        if ($("clock-coin").value) body.coin = $("clock-coin").value;
+      }
       if (action === "enter_score_sheet") { body.side = $("sheet-side").value; body.moves = $("sheet-moves").value; }
       if (action === "start_move_timer") { body.rule = $("timer-rule").value; if ($("timer-side").value) body.side = $("timer-side").value; }
       if (action === "adjudicate") {
@@ -417,6 +438,7 @@
         if (action === "enter_score_sheet") sheetResult(entries, body.side);
         if (action === "start_move_timer") timerResult(entries);
         if (action === "adjudicate") adjResult(entries);
+        if (action === "choose_match_clock") clockResult(entries);
         toast("Recorded: " + action.replace(/_/g, " "));
         refreshRefGame();
       } catch (e) {

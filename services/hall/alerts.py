@@ -47,7 +47,7 @@ CLOSING_ACTIONS = {"draw_claim_decided", "arbiter_decision"}
 # Arbiters' entries kept in the list of recorded actions (docs/arbiter.md), the checkers referee's too.
 RECORDED_ACTIONS = ("fine_recorded", "player_arrived", "clock_adjusted", "game_paused", "game_resumed",
                     "note_added", "alert_resolved", "score_sheet_entered", "adjudication_recorded",
-                    "move_timer_started")
+                    "move_timer_started", "match_clock_chosen")
 
 
 @dataclass(eq=False)

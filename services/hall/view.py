@@ -19,7 +19,9 @@ GAME (what ``game(id)`` / ``games()`` return, and what the dashboard's API serve
      "termination": None|word, "claimable": [{"kind", "by_move", "evidence"}, ...],
      "last_move": UCI|None,
      "match": {"id", "game_no": 1|2, "games": 2, "follows"?}|None,  # checkers matches
-     "ballot": {"ballot": ACF number, "moves": [3 moves], "name"}|None}
+     "ballot": {"ballot": ACF number, "moves": [3 moves], "name"}|None,
+     "match_clock": {"option": "90"|"80+10", "how": "agreed"|"coin flip", "coin": "heads"|"tails"|None,
+                     "by", "at"}}  # match_clock: only once the referee recorded the choice (X.A.a)
 
 ``clock.at`` is the time of the reading, so a browser shows ``white_ms - (now - at)`` for the running
 side. Delta messages (each carries the entry's ``seq``)::
@@ -35,7 +37,9 @@ types spectators need not see (rejections, duplicates, fines, notes), produce no
 entries that change what spectators see are folded: ``game_ended`` by an arbiter, ``clock_adjusted``,
 ``game_paused`` / ``game_resumed`` and ``arbiter_decision`` with result "*" (the game goes on).
 A checkers match's ``match_game_ready`` shows its second game's clock, paused at the times carried
-over from the first game (11-Man National 2017 X.A.b).
+over from the first game (11-Man National 2017 X.A.b); ``match_clock_chosen`` (the referee's record
+of the match clock, X.A.a) gives both games of the match the chosen ``time_control`` and
+``match_clock``, and game 1, not started, a clock paused at the option's time (90 or 80 minutes).
 """
 
 from __future__ import annotations
@@ -218,6 +222,29 @@ class HallView:
                       "at": e.at}
         return [{"type": "game", "seq": e.seq, "id": g["id"], "set": {"clock": g["clock"]}}]
 
+    def _match_clock_chosen(self, e: Entry) -> list[dict]:
+        """``match_clock_chosen``: the match clock both games of a checkers match are played under
+        (11-Man National 2017 X.A.a: "At beginning of the round, 90 minutes will be set on both
+        players' side of the clock. Or 2) ... 80 minutes + 10-second increment"): ``time_control``
+        and ``match_clock`` of each game; the clock of a game not started shows the option's time,
+        paused. A game already under way keeps its clock (the console refuses the choice then)."""
+        d = e.data
+        spec = d["time_control"]
+        base_ms = {"90": 90 * 60_000, "80+10": 80 * 60_000}[d["option"]]
+        choice = {"option": d["option"], "how": d.get("how"), "coin": d.get("coin"), "by": d.get("by"),
+                  "at": e.at}
+        out = []
+        for gid in d.get("games") or [d["game"]]:
+            g = self._games.get(gid)
+            if g is None:
+                continue
+            changes: dict = {"time_control": copy.deepcopy(spec), "match_clock": dict(choice)}
+            if g["status"] == "waiting" and (g["match"] or {}).get("game_no") == 1:
+                changes["clock"] = {"white_ms": base_ms, "black_ms": base_ms, "running": None, "at": e.at}
+            g.update(changes)
+            out.append({"type": "game", "seq": e.seq, "id": gid, "set": copy.deepcopy(changes)})
+        return out
+
     def _game_paused(self, e: Entry) -> list[dict]:
         """An arbiter paused (``game_paused``) or resumed (``game_resumed``) the game: the shown
         clock stops at the pause and runs again from the resumption."""
@@ -284,5 +311,6 @@ _HANDLERS = {
     "game_resumed": HallView._game_paused,
     "arbiter_decision": HallView._arbiter_decision,
     "match_game_ready": HallView._match_game_ready,
+    "match_clock_chosen": HallView._match_clock_chosen,
     **{t: HallView._clock for t in CLOCK_TYPES},
 }

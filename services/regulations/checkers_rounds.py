@@ -56,6 +56,12 @@ def adjudicate(members: list[str], votes: dict[str, str]) -> Adjudication:
     return Adjudication(tuple(members), dict(votes), result, unanimous)
 
 
+RULE_CLOCK_CHOICE = ("11-Man National 2017 X.A.a: \"1) At beginning of the round, 90 minutes will be set on both "
+                     "players' side of the clock. Or 2) ... 80 minutes + 10-second increment ... If the players "
+                     "cannot mutually agree on which of these time options to use, then the decision shall be "
+                     "decided at random (e. g., coin flip).\"")
+
+
 @dataclass(frozen=True)
 class ClockChoice:
     """X.A.a: the match clock option: "90" (90 minutes) or "80+10" (80 minutes + 10 s a press),

@@ -22,6 +22,9 @@ Entries produced (data always carries ``game`` and ``board``; ``rule`` quotes th
   after that (11-Man National 2017 X.B.e).
 - ``move_timer_warning``, ``move_timer_forfeit`` + ``game_ended``: the five- and one-minute rules the
   referee started (11-Man National 2017 X.B.a, X.B.c).
+
+Folded without answer: ``match_clock_chosen`` (X.A.a, the referee's record of a checkers match's
+clock): the clock models of the match's games not started yet take the chosen control.
 """
 
 from __future__ import annotations
@@ -102,6 +105,13 @@ class Enforcer:
                   kind=setup.get("kind") or self.t.kind, white=setup.get("white", ""),
                   black=setup.get("black", ""), setup=setup,
                   first_side=BLACK if setup.get("variant") == "checkers" else WHITE)
+        g.watch = self._watch(g)
+        self.games[g.id] = g
+
+    def _watch(self, g: _Game) -> ClockWatch:
+        """The clock model of ``g`` from its SETUP's ``time_control`` (else the file's control of
+        its kind)."""
+        setup = g.setup
         spec = setup.get("time_control") or self.t.time_controls.get(g.kind)
         try:
             control = control_from_spec(spec) if spec else None
@@ -111,10 +121,24 @@ class Enforcer:
         # plays them (a game from the start position, not from the balloted FEN)
         untimed = BALLOT_PLIES if (setup.get("variant") == "checkers" and self.regs.ballot_moves_before_clock
                                    and not setup.get("fen")) else 0
-        g.watch = ClockWatch(control, self.regs.clock_tolerance_ms, self.rate,
-                             check_counts=setup.get("variant") != "checkers", first_side=g.first_side,
-                             untimed_plies=untimed)
-        self.games[g.id] = g
+        return ClockWatch(control, self.regs.clock_tolerance_ms, self.rate,
+                          check_counts=setup.get("variant") != "checkers", first_side=g.first_side,
+                          untimed_plies=untimed)
+
+    def _on_match_clock_chosen(self, data: dict, at: int):
+        """Checkers 2017 X.A.a: the referee recorded the match clock (90 minutes, or 80 minutes +
+        10 s a move): the clock model of each game of the match not started yet runs that control
+        from now on (game 2 then carries game 1's times over under it, X.A.b). A game already
+        started keeps its model (the console refuses a choice after game 1 has started)."""
+        spec = data.get("time_control")
+        if not isinstance(spec, dict):
+            return
+        for gid in data.get("games") or [data.get("game")]:
+            g = self.games.get(gid)
+            if g is None or g.ended or g.started_at is not None:
+                continue
+            g.setup = {**g.setup, "time_control": dict(spec)}
+            g.watch = self._watch(g)
 
     def _on_move_played(self, data: dict, at: int):
         g = self.games.get(data.get("game"))

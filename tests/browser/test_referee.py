@@ -64,6 +64,18 @@ def the_round() -> dict:
     return data
 
 
+async def referee_page(browser, url: str):
+    """A console page signed in as the test's arbiter, its Referee panel shown."""
+    page = await browser.new_page(viewport={"width": 1440, "height": 1000})
+    await page.goto(url + "/arbiter")
+    await page.wait_for_selector("#login-name:focus")
+    await page.fill("#login-name", LOGIN)
+    await page.fill("#login-password", PASSWORD)
+    await page.click("#login button[type=submit]")
+    await page.wait_for_selector("#referee:not([hidden])")
+    return page
+
+
 @pytest.mark.browser
 async def test_referee_uses_score_sheet_timer_and_adjudication(shared_data):
     from playwright.async_api import async_playwright
@@ -91,13 +103,7 @@ async def test_referee_uses_score_sheet_timer_and_adjudication(shared_data):
                     await client.publish(f"venue/{slug}/boards/1/move", json.dumps({"seq": seq, "move": move}), qos=1)
                 await wait_for(log, lambda e: e.type == "move_played" and e.data["ply"] == PLIES)
 
-            page = await browser.new_page(viewport={"width": 1440, "height": 1000})
-            await page.goto(url + "/arbiter")
-            await page.wait_for_selector("#login-name:focus")
-            await page.fill("#login-name", LOGIN)
-            await page.fill("#login-password", PASSWORD)
-            await page.click("#login button[type=submit]")
-            await page.wait_for_selector("#referee:not([hidden])")
+            page = await referee_page(browser, url)
             # The referee's tools list the checkers games only (not board 7's chess game).
             options = await page.eval_on_selector_all("#ref-game option", "els => els.map(e => e.value)")
             assert options == [g["id"] for g in data["games"] if g["variant"] == "checkers"]
