@@ -69,6 +69,17 @@
         + (s.quote ? `<div class="po-quote">${esc(s.quote)}</div>` : "") + "</div>").join("");
   }
 
+  // A checkers match round (two games, colours reversed in game 2): each game's result with the
+  // colour played; shaded by the match score (both games' points) once both games are over.
+  function matchCell(c, word) {
+    const done = c.games.every((g) => g.code !== " ");
+    const cls = ["cell", "match", done && c.points > 1 ? "win" : "", done && c.points < 1 ? "loss" : ""].join(" ");
+    const opp = c.opponent ? `<span class="opp">${c.opponent}</span>` : "";
+    const games = c.games.map((g, i) => `<span class="game" title="game ${i + 1}${g.color ? ", " + (g.color === "w" ? "White" : "Black (Red)") : ""}">`
+      + `${g.code === " " ? "&middot;" : (word[g.code] ?? esc(g.code))}<sub>${esc(g.color || "")}</sub></span>`).join("");
+    return `<td class="${cls}" title="${esc(c.text)}">${opp}${games}</td>`;
+  }
+
   function drawCrosstable(d) {
     const table = document.getElementById("crosstable");
     const codes = d.tiebreaks.filter((c) => c !== "PTS");
@@ -80,6 +91,7 @@
     table.tBodies[0].innerHTML = d.rows.map((r) => `<tr class="${r.rank === 1 ? "first" : ""}"><td class="rank">${r.rank}</td>`
       + `<td class="num">${r.start_no}</td><td class="name">${esc(r.name)}</td>`
       + r.cells.map((c) => {
+        if (c.games) return matchCell(c, word);
         const cls = ["cell", c.color || "", c.code === "1" || c.code === "+" ? "win" : "", c.code === "0" || c.code === "-" ? "loss" : "",
           "+-UHFZ".includes(c.code) && c.code !== " " ? "unplayed" : ""].join(" ");
         const opp = c.opponent ? `<span class="opp">${c.opponent}</span>` : "";

@@ -6,6 +6,8 @@
   written as PGN text where PGN can say it, else "?" (PGN standard 9.6.1: unknown).
 * :func:`tournament_trf`: ``services.tournament.trf.dump_trf`` of ``services.hall.tournament_trf``;
   ``parse_trf`` reads it back to the same results (tests/unit/test_tournament_view_export.py).
+  Checkers matches (two games a round): each game its own TRF round, ``2r - 1`` and ``2r``
+  (``services.hall.tournament_trf``; tests/unit/test_match_crosstable.py).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from services.hall.tournament_trf import trf_from_field
 from services.hall.tournament_view import TournamentView
 from services.hall.view_pgn import game_pgn
 from services.regulations.controls import control_from_spec
+from services.tournament.results import second_games
 from services.tournament.trf import dump_trf
 
 
@@ -46,10 +49,13 @@ def tournament_trf(view: TournamentView) -> str:
     """The tournament so far as TRF16 text (the rounds started; games in progress are left blank). Raises
     ValueError when recorded results contradict each other or a field does not fit TRF columns."""
     fld, rows = view.rank()
+    records = view.records()
+    matches = any(g.second is not None for g, _ in records)
     t = view.tournament
     info = {s: p for s, p in view.players.items()}
     return dump_trf(trf_from_field(
         fld, name=view.name or "Tournament", rounds_total=max(t.rounds_total if t else 0, view.current_round),
         site=t.site if t else (view.round_info(view.current_round).get("site") or ""),
         system=t.system if t else "", players_info=info, ranks={r.start_no: r.rank for r in rows},
-        dates=[s.start for s in t.rounds] if t else (), initial_color=None))
+        dates=[s.start for s in t.rounds] if t else (), initial_color=None,
+        seconds=second_games(g for g, _ in records) if matches else None))

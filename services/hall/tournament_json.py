@@ -18,7 +18,10 @@ prize rule's unit ("750000", "187500"), never a float. Shapes::
     CROSSTABLE = {"tournament", "round", "rounds": N (columns), "rounds_total", "scoring", "provisional",
                   "tiebreaks",
                   "rows": [{"rank", "start_no", "name", "rating", "total", "tiebreaks",
-                            "cells": [{"round", "opponent", "color", "code", "points", "text"}]}]}
+                            "cells": [{"round", "opponent", "color", "code", "points", "text",
+                                       "games"?: [{"color", "code"}, {"color", "code"}]}]}]}
+    # "games": a checkers match round (two games, colours reversed in game 2): game 1, game 2 from
+    # the row's player's side; "color"/"code" are game 1's, "points" the two games' together
 """
 
 from __future__ import annotations
@@ -83,4 +86,13 @@ def crosstable_json(view: TournamentView, provisional: bool = False) -> dict:
             "provisional": provisional, "tiebreaks": view.tiebreak_order(),
             "rows": [{"rank": r.rank, "start_no": r.start_no, "name": r.name, "rating": r.rating,
                       "total": r.total, "tiebreaks": r.tiebreaks,
-                      "cells": [{**asdict(c), "text": c.text} for c in r.cells]} for r in rows]}
+                      "cells": [_cell(c) for c in r.cells]} for r in rows]}
+
+
+def _cell(c) -> dict:
+    """One CROSSTABLE cell; a match round's also has ``games`` (module docstring)."""
+    cell = {"round": c.round, "opponent": c.opponent, "color": c.color, "code": c.code, "points": c.points,
+            "text": c.text}
+    if c.games:
+        cell["games"] = [{"color": colour, "code": code} for colour, code in c.games]
+    return cell

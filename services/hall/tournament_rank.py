@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from services.tournament.crosstable import CrossCell, CrossRow
+from services.tournament.crosstable import CrossRow, cells_of
 from services.tournament.model import Entry, Field
-from services.tournament.results import GameResult, field_from_results
+from services.tournament.results import GameResult, field_from_results, second_games
 from services.tournament.scoring import CLASSICAL, Scoring
 from services.tournament.standings import StandingRow, tiebreak_specs
 from services.tournament.tiebreaks import compute_tiebreaks
@@ -72,11 +72,14 @@ def rank(players: Mapping[int, tuple[str, int | None]], records: Sequence[Record
     return fld, rows
 
 
-def cross_rows(fld: Field, rows: Sequence[StandingRow]) -> list[CrossRow]:
-    """Crosstable rows (``services.tournament.crosstable``) in the order of ``rows``."""
+def cross_rows(fld: Field, rows: Sequence[StandingRow], records: Sequence[Record] = ()) -> list[CrossRow]:
+    """Crosstable rows (``services.tournament.crosstable``) in the order of ``rows``; ``records``:
+    the rounds' records, whose two-game matches give their cells both games
+    (``results.second_games``)."""
+    seconds = second_games(g for g, _ in records)
     out = []
     for r in rows:
         p = fld.players[r.start_no]
-        cells = [CrossCell(e.round, e.opponent, e.color, e.code, e.points) for e in p.entries]
+        cells = cells_of(p.entries, r.start_no, seconds)
         out.append(CrossRow(r.rank, r.start_no, r.name, r.rating, cells, r.points, dict(r.tiebreaks)))
     return out

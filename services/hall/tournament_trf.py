@@ -7,11 +7,18 @@ scoring and the rank; header lines 012 (name), 022 (site), 042/052 (first and la
 and XXC (the colour of the first-ranked player in round 1, for the Dutch system). Norway Chess
 Armageddon results cannot be written in TRF16: the blocks carry the classical results only (what
 FIDE rates), the points column the event's points.
+
+Two-game matches (checkers 11-Man National 2017: each round a match of two games, colours reversed
+in game 2): TRF16 has one block per game, so with ``seconds`` (``results.second_games``) every round
+``r`` of the event is written as two TRF rounds, ``2r - 1`` (game 1) and ``2r`` (game 2, the same
+opponent, the other colour), and XXR gives ``2 x`` the rounds: a reader then sees each game as a
+game and the points column is the sum of the blocks' codes. A round without a second game (a
+pairing-allocated bye scores one game's win, docs/checkers.md) has its game-2 block blank.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from services.tournament.model import Field
 from services.tournament.trf import TrfGame, TrfPlayer, TrfTournament
@@ -24,13 +31,16 @@ def _date(iso: str) -> str:
 
 def trf_from_field(fld: Field, *, name: str, rounds_total: int, site: str = "", system: str = "",
                    players_info: dict[int, dict] | None = None, ranks: dict[int, int] | None = None,
-                   dates: Sequence[str] = (), initial_color: str | None = "white") -> TrfTournament:
+                   dates: Sequence[str] = (), initial_color: str | None = "white",
+                   seconds: Mapping[tuple[int, int], tuple[str | None, str]] | None = None) -> TrfTournament:
     """A :class:`TrfTournament` of ``fld``.
 
     ``players_info``: start number -> {"fide_id", "federation", "title"} (the tournament file's
     player fields); ``ranks``: start number -> rank (standings); ``dates``: the rounds' scheduled
     starts (ISO 8601) for 042/052; ``initial_color``: "white"/"black" written as ``XXC white1`` /
-    ``black1`` (None: no XXC line). Raises ValueError when a field does not fit its TRF columns
+    ``black1`` (None: no XXC line); ``seconds``: the second games of two-game matches,
+    ``(start_no, round) -> (colour, code)``: every round is written as two TRF rounds (module
+    docstring). Raises ValueError when a field does not fit its TRF columns
     (checked when the file is dumped by ``services.tournament.trf.dump_trf``).
     """
     info = players_info or {}
@@ -43,18 +53,25 @@ def trf_from_field(fld: Field, *, name: str, rounds_total: int, site: str = "", 
     header.append(f"062 {len(fld.players)}")
     if system:
         header.append(f"092 {system.replace('-', ' ').capitalize()}")
-    header.append(f"XXR {rounds_total}")
+    per_round = 2 if seconds else 1
+    header.append(f"XXR {rounds_total * per_round}")
     if initial_color in ("white", "black"):
         header.append(f"XXC {initial_color}1")
-    t = TrfTournament(total_rounds=rounds_total, header=header)
+    t = TrfTournament(total_rounds=rounds_total * per_round, header=header)
     t.order = [("H", i) for i in range(len(header))]
     for sno in sorted(fld.players):
         p = fld.players[sno]
         extra = info.get(sno, {})
         # a game in progress is written blank: TRF16 has no code for "paired, no result yet", and a
         # trailing block without its result is cut short for readers (services.tournament.trf)
-        games = [TrfGame(e.round, None, None, " ") if e.code == " " else TrfGame(e.round, e.opponent, e.color, e.code)
-                 for e in p.entries]
+        games = []
+        for e in p.entries:
+            blocks = [(e.opponent, e.color, e.code)]
+            if seconds:
+                blocks.append((e.opponent, *seconds.get((sno, e.round), (None, " "))))
+            for i, (opponent, colour, code) in enumerate(blocks):
+                rnd = (e.round - 1) * per_round + i + 1
+                games.append(TrfGame(rnd, None, None, " ") if code == " " else TrfGame(rnd, opponent, colour, code))
         while games and games[-1].result == " " and games[-1].opponent is None:
             games.pop()  # rounds not played yet are left off the line
         t.players[sno] = TrfPlayer(

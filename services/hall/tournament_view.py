@@ -255,18 +255,25 @@ class TournamentView:
         Norway points (services.tournament.scoring.NorwayScoring), play-off games are not rounds."""
         t = self.tournament
         players = {s: (p["name"], p.get("rating")) for s, p in self.players.items()}
-        records = [g.as_result(PROVISIONAL_RESULT if provisional else None) for g in self._ordered()]
+        records = self.records(provisional)
         return rank(players, records, rounds=self.current_round, scoring=self.scoring(),
                     tiebreaks=self.tiebreak_order(), round_robin=t is not None and t.system in ROUND_ROBIN,
                     lots=self.lots or None, provisional=provisional)
+
+    def records(self, provisional: bool = False) -> list[tuple]:
+        """``(GameResult, special score)`` of every pairing of every round started, in round and
+        board order; ``provisional``: unfinished games (a match's second game too) read as
+        :data:`PROVISIONAL_RESULT`."""
+        return [g.as_result(PROVISIONAL_RESULT if provisional else None) for g in self._ordered()]
 
     def standings(self, provisional: bool = False) -> list[StandingRow]:
         """Ranked standings; ``provisional``: unfinished games count as :data:`PROVISIONAL_RESULT`."""
         return self.rank(provisional)[1]
 
     def crosstable(self, provisional: bool = False) -> list[CrossRow]:
-        """The crosstable in rank order."""
-        return cross_rows(*self.rank(provisional))
+        """The crosstable in rank order; a checkers match round's cell holds both games
+        (``services.tournament.crosstable.CrossCell.games``)."""
+        return cross_rows(*self.rank(provisional), self.records(provisional))
 
     def forfeited_or_withdrew(self) -> set[int]:
         """Players who lost a game by forfeit or withdrew (US 2023: no prize money for them)."""

@@ -117,6 +117,24 @@ def field_from_results(players: Mapping[int, tuple[str, int | None]] | Iterable[
     return Field(out, n)
 
 
+def second_games(results: Iterable[GameResult]) -> dict[tuple[int, int], tuple[str | None, str]]:
+    """The second game of each two-game match (``GameResult.second``, checkers 11-Man National
+    2017: colours reversed in game 2) from each player's side: ``(start_no, round) -> (colour,
+    TRF code)``; colour "w"/"b" (game 1's White is Black in game 2), None for a forfeit ("+"/"-",
+    unplayed); code " " while the game is not finished. Rounds without a second game are left
+    out. Raises ValueError for an unknown result code."""
+    out: dict[tuple[int, int], tuple[str | None, str]] = {}
+    for g in results:
+        if g.second is None or g.black is None:
+            continue
+        if g.second not in _PAIR_CODES:
+            raise ValueError(f"round {g.round}: {g.white}-{g.black}: unknown second game result {g.second!r}")
+        w2, b2 = _PAIR_CODES[g.second]
+        out[(g.white, g.round)] = (None if w2 in "+-" else "b", w2)
+        out[(g.black, g.round)] = (None if b2 in "+-" else "w", b2)
+    return out
+
+
 def results_from_trf(t: TrfTournament) -> list[GameResult]:
     """The pairings of a parsed TRF as :class:`GameResult` records (one per pairing, White's line first;
     a forfeit without colours is listed under the lower start number). Byes and absences with a code
