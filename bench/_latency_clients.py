@@ -91,14 +91,18 @@ class Boards:
                 due = start + i * spread / len(self.boards)
                 if due > time.perf_counter():
                     await asyncio.sleep(due - time.perf_counter())
-            t = time.perf_counter()
-            paho = self.clients[b]._client
-            info = paho.publish(topic(b), payloads[b], qos=1)
-            self._write_now(paho)
+            t, ok = self.publish_one(b, topic(b), payloads[b])
             sent[b] = t
-            if info.rc != 0:
-                refused += 1
+            refused += not ok
         return refused
+
+    def publish_one(self, board: str, topic: str, payload: str) -> tuple[float, bool]:
+        """Board ``board`` publishes ``payload`` (QoS 1) now: (the instant, accepted by paho)."""
+        t = time.perf_counter()
+        paho = self.clients[board]._client
+        info = paho.publish(topic, payload, qos=1)
+        self._write_now(paho)
+        return t, info.rc == 0
 
     @staticmethod
     def _write_now(paho) -> None:

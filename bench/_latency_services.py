@@ -30,6 +30,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 
+from dashboard.pages import PAGE_SIZE as PAGE  # boards per hall page
+
+
 def _say(line: str) -> None:
     print(line, flush=True)
 
@@ -136,10 +139,23 @@ async def run_spectators(args) -> int:
     first = asyncio.Event()
     gate = asyncio.Semaphore(50)  # handshakes in flight at once
 
+    def url_of(i: int) -> str:
+        """What spectator ``i`` follows (bench_latency ``--watch``)."""
+        if args.watch == "games" and args.boards:
+            return f"{args.url}?boards={i % args.boards + 1}"
+        if args.watch == "pages" and args.boards:
+            pages = -(-args.boards // PAGE)
+            lo = (i % pages) * PAGE + 1
+            return f"{args.url}?boards={lo}-{min(lo + PAGE - 1, args.boards)}"
+        return args.url
+
+    if args.raw:
+        return await _raw_spectators(args, url_of)
+
     async def spectator(i: int) -> None:
         try:
             async with gate:
-                ws = await websockets.connect(args.url, max_size=None, open_timeout=60,
+                ws = await websockets.connect(url_of(i), max_size=None, open_timeout=60,
                                               compression=None if args.no_deflate else "deflate",
                                               ping_interval=None)
                 await ws.recv()  # the snapshot
@@ -168,6 +184,54 @@ async def run_spectators(args) -> int:
     return 0
 
 
+class _Drain(asyncio.Protocol):
+    """A spectator's socket after the handshake: reads and counts bytes, parses nothing."""
+
+    def __init__(self, stats: dict) -> None:
+        self.stats = stats
+
+    def data_received(self, data: bytes) -> None:
+        self.stats["bytes"] += len(data)
+
+    def connection_lost(self, exc) -> None:
+        self.stats["closed"] += 1
+
+
+async def _raw_spectators(args, url_of) -> int:
+    """``--raw``: each spectator makes the websocket handshake (RFC 6455 4.1) and then only drains its
+    socket. The server does exactly the same work for it as for a browser that keeps up; this process
+    spends a fraction of the CPU a parsing client would, CPU the services share on one machine."""
+    import base64
+    import os
+    from urllib.parse import urlsplit
+
+    stats = {"connected": 0, "bytes": 0, "closed": 0}
+    keep = []
+    for i in range(args.count):
+        u = urlsplit(url_of(i))
+        path = u.path + (f"?{u.query}" if u.query else "")
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(u.hostname, u.port), 30)
+            key = base64.b64encode(os.urandom(16)).decode()
+            writer.write((f"GET {path} HTTP/1.1\r\nHost: {u.hostname}:{u.port}\r\nUpgrade: websocket\r\n"
+                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                          f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
+            if b" 101 " not in head.split(b"\r\n", 1)[0]:
+                raise ConnectionError(head[:60])
+            writer.transport.set_protocol(_Drain(stats))
+            keep.append(writer)  # a StreamWriter closes its transport when collected
+            stats["connected"] += 1
+        except Exception:
+            stats["closed"] += 1
+    _say(f"READY {stats['connected']} {stats['closed']}")
+    await _until_stopped()
+    for w in keep:
+        w.transport.close()
+    _say("STATS " + json.dumps(stats))
+    return 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="mode", required=True)
@@ -185,6 +249,9 @@ def main() -> int:
     s.add_argument("--url", required=True)
     s.add_argument("--count", type=int, required=True)
     s.add_argument("--no-deflate", action="store_true")
+    s.add_argument("--boards", type=int, default=0, help="boards in the round (for --watch)")
+    s.add_argument("--watch", choices=("pages", "games", "all"), default="all")
+    s.add_argument("--raw", action="store_true", help="handshake, then only drain the socket")
     s.add_argument("--connect-timeout", type=float, default=120)
     args = p.parse_args()
     _raise_fd_limit()

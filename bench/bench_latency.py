@@ -66,10 +66,12 @@ sys.path.insert(0, str(REPO / "bench"))
 import chess.pgn  # noqa: E402
 
 from _latency_clients import Boards, HopSubscriber, Recorder  # noqa: E402
+from _latency_hall import round_pgn, schedule, world_cup_games  # noqa: E402
 
 PGN = REPO.parent / "shared" / "data" / "chess" / "fide_candidates_2024_open.pgn"
+WORLD_CUP = REPO.parent / "shared" / "data" / "chess" / "fide_world_cup_2025.pgn"
 SERVICES = REPO / "bench" / "_latency_services.py"
-MOSQUITTO = ("127.0.0.1", 1883)
+MOSQUITTO = ("127.0.0.1", int(os.environ.get("BENCH_MQTT_PORT", "1883")))
 REDIS_URL = "redis://127.0.0.1:6379/0"
 TARGET_MS = 25.0
 WALL_OFFSET = time.time() - time.perf_counter()  # to put the gateway's time.time() stamps on perf_counter
@@ -284,6 +286,52 @@ async def run_waves(boards: Boards, topic, payload, progress_of, n_waves: int, w
     return counted
 
 
+async def play_hall(boards: Boards, events, topic, payload, warmup: float, deadline: float,
+                    done_of, drain_s: float) -> dict[tuple[str, int], float]:
+    """Publish ``events`` (``[(s from start, board, ply)]``) each at its instant; returns the publish
+    instant of every counted one (at or after ``warmup`` s), keyed ``(board, ply)``. Then waits up
+    to ``drain_s`` until ``done_of(sent)`` is true (every counted ply received)."""
+    sent: dict[tuple[str, int], float] = {}
+    start = time.perf_counter()
+    late = refused = 0
+    for t, b, ply in events:
+        due = start + t
+        now = time.perf_counter()
+        if now > deadline:
+            break
+        if due > now:
+            await asyncio.sleep(due - now)
+        elif now - due > 0.05:
+            late += 1
+        instant, ok = boards.publish_one(b, topic(b), payload(b, ply))
+        refused += not ok
+        if t >= warmup:
+            sent[(b, ply)] = instant
+    if refused:
+        raise ServiceError(f"{refused} of {len(events)} publishes refused by the MQTT client (link down)")
+    end = time.perf_counter() + drain_s
+    while time.perf_counter() < end and not done_of(sent):
+        await asyncio.sleep(0.05)
+    sent_late[0] = late
+    return sent
+
+
+sent_late = [0]  # plies the bench itself published more than 50 ms after their instant (last run)
+
+
+def hall_latencies(sent, seen_of, key_of) -> tuple[list[float], int]:
+    """(ms from publish to first receipt, one per receiver and ply; how many never arrived)."""
+    lat, lost = [], 0
+    for (b, ply), t0 in sent.items():
+        for seen in seen_of():
+            t1 = seen.get(key_of(b, ply))
+            if t1 is None:
+                lost += 1
+            else:
+                lat.append((t1 - t0) * 1000.0)
+    return lat, lost
+
+
 def latencies(counted, seen_of, key_of) -> tuple[list[float], int]:
     """(ms from publish to first receipt, one per receiver and ply; how many never arrived)."""
     lat, lost = [], 0
@@ -331,7 +379,15 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
     res = Result(backend, n, spectators=args.spectators)
     t_start = time.perf_counter()
     slug = f"bench-lat-{uuid.uuid4().hex[:8]}-{n}"
-    setup, moves = round_setup(n, games)
+    if args.load == "hall":
+        from services.hall.setup import round_from_pgn
+
+        pgn_text, hall = round_pgn(n, games)
+        setup = round_from_pgn(pgn_text)
+        moves = {b: g.moves for b, g in hall.items()}
+        events = schedule(hall, speed=args.speed, stagger=args.stagger, until=args.warmup_s + args.duration)
+    else:
+        setup, moves = round_setup(n, games)
     if backend == "embedded":
         store = f"sqlite:///{tmp / (slug + '.sqlite')}"
         gw_args = ["gateway", "--store", store, "--tournament", slug, "--embedded"]
@@ -366,7 +422,9 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         ws_url = dashboard.ready.replace("http://", "ws://") + "/ws/live"
         passive = max(0, args.spectators - args.recorders)
         if passive:
-            crowd = await start("spectators", ["spectators", "--url", ws_url, "--count", str(passive)]
+            crowd = await start("spectators", ["spectators", "--url", ws_url, "--count", str(passive),
+                                               "--boards", str(n), "--watch", args.watch]
+                                + (["--raw"] if args.raw_spectators else [])
                                 + (["--no-deflate"] if args.no_deflate else []), tmp, 150)
             connected, failed = (int(x) for x in crowd.ready.split())
             if failed or connected < passive:
@@ -382,6 +440,10 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         await hop.start()
 
         phase("recorders, boards, hop subscriber connected")
+        if args.load == "hall":
+            await run_hall(res, args, n, boards, hop, events, moves, slug, store, setup,
+                           [gateway, dashboard, crowd], recorders, phase)
+            return res
         waves = args.waves
         body = lambda b, w, stamp: json.dumps({"seq": w, "move": moves[b][w - 1], "sent_at": stamp})  # noqa: E731
         # the bare hop first (services up, idle), then the venue path, the same waves
@@ -453,8 +515,61 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         if backend != "embedded":
             await cleanup_redis(slug)
             await cleanup_mqtt_session(*MOSQUITTO, f"venue-gateway-{slug}")
-    res.seconds = time.perf_counter() - t_start
+        res.seconds = time.perf_counter() - t_start
     return res
+
+
+async def run_hall(res: Result, args, n: int, boards: Boards, hop: HopSubscriber, events, moves, slug: str,
+                   store: str, setup: dict, procs: list, recorders: list, phase) -> None:
+    """The hall load (``_latency_hall``): the bare hop on the schedule first, then the venue path on
+    the same schedule; fills ``res``."""
+    body = lambda b, ply: json.dumps({"seq": ply, "move": moves[b][ply - 1], "sent_at": rfc3339_now()})  # noqa: E731
+    deadline = time.perf_counter() + args.warmup_s + args.duration + 30
+    gid = {g["board"]: g["id"] for g in setup["games"]}
+    sent = await play_hall(boards, events, lambda b: f"venue-bench/{slug}/hop/{b}", body, args.warmup_s,
+                           deadline, lambda sent: all(k in hop.seen for k in sent), drain_s=10)
+    res.hop, res.hop_lost = hall_latencies(sent, lambda: [hop.seen], lambda b, p: (b, p))
+    res.hop_waves = len(sent)
+    phase("bare hop done")
+    probe = LogProbe(store, slug)
+    profilers = []
+    try:
+        procs = [p for p in procs if p]
+        if args.profile and args.py_spy and n == max(args.boards):
+            profilers = await start_profilers(args, res.backend, n, [p for p in procs if p.name != "spectators"])
+        cpu0 = {p.name: cpu_seconds(p.proc.pid) for p in procs}
+        cpu0["bench"] = time.process_time()
+        t0 = time.perf_counter()
+        deadline = t0 + args.warmup_s + args.duration + 30
+        sent = await play_hall(boards, events, lambda b: f"venue/{slug}/boards/{b}/move", body, args.warmup_s,
+                               deadline, lambda sent: all((gid[b], p) in r.seen for r in recorders
+                                                          for b, p in sent), drain_s=args.drain)
+        span = time.perf_counter() - t0
+        late = sent_late[0]
+        res.waves = len(sent)
+        res.venue, res.lost = hall_latencies(sent, lambda: [r.seen for r in recorders], lambda b, p: (gid[b], p))
+        res.logged, _ = hall_latencies(sent, lambda: [probe.seen], lambda b, p: (gid[b], p))
+        res.handled, _ = hall_latencies(sent, lambda: [probe.handled], lambda b, p: (gid[b], p))
+        cpu = {p.name: cpu_seconds(p.proc.pid) - cpu0[p.name] for p in procs}
+        cpu["bench"] = time.process_time() - cpu0["bench"]
+        res.cpu = {k: v / span for k, v in cpu.items()} if span > 0 else {}
+        plies = sum(1 for t, _, _ in events if t <= args.warmup_s + args.duration)
+        res.notes.append(f"{plies} plies in {args.warmup_s + args.duration:g} s ({plies / (args.warmup_s + args.duration):.0f}/s), "
+                         f"{len(sent)} counted; CPU per ply: gateway {cpu.get('gateway', 0) / plies * 1000:.2f} ms, "
+                         f"dashboard {cpu.get('dashboard', 0) / plies * 1000:.2f} ms")
+        if late:
+            res.notes.append(f"the bench published {late} plies more than 50 ms after their instant (it was busy)")
+        res.via_snapshot = sum(r.via_snapshot for r in recorders)
+        for r in recorders:
+            if r.error:
+                res.notes.append(f"recorder: {r.error}")
+    finally:
+        for prof in profilers:
+            with contextlib.suppress(ProcessLookupError):
+                prof.send_signal(signal.SIGINT)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(prof.wait(), 20)
+        await probe.close()
 
 
 async def start_profilers(args, backend: str, n: int, procs: list[Proc]):
@@ -509,12 +624,31 @@ def parse_args(argv=None):
     p.add_argument("--drain", type=float, default=15.0,
                    help="after the last wave, wait up to s for late deliveries (default 15)")
     p.add_argument("--backends", default="mosquitto+redis,embedded")
-    p.add_argument("--budget", type=float, default=450.0, help="whole run, s (default 450)")
+    p.add_argument("--budget", type=float, default=None, help="whole run, s (default 900; burst 450)")
     p.add_argument("--no-deflate", action="store_true",
                    help="spectators do not offer permessage-deflate (browsers do; default: offer it)")
     p.add_argument("--spread", type=float, default=0.0,
                    help="paced mode: spread each wave's publishes evenly over s seconds (an even rate of "
                         "boards/s msg/s) instead of all at once (default 0: at once)")
+    p.add_argument("--load", choices=("hall", "burst"), default="hall",
+                   help="hall (default): every board plays a real rapid or blitz game at its real pace "
+                        "(bench/_latency_hall.py); burst: waves, every board moving in the same instant")
+    p.add_argument("--pace", choices=("rapid", "blitz"), default="rapid",
+                   help="hall: the World Cup 2025 games replayed: rapid (default; 15+10 and 10+10) or blitz "
+                        "(5+3 and 3+2)")
+    p.add_argument("--duration", type=float, default=None, help="hall: counted seconds (default 30)")
+    p.add_argument("--warmup-s", type=float, default=5.0, help="hall: seconds not counted first (default 5)")
+    p.add_argument("--speed", type=float, default=1.0, help="hall: replay speed factor (default 1: real pace)")
+    p.add_argument("--stagger", type=float, default=3.0,
+                   help="hall: boards start within this many seconds (default 3)")
+    p.add_argument("--watch", choices=("pages", "games", "all"), default="pages",
+                   help="what each passive spectator follows: pages (default): the hall page of its "
+                        "spectator number's page of 50 boards (/ws/live?boards=LO-HI); games: one "
+                        "game's page; all: every board (/ws/live). The recording ones follow every board")
+    p.add_argument("--parse-spectators", dest="raw_spectators", action="store_false",
+                   help="passive spectators are websockets clients that parse every frame (default: they "
+                        "make the handshake and then only drain their sockets, the same work for the "
+                        "server, a third of the CPU for this machine)")
     p.add_argument("--queue-cap", type=int, default=0,
                    help="what-if: the dashboard's per-spectator queue cap (default: the app's own)")
     p.add_argument("--profile", metavar="DIR", help="py-spy the gateway and dashboard at the largest N")
@@ -524,6 +658,8 @@ def parse_args(argv=None):
     a.boards = [int(x) for x in (a.boards or ("10,100" if a.quick else "10,100,1000")).split(",")]
     a.spectators = a.spectators if a.spectators is not None else (100 if a.quick else 1000)
     a.waves = a.waves or (10 if a.quick else 20)
+    a.duration = a.duration or (15.0 if a.quick else 30.0)
+    a.budget = a.budget or (900.0 if a.load == "hall" else 450.0)
     a.recorders = max(1, min(a.recorders, a.spectators or 1))
     a.backends = [b.strip() for b in a.backends.split(",") if b.strip()]
     for b in a.backends:
@@ -544,7 +680,7 @@ async def main(argv=None) -> int:
     load = os.getloadavg()
     print(f"bench_latency: {', '.join(args.backends)}; boards {args.boards}; {args.spectators} spectators "
           f"({args.recorders} recording); {args.waves} waves (+{args.warmup} warm-up)", flush=True)
-    games = load_games(args.warmup + args.waves)
+    games = world_cup_games(WORLD_CUP, args.pace) if args.load == "hall" else load_games(args.warmup + args.waves)
     results: list[Result] = []
     tmp = Path(tempfile.mkdtemp(prefix="venue-bench-latency-"))
     try:
@@ -592,9 +728,14 @@ async def main(argv=None) -> int:
           f"{'off' if args.no_deflate else 'offered, as browsers do'}; spectator queue cap "
           f"{args.queue_cap or 'default'}); one MQTT connection per board, QoS 1, "
           f"no feedback subscription; "
-          f"{f'each wave spread over {args.spread:g} s' if args.spread else 'each wave published at once'}; "
-          f"{args.waves} counted waves (+{args.warmup} warm-up), "
-          f"{args.gap:g} s apart, wave timeout {args.wave_timeout:g} s; samples = recording spectators x "
+          + (f"load hall: every board plays a FIDE World Cup 2025 {args.pace} game at {args.speed:g}x its real pace "
+             f"(boards start within {args.stagger:g} s; {args.duration:g} s counted after {args.warmup_s:g} s); "
+             f"passive spectators follow {args.watch} ({'handshake, then drain' if args.raw_spectators else 'parsing every frame'}); "
+             if args.load == "hall" else
+             f"load burst: {f'each wave spread over {args.spread:g} s' if args.spread else 'each wave published at once'}; "
+             f"{args.waves} counted waves (+{args.warmup} warm-up), "
+             f"{args.gap:g} s apart, wave timeout {args.wave_timeout:g} s; ")
+          + f"samples = recording spectators x "
           f"plies; log = publish to the entry readable by a log follower in the bench process (the "
           f"dashboard's input); lost = never received (after a {args.drain:g} s drain); snap = plies first seen in a snapshot (queue "
           f"overflow, F12); cpu/s = CPU seconds per wall second of each process during the venue waves.")

@@ -42,6 +42,10 @@ from services.eventlog.base import EventLog
 log = logging.getLogger(__name__)
 
 FEEDBACK_QOS = 1
+# paho lets 20 QoS 1 messages wait for their PUBACK by default and queues the rest: with a move a second
+# on each of 1,000 boards the feedback queue then grew without end and every move waited seconds behind
+# it (bench/bench_latency.py). Mosquitto ships with 20 too; deploy/mosquitto raises it to 200.
+FEEDBACK_INFLIGHT = 1000
 
 
 def no_delay(client: aiomqtt.Client) -> None:
@@ -140,6 +144,7 @@ class Gateway:
                 async with aiomqtt.Client(
                     self.host, self.port, identifier=self.client_id, clean_session=False,
                     username=self.username, password=self.password, keepalive=self.keepalive,
+                    max_inflight_messages=FEEDBACK_INFLIGHT,
                 ) as client:
                     client.pending_calls_threshold = 100_000  # feedback to 1000 boards in flight
                     no_delay(client)
