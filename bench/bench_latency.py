@@ -333,17 +333,8 @@ def hall_latencies(sent, seen_of, key_of) -> tuple[list[float], int]:
 
 
 def latencies(counted, seen_of, key_of) -> tuple[list[float], int]:
-    """(ms from publish to first receipt, one per receiver and ply; how many never arrived)."""
-    lat, lost = [], 0
-    for w, sent in counted:
-        for seen in seen_of():
-            for b, t0 in sent.items():
-                t1 = seen.get(key_of(b, w))
-                if t1 is None:
-                    lost += 1
-                else:
-                    lat.append((t1 - t0) * 1000.0)
-    return lat, lost
+    """The burst's waves ``[(wave, {board: instant})]`` measured as ``hall_latencies``."""
+    return hall_latencies({(b, w): t for w, sent in counted for b, t in sent.items()}, seen_of, key_of)
 
 
 class LogProbe:
