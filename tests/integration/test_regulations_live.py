@@ -88,14 +88,15 @@ async def arbiter(log, action: str, body: dict):
     return await log.append_many([(t, d, None) for t, d in build(action, body, "chief", games)])
 
 
-async def run_scenario(broker_url: str, store: str, preset_name: str, scenario, silent_minutes: int):
+async def run_scenario(broker_url: str, store: str, preset_name: str, scenario, silent_minutes: int,
+                       ballots: list[dict] | None = None):
     slug = f"reg-{uuid.uuid4().hex[:8]}"
     now = int(time.time() * 1000)
     start = now - silent_minutes * MIN
     t = preset(preset_name, start, slug)
     log = open_log(store, slug)
     await register(log, t)
-    rs = await start_round(log, (await register(log, t)), 1)
+    rs = await start_round(log, (await register(log, t)), 1, ballots=ballots)
     # The arbiter checks in both players of board 1 at the start (Laws 6.7.1: present in time).
     g1 = rs["games"][0]["id"]
     for side in ("white", "black"):
@@ -236,7 +237,16 @@ async def test_norway_blitz_preset(broker, shared_data):
 
 
 async def test_checkers_preset(broker):
+    # The German Open 2004 opening 11-15 22-17 15-19 is ACF ballot 119
+    # (../shared/data/checkers/acf_3move_ballots.csv): board 1's match is given that ballot, as the
+    # gateway refuses a move off the ballot (X.A.d, tests/unit/test_ballot_check.py).
+    from services.rules.checkers_ballots import load_deck
+
+    ballot = next(b for b in load_deck() if b.number == 119)
+    assert ballot.moves == ("11-15", "22-17", "15-19")
+
     async def scenario(log, board, g1, rs):
+        assert rs["games"][0]["ballot"]["moves"] == list(ballot.moves)
         # Black (Red) moves first; numeric notation; the German Open 2004 opening 11-15 22-17 15-19.
         await board.moves(["11-15", "22-17", "15-19"])
         await wait_for(log, lambda e: e.type == "move_played" and e.data["ply"] == 3)
@@ -249,4 +259,5 @@ async def test_checkers_preset(broker):
         await asyncio.sleep(0.5)
         assert not of(await log.read(), "default_forfeit")
 
-    await run_scenario(broker, "memory://", "checkers-11-man-national-2017.toml", scenario, silent_minutes=31)
+    await run_scenario(broker, "memory://", "checkers-11-man-national-2017.toml", scenario, silent_minutes=31,
+                       ballots=[ballot.to_json()] * 5)
