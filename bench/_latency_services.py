@@ -260,7 +260,9 @@ def main() -> int:
     quiet_logs()
     runner = {"gateway": run_gateway, "dashboard": run_dashboard, "spectators": run_spectators}[args.mode]
     try:
-        return asyncio.run(runner(args))
+        from venue.serve import run
+
+        return run(runner(args))
     except Exception as exc:  # say why in one line; the bench prints it
         _say(f"FAILED {args.mode}: {type(exc).__name__}: {exc}")
         return 2

@@ -2,23 +2,38 @@
 
 Issue "Live hall end to end". For each backend x board count it runs the product's gateway and
 dashboard as two subprocesses (``bench/_latency_services.py``; the code ``venue gateway`` and ``venue
-dashboard`` run), sets up a round of N boards (``round_started`` from the headers of real games:
-FIDE Candidates 2024, open section, repeated across the boards), connects S spectators to
-``/ws/live`` (S - R passive readers in a third subprocess, R recording ones in this process) and N
-board connections (this process), then plays waves: every board publishes its game's next move at
-once (``{"seq", "move", "sent_at"}`` on ``venue/{t}/boards/{b}/move``, QoS 1), the bench waits until
-every recording spectator has every ply of the wave, pauses, and goes on. Latency of a ply = its
-first receipt on a recording spectator - its publish, both ``time.perf_counter()`` in this process;
-one sample per recording spectator and ply. The first ``--warmup`` waves are not counted.
+dashboard`` run, on the same event loop, uvloop), sets up a round of N boards (``round_started``
+through the product's ``round_from_pgn``), connects S spectators to ``/ws/live`` (S - R passive ones
+in a third subprocess, R recording ones in this process) and N board connections (this process,
+one MQTT connection each, QoS 1), then plays the load:
+
+- ``--load hall`` (default): a round of N games in play. Every board replays a real game of the
+  FIDE World Cup 2025 at its real pace (``--pace rapid``, the default: 15+10 and 10+10; ``blitz``:
+  5+3 and 3+2), each ply after the thinking time its clocks show, the boards starting within 3 s of
+  each other as at a round's start (``bench/_latency_hall.py``). The first ``--warmup-s`` seconds are
+  not counted, then ``--duration`` seconds are. At 1,000 boards the rapid round's first 35 s bring
+  about 300 plies a second (openings are played fast), the blitz round's about 390.
+- ``--load burst``: waves; every board publishes its next move in the same instant, the bench
+  waits until every recording spectator has the wave, pauses and goes on (a stress test: 1,000
+  moves in the same millisecond do not happen in a hall).
+
+What spectators follow (``--watch``): ``pages`` (default) as the hall page does (pages of 50 boards,
+``/ws/live?boards=LO-HI``, spectator i on page i mod pages: at 10 boards all of them follow every
+board); ``games``: one board each (the game page); ``all``: every board. The R recording spectators
+always follow every board. Passive ones make the handshake and then only drain their sockets
+(``--parse-spectators``: websockets clients parsing every frame, which costs this shared machine CPU).
+
+Latency of a ply = its first receipt on a recording spectator - its publish, both
+``time.perf_counter()`` in this process; one sample per recording spectator and ply.
 
 Beside it, on the same broker and in the same run (services up, idle): the bare hop, the same boards
-publishing the same waves to a topic only one plain MQTT subscriber in this process reads: the limit
-of broker + client library for a burst of N messages.
+publishing the same load to a topic only one plain MQTT subscriber in this process reads: the limit
+of broker + client library.
 
-Backends: ``mosquitto+redis`` (mqtt://127.0.0.1:1883, redis://127.0.0.1:6379/0, unique tournament
-slug, its keys deleted afterwards) and ``embedded`` (the amqtt broker inside the gateway process, as
-``venue demo`` runs it, and SQLite in a temporary directory; the dashboard, another process, sees
-the gateway's appends by polling the file every 5 ms, the SQLite log's default).
+Backends: ``mosquitto+redis`` (mqtt://127.0.0.1:1883, or the port in ``BENCH_MQTT_PORT``;
+redis://127.0.0.1:6379/0, unique tournament slug, its keys deleted afterwards) and ``embedded`` (the
+amqtt broker inside the gateway process, as ``venue demo`` runs it, and SQLite in a temporary
+directory; the dashboard, another process, polls the file every 5 ms, the SQLite log's default).
 
 Besides the table: "log" columns (publish to the entry readable by a log follower in this process,
 i.e. the gateway's share), a "stages" line per row (publish -> gateway's ``at`` stamp -> log ->
@@ -26,16 +41,15 @@ spectator), each service's CPU per ply, the gateway's store batching and the das
 deltas (queue overflow, F12).
 
 Target: p99 < 25 ms at 1,000 boards over Mosquitto + Redis. Prints one table and the settings.
-Bounded: stops by itself (``--budget`` seconds, default 450; per-config caps; a 15 s drain after the
-last wave); a service that cannot be reached or started is reported on its row ("FAILED: ...").
+Bounded: stops by itself (``--budget`` seconds; per-config caps; a 15 s drain after the load); a
+service that cannot be reached or started is reported on its row ("FAILED: ...").
 
 Usage: ``.venv/bin/python bench/bench_latency.py [--quick] [--boards 10,100,1000] [--spectators 1000]
-[--waves 20] [--backends mosquitto+redis,embedded] [--verbose] [--profile DIR]``.
-``--quick``: 10 and 100 boards, 100 spectators, 10 waves. ``--profile DIR``: py-spy (``--py-spy``,
-default ``py-spy`` on PATH) records the gateway and the dashboard during the largest config's waves.
-What-if options (not the product's defaults): ``--no-deflate`` (spectators do not offer
-permessage-deflate), ``--queue-cap N`` (the dashboard's per-spectator queue), ``--spread S`` (each
-wave's publishes spread evenly over S seconds: a steady rate instead of a burst).
+[--load hall|burst] [--pace rapid|blitz] [--watch pages|games|all] [--backends ...] [--verbose]
+[--profile DIR]``. ``--quick``: 10 and 100 boards, 100 spectators, 15 s counted (10 waves).
+``--profile DIR``: py-spy (``--py-spy``) records the gateway and the dashboard at the largest N.
+What-if options (not the product's defaults): ``--no-deflate``, ``--queue-cap N``, ``--spread S``
+(burst: each wave spread over S seconds).
 """
 
 from __future__ import annotations
@@ -737,4 +751,6 @@ async def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    from venue.serve import run  # the services' event loop (uvloop) for the load generator too
+
+    sys.exit(run(main()))
