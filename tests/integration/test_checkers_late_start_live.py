@@ -5,9 +5,10 @@ than 30 minutes before a round time is scheduled to end. Any game, not started i
 this rule, shall be declared drawn."
 
 The checkers preset with its placeholder round ends uncommented (a Major/Minor division file) is
-registered, round 1 paired from it (11 players: five boards and a bye) and its end moved to 30
-minutes and a few seconds from now, so the limit passes during the test. Board 1 makes Red's first
-move before the limit (``11-15``, the first move of ../shared/data/checkers/german_open_2004.pdn);
+registered, round 1 paired from it (11 players: five boards and a bye, each match with a ballot
+drawn from the ACF deck) and its end moved to 30 minutes and a few seconds from now, so the limit
+passes during the test. Board 1 makes Red's first balloted move before the limit (X.A.d: "Red's first
+balloted move is made"; the gateway refuses a move off the ballot, tests/unit/test_ballot_check.py);
 every other board stays unstarted and must be drawn by the gateway's regulations with an entry
 naming the rule. A move on a drawn board afterwards is refused (the game is over).
 """
@@ -68,7 +69,9 @@ async def test_games_not_started_30_minutes_before_the_round_end_are_drawn(tmp_p
             await asyncio.wait_for(gw.ready.wait(), 10)
             target = parse_mqtt_url(broker)
             async with aiomqtt.Client(target.host, target.port, identifier=f"dev-{slug}") as client:
-                await client.publish(f"venue/{slug}/boards/1/move", json.dumps({"seq": 1, "move": "11-15"}), qos=1)
+                red_first = {str(g["board"]): g["ballot"]["moves"][0] for g in rs["games"]}
+                await client.publish(f"venue/{slug}/boards/1/move", json.dumps({"seq": 1, "move": red_first["1"]}),
+                                     qos=1)
                 [first] = await wait_for(log, lambda e: e.type == "move_played" and e.data.get("board") == "1")
                 started = first.data["game"]
                 assert started == first_on["1"]
@@ -90,7 +93,8 @@ async def test_games_not_started_30_minutes_before_the_round_end_are_drawn(tmp_p
                 assert not [x for x in entries if x.type == "game_ended" and x.data["game"] == started]
 
                 # Board 2's Red arrives now: its games were declared drawn, the move is refused.
-                await client.publish(f"venue/{slug}/boards/2/move", json.dumps({"seq": 1, "move": "11-15"}), qos=1)
+                await client.publish(f"venue/{slug}/boards/2/move", json.dumps({"seq": 1, "move": red_first["2"]}),
+                                     qos=1)
                 [refused] = await wait_for(log, lambda e: e.type == "move_rejected" and e.data.get("board") == "2")
                 assert "game over" in refused.data["reason"]
                 assert not [e for e in await log.read() if e.type == "move_played" and e.data.get("board") == "2"]
