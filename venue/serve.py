@@ -107,7 +107,9 @@ def run_until_stopped(coro) -> int:
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
+            # not the main thread (a test running the CLI in a thread): RuntimeError on asyncio's
+            # loop, ValueError on uvloop's
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, task.cancel)
         try:
             return int(await coro or 0)
