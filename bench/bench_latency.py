@@ -85,7 +85,12 @@ from _latency_hall import round_pgn, schedule, world_cup_games  # noqa: E402
 PGN = REPO.parent / "shared" / "data" / "chess" / "fide_candidates_2024_open.pgn"
 WORLD_CUP = REPO.parent / "shared" / "data" / "chess" / "fide_world_cup_2025.pgn"
 SERVICES = REPO / "bench" / "_latency_services.py"
-MOSQUITTO = ("127.0.0.1", int(os.environ.get("BENCH_MQTT_PORT", "1883")))
+MOSQUITTO = ("127.0.0.1", int(os.environ.get("BENCH_MQTT_PORT", "1883")))  # --mosquitto system
+DEPLOY_CONF = REPO / "deploy" / "mosquitto" / "mosquitto.conf"
+# The broker settings of deploy/mosquitto/mosquitto.conf a bench broker takes (not its users, ACL,
+# persistence or port): Nagle off and the in-flight and queue limits a 1,000-board hall needs.
+DEPLOY_TUNING = ("set_tcp_nodelay", "max_inflight_messages", "max_queued_messages", "max_packet_size",
+                 "max_connections")
 REDIS_URL = "redis://127.0.0.1:6379/0"
 TARGET_MS = 25.0
 WALL_OFFSET = time.time() - time.perf_counter()  # to put the gateway's time.time() stamps on perf_counter
@@ -198,6 +203,43 @@ def cpu_seconds(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return 0.0
+
+
+@contextlib.asynccontextmanager
+async def deploy_mosquitto(tmp: Path):
+    """A Mosquitto with the tuning of ``deploy/mosquitto/mosquitto.conf`` on a free port of
+    127.0.0.1, anonymous, no persistence; yields ``(host, port)``. ServiceError when the
+    ``mosquitto`` binary is missing or does not start."""
+    binary = shutil.which("mosquitto") or next((p for p in ("/usr/sbin/mosquitto",) if Path(p).exists()), None)
+    if binary is None:
+        raise ServiceError("no mosquitto binary (apt-get install mosquitto), or use --mosquitto system")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    tuning = [line.strip() for line in DEPLOY_CONF.read_text().splitlines()
+              if line.split(" ", 1)[0] in DEPLOY_TUNING]
+    conf = tmp / "mosquitto.conf"
+    conf.write_text("\n".join([f"listener {port} 127.0.0.1", "allow_anonymous true", "persistence false",
+                               "log_dest stderr", "log_type error", *tuning]) + "\n")
+    proc = await asyncio.create_subprocess_exec(binary, "-c", str(conf), stdout=asyncio.subprocess.DEVNULL,
+                                                stderr=open(tmp / "mosquitto.stderr", "wb"))
+    try:
+        for _ in range(100):
+            try:
+                await check_tcp("127.0.0.1", port, "the bench's Mosquitto")
+                break
+            except ServiceError:
+                if proc.returncode is not None:
+                    raise
+                await asyncio.sleep(0.05)
+        else:
+            raise ServiceError(f"the bench's Mosquitto did not listen on {port}")
+        yield ("127.0.0.1", port), tuning
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(proc.wait(), 5)
 
 
 async def check_tcp(host: str, port: int, what: str) -> None:
@@ -629,6 +671,10 @@ def parse_args(argv=None):
     p.add_argument("--drain", type=float, default=15.0,
                    help="after the last wave, wait up to s for late deliveries (default 15)")
     p.add_argument("--backends", default="mosquitto+redis,embedded")
+    p.add_argument("--mosquitto", choices=("deploy", "system"), default="deploy",
+                   help="deploy (default): the bench starts a Mosquitto with deploy/mosquitto/mosquitto.conf's "
+                        "tuning (Nagle off, 200 in flight) on a free port, as a venue runs it; system: the "
+                        "broker already on 127.0.0.1:1883 (or BENCH_MQTT_PORT) with its own settings")
     p.add_argument("--budget", type=float, default=None, help="whole run, s (default 900; burst 450)")
     p.add_argument("--no-deflate", action="store_true",
                    help="spectators do not offer permessage-deflate (browsers do; default: offer it)")
@@ -688,10 +734,17 @@ async def main(argv=None) -> int:
     games = world_cup_games(WORLD_CUP, args.pace) if args.load == "hall" else load_games(args.warmup + args.waves)
     results: list[Result] = []
     tmp = Path(tempfile.mkdtemp(prefix="venue-bench-latency-"))
+    stack = contextlib.AsyncExitStack()
     try:
         for backend in args.backends:
             if backend == "mosquitto+redis":
                 try:
+                    if args.mosquitto == "deploy":
+                        global MOSQUITTO
+                        broker = await stack.enter_async_context(deploy_mosquitto(tmp))
+                        MOSQUITTO, tuning = broker
+                        print(f"  Mosquitto with deploy/mosquitto's tuning on port {MOSQUITTO[1]}: "
+                              f"{'; '.join(tuning)}", flush=True)
                     await check_tcp(*MOSQUITTO, "Mosquitto")
                     await check_redis()
                 except ServiceError as exc:
@@ -710,6 +763,7 @@ async def main(argv=None) -> int:
                 status = f"FAILED: {r.error}" if r.error else f"p99 {pct(r.venue, .99):.1f} ms"
                 print(f" {status} ({r.seconds:.0f} s)", flush=True)
     finally:
+        await stack.aclose()
         shutil.rmtree(tmp, ignore_errors=True)
     print()
     print(table(results))
@@ -728,6 +782,7 @@ async def main(argv=None) -> int:
         p99 = pct(big[0].venue, .99)
         print(f"target: p99 < {TARGET_MS:g} ms at 1,000 boards over Mosquitto+Redis: "
               f"{'met' if p99 < TARGET_MS else 'MISSED'} ({p99:.1f} ms)")
+    print(f"broker: {'a Mosquitto with the tuning of deploy/mosquitto/mosquitto.conf' if args.mosquitto == 'deploy' else f'the Mosquitto on {MOSQUITTO[0]}:{MOSQUITTO[1]} with its own settings'}")
     print(f"settings: {args.spectators} spectators on /ws/live ({args.recorders} recording in the bench "
           f"process, the rest reading in a subprocess; permessage-deflate "
           f"{'off' if args.no_deflate else 'offered, as browsers do'}; spectator queue cap "
