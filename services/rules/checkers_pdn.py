@@ -46,6 +46,7 @@ from services.rules.checkers_game import CheckersGame
 from services.rules.checkers_notation import format_fen
 from services.rules.checkers_results import PDN_TOKENS, RECORDED, from_pdn, to_pdn
 from services.rules.results import score
+from services.rules.pgn_io import escape_tag_value, unescape_tag_value
 
 _TAG_RE = re.compile(r'^\s*\[\s*(\w+)\s+"(.*)"\s*\]\s*$')
 _MOVE_RE = re.compile(r"^(\d{1,2}(?:[-x:]\d{1,2})+)[!?]*(.*)$", re.IGNORECASE)
@@ -150,7 +151,7 @@ def read_pdn(text: str) -> list[PdnGame]:
             if current is None or any(s.strip() for s in movetext):
                 finish()
                 current, movetext = PdnGame(), []
-            current.tags[tag.group(1)] = tag.group(2)
+            current.tags[tag.group(1)] = unescape_tag_value(tag.group(2))
         elif line.strip():
             if current is None:
                 current, movetext = PdnGame(), []
@@ -238,7 +239,8 @@ def write_pdn(game: CheckersGame, tags: Mapping[str, str] | None = None) -> str:
     after the standard ones; "?" for a missing standard one). Result comes from the game, in PDN's
     form (Black's score first) ("*" while it goes on), GameType is "21"; FEN and SetUp "1" are
     added for a set-up position.
-    Raises ValueError when a tag value holds a double quote or a line break.
+    Quotes and backslashes in tag values are escaped (``\\"``, ``\\\\``: PGN standard 8.1.1).
+    Raises ValueError when a tag value holds a line break (PGN standard 7: not in a string).
     """
     given = dict(tags or {})
     out = {name: given.pop(name, "?") for name in ("Event", "Date", "Black", "White")}
@@ -251,7 +253,7 @@ def write_pdn(game: CheckersGame, tags: Mapping[str, str] | None = None) -> str:
         given.pop(name, None)
     out.update(given)
     for name, value in out.items():
-        if '"' in str(value) or "\n" in str(value) or not re.fullmatch(r"\w+", name):
+        if "\n" in str(value) or "\r" in str(value) or not re.fullmatch(r"\w+", name):
             raise ValueError(f"tag {name!r} cannot be written in PDN: {value!r}")
-    head = "".join(f'[{name} "{value}"]\n' for name, value in out.items())
+    head = "".join(f'[{name} "{escape_tag_value(value)}"]\n' for name, value in out.items())
     return f"{head}\n{_movetext(game)}\n\n"

@@ -9,6 +9,7 @@ convention: the mover's remaining time after the move). Sources: PGN standard (E
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple, TextIO
 
@@ -81,8 +82,22 @@ def write_pgn(moves: Sequence[str], *, tags: dict | None = None, result: str = "
         if clocks_ms is not None and clocks_ms[index] is not None:
             ms = clocks_ms[index]
             node.set_clock(ms // 1000 if whole_seconds else ms / 1000)
+    for name, value in list(game.headers.items()):
+        game.headers[name] = escape_tag_value(value)  # python-chess writes values as they are
     exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
     return game.accept(exporter) + "\n"
+
+
+def escape_tag_value(value: str) -> str:
+    """A tag value as the inside of a PGN string token (PGN standard 8.1.1 and 7: a backslash is
+    written ``\\\\`` and a quote ``\\"``); PDN tags are written the same way."""
+    return str(value).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def unescape_tag_value(text: str) -> str:
+    """The tag value written as ``text`` inside a PGN string (``\\"`` a quote, ``\\\\`` a backslash);
+    the inverse of ``escape_tag_value``. A lone backslash before anything else stays as it is."""
+    return re.sub(r'\\(["\\])', r"\1", text)
 
 
 def game_to_pgn(game, *, tags: dict | None = None, clocks_ms: Sequence[int | None] | None = None,
@@ -112,7 +127,7 @@ def _to_pgn_game(game: chess.pgn.Game) -> PgnGame:
         moves.append(node.move.uci())
         seconds = node.clock()
         clocks.append(None if seconds is None else round(seconds * 1000))
-    tags = dict(game.headers)
+    tags = {name: unescape_tag_value(value) for name, value in game.headers.items()}
     start_fen = tags.get("FEN")
     return PgnGame(tags, moves, clocks, tags.get("Result", "*"), start_fen, [str(e) for e in game.errors])
 

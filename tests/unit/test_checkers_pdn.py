@@ -210,8 +210,20 @@ def test_export_of_a_set_up_game_carries_its_fen():
 
 
 def test_export_refuses_a_tag_it_cannot_write():
+    """A line break cannot stand in a PGN/PDN string token (PGN standard 7)."""
     with pytest.raises(ValueError):
-        write_pdn(CheckersGame(), {"Event": 'say "hi"'})
+        write_pdn(CheckersGame(), {"Event": "say\nhi"})
+
+
+def test_export_escapes_quotes_and_backslashes_in_tags():
+    """PGN standard 8.1.1 (7, string tokens), which PDN follows: a quote inside a tag value is
+    ``\\"``, a backslash ``\\\\``; our reader gives the values back."""
+    name = 'Smith, Bob "the Hammer" C:\\x'
+    text = write_pdn(CheckersGame(), {"Event": 'say "hi"', "Black": name})
+    assert '[Black "Smith, Bob \\"the Hammer\\" C:\\\\x"]' in text
+    assert '[Event "say \\"hi\\""]' in text
+    (record,) = read_pdn(text)
+    assert record.tags["Black"] == name and record.tags["Event"] == 'say "hi"'
 
 
 def test_pydraughts_pdn_writer_numbers_a_game_from_the_start_as_if_set_up():

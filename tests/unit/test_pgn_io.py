@@ -118,3 +118,14 @@ def test_reader_matches_python_chess(shared_data):
             assert game.moves == [m.uci() for m in theirs.mainline_moves()]
             assert game.tags == dict(theirs.headers)
     assert len(ours) == 56
+
+
+def test_tag_values_escape_quotes_and_backslashes():
+    """PGN standard 8.1.1 (7, string tokens): a quote inside a tag value is written ``\\"`` and a
+    backslash ``\\\\``; our reader gives the value back as it was (python-chess 1.11 reads tag values
+    without unescaping them, so the reader undoes the escapes itself)."""
+    name = 'Smith, Bob "the Hammer" C:\\x'
+    text = write_pgn(["e2e4"], tags={"White": name})
+    assert '[White "Smith, Bob \\"the Hammer\\" C:\\\\x"]' in text
+    (ours,) = read_pgn(text)
+    assert ours.tags["White"] == name

@@ -66,3 +66,26 @@ def test_board_picture_is_drawn_by_pydraughts(record):
     assert svg.startswith("<svg") and 'viewBox="0 0 352 352"' in svg
     with pytest.raises(ValueError):
         game_svg(view.game("1-1"), ply=1)  # checkers: the current position only
+
+
+def test_exports_escape_a_quoted_name(record):
+    """PGN standard 8.1.1: a quote in a tag value is written ``\\"``, a backslash ``\\\\``; both the
+    PDN (checkers) and the PGN (chess) of a GAME with a nickname in quotes read back to the name."""
+    from services.rules.pgn_io import read_pgn
+
+    name = 'Morgan, John "the Hammer"'
+    view = HallView()
+    for e in entries(record):
+        if e.type == "round_started":
+            e.data["games"][0]["black"] = name
+        view.apply(e)
+    text = game_pgn(view.game("1-1"), view.round)
+    assert '[Black "Morgan, John \\"the Hammer\\""]' in text
+    (back,) = read_pdn(text)
+    assert back.tags["Black"] == name
+    chess_game = {**view.game("1-1"), "variant": "chess", "moves": ["e2e4"], "start_fen": None,
+                  "clocks": [None], "white": "a\\b"}
+    text = game_pgn(chess_game, view.round)
+    assert '[Black "Morgan, John \\"the Hammer\\""]' in text and '[White "a\\\\b"]' in text
+    (back,) = read_pgn(text)
+    assert back.tags["Black"] == name and back.tags["White"] == "a\\b"
