@@ -34,11 +34,16 @@ from services.clock import ClockError, GameClock, TimeControl
 from services.rules.base import BLACK, SIDES, WHITE, other
 
 GRACE_MS = 5000
+# A replay at ``rate`` x turns every ms of message and scheduling jitter into ``rate`` ms of game
+# time: 40 ms of jitter at 60x is 2.4 s, past the 2 s tolerance, and a demo's console filled with
+# false disagreements. A replay's tolerance therefore also allows this much wall-clock jitter.
+REPLAY_JITTER_MS = 100
 
 
 class ClockWatch:
     """One game's checks. ``control``: the model's time control (None when unknown: then only the
-    press/move counts are checked); ``tolerance_ms``; ``rate``: replay speed (1 in a real hall);
+    press/move counts are checked); ``tolerance_ms`` (game time; a replay faster than real time adds
+    ``REPLAY_JITTER_MS`` of wall-clock jitter, scaled); ``rate``: replay speed (1 in a real hall);
     ``check_counts``: False where moves may be made before the clock starts (checkers ballots);
     ``first_side``: who makes ply 1 (checkers: Black); ``untimed_plies``: plies played before the
     clock starts (0, or 3 for the checkers ballot under X.A.d's alternative)."""
@@ -49,7 +54,7 @@ class ClockWatch:
         timed = control is not None and control.timed
         self.model = GameClock(control) if timed else None
         self.control = control if timed else None
-        self.tolerance = tolerance_ms
+        self.tolerance = tolerance_ms + (int(REPLAY_JITTER_MS * (rate - 1)) if rate > 1 else 0)
         self.rate = rate
         self.check_counts = check_counts
         self.grace = grace_ms

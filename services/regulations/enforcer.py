@@ -196,9 +196,12 @@ class Enforcer:
         return [self._disagreement(g, f) for f in found] + late
 
     def _disagreement(self, g: _Game, finding: dict) -> tuple[str, dict]:
-        return ("clock_disagreement", {"game": g.id, "board": g.board, **finding,
-                                       "rule": "the device clock is authoritative; the arbiter checks it "
-                                               "(FIDE Laws 6.10)"})
+        if g.setup.get("variant") == "checkers":
+            rule = ("the clock shows the time; a move is complete when the player stops his/her own "
+                    "clock (11-Man National 2017 X.A.d); the referee checks it")
+        else:
+            rule = "the device clock is authoritative; the arbiter checks it (FIDE Laws 6.10)"
+        return ("clock_disagreement", {"game": g.id, "board": g.board, **finding, "rule": rule})
 
     def _on_clock_started(self, data, at):
         return self._clock("start", data, at)

@@ -78,3 +78,26 @@ def test_replay_rate_scales_the_gateways_instants():
     start(w)
     w.on_move("white", 900)
     assert w.on_clock("press", 5_400_000 - 60_000 + 30_000, 5_400_000, "black", 1000) == []
+
+
+def test_a_replay_allows_its_wall_clock_jitter_scaled_by_the_rate():
+    """A demo replaying at 60x: the press reaches the gateway 40 ms (wall) after the device's
+    instant, 2.4 s of game time. In a real hall (rate 1) 2.4 s off is reported; in the replay it
+    is jitter, and only a difference beyond the tolerance plus 100 ms x 59 of jitter is."""
+    real = ClockWatch(US)
+    start(real)
+    real.on_move("white", 9_000)
+    # White used 10 s and gets +30 s: 5420 s; the device shows 2.4 s more.
+    [f] = real.on_clock("press", 5_422_400, 5_400_000, "black", 10_000)
+    assert f["difference_ms"] == 2_400
+
+    replay = ClockWatch(US, rate=60)
+    start(replay)
+    replay.on_move("white", 150)
+    # 10 s of game time is 166.7 ms of wall time at 60x; the press arrives at 166 ms.
+    assert replay.on_clock("press", 5_422_400, 5_400_000, "black", 166) == []
+    replay.on_move("black", 300)
+    # Black's clock ran 333 - 166 = 167 ms of wall time, 10.02 s of game time, +30 s: the model
+    # gives 5419.98 s; a device showing 5391 s is 28.98 s off, far beyond jitter: reported.
+    [g] = replay.on_clock("press", 5_422_400, 5_391_000, "white", 333)
+    assert g["model_ms"] == 5_419_980 and g["difference_ms"] == -28_980
