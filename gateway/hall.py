@@ -214,7 +214,42 @@ class Hall:
     # ----- live ---------------------------------------------------------------------------------
 
     def handle(self, topic: str, payload: bytes | str, now_ms: int) -> Step:
-        """One MQTT message. Never raises: bad input becomes ``message_rejected`` and feedback."""
+        """One MQTT message. Never raises: bad input becomes ``message_rejected`` and feedback; a
+        fault of ours (any exception) becomes ``message_rejected`` ``internal error: <type>`` with
+        the raw payload, answered on the board's feedback when the topic names a known board."""
+        try:
+            return self._handle(topic, payload, now_ms)
+        except Exception as exc:  # noqa: BLE001 - one message must never stop the hall
+            return self.internal_error(topic, payload, exc)
+
+    def internal_error(self, topic: str, payload, exc: BaseException) -> Step:
+        """The ``message_rejected`` entry (reason ``internal error: <type>: <text>``, raw payload cut
+        to 2 KB) and, when the topic names a known board, its feedback, for a message whose handling
+        raised ``exc``. Never raises."""
+        from gateway.payload import cut_topic, raw_text, split_topic
+
+        try:
+            board, _kind = split_topic(self.tournament, topic)
+        except Exception:  # noqa: BLE001
+            board = None
+        try:
+            raw = raw_text(payload)
+        except Exception:  # noqa: BLE001
+            raw = repr(payload)[:2048]
+        detail = f"internal error: {type(exc).__name__}: {exc}"[:300]
+        step = Step(entries=[("message_rejected", self._rejection_data(
+            board, cut_topic(str(topic)), None, None, detail, raw))])
+        state = self.boards.get(board) if board is not None else None
+        if state is not None:
+            try:
+                fen = state.game.fen
+            except Exception:  # noqa: BLE001
+                fen = None
+            step.feedback.append((board, {"ref": None, "accepted": False,
+                                          "reason": f"internal error: {type(exc).__name__}", "fen": fen}))
+        return step
+
+    def _handle(self, topic: str, payload: bytes | str, now_ms: int) -> Step:
         try:
             msg = parse(self.tournament, topic, payload)
         except BadMessage as bad:
@@ -553,10 +588,11 @@ class Hall:
                 "raw": raw}
 
     def _rejected_message(self, topic: str, payload, bad: BadMessage) -> Step:
-        from gateway.payload import raw_text
+        from gateway.payload import cut_topic, raw_text
 
         step = Step()
-        data = self._rejection_data(bad.board, topic, bad.device, bad.seq, bad.reason, raw_text(payload))
+        data = self._rejection_data(bad.board, cut_topic(topic), bad.device, bad.seq, bad.reason,
+                                    raw_text(payload))
         step.entries.append(("message_rejected", data))
         if bad.board is not None and bad.kind != "status":
             state = self.boards.get(bad.board)

@@ -8,7 +8,9 @@ as ``message_rejected`` (docs/events.md). Nothing here knows which boards exist 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from gateway.placement import normalize
 
@@ -18,6 +20,13 @@ RESULTS = ("1-0", "0-1", "1/2-1/2")
 DEVICES = ("board", "clock")
 MAX_PAYLOAD = 16 * 1024
 RAW_CUT = 2048
+TOPIC_CUT = 200  # a topic as recorded in ``message_rejected`` (MQTT allows 64 KB)
+MAX_DEPTH = 32  # JSON nesting: a real message has 1 level; 1,000 levels once raised RecursionError
+MAX_SEQ = 2**53 - 1  # JavaScript's largest exact integer: ``seq`` comes back as ``ref``
+# Board labels, as in dashboard/boardspec.py: 1 to 32 letters, digits, "." and "_".
+BOARD_LABEL = re.compile(r"[A-Za-z0-9._]{1,32}")
+# RFC 3339 section 5.6 date-time ("T" or, as its note allows, a space; leap second 60 allowed).
+RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})")
 
 
 class BadMessage(ValueError):
@@ -71,11 +80,68 @@ def split_topic(tournament: str, topic: str) -> tuple[str, str]:
     """``(board, kind)`` of a device topic. Raises BadMessage for any other topic."""
     parts = topic.split("/")
     if len(parts) != 5 or parts[0] != "venue" or parts[1] != tournament or parts[2] != "boards":
-        raise BadMessage(f"unknown topic: {topic}")
+        raise BadMessage(f"unknown topic: {cut_topic(topic)}")
     board, kind = parts[3], parts[4]
-    if not board or kind not in KINDS:
-        raise BadMessage(f"unknown topic: {topic}", board=board or None)
+    if not board:
+        raise BadMessage(f"unknown topic: {cut_topic(topic)}")
+    if not BOARD_LABEL.fullmatch(board):
+        # no feedback topic to answer on: the label itself is what is wrong (board=None)
+        raise BadMessage(f"bad board label: {board[:40]!r}{'...' if len(board) > 40 else ''} "
+                         f"(1-32 letters, digits, '.', '_')")
+    if kind not in KINDS:
+        raise BadMessage(f"unknown topic: {cut_topic(topic)}", board=board)
     return board, kind
+
+
+def cut_topic(topic: str) -> str:
+    """The topic as recorded and reported: cut to ``TOPIC_CUT`` characters."""
+    return topic if len(topic) <= TOPIC_CUT else topic[:TOPIC_CUT] + "..."
+
+
+def nesting_depth(text: str, limit: int = MAX_DEPTH) -> int:
+    """How deep ``[`` / ``{`` nest in ``text`` (JSON strings skipped), counting no further than one
+    past ``limit``. Cheap for real messages: only text with more than ``limit`` brackets is scanned."""
+    if text.count("[") + text.count("{") <= limit:
+        return 0 if "[" not in text and "{" not in text else 1
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def is_rfc3339(value: object) -> bool:
+    """Whether ``value`` is an RFC 3339 date-time string (section 5.6), e.g. ``2024-04-04T14:00:00Z``."""
+    if not isinstance(value, str) or len(value) > 40:
+        return False
+    m = RFC3339.fullmatch(value)
+    if m is None:
+        return False
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    offset = m.group(8)
+    if offset not in ("Z", "z") and (int(offset[1:3]) > 23 or int(offset[4:6]) > 59):
+        return False
+    try:  # a leap second (60) is valid RFC 3339; datetime knows none, so check it as :59
+        datetime(year, month, day, hour, minute, min(second, 59))
+    except ValueError:
+        return False
+    return second <= 60
 
 
 def raw_text(payload: bytes | str) -> str:
@@ -97,9 +163,15 @@ def parse(tournament: str, topic: str, payload: bytes | str) -> Message:
         return _status(board, payload, raw)
     try:
         text = payload.decode("utf-8") if isinstance(payload, (bytes, bytearray)) else payload
+        if nesting_depth(text) > MAX_DEPTH:
+            raise BadMessage(f"not JSON: nested deeper than {MAX_DEPTH} levels", board=board,
+                             kind=kind, device=default_device)
         body = json.loads(text)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise BadMessage(f"not JSON: {exc}", board=board, kind=kind, device=default_device) from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        if isinstance(exc, BadMessage):
+            raise
+        reason = f"not JSON: {exc}"[:200]
+        raise BadMessage(reason, board=board, kind=kind, device=default_device) from None
     if not isinstance(body, dict):
         raise BadMessage("not a JSON object", board=board, kind=kind, device=default_device)
     device = default_device
@@ -109,13 +181,13 @@ def parse(tournament: str, topic: str, payload: bytes | str) -> Message:
             raise BadMessage(f"bad field device: {device!r} (expected 'board' or 'clock')",
                              board=board, kind=kind, device=None)
     seq = body.get("seq")
-    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
-        raise BadMessage("bad field seq: an integer >= 1 is required", board=board, kind=kind,
-                         device=device)
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= MAX_SEQ:
+        raise BadMessage(f"bad field seq: an integer from 1 to {MAX_SEQ} (2^53-1) is required",
+                         board=board, kind=kind, device=device)
     msg = Message(board, kind, device, seq, body, raw)
     _CHECKS[kind](msg)
-    if "sent_at" in body and not isinstance(body["sent_at"], str):
-        _bad(msg, "bad field sent_at: an RFC 3339 string is required")
+    if "sent_at" in body and not is_rfc3339(body["sent_at"]):
+        _bad(msg, "bad field sent_at: an RFC 3339 date-time is required (e.g. 2024-04-04T14:00:00Z)")
     return msg
 
 
@@ -158,7 +230,7 @@ def _check_clock(msg: Message) -> None:
         _bad(msg, f"bad field event: expected one of {', '.join(CLOCK_EVENTS)}")
     for side in ("white_ms", "black_ms"):
         value = body.get(side)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEQ:
             _bad(msg, f"bad field {side}: an integer >= 0 (milliseconds) is required")
     if body.get("running") not in ("white", "black", None):
         _bad(msg, "bad field running: expected 'white', 'black' or null")

@@ -101,7 +101,8 @@ class Gateway:
         self.hall = Hall(tournament, hold_ms=hold_ms, result_review=self.referee.review_result)
         self.ready = asyncio.Event()
         self.connected = asyncio.Event()
-        self.counts = {"messages": 0, "entries": 0, "reconnects": 0, "store_errors": 0}
+        self.counts = {"messages": 0, "entries": 0, "reconnects": 0, "store_errors": 0,
+                       "internal_errors": 0}
         self._pending: list[tuple[str, dict, int]] = []
         self._feedback: list[tuple[str, dict]] = []
         self._wake = asyncio.Event()
@@ -176,10 +177,22 @@ class Gateway:
             self._receive(str(message.topic), message.payload)
 
     def _receive(self, topic: str, payload) -> None:
+        """Handle one MQTT message. Never raises: whatever goes wrong with one message is logged,
+        recorded as ``message_rejected`` (``internal error: <type>``, raw payload cut to 2 KB),
+        answered on the board's feedback when the board is known, and the next message is handled."""
         self.counts["messages"] += 1
-        if isinstance(payload, (int, float)) or payload is None:
-            payload = b"" if payload is None else str(payload).encode()
-        self._take(self.hall.handle(topic, payload, now_ms()))
+        try:
+            if isinstance(payload, (int, float)) or payload is None:
+                payload = b"" if payload is None else str(payload).encode()
+            self._take(self.hall.handle(topic, payload, now_ms()))
+        except Exception as exc:  # noqa: BLE001 - one message must never stop the gateway
+            self.counts["internal_errors"] += 1
+            log.exception("gateway %s: handling a message on %s failed", self.tournament, topic[:200])
+            step = self.hall.internal_error(topic, payload, exc)
+            at = now_ms()
+            self._pending.extend((type_, data, at) for type_, data in step.entries)
+            self._feedback.extend(step.feedback)
+            self._wake.set()
 
     def _take(self, step: Step, at: int | None = None) -> None:
         if not step.entries and not step.feedback:
@@ -200,7 +213,13 @@ class Gateway:
             type_, data = todo[i]
             if queue or i >= own:
                 self._pending.append((type_, data, at))
-            for answer in self.referee.observe(type_, data, at):
+            try:
+                answers = self.referee.observe(type_, data, at)
+            except Exception:  # noqa: BLE001 - the entry stands; the regulations missed it
+                self.counts["internal_errors"] += 1
+                log.exception("gateway %s: the regulations failed on %s", self.tournament, type_)
+                answers = []
+            for answer in answers:
                 if answer[0] in HALL_TYPES:
                     self.hall.fold(*answer)
                 todo.append(answer)
@@ -212,12 +231,16 @@ class Gateway:
         while True:
             await asyncio.sleep(0.2)
             now = now_ms()
-            self._take(self.hall.tick(now))
-            answers = self.referee.tick(now)
-            for answer in answers:  # a game the regulations end (a default, X.B.e) takes no more moves
-                if answer[0] in HALL_TYPES:
-                    self.hall.fold(*answer)
-            self._take(Step(entries=answers), now)
+            try:
+                self._take(self.hall.tick(now))
+                answers = self.referee.tick(now)
+                for answer in answers:  # a game the regulations end (a default, X.B.e) takes no more moves
+                    if answer[0] in HALL_TYPES:
+                        self.hall.fold(*answer)
+                self._take(Step(entries=answers), now)
+            except Exception:  # noqa: BLE001 - the timer must keep running
+                self.counts["internal_errors"] += 1
+                log.exception("gateway %s: a timer step failed", self.tournament)
 
     async def _follow_loop(self) -> None:
         """Fold in what others append (round_started, an arbiter's game_ended)."""

@@ -329,3 +329,58 @@ def test_junk_is_answered(payload):
     d = Driver("1")
     step = d.send("1", "move", None, raw=payload)
     assert step.feedback and step.feedback[0][1]["accepted"] is False
+
+
+# ----- review of a fresh clone: one message never stops the hall (docs/protocol.md: "Bad input of
+# any kind never stops the gateway or other boards"; `internal error: ...`: recorded, board plays on)
+
+
+def test_deeply_nested_payload_is_rejected_and_other_boards_play():
+    """The review's repro: `[` * 1000 + `]` * 1000 on board 1 raised RecursionError out of handle."""
+    d = Driver("1", "2")
+    d.send("1", "move", None, raw=b"[" * 1000 + b"]" * 1000)
+    d.move("2", "e2e4")
+    rejected = [data for t, data in d.entries if t == "message_rejected"]
+    assert len(rejected) == 1 and rejected[0]["reason"].startswith("not JSON")
+    assert rejected[0]["board"] == "1" and len(rejected[0]["raw"]) <= 2048
+    assert [(b, f["reason"].split(":")[0]) for b, f in d.feedback if not f["accepted"]] == [("1", "not JSON")]
+    assert d.played("2") == ["e2e4"]
+
+
+@pytest.mark.parametrize("where", ["parse", "offer"])
+def test_an_exception_anywhere_in_handle_is_recorded_not_raised(monkeypatch, where):
+    """A fault of the gateway before the message reaches its board (parsing, ordering) is recorded
+    as `message_rejected` `internal error: <type>` with the raw payload, answered on the board's
+    feedback, and the next message is handled."""
+    import gateway.hall as hall_module
+
+    d = Driver("1")
+
+    def boom(*args, **kwargs):
+        raise KeyError("boom")
+
+    if where == "parse":
+        monkeypatch.setattr(hall_module, "parse", boom)
+    else:
+        monkeypatch.setattr(d.hall.sequencer, "offer", boom)
+    step = d.move("1", "e2e4")
+    assert [t for t, _ in step.entries] == ["message_rejected"]
+    data = step.entries[0][1]
+    assert data["reason"].startswith("internal error: KeyError")
+    assert data["board"] == "1" and '"e2e4"' in data["raw"]
+    assert step.feedback == [("1", {"ref": None, "accepted": False, "reason": "internal error: KeyError",
+                                    "fen": START})]
+    monkeypatch.undo()
+    d.move("1", "e2e4", seq=1)
+    assert d.played() == ["e2e4"]
+
+
+def test_board_label_outside_the_rule_recorded_without_feedback():
+    """A 300-character board label: no feedback topic exists for it; recorded with the topic cut."""
+    d = Driver("1")
+    step = d.hall.handle(f"venue/{T}/boards/{'x' * 300}/move", b'{"seq": 1, "move": "e2e4"}', 0)
+    assert step.feedback == []
+    (type_, data), = step.entries
+    assert type_ == "message_rejected" and data["board"] is None
+    assert data["reason"].startswith("bad board label")
+    assert len(data["topic"]) <= 203 and len(data["reason"]) < 120

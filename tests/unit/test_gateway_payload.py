@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gateway.payload import BadMessage, parse, topic_filters
@@ -81,3 +83,82 @@ def test_unknown_topics(bad_topic):
 def test_topic_filters():
     assert f"venue/{T}/boards/+/move" in topic_filters(T)
     assert len(topic_filters(T)) == 5
+
+
+# ----- review of a fresh clone: bad input of any kind is answered, never raised -----------------
+# docs/protocol.md: "Bad input of any kind never stops the gateway or other boards"; the reasons are
+# the table's: `not JSON: ...`, `bad field seq: ...`, `bad field sent_at: ...`.
+
+
+@pytest.mark.parametrize("payload", [b"[" * 1000 + b"]" * 1000, b'{"a":' * 1000 + b"1" + b"}" * 1000,
+                                     "[" * 8000 + "]" * 8000])
+def test_deeply_nested_payload_is_not_json(payload):
+    """The review's repro: `[` * 1000 + `]` * 1000 (~2 KB) raised RecursionError out of the parser."""
+    with pytest.raises(BadMessage) as err:
+        parse(T, topic("move"), payload)
+    assert err.value.reason.startswith("not JSON"), err.value.reason
+    assert err.value.board == "3" and err.value.kind == "move"
+
+
+def test_nesting_inside_an_object_is_refused_too():
+    """A valid move carrying a deep value is refused before anything stores or re-encodes it."""
+    deep = b"[" * 200 + b"]" * 200
+    with pytest.raises(BadMessage) as err:
+        parse(T, topic("move"), b'{"seq": 1, "move": "e2e4", "x": ' + deep + b"}")
+    assert err.value.reason.startswith("not JSON")
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting():
+    msg = parse(T, topic("result"), b'{"seq": 2, "result": "1-0", "reason": "' + b"[" * 150 + b'"}')
+    assert msg.body["reason"] == "[" * 150
+
+
+@pytest.mark.parametrize("sent_at", ["yesterday", "", "2024-04-04", "2024-04-04T14:00:00",
+                                     "2024-13-04T14:00:00Z", "2024-04-04T25:00:00Z",
+                                     "2024-04-04T14:00:00Z and more", "14:00:00Z"])
+def test_sent_at_must_be_rfc3339(sent_at):
+    """docs/protocol.md: `sent_at` (optional, any message): the device's time, RFC 3339;
+    refused with `bad field sent_at` otherwise."""
+    body = json.dumps({"seq": 7, "move": "e2e4", "sent_at": sent_at}).encode()
+    with pytest.raises(BadMessage) as err:
+        parse(T, topic("move"), body)
+    assert err.value.reason.startswith("bad field sent_at"), err.value.reason
+    assert err.value.seq == 7
+
+
+@pytest.mark.parametrize("sent_at", ["2024-04-04T14:00:00Z", "2024-04-04t14:00:00z",
+                                     "2024-04-04T14:00:00.123456+02:00", "1985-04-12T23:20:50.52Z",
+                                     "1990-12-31T15:59:60-08:00", "2024-04-04 14:00:00-05:30"])
+def test_rfc3339_sent_at_accepted(sent_at):
+    """RFC 3339 section 5.8 examples (a leap second included; section 5.6 allows a space for T)."""
+    body = json.dumps({"seq": 7, "event": "start", "white_ms": 1, "black_ms": 1, "running": "white",
+                       "sent_at": sent_at}).encode()
+    assert parse(T, topic("clock"), body).sent_at == sent_at
+
+
+@pytest.mark.parametrize("seq", [2**53, 10**40, -(10**40)])
+def test_seq_beyond_javascript_integers_refused(seq):
+    """A seq is echoed as `ref`; JavaScript numbers are exact only up to 2^53-1."""
+    with pytest.raises(BadMessage) as err:
+        parse(T, topic("move"), json.dumps({"seq": seq, "move": "e2e4"}).encode())
+    assert err.value.reason.startswith("bad field seq")
+
+
+def test_largest_safe_seq_accepted():
+    assert parse(T, topic("move"), json.dumps({"seq": 2**53 - 1, "move": "e2e4"}).encode()).seq == 2**53 - 1
+
+
+@pytest.mark.parametrize("label", ["x" * 33, "x" * 300, "a-b", "3 ", "b\u00e9", "+", "#"])
+def test_board_labels_outside_the_rule_refused_without_a_board(label):
+    """Board labels are 1-32 letters, digits, `.`, `_` (dashboard/boardspec.py); any other label
+    has no feedback topic to answer on, so no board is named in the refusal."""
+    with pytest.raises(BadMessage) as err:
+        parse(T, f"venue/{T}/boards/{label}/move", b'{"seq": 1, "move": "e2e4"}')
+    assert err.value.reason.startswith("bad board label")
+    assert err.value.board is None
+    assert len(err.value.reason) < 120
+
+
+@pytest.mark.parametrize("label", ["1", "12a", "x" * 32, "A.b_9"])
+def test_board_labels_within_the_rule_accepted(label):
+    assert parse(T, f"venue/{T}/boards/{label}/move", b'{"seq": 1, "move": "e2e4"}').board == label
