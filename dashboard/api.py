@@ -76,6 +76,17 @@ def _flag(request: Request, name: str, default: bool) -> bool:
     return default if raw is None else raw not in ("0", "false", "no")
 
 
+def _whole(request: Request, name: str, default: int | None, message: str) -> int | None:
+    """The query parameter ``name`` as a whole number (``default`` when absent). Raises ValueError
+    with ``message`` and the text given when it is not one (never int()'s own words)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.strip().isascii() or not raw.strip().lstrip("-").isdigit():
+        raise ValueError(f"{message}, got {raw!r}")
+    return int(raw)
+
+
 async def board_svg(request: Request) -> Response:
     """``GET /board/{id}.svg``: the board picture; 400 for a bad ply or size, 404 for no game."""
     game_id = request.path_params["id"]
@@ -83,9 +94,9 @@ async def board_svg(request: Request) -> Response:
     if g is None:
         return _not_found(game_id)
     try:
-        ply = request.query_params.get("ply")
-        size = int(request.query_params.get("size", "360"))
-        svg = game_svg(g, None if ply is None else int(ply), max(120, min(size, 1200)),
+        ply = _whole(request, "ply", None, "ply must be a whole number of plies (0 = the start)")
+        size = _whole(request, "size", 360, "size must be a whole number of pixels")
+        svg = game_svg(g, ply, max(120, min(size, 1200)),
                        _flag(request, "coords", True), _flag(request, "flip", False))
     except ValueError as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)

@@ -58,15 +58,28 @@ def checkers_svg(fen: str) -> str:
     return create_svg(board)
 
 
+@lru_cache(maxsize=8192)
+def checkers_fen(start_fen: str | None, moves: tuple[str, ...]) -> str:
+    """The canonical PDN FEN after ``moves`` (numeric notation, as the event log keeps them) from
+    ``start_fen`` (None: the standard start), replayed by the rules core (``CheckersGame`` on
+    pydraughts). Raises ValueError (``MoveRefused``, ``NotationError``) on a move or FEN it refuses."""
+    from services.rules.checkers_game import CheckersGame
+
+    return CheckersGame.from_moves(list(moves), fen=start_fen).fen
+
+
 def game_svg(game: dict, ply: int | None = None, size: int = 360, coordinates: bool = True,
              flipped: bool = False) -> str:
     """The picture of GAME (services.hall.view) after ``ply`` (default: the current position).
-    Raises ValueError for a ply out of range or a position that cannot be drawn."""
+    A checkers board at an earlier ply is the game's moves replayed to it (``checkers_fen``), drawn
+    by pydraughts as the current one is (pydraughts has no size, coordinates or flip: the picture
+    scales, White's men at the top). Raises ValueError for a ply out of range or a position that
+    cannot be drawn."""
     n = game["ply"] if ply is None else ply
     if not 0 <= n <= game["ply"]:
         raise ValueError(f"ply {n} out of range 0..{game['ply']}")
     if game["variant"] == "checkers":
-        if n != game["ply"]:
-            raise ValueError("checkers boards are drawn at the current position only")
-        return checkers_svg(game["fen"])
+        if n == game["ply"]:
+            return checkers_svg(game["fen"])
+        return checkers_svg(checkers_fen(game.get("start_fen"), tuple(game["moves"][:n])))
     return chess_svg(game["start_fen"], tuple(game["moves"][:n]), size, coordinates, flipped)

@@ -105,11 +105,28 @@ const Venue = (() => {
     return `/board/${encodeURIComponent(g.id)}.svg?ply=${ply}&size=${size}&coords=${coords ? 1 : 0}&flip=${flip ? 1 : 0}&v=${encodeURIComponent(g.start_fen.length + ":" + (g.moves[ply - 1] || ""))}`;
   }
 
+  // Load url into img once it has arrived. When it cannot be drawn the board shows an error (the
+  // server's reason when it gives one) instead of the last picture, which would be another position.
   function swapImage(img, url) {
     if (img.dataset.url === url) return;
     img.dataset.url = url;
+    const box = img.parentElement;
     const pre = new Image();
-    pre.onload = () => { if (img.dataset.url === url) img.src = url; };
+    pre.onload = () => {
+      if (img.dataset.url !== url) return;
+      img.src = url;
+      if (box) { box.classList.remove("board-error"); delete box.dataset.error; }
+    };
+    pre.onerror = () => {
+      if (img.dataset.url !== url) return;
+      img.removeAttribute("src");
+      if (!box) return;
+      box.classList.add("board-error");
+      box.dataset.error = "This board cannot be shown.";
+      fetch(url).then((r) => r.json()).then((j) => {
+        if (img.dataset.url === url && j && j.error) box.dataset.error = `This board cannot be shown: ${j.error}`;
+      }).catch(() => {});
+    };
     pre.src = url;
   }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard.boards import game_svg
+from dashboard.boards import checkers_svg, game_svg
 from services.eventlog.base import Entry
 from services.hall.view import HallView
 from services.hall.view_pgn import game_pgn
@@ -64,8 +64,12 @@ def test_board_picture_is_drawn_by_pydraughts(record):
         view.apply(e)
     svg = game_svg(view.game("1-1"))
     assert svg.startswith("<svg") and 'viewBox="0 0 352 352"' in svg
+    # an earlier ply: the game replayed to it, drawn the same way (Black's men on 1-12 at the start)
+    at_start = game_svg(view.game("1-1"), ply=0)
+    assert at_start != svg and at_start == checkers_svg("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")
+    assert game_svg(view.game("1-1"), ply=3) == svg
     with pytest.raises(ValueError):
-        game_svg(view.game("1-1"), ply=1)  # checkers: the current position only
+        game_svg(view.game("1-1"), ply=4)  # beyond the current position
 
 
 def test_exports_escape_a_quoted_name(record):

@@ -1,0 +1,124 @@
+"""The dashboard's routes for a checkers round: board pictures at any ply (drawn by pydraughts from
+the game replayed by the rules core), the PDN downloads (TimeControl in PGN form, a PDN file name)
+and clear 400s for a bad ``ply``.
+
+Source: the German Open 2004 game Morgan-Pawlek (../shared/data/checkers/german_open_2004.pdn),
+replayed by ``CheckersGame``, as game 1 of a Master division match of the 11-Man National 2017
+preset, whose control is ``{ white = "90m", black = "90m", match_clock = true, alternative =
+"4800+10" }`` (X.A.a: 90 minutes, or 80 minutes + 10 s).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from starlette.testclient import TestClient
+
+from dashboard.app import create_app
+from dashboard.boards import checkers_svg
+from services.eventlog.memory import MemoryLog
+from services.rules.checkers_game import CheckersGame
+from services.rules.checkers_pdn import read_pdn, replay
+
+PRESET = {"white": "90m", "black": "90m", "match_clock": True, "alternative": "4800+10"}
+
+
+@pytest.fixture(scope="module")
+def record(shared_data):
+    (rec,) = read_pdn((shared_data / "checkers" / "german_open_2004.pdn").read_text())
+    return rec
+
+
+def items(record) -> list[tuple[str, dict, int]]:
+    game = replay(record)
+    match = {"id": "1-1", "games": 2}
+    setups = [{"id": f"1-1.{n}", "board": "1", "round": "1", "variant": "checkers", "fen": None,
+               "white": record.tags["White"] if n == 1 else record.tags["Black"],
+               "black": record.tags["Black"] if n == 1 else record.tags["White"],
+               "time_control": dict(PRESET), "match": {**match, "game_no": n}} for n in (1, 2)]
+    out = [("round_started", {"round": "1", "event": "11-Man National", "site": "Tulsa",
+                              "date": "2017.07.10", "games": setups}, 1000)]
+    for p in game.played:
+        turn = "white" if p.ply % 2 == 1 else "black"
+        out.append(("move_played", {"game": "1-1.1", "board": "1", "ply": p.ply, "move": p.move,
+                                    "san": p.san, "fen": p.fen, "turn": turn, "claimable": []},
+                    1000 + p.ply * 1000))
+    return out
+
+
+@pytest.fixture(scope="module")
+def client(record):
+    log = MemoryLog("checkers")
+    asyncio.run(log.append_many(items(record)))
+    last = asyncio.run(log.last_seq())
+    with TestClient(create_app(log)) as c:
+        deadline = time.monotonic() + 5
+        while c.get("/api/health").json()["seq"] < last:
+            assert time.monotonic() < deadline, "the dashboard did not fold the log"
+            time.sleep(0.01)
+        yield c
+
+
+def test_board_at_an_earlier_ply_is_the_replayed_position(client, record):
+    """``?ply=N`` draws the position after N plies (CheckersGame replaying the game's moves), the
+    same picture pydraughts draws of that FEN; every ply from 0 to now can be drawn."""
+    moves = replay(record).moves
+    for ply in (0, 1, 15, len(moves) - 1, len(moves)):
+        r = client.get(f"/board/1-1.1.svg?ply={ply}&size=560")
+        assert r.status_code == 200, r.text
+        assert r.headers["content-type"].startswith("image/svg+xml")
+        assert r.text == checkers_svg(CheckersGame.from_moves(moves[:ply]).fen)
+    assert client.get("/board/1-1.1.svg?ply=0").text == checkers_svg(CheckersGame().fen)
+    assert client.get("/board/1-1.1.svg?ply=15").text != client.get("/board/1-1.1.svg").text
+    assert client.get(f"/board/1-1.1.svg?ply={len(moves) + 1}").status_code == 400
+
+
+@pytest.mark.parametrize("ply", ["abc", "1.5", ""])
+def test_a_ply_that_is_not_a_number_is_a_clear_400(client, ply):
+    r = client.get(f"/board/1-1.1.svg?ply={ply}")
+    assert r.status_code == 400
+    assert r.json() == {"error": f"ply must be a whole number of plies (0 = the start), got {ply!r}"}
+    assert "invalid literal" not in r.text
+
+
+def test_a_size_that_is_not_a_number_is_a_clear_400(client):
+    r = client.get("/board/1-1.1.svg?size=big")
+    assert r.status_code == 400 and r.json() == {"error": "size must be a whole number of pixels, got 'big'"}
+
+
+def test_pdn_time_control_is_pgn_text_not_a_table(client):
+    """PGN standard 9.6.1 (which PDN uses): game 1 of a match starts at 90 minutes sudden death,
+    "5400"; game 2 starts on the time left from game 1 (X.A.b), which the tag cannot say: "?"
+    (unknown), left out as the writer leaves out every "?"."""
+    text = client.get("/api/games/1-1.1.pgn").text
+    assert '[TimeControl "5400"]' in text and "match_clock" not in text and "{" not in text
+    second = client.get("/api/games/1-1.2.pgn").text
+    assert "TimeControl" not in second and "match_clock" not in second
+
+
+def test_pdn_time_control_of_a_chosen_match_clock():
+    """The referee's choice of X.A.a option 2 (``ClockChoice.control_spec``) is "4800+10"."""
+    from services.hall.view_pgn import game_pgn
+    from services.regulations.checkers_rounds import ClockChoice
+
+    spec = ClockChoice(option="80+10", how="agreed").control_spec
+    game = {"id": "1-1.1", "variant": "checkers", "moves": [], "time_control": spec,
+            "match": {"id": "1-1", "game_no": 1, "games": 2}, "status": "waiting", "result": "*"}
+    assert '[TimeControl "4800+10"]' in game_pgn(game, {})
+
+
+def test_checkers_downloads_are_pdn_files(client):
+    """The PDN of a checkers game or round is named ``.pdn`` with a draughts type, at the old
+    ``.pgn`` URLs and at ``.pdn`` ones."""
+    for url in ("/api/games/1-1.1.pgn", "/api/games/1-1.1.pdn"):
+        r = client.get(url)
+        assert r.status_code == 200 and '[GameType "21"]' in r.text
+        assert r.headers["content-type"].startswith("application/x-draughts-pdn")
+        assert r.headers["content-disposition"] == 'inline; filename="1-1.1.pdn"'
+    for url in ("/api/round.pgn", "/api/round.pdn"):
+        r = client.get(url)
+        assert r.status_code == 200 and r.text.count('[GameType "21"]') == 2
+        assert r.headers["content-type"].startswith("application/x-draughts-pdn")
+        assert r.headers["content-disposition"] == 'inline; filename="round-1.pdn"'
