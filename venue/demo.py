@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import tempfile
 import time
 from importlib import resources
@@ -108,6 +109,9 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
                 out(f"  spectators   {url}/")
                 out(f"  API          {url}/api/games   PGN {url}/api/round.pgn")
                 out(f"  MQTT broker  {mqtt_url} (embedded)   event log {store}")
+                logins = "VENUE_ARBITERS" in os.environ
+                out(f"  arbiters     {url}/arbiter"
+                    + ("" if logins else "   (set VENUE_ARBITERS=login:password to log in)"))
                 out("Ctrl-C to stop.")
                 sim = _task(stack, simulate(mqtt_url, TOURNAMENT, text, speed=speed, kind=kind),
                             "simulators")
