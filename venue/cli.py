@@ -6,7 +6,7 @@ Subcommands::
     venue serve --mqtt mqtt://HOST:PORT --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N] [--host H] [--port P]
     venue gateway --mqtt URL --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N]
     venue dashboard --store URL --tournament SLUG|FILE.toml [--host H] [--port P]
-    venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X] [--kind move|position]
+    venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X] [--kind move|position] [--fault F ...]
     venue pair ...        (venue.pair.main)
     venue tiebreaks ...   (venue.tiebreaks.main)
     venue export ...      (venue.export.main: PGN or TRF of a tournament from its log)
@@ -22,6 +22,9 @@ import argparse
 import sys
 
 from venue.serve import CliError
+
+# devices.station.FAULTS (kept here so the parser needs no MQTT client; a unit test keeps them equal)
+SIMULATOR_FAULTS = ("disconnect", "duplicate", "illegal", "malformed", "out_of_order", "rotated")
 
 EPILOG = "Docs: README.md and docs/ in the project. Exit code 2 on any error."
 
@@ -99,6 +102,9 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--speed", type=_speed, default=60.0, help="replay speed (default 60)")
     m.add_argument("--kind", choices=("move", "position"), default="move",
                    help="boards that send moves (default) or piece placements")
+    m.add_argument("--fault", action="append", default=[], choices=SIMULATOR_FAULTS, metavar="FAULT",
+                   help="inject a fault on every board, repeatable: " + ", ".join(SIMULATOR_FAULTS)
+                   + " (docs/protocol.md, devices/station.py)")
 
     sub.add_parser("pair", help="pair a round (venue pair --help)", add_help=False)
     sub.add_parser("tiebreaks", help="standings with tie-breaks (venue tiebreaks --help)", add_help=False)
@@ -159,7 +165,8 @@ def _run(args: argparse.Namespace) -> int:
     elif args.command == "dashboard":
         coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port)
     else:
-        coro = serve.run_simulate(args.mqtt, args.tournament, args.pgn, args.speed, args.kind)
+        coro = serve.run_simulate(args.mqtt, args.tournament, args.pgn, args.speed, args.kind,
+                                  faults=frozenset(args.fault))
     return serve.run_until_stopped(coro)
 
 

@@ -392,15 +392,18 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int) -> in
         await log.close()
 
 
-async def run_simulate(mqtt: str, tournament: str, pgn_path: str, speed: float, kind: str) -> int:
-    """``venue simulate``: replay ``pgn_path`` on simulated boards and clocks over MQTT."""
+async def run_simulate(mqtt: str, tournament: str, pgn_path: str, speed: float, kind: str,
+                       faults: frozenset = frozenset()) -> int:
+    """``venue simulate``: replay ``pgn_path`` on simulated boards and clocks over MQTT, with the
+    simulators' ``faults`` (devices.station.FAULTS) injected on every board."""
     text = read_text(pgn_path)
     await check_mqtt(mqtt)
     simulate = simulator()
     print(f"venue simulate: {pgn_path} -> {redact(mqtt)} ({tournament}), speed {speed:g}x, "
-          f"{kind} boards. Ctrl-C to stop.", flush=True)
+          f"{kind} boards{', faults: ' + ', '.join(sorted(faults)) if faults else ''}. Ctrl-C to stop.",
+          flush=True)
     try:
-        await simulate(mqtt, tournament, text, speed=speed, kind=kind)
+        await simulate(mqtt, tournament, text, speed=speed, kind=kind, faults=frozenset(faults))
     except ValueError as exc:
         raise CliError(f"{pgn_path}: {exc}") from None
     print("venue simulate: every game has been played.", flush=True)

@@ -101,3 +101,41 @@ def test_python_dash_m_venue_prints_no_traceback():
                            "--tournament", "t"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and proc.stderr.startswith("venue: error:")
+
+
+# docs/protocol.md "Simulators": `venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X]
+# [--kind move|position] [--fault ...]`; faults `illegal`, `duplicate`, `out_of_order`, `malformed`,
+# `disconnect`, `rotated`.
+SIMULATE = ["simulate", "--mqtt", "mqtt://127.0.0.1:1", "--tournament", "t", "--pgn", "round.pgn"]
+
+
+def test_simulate_takes_the_documented_faults(monkeypatch):
+    from venue import serve
+
+    seen = {}
+
+    async def fake_run_simulate(mqtt, tournament, pgn, speed, kind, faults=frozenset()):
+        seen.update(mqtt=mqtt, tournament=tournament, pgn=pgn, speed=speed, kind=kind, faults=faults)
+        return 0
+
+    monkeypatch.setattr(serve, "run_simulate", fake_run_simulate)
+    argv = SIMULATE + ["--fault", "illegal", "--fault", "duplicate", "--fault", "out_of_order",
+                       "--fault", "malformed", "--fault", "disconnect", "--fault", "rotated"]
+    assert main(argv) == 0
+    assert seen["faults"] == frozenset({"illegal", "duplicate", "out_of_order", "malformed",
+                                        "disconnect", "rotated"})
+    seen.clear()
+    assert main(SIMULATE) == 0
+    assert seen["faults"] == frozenset()
+
+
+def test_simulate_refuses_an_unknown_fault(capsys):
+    code, err = run(capsys, *SIMULATE, "--fault", "fire")
+    assert code == 2 and "--fault" in err and "malformed" in err
+
+
+def test_simulate_fault_choices_are_the_simulators():
+    from devices.station import FAULTS
+    from venue.cli import SIMULATOR_FAULTS
+
+    assert set(SIMULATOR_FAULTS) == FAULTS
