@@ -4,7 +4,9 @@
   "error": str|None}``; 503 when the event log cannot be read.
 - ``GET /api/games``: ``{"round": ROUND|None, "seq": N, "games": [GAME, ...]}`` (services.hall.view).
 - ``GET /api/games/{id}``: one GAME; 404 ``{"error": ...}`` when not in the current round.
-- ``GET /api/games/{id}.pgn``, ``GET /api/round.pgn``: PGN with %clk (services.hall.view_pgn).
+- ``GET /api/games/{id}.pgn``, ``GET /api/round.pgn``: PGN with %clk (services.hall.view_pgn);
+  checkers games are PDN (``application/x-draughts-pdn``, files named ``.pdn``), also at
+  ``/api/games/{id}.pdn`` and ``/api/round.pdn``.
 - ``GET /board/{id}.svg?ply=N&size=PX&coords=0|1&flip=0|1``: the board after ply N (default now).
 """
 
@@ -19,6 +21,15 @@ from dashboard.boards import game_svg
 from dashboard.feed import Feed
 
 PGN_TYPE = "application/x-chess-pgn; charset=utf-8"
+PDN_TYPE = "application/x-draughts-pdn; charset=utf-8"  # checkers: PDN, as pydraughts and PDN 3.0 name it
+
+
+def _file_kind(games: list[dict]) -> tuple[str, str]:
+    """``(extension, media type)`` of a download of ``games``: ``pdn`` and the draughts type when
+    they are checkers games, else ``pgn`` and the chess type."""
+    if games and all(g.get("variant") == "checkers" for g in games):
+        return "pdn", PDN_TYPE
+    return "pgn", PGN_TYPE
 
 
 def _feed(request: Request) -> Feed:
@@ -45,29 +56,34 @@ async def games(request: Request) -> JSONResponse:
 
 
 async def game(request: Request) -> Response:
-    """``GET /api/games/{id}`` (and ``{id}.pgn``): one GAME, or 404."""
+    """``GET /api/games/{id}`` (and ``{id}.pgn``, ``{id}.pdn``): one GAME, or 404."""
     game_id = request.path_params["id"]
-    if game_id.endswith(".pgn"):  # the router gives "{id}.pgn" to this route too
+    if game_id.endswith((".pgn", ".pdn")):  # the router gives "{id}.pgn" to this route too
         return await game_pgn_route(request, game_id[:-4])
     g = _feed(request).view.game(game_id)
     return JSONResponse(g) if g is not None else _not_found(game_id)
 
 
 async def game_pgn_route(request: Request, game_id: str) -> Response:
-    """One game as PGN (PDN for checkers) with %clk; 404 when not in the current round."""
+    """One game as PGN with %clk (a checkers game as PDN, named ``.pdn``, whichever extension was
+    asked for); 404 when not in the current round."""
     view = _feed(request).view
     g = view.game(game_id)
     if g is None:
         return _not_found(game_id)
-    return PlainTextResponse(game_pgn(g, view.round), media_type=PGN_TYPE,
-                             headers={"Content-Disposition": f'inline; filename="{game_id}.pgn"'})
+    ext, media = _file_kind([g])
+    return PlainTextResponse(game_pgn(g, view.round), media_type=media,
+                             headers={"Content-Disposition": f'inline; filename="{game_id}.{ext}"'})
 
 
 async def round_pgn_route(request: Request) -> Response:
-    """``GET /api/round.pgn``: every game of the current round, in board order."""
+    """``GET /api/round.pgn`` (or ``.pdn``): every game of the current round, in board order; a
+    checkers round is PDN, named ``round-N.pdn``."""
     view = _feed(request).view
-    name = f"round-{view.round['round']}.pgn" if view.round else "round.pgn"
-    return PlainTextResponse(round_pgn(view.games(), view.round), media_type=PGN_TYPE,
+    games = view.games()
+    ext, media = _file_kind(games)
+    name = f"round-{view.round['round']}.{ext}" if view.round else f"round.{ext}"
+    return PlainTextResponse(round_pgn(games, view.round), media_type=media,
                              headers={"Content-Disposition": f'inline; filename="{name}"'})
 
 

@@ -71,6 +71,7 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
         Route("/api/health", api.health),
         Route("/api/games", api.games),
         Route("/api/round.pgn", api.round_pgn_route),
+        Route("/api/round.pdn", api.round_pgn_route),
         Route("/api/games/{id}", api.game),
         Route("/board/{id}.svg", api.board_svg),
         WebSocketRoute("/ws/live", live),

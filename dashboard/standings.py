@@ -30,6 +30,7 @@ from services.hall.tournament_view import TournamentView
 from dashboard.pages import render
 
 PGN_TYPE = "application/x-chess-pgn; charset=utf-8"
+PDN_TYPE = "application/x-draughts-pdn; charset=utf-8"
 TRF_TYPE = "text/plain; charset=utf-8"
 
 
@@ -91,13 +92,15 @@ def _slug(view: TournamentView) -> str:
 
 
 async def tournament_pgn_route(request: Request) -> Response:
-    """GET /api/tournament.pgn."""
+    """GET /api/tournament.pgn (or .pdn): a checkers tournament as PDN, named .pdn."""
     view = _view(request)
     if view is None:
         return _no_view()
+    checkers = view.tournament is not None and view.tournament.game == "checkers"
+    ext, media = ("pdn", PDN_TYPE) if checkers else ("pgn", PGN_TYPE)  # checkers games are PDN
     return _answer(lambda: PlainTextResponse(
-        tournament_pgn(view), media_type=PGN_TYPE,
-        headers={"Content-Disposition": f'inline; filename="{_slug(view)}.pgn"'}))
+        tournament_pgn(view), media_type=media,
+        headers={"Content-Disposition": f'inline; filename="{_slug(view)}.{ext}"'}))
 
 
 async def tournament_trf_route(request: Request) -> Response:
@@ -139,5 +142,6 @@ def routes() -> list[Route]:
         Route("/api/standings", standings_api),
         Route("/api/crosstable", crosstable_api),
         Route("/api/tournament.pgn", tournament_pgn_route),
+        Route("/api/tournament.pdn", tournament_pgn_route),
         Route("/api/tournament.trf", tournament_trf_route),
     ]

@@ -3,7 +3,8 @@
 * :func:`tournament_pgn`: each round's games in board order, each Armageddon game after the game it
   follows, written by ``services.hall.view_pgn.game_pgn`` (Seven Tag Roster, ``[%clk]`` per ply).
   A time control the tournament file gives as a table (Norway 120 min + 10 s from move 41) is
-  written as PGN text where PGN can say it, else "?" (PGN standard 9.6.1: unknown).
+  written as PGN text where PGN can say it, else "?" (PGN standard 9.6.1: unknown), by
+  ``services.hall.view_pgn.pgn_time_control`` (a checkers match clock: game 1's control, game 2 "?").
 * :func:`tournament_trf`: ``services.tournament.trf.dump_trf`` of ``services.hall.tournament_trf``;
   ``parse_trf`` reads it back to the same results (tests/unit/test_tournament_view_export.py).
   Checkers matches (two games a round): each game its own TRF round, ``2r - 1`` and ``2r``
@@ -12,25 +13,11 @@
 
 from __future__ import annotations
 
-from services.clock.pgn import format_time_control
 from services.hall.tournament_trf import trf_from_field
 from services.hall.tournament_view import TournamentView
-from services.hall.view_pgn import game_pgn
-from services.regulations.controls import control_from_spec
+from services.hall.view_pgn import game_pgn, pgn_time_control  # noqa: F401 (pgn_time_control: kept here too)
 from services.tournament.results import second_games
 from services.tournament.trf import dump_trf
-
-
-def pgn_time_control(spec) -> str | None:
-    """A tournament-file control spec as PGN TimeControl text: text as it is, a table by
-    ``services.clock.pgn.format_time_control`` when PGN can write it, else "?"; None stays None."""
-    if spec is None or isinstance(spec, str):
-        return spec
-    try:
-        control = control_from_spec(spec)
-        return format_time_control(control) if control is not None else "?"
-    except ValueError:  # includes NotExpressibleInPgn
-        return "?"
 
 
 def tournament_pgn(view: TournamentView) -> str:
@@ -40,7 +27,6 @@ def tournament_pgn(view: TournamentView) -> str:
     for rnd in sorted(view.rounds):
         info = view.round_info(rnd)
         for game in view.round_games(rnd):
-            game["time_control"] = pgn_time_control(game.get("time_control"))
             texts.append(game_pgn(game, info))
     return "\n".join(texts)
 

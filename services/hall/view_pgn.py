@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import chess
 
+from services.clock.pgn import format_time_control
+from services.regulations.controls import control_from_spec
 from services.rules.pgn_io import write_pgn
 from services.rules.results import PGN_TERMINATION, SCORES
 
@@ -37,6 +39,25 @@ def termination_tag(game: dict) -> str:
     return _TERMINATION.get(game.get("termination"), "normal")
 
 
+def pgn_time_control(spec, game_no: int | None = None) -> str | None:
+    """A tournament-file control spec as PGN TimeControl text (PGN standard 9.6.1, which PDN uses):
+    text as it is; a table by ``services.clock.pgn.format_time_control`` where PGN can write it,
+    else "?" (unknown); None stays None. A match clock (checkers X.A.b) is the per-game control of
+    the match's first game (``game_no`` 1 or None: "5400" for 90 minutes, "4800+10"); a later game
+    of the match starts on the time left from the one before, which PGN cannot write: "?"."""
+    if spec is None or isinstance(spec, str):
+        return spec
+    if isinstance(spec, dict) and spec.get("match_clock"):
+        if game_no not in (None, 1):
+            return "?"
+        spec = {k: v for k, v in spec.items() if k != "match_clock"}
+    try:
+        control = control_from_spec(spec)
+        return format_time_control(control) if control is not None else "?"
+    except ValueError:  # includes NotExpressibleInPgn
+        return "?"
+
+
 def headers(game: dict, round_info: dict | None) -> list[tuple[str, str]]:
     """``[(tag, value), ...]``: the Seven Tag Roster first (PGN standard 8.1.1), then the rest."""
     r = round_info or {}
@@ -54,7 +75,8 @@ def headers(game: dict, round_info: dict | None) -> list[tuple[str, str]]:
         tags.append(("WhiteElo", str(game["white_elo"])))
     if game.get("black_elo"):
         tags.append(("BlackElo", str(game["black_elo"])))
-    tags.append(("TimeControl", game.get("time_control") or "?"))
+    game_no = (game.get("match") or {}).get("game_no")
+    tags.append(("TimeControl", pgn_time_control(game.get("time_control"), game_no) or "?"))
     tags.append(("Termination", termination_tag(game)))
     return tags
 

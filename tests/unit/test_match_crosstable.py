@@ -119,3 +119,14 @@ def test_the_trf_writes_each_game_of_a_match_as_a_round_of_its_own():
     value = {"1": 1, "=": 0.5, "0": 0, "U": 1}
     for sno, p in t.players.items():
         assert sum(value[g.result] for g in p.games if g.result in value) == POINTS[sno]
+
+
+def test_the_tournament_pdn_writes_the_match_clock_as_pgn_time_control():
+    """The preset's match clock (90 minutes, X.A.a) is PGN TimeControl "5400" (PGN standard 9.6.1)
+    for each match's game 1, never the file's table; game 2, on the time left from game 1
+    (X.A.b), has no TimeControl ("?", which the PDN writer leaves out)."""
+    from services.hall.tournament_export import tournament_pgn
+
+    records = read_pdn(tournament_pgn(demo_round_view()))
+    assert len(records) == 10 and "match_clock" not in tournament_pgn(demo_round_view())
+    assert [r.tags.get("TimeControl") for r in records] == ["5400", None] * 5
