@@ -46,3 +46,17 @@ def control_from_spec(spec) -> TimeControl | None:
 
     control = TimeControl(( period("white"),), (period("black"),), carries_over=bool(spec.get("match_clock")))
     return control
+
+
+def starting_time_problem(control: TimeControl | None) -> str | None:
+    """Why ``control`` cannot start a game, or None: a timed control whose first period gives a side
+    no time (``"0+0"``, ``"40/0+30:..."``, a table's ``white = "0s"``) would have that side's flag
+    fall before its first move."""
+    if control is None or not control.timed:
+        return None
+    empty = [side for side in ("white", "black") if control.starting_ms(side) <= 0]
+    if not empty:
+        return None
+    who = "the first period" if len(empty) == 2 else f"{empty[0]}'s first period"
+    return (f"{who} has no time: every game would be lost on time before its first move "
+            "(give a starting time, e.g. \"5400+30\" or white = \"90m\")")

@@ -13,7 +13,7 @@ from typing import Any
 
 from services.tournament.tiebreaks import parse_spec
 
-from .controls import control_from_spec
+from .controls import control_from_spec, starting_time_problem
 from .fields import TournamentFileError, duration_ms, line_of
 from .model import (DRAW_POLICIES, KINDS, PLAYOFF_RULES, PRIZE_SHARING, SCORING_SYSTEMS, SYSTEMS,
                     ArbiterAccount, DrawOfferPolicy, Fine, HallBoard, Player, Prizes, Regulations,
@@ -104,9 +104,11 @@ def load_tournament(text: str, source: str = "<tournament file>") -> Tournament:
         if not isinstance(controls[k], (str, dict)):
             r.fail(f"time_controls.{k}", "must be PGN TimeControl text or a table")
         try:
-            control_from_spec(controls[k])
+            problem = starting_time_problem(control_from_spec(controls[k]))
         except ValueError as exc:
-            r.fail(f"time_controls.{k}", str(exc))
+            problem = str(exc)
+        if problem:
+            r.fail(f"time_controls.{k}", problem)
     if kind not in controls:
         r.fail("time_controls", f"has no control for the event's own kind of game, {kind!r}")
     regs = _regulations(r, r.get(doc, "regulations", "regulations", dict, default={}))

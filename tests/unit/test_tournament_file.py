@@ -177,3 +177,25 @@ def test_time_control_specs_become_clocks():
     assert us.added_on_press("white", 40) == (30_000, 1_800_000)
     ck = control_from_spec(load("checkers-11-man-national-2017.toml").time_controls["classical"])
     assert ck.carries_over and ck.starting_ms("black") == 90 * 60_000
+
+
+@pytest.mark.parametrize("spec,problem", [
+    ('"0+0"', "the first period has no time"),
+    ('"0"', "the first period has no time"),
+    ('"40/0+30:1800+30"', "the first period has no time"),
+    ('{ white = "0s", black = "90m" }', "white's first period has no time"),
+    ('{ white = "90m", black = 0, match_clock = true }', "black's first period has no time"),
+])
+def test_a_control_without_time_is_refused_with_field_and_line(spec, problem):
+    """A control whose first period gives no time would lose every game on time at ply 0 (the demo
+    played "0-1 (resignation)" games at ply 0 on ``classical = "0+0"``): refused by the loader."""
+    text = (EVENTS / "checkers-11-man-national-2017.toml").read_text()
+    old = 'classical = { white = "90m", black = "90m", match_clock = true, alternative = "4800+10" }'
+    assert old in text
+    broken = text.replace(old, f"classical = {spec}", 1)
+    line = broken.splitlines().index(f"classical = {spec}") + 1
+    with pytest.raises(TournamentFileError) as err:
+        load_tournament(broken, "ck.toml")
+    assert err.value.field == "time_controls.classical" and err.value.line == line
+    assert str(err.value).startswith(f"ck.toml:{line}: time_controls.classical: ")
+    assert problem in str(err.value)
