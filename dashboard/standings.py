@@ -26,6 +26,7 @@ from starlette.routing import Route
 from services.hall.tournament_export import tournament_pgn, tournament_trf
 from services.hall.tournament_json import crosstable_json, standings_json
 from services.hall.tournament_view import TournamentView
+from services.tournament.trf import TrfFieldError
 
 from dashboard.pages import render
 
@@ -65,6 +66,8 @@ def _cached(view: TournamentView, kind: str, provisional: bool, make) -> dict:
 def _answer(make) -> Response:
     try:
         return make()
+    except TrfFieldError as exc:  # a value the file's columns cannot hold: not the results' fault
+        return JSONResponse({"error": f"the TRF export cannot write this tournament: {exc}"}, status_code=409)
     except ValueError as exc:
         return JSONResponse({"error": f"the recorded results do not add up: {exc}"}, status_code=409)
 

@@ -29,6 +29,15 @@ def _date(iso: str) -> str:
     return iso[:10].replace("-", "/") if len(iso) >= 10 and iso[4] == "-" else ""
 
 
+TRF_NAME_WIDTH = 33  # TRF16 player line: the name in columns 15-47
+
+
+def trf_name(name: str) -> str:
+    """``name`` as the TRF16 name field holds it: its first 33 characters (trailing blanks cut). The
+    tournament file and the standings keep the whole name; only the TRF column is this wide."""
+    return name[:TRF_NAME_WIDTH].rstrip()
+
+
 def trf_from_field(fld: Field, *, name: str, rounds_total: int, site: str = "", system: str = "",
                    players_info: dict[int, dict] | None = None, ranks: dict[int, int] | None = None,
                    dates: Sequence[str] = (), initial_color: str | None = "white",
@@ -75,7 +84,7 @@ def trf_from_field(fld: Field, *, name: str, rounds_total: int, site: str = "", 
         while games and games[-1].result == " " and games[-1].opponent is None:
             games.pop()  # rounds not played yet are left off the line
         t.players[sno] = TrfPlayer(
-            start_no=sno, title=(extra.get("title") or "")[:3], name=p.name, rating=p.rating,
+            start_no=sno, title=(extra.get("title") or "")[:3], name=trf_name(p.name), rating=p.rating,
             federation=(extra.get("federation") or "")[:3], fide_id=str(extra.get("fide_id") or ""),
             points=p.points, rank=(ranks or {}).get(sno), games=games)
         t.order.append(("P", sno))

@@ -231,15 +231,19 @@ def parse_trf(text: str) -> TrfTournament:
     return t
 
 
+class TrfFieldError(ValueError):
+    """A value that does not fit its TRF16 columns (a writing problem, not a results one)."""
+
+
 def format_player_line(p: TrfPlayer) -> str:
     """The canonical TRF16 ``001`` line for ``p`` (trailing blanks removed).
 
-    Raises ValueError when a field does not fit its columns.
+    Raises TrfFieldError (a ValueError) when a field does not fit its columns.
     """
 
     def fit(value: str, width: int, what: str) -> str:
         if len(value) > width:
-            raise ValueError(f"player {p.start_no}: {what}: {value!r} is wider than {width} columns")
+            raise TrfFieldError(f"player {p.start_no}: {what}: {value!r} is wider than {width} columns")
         return value
 
     points = "" if p.points is None else f"{p.points:.1f}"

@@ -118,3 +118,38 @@ def test_a_new_result_is_served_at_once() -> None:
     assert {r["start_no"]: r["points"] for r in client.get("/api/standings").json()["rows"]}[2] == 0
     log.end("1-2", "1-0")
     assert {r["start_no"]: r["points"] for r in client.get("/api/standings").json()["rows"]}[2] == 1
+
+
+def test_a_long_name_is_cut_to_the_trf_name_field() -> None:
+    """The tournament file takes a 90-character name; TRF16 (C.04 Annex 2) gives the name columns
+    15-47, 33 columns: the export writes its first 33 characters (the standings keep it whole)
+    instead of refusing the file with a 409 that blamed the results."""
+    path = EVENTS / "us-championship-2023.toml"
+    long = "Wolfeschlegelsteinhausenbergerdorff, Hubert Blaine Maximilian Alexander Theodore Jr. III.."
+    assert len(long) == 90
+    text = path.read_text("utf-8").replace('name = "Player 02"', f'name = "{long}"', 1)
+    t = load_tournament(text, str(path))
+    log = Log()
+    log.add("tournament_registered", tournament_registered_data(t))
+    log.add("round_started", round_from_tournament(t, 1))
+    log.end("1-1", "1-0")
+    client = _client(log.view)
+    trf = client.get("/api/tournament.trf")
+    assert trf.status_code == 200, trf.text
+    line = next(ln for ln in trf.text.splitlines() if ln.startswith("001    2"))
+    assert line[14:47] == long[:33] and line[47] == " "
+    assert parse_trf(trf.text).players[2].name == long[:33].rstrip()
+    assert any(r["name"] == long for r in client.get("/api/standings").json()["rows"])
+
+
+def test_an_export_that_cannot_be_written_does_not_blame_the_results() -> None:
+    """A 409 for a value the TRF columns cannot hold (a 15-digit FIDE id in the 11 columns 58-68)
+    says so; "do not add up" is for results."""
+    client = _client(_us_log().view)
+    view = client.app.state.tournament_view
+    for info in view.players.values():
+        info["fide_id"] = "123456789012345"
+    r = client.get("/api/tournament.trf")
+    assert r.status_code == 409
+    assert "do not add up" not in r.json()["error"]
+    assert r.json()["error"].startswith("the TRF export cannot write this tournament: player ")
