@@ -100,6 +100,18 @@
     state.loadingGames = false;
   }
   function surname(name) { return String(name || "?").split(",")[0]; }
+  // The players in the order their game names them (escaped): Black first in checkers, where Black
+  // (Red) moves first (docs/checkers.md), as the referee panel does; White first in chess.
+  function pairOf(g, short) {
+    const f = short || ((x) => x);
+    const order = g.variant === "checkers" ? ["black", "white"] : ["white", "black"];
+    return order.map((s) => esc(f(g[s]))).join(" &ndash; ");
+  }
+  // A result shown next to such a pair: in checkers Black's score first (as PDN writes it).
+  function shownScore(g) {
+    const r = String(g.result || "*"), parts = r.split("-");
+    return g.variant === "checkers" && parts.length === 2 && r !== "1/2-1/2" ? `${parts[1]}-${parts[0]}` : r;
+  }
 
   function handle(msg) {
     if (msg.type === "snapshot") {
@@ -142,8 +154,8 @@
     $("no-alerts").hidden = open > 0;
     $("alerts").innerHTML = list.map((a) =>
       `<li class="alert sev-${esc(a.severity)} ${a.status !== "open" ? "closed" : ""} ${state.selected === a.id ? "selected" : ""}" data-id="${a.id}" tabindex="0">
-         <div class="title ${a.id === freshId ? "fresh" : ""}">${esc(a.title)}</div>
-         <div class="meta"><span>Board ${esc(a.board || "-")}</span><span>${a.game && state.games.has(a.game) ? esc(surname(state.games.get(a.game).white)) + " &ndash; " + esc(surname(state.games.get(a.game).black)) : esc(a.game || "")}</span><span>${time(a.at)}</span><span>${esc(a.status)}</span></div>
+         <div class="title ${a.id === freshId ? "fresh" : ""}">${esc(a.title)}${a.count > 1 ? ` <span class="repeat" title="${a.count} messages from this device; the latest at ${time(a.last_at)}">&times;${a.count}</span>` : ""}</div>
+         <div class="meta"><span>Board ${esc(a.board || "-")}</span><span>${a.game && state.games.has(a.game) ? pairOf(state.games.get(a.game), surname) : esc(a.game || "")}</span><span>${time(a.at)}</span><span>${esc(a.status)}</span></div>
          <div class="muted">${esc(summary(a))}</div></li>`).join("");
     for (const li of $("alerts").querySelectorAll(".alert")) {
       li.addEventListener("click", () => select(Number(li.dataset.id)));
@@ -239,7 +251,7 @@
 
   function names(gameId) {
     const g = state.games.get(gameId);
-    return g ? `${esc(g.white)} &ndash; ${esc(g.black)}` : "";
+    return g ? pairOf(g) : "";
   }
 
   function renderDetail() {
@@ -335,7 +347,7 @@
     $("referee").hidden = games.length === 0;
     if (!games.length) return;
     if (!state.refGame || !games.some((g) => g.id === state.refGame)) state.refGame = (games.find((g) => g.status !== "ended") || games[0]).id;
-    $("ref-game").innerHTML = games.map((g) => `<option value="${esc(g.id)}" ${g.id === state.refGame ? "selected" : ""}>Board ${esc(g.board)} &middot; ${esc(g.black)} &ndash; ${esc(g.white)} (${esc(g.id)}${g.status === "ended" ? ", " + esc(g.result) : ""})</option>`).join("");
+    $("ref-game").innerHTML = games.map((g) => `<option value="${esc(g.id)}" ${g.id === state.refGame ? "selected" : ""}>Board ${esc(g.board)} &middot; ${pairOf(g)} (${esc(g.id)}${g.status === "ended" ? ", " + esc(shownScore(g)) : ""})</option>`).join("");
     renderRefStatus();
   }
   $("ref-game").addEventListener("change", () => {

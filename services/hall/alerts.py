@@ -44,6 +44,9 @@ ALERTING_ENDINGS = {
     "forfeit": "Game lost by forfeit",
 }
 CLOSING_ACTIONS = {"draw_claim_decided", "arbiter_decision"}
+# Entry types whose repeats from one board and device fold into that source's one open alert (with a
+# count) instead of one alert each: garbage from a faulty device would otherwise flood the console.
+GROUPED = {"message_rejected"}
 # Arbiters' entries kept in the list of recorded actions (docs/arbiter.md), the checkers referee's too.
 RECORDED_ACTIONS = ("fine_recorded", "player_arrived", "clock_adjusted", "game_paused", "game_resumed",
                     "note_added", "alert_resolved", "score_sheet_entered", "adjudication_recorded",
@@ -55,7 +58,9 @@ class Alert:
     """One alert: ``id`` (= the log seq it came from), ``at`` (ms), ``kind`` (entry type),
     ``severity`` ("action" | "warning" | "info"), ``title``, ``game`` and ``board`` (or None),
     ``evidence`` (the entry's data), ``status`` ("open" | "resolved" | "lapsed"), ``resolution``
-    (the closing action's data, with ``by`` and ``at``)."""
+    (the closing action's data, with ``by`` and ``at``), ``count`` (how many entries it stands for:
+    repeats of a ``GROUPED`` type from the same board and device), ``last_at`` (ms of the latest;
+    ``evidence`` is then the latest entry's data, ``id`` and ``at`` the first's)."""
 
     id: int
     at: int
@@ -67,11 +72,15 @@ class Alert:
     evidence: dict
     status: str = "open"
     resolution: dict | None = None
+    count: int = 1
+    last_at: int | None = None
 
     def to_json(self) -> dict:
+        """The alert as sent to arbiters' consoles (``/ws/arbiter``, the API)."""
         return {"id": self.id, "at": self.at, "kind": self.kind, "severity": self.severity,
                 "title": self.title, "game": self.game, "board": self.board,
-                "evidence": self.evidence, "status": self.status, "resolution": self.resolution}
+                "evidence": self.evidence, "status": self.status, "resolution": self.resolution,
+                "count": self.count, "last_at": self.last_at if self.last_at is not None else self.at}
 
 
 @dataclass
@@ -81,6 +90,7 @@ class AlertQueue:
 
     alerts: dict[int, Alert] = field(default_factory=dict)
     actions: list[dict] = field(default_factory=list)
+    _grouped: dict[tuple, Alert] = field(default_factory=dict, repr=False)  # GROUPED source -> latest alert
 
     def apply(self, seq: int, at: int, type: str, data: dict) -> list[Alert]:
         changed: list[Alert] = []
@@ -94,7 +104,12 @@ class AlertQueue:
                 return changed
         if type == "move_rejected" and str(data.get("reason", "")).startswith("game over"):
             return changed  # pieces moved after the end (put away, the result signal): not a fault
-        if type in ALERTING:
+        if type in GROUPED and (same := self._open_from_source(type, data)) is not None:
+            same.count += 1
+            same.last_at = at
+            same.evidence = data
+            changed.append(same)
+        elif type in ALERTING:
             severity, title = ALERTING[type]
             if type == "move_rejected" and data.get("expected") is not None:
                 title = BALLOT_TITLE
@@ -141,7 +156,14 @@ class AlertQueue:
         a = Alert(id=seq, at=at, kind=kind, severity=severity, title=title, game=data.get("game"),
                   board=None if data.get("board") is None else str(data.get("board")), evidence=data)
         self.alerts[seq] = a
+        if kind in GROUPED:
+            self._grouped[_source(kind, data)] = a
         return a
+
+    def _open_from_source(self, kind: str, data: dict) -> Alert | None:
+        """The open ``kind`` alert of the entry's board and device (both None: no valid board)."""
+        a = self._grouped.get(_source(kind, data))
+        return a if a is not None and a.status == "open" else None
 
     def _open(self, game: str | None, kind: str | None = None) -> list[Alert]:
         return [a for a in self.alerts.values()
@@ -157,3 +179,8 @@ class AlertQueue:
         rank = {"action": 0, "warning": 1, "info": 2}
         return sorted((a for a in self.alerts.values() if a.status == "open"),
                       key=lambda a: (rank.get(a.severity, 3), -a.id))
+
+
+def _source(kind: str, data: dict) -> tuple:
+    """What repeats of a ``GROUPED`` entry have in common: its type, board and device."""
+    return kind, None if data.get("board") is None else str(data.get("board")), data.get("device")

@@ -49,3 +49,42 @@ def test_moves_after_the_end_are_not_illegal_move_alerts():
     q = AlertQueue()
     assert q.apply(1, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "game over"}) == []
     assert q.apply(2, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e3"})
+
+
+def rejected(board, reason="not JSON: Expecting value", device="board", seq=None):
+    return {"board": board, "topic": f"venue/t/boards/{board}/move", "device": device, "seq": seq,
+            "reason": reason, "raw": "{not json"}
+
+
+def test_repeated_malformed_messages_from_one_device_make_one_alert_with_a_count():
+    """The review: ~30 bad messages made 52 separate "Malformed device message" alerts. Repeats from
+    the same board and device fold into its one open alert, counted; the latest message is the evidence."""
+    q = AlertQueue()
+    [first] = q.apply(1, 100, "message_rejected", rejected("3"))
+    for seq in range(2, 31):
+        assert q.apply(seq, 100 + seq, "message_rejected", rejected("3", reason=f"bad field seq #{seq}")) == [first]
+    q.apply(31, 200, "message_rejected", rejected("3", device="clock"))
+    q.apply(32, 201, "message_rejected", rejected("4"))
+    q.apply(33, 202, "message_rejected", rejected(None, reason="bad board label: 'xxx...'", device=None))
+    q.apply(34, 203, "message_rejected", rejected(None, reason="unknown topic: venue/t/x", device=None))
+    open_ = q.open_alerts()
+    assert len(open_) == 4
+    assert (first.count, first.id, first.at, first.last_at) == (30, 1, 100, 130)
+    assert first.evidence["reason"] == "bad field seq #30"
+    assert first.to_json()["count"] == 30 and first.to_json()["last_at"] == 130
+    assert [a.count for a in open_ if a.board is None] == [2]
+
+
+def test_a_handled_malformed_alert_is_not_reopened_by_the_next_message():
+    q = AlertQueue()
+    q.apply(1, 1, "message_rejected", rejected("3"))
+    q.apply(2, 2, "alert_resolved", {"alert": 1, "by": "chief"})
+    [again] = q.apply(3, 3, "message_rejected", rejected("3"))
+    assert again.id == 3 and again.count == 1 and q.alerts[1].status == "resolved"
+
+
+def test_other_alerts_are_not_grouped():
+    q = AlertQueue()
+    q.apply(1, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e3"})
+    q.apply(2, 2, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e4"})
+    assert [a.count for a in q.open_alerts()] == [1, 1]
