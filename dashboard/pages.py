@@ -118,13 +118,21 @@ async def hall(request: Request) -> HTMLResponse:
         status_code=400 if error else 200)
 
 
+def pair_text(game: dict, sep: str = " - ") -> str:
+    """The players of GAME in the order their game names them: White first in chess; Black first
+    in checkers, where Black (Red on the boards) moves first (docs/checkers.md; PDN and the
+    regulation name Black first)."""
+    sides = ("black", "white") if game.get("variant") == "checkers" else ("white", "black")
+    return sep.join(game.get(s) or "?" for s in sides)
+
+
 async def game(request: Request) -> HTMLResponse:
     """``GET /game/{id}``: one game's page (404 status, same page, when not in the round)."""
     game_id = request.path_params["id"]
     values = _common(request)
     g = request.app.state.feed.view.game(game_id)
     if g is not None:
-        values["title"] = f"{g['white']} - {g['black']} - {values['event']}"
+        values["title"] = f"{pair_text(g)} - {values['event']}"
     board = g["board"] if g is not None else game_id.partition("-")[2]
     try:
         boards = parse(board).spec  # the page follows its own board only

@@ -22,8 +22,14 @@
     document.querySelectorAll("#moves .mv").forEach((el) => el.classList.toggle("current", +el.dataset.ply === ply));
   }
 
+  // Each name next to its own pieces: python-chess draws White at the bottom (Black when flipped);
+  // pydraughts draws checkers with White's men (21-32) at the top and Black's (1-12) at the bottom,
+  // and cannot flip, so a checkers page has no Flip button.
   function renderPlayers(g) {
-    const top = flipped ? "white" : "black", bottom = flipped ? "black" : "white";
+    const checkers = g.variant === "checkers";
+    document.getElementById("flip").hidden = checkers;
+    const up = checkers ? "white" : flipped ? "white" : "black";
+    const top = up, bottom = up === "white" ? "black" : "white";
     const t = document.getElementById("p-top"), b = document.getElementById("p-bottom");
     t.className = `player ${top}`; b.className = `player ${bottom}`;
     t.innerHTML = player(g, top); b.innerHTML = player(g, bottom);
@@ -45,7 +51,7 @@
 
   function renderResult(g) {
     const box = document.getElementById("result-box");
-    if (g.status === "ended") box.innerHTML = `<span class="badge ended big">${Venue.esc(g.result.replace(/1\/2/g, "\u00bd"))}</span> ${Venue.esc(Venue.termText(g.termination))}`;
+    if (g.status === "ended") box.innerHTML = `<span class="badge ended big">${Venue.esc(Venue.scoreText(g))}</span> ${Venue.esc(Venue.outcomeLine(g))}`;
     else if (g.status === "playing") box.innerHTML = `<span class="badge live">live</span> ${g.ply ? "last move " + Venue.esc(Venue.moveLabel(g, g.ply)) : ""}`;
     else box.innerHTML = `<span class="badge waiting">waiting for the start</span>`;
     const claims = document.getElementById("claims");
@@ -60,7 +66,11 @@
     document.getElementById("event-name").textContent = r.event || "Tournament";
     document.getElementById("round-name").textContent = r.round ? `Round ${r.round}` : "";
     document.getElementById("board-name").textContent = `Board ${g.board}`;
-    document.title = `${g.white} \u2013 ${g.black} \u00b7 ${r.event || "Venue"}`;
+    document.title = `${Venue.pairText(g)} \u00b7 ${r.event || "Venue"}`;
+    if (g.variant === "checkers") {  // a checkers game downloads as PDN
+      const link = document.getElementById("pgn-link");
+      link.href = `/api/games/${encodeURIComponent(g.id)}.pdn`; link.textContent = "PDN";
+    }
     renderPlayers(g); renderMoves(g); renderResult(g); renderBoard(g);
   }
 
@@ -90,7 +100,7 @@
   document.getElementById("nav-prev").onclick = () => { const g = game(); if (g) go((shown === null ? g.ply : shown) - 1); };
   document.getElementById("nav-next").onclick = () => { const g = game(); if (g) go((shown === null ? g.ply : shown) + 1); };
   document.getElementById("nav-last").onclick = () => go(null);
-  document.getElementById("flip").onclick = () => { flipped = !flipped; const g = game(); if (g) { renderPlayers(g); renderBoard(g); } };
+  document.getElementById("flip").onclick = () => { const g0 = game(); if (g0 && g0.variant === "checkers") return; flipped = !flipped; const g = game(); if (g) { renderPlayers(g); renderBoard(g); } };
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "ArrowLeft") document.getElementById("nav-prev").click();
     if (ev.key === "ArrowRight") document.getElementById("nav-next").click();

@@ -20,16 +20,20 @@
       `<span class="elo"></span><span class="score"></span><span class="clock"></span></div>`;
   }
 
+  // Each name next to its own pieces: python-chess draws White at the bottom, pydraughts draws
+  // checkers with White's men (21-32) at the top and Black's (1-12) at the bottom.
   function build(g) {
+    const [top, bottom] = g.variant === "checkers" ? ["white", "black"] : ["black", "white"];
     const a = document.createElement("a");
     a.className = "card";
+    a.title = Venue.pairText(g);
     a.href = `/game/${encodeURIComponent(g.id)}`;
     a.id = `g-${g.id}`;
     a.dataset.game = g.id;
     a.innerHTML = `<div class="card-head"><span class="board-no">Board ${Venue.esc(g.board)}</span>` +
-      `<span class="status"></span></div>` + playerRow("black") +
+      `<span class="status"></span></div>` + playerRow(top) +
       `<div class="board"><img alt="board ${Venue.esc(g.board)}" width="320" height="320"></div>` +
-      playerRow("white") + `<div class="card-foot"><span class="last"></span>` +
+      playerRow(bottom) + `<div class="card-foot"><span class="last"></span>` +
       `<span class="claim" hidden>Draw claimable</span></div>`;
     return a;
   }
@@ -56,12 +60,13 @@
     }
     const status = card.querySelector(".status");
     if (g.status === "ended") {
-      status.textContent = `${g.result.replace("1/2", "\u00bd").replace("1/2", "\u00bd")} \u00b7 ${Venue.termText(g.termination)}`;
+      status.textContent = `${Venue.scoreText(g)} \u00b7 ${Venue.outcomeText(g, true)}`;
+      status.title = Venue.outcomeLine(g);
       status.className = "status badge ended";
     } else if (g.status === "playing") {
-      status.textContent = "live"; status.className = "status badge live";
+      status.textContent = "live"; status.className = "status badge live"; status.title = "";
     } else {
-      status.textContent = "waiting"; status.className = "status badge waiting";
+      status.textContent = "waiting"; status.className = "status badge waiting"; status.title = "";
     }
     card.querySelector(".last").textContent = g.ply ? Venue.moveLabel(g, g.ply) : "\u00a0";
     const claim = card.querySelector(".claim");
@@ -90,6 +95,9 @@
 
   function reset(st) {
     header(st);
+    const games = [...st.games.values()];
+    const link = document.getElementById("round-link");
+    if (link && games.length && games.every((g) => g.variant === "checkers")) { link.href = "/api/round.pdn"; link.textContent = "Round PDN"; }
     grid.innerHTML = "";
     cards.clear();
     for (const g of st.games.values()) { const c = build(g); cards.set(g.id, c); grid.appendChild(c); update(g); }

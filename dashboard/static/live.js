@@ -51,6 +51,42 @@ const Venue = (() => {
     insufficient_material: "insufficient material" };
   function termText(t) { return t ? (TERMS[t] || t.replace(/_/g, " ")) : ""; }
 
+  // Checkers: Black (Red on the boards) moves first and is named first, as the regulation and PDN
+  // do ("Black - White", PDN's result Black's score first); chess: White first. GAME.result stays
+  // the venue's code (White's score first) and is only shown in the order of the names.
+  const checkers = (g) => g.variant === "checkers";
+  function sides(g) { return checkers(g) ? ["black", "white"] : ["white", "black"]; }
+  function sideName(g, side) { return side === "black" ? "Black" : "White"; }
+  function pairText(g, sep = " \u2013 ") { return sides(g).map((s) => g[s] || "?").join(sep); }
+  function scoreText(g) {
+    const r = g.result || "*";
+    if (r === "1/2-1/2") return "\u00bd-\u00bd";
+    const parts = r.split("-");
+    return checkers(g) && parts.length === 2 ? `${parts[1]}-${parts[0]}` : r;
+  }
+  // How the game ended, in words: "Black won by resignation", "drawn by agreement", "White won on
+  // time", "Black won: White had no move left". A result taken from a record that does not say how
+  // ("recorded") is said as such, never as the bare word.
+  const HOW = { resignation: "by resignation", agreement: "by agreement", checkmate: "by checkmate",
+    stalemate: "by stalemate", time_forfeit: "on time", flag_fall: "on time", forfeit: "by forfeit",
+    default_forfeit: "by default", arbiter: "by the arbiter's decision", adjudication: "by adjudication",
+    threefold_repetition: "by threefold repetition", fivefold_repetition: "by fivefold repetition",
+    fifty_moves: "by the 50-move rule", seventyfive_moves: "by the 75-move rule", forty_moves: "by the 40-move rule",
+    insufficient_material: "by insufficient material", late_start: "(not started in time)" };
+  function outcomeText(g, short = false) {
+    const r = g.result, t = g.termination;
+    const winner = r === "1-0" ? "white" : r === "0-1" ? "black" : null;
+    const what = winner ? `${sideName(g, winner)} won` : r === "1/2-1/2" ? "drawn" : `scored ${scoreText(g)}`;
+    if (t === "recorded" || !t) return short || !t ? what : `${what} (the game record does not say how it ended)`;
+    if (t === "no_legal_moves" && winner) return `${what}: ${sideName(g, winner === "white" ? "black" : "white")} had no move left`;
+    if (t === "arbiter" && checkers(g)) return `${what} by the referee's decision`;
+    return `${what} ${HOW[t] || "(" + termText(t) + ")"}`;
+  }
+  function outcomeLine(g, short = false) {
+    const words = outcomeText(g, short);
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
   function setConn(text, cls) {
     const el = document.getElementById("conn");
     if (el) { el.textContent = text; el.className = "conn " + cls; }
@@ -130,5 +166,6 @@ const Venue = (() => {
     pre.src = url;
   }
 
-  return { state, rate, connect, remaining, fmt, moveLabel, claimText, termText, esc, boardUrl, swapImage };
+  return { state, rate, connect, remaining, fmt, moveLabel, claimText, termText, esc, boardUrl, swapImage,
+    sides, pairText, scoreText, outcomeText, outcomeLine };
 })();

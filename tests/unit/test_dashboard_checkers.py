@@ -122,3 +122,9 @@ def test_checkers_downloads_are_pdn_files(client):
         assert r.status_code == 200 and r.text.count('[GameType "21"]') == 2
         assert r.headers["content-type"].startswith("application/x-draughts-pdn")
         assert r.headers["content-disposition"] == 'inline; filename="round-1.pdn"'
+
+
+def test_game_page_title_names_black_first(client, record):
+    """Black (Red) moves first in checkers and is named first (docs/checkers.md, PDN)."""
+    page = client.get("/game/1-1.1").text
+    assert f"<title>{record.tags['Black']} - {record.tags['White']} - 11-Man National</title>" in page

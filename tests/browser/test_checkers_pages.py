@@ -1,0 +1,107 @@
+"""The checkers spectator pages in a real browser (Debian's chromium, Playwright): a finished
+German Open 2004 game (../shared/data/checkers/german_open_2004.pdn, Morgan-Pawlek ½-½, replayed by
+the rules core) as game 1 of a match, served from a memory log.
+
+pydraughts draws White's men (21-32) at the top and Black's (1-12) at the bottom: each player's
+name must be on the side of their own pieces. The game page steps back through the moves (the
+picture is the position at that ply, not the live one), names Black first in the title (Black moves
+first, docs/checkers.md), says how the game ended in words, and shows an error, never a stale
+board, when a picture cannot be had.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+
+import pytest
+import uvicorn
+from playwright.async_api import async_playwright
+
+from dashboard.app import create_app
+from services.eventlog.memory import MemoryLog
+from services.rules.checkers_pdn import read_pdn, replay
+
+pytestmark = pytest.mark.browser
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def entries(record) -> list[tuple[str, dict, int]]:
+    game = replay(record)
+    setup = {"id": "1-1.1", "board": "1", "round": "1", "variant": "checkers", "fen": None,
+             "white": record.tags["White"], "black": record.tags["Black"], "time_control": "5400",
+             "match": {"id": "1-1", "game_no": 1, "games": 2}}
+    out = [("round_started", {"round": "1", "event": "Checkers test", "site": "Reutlingen",
+                              "date": "2004.05.01", "games": [setup]}, 1000)]
+    for p in game.played:
+        out.append(("move_played", {"game": "1-1.1", "board": "1", "ply": p.ply, "move": p.move,
+                                    "san": p.san, "fen": p.fen, "claimable": [],
+                                    "turn": "white" if p.ply % 2 == 1 else "black"}, 1000 + p.ply))
+    out.append(("game_ended", {"game": "1-1.1", "board": "1", "result": "1/2-1/2",
+                               "termination": "agreement", "ply": game.ply}, 99_000))
+    return out
+
+
+@contextlib.asynccontextmanager
+async def serve(log):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(log), host="127.0.0.1", port=port, log_level="warning"))
+    task = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            await asyncio.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def test_checkers_names_by_their_pieces_step_through_and_words(shared_data):
+    (record,) = read_pdn((shared_data / "checkers" / "german_open_2004.pdn").read_text())
+    log = MemoryLog("checkers")
+    await log.append_many(entries(record))
+    plies = len(replay(record).moves)
+    async with serve(log) as url, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1400, "height": 1000})
+            await page.goto(url + "/")
+            await page.wait_for_selector("#g-1-1\\.1 .player .name:not(:empty)")
+            rows = await page.eval_on_selector_all(
+                "#g-1-1\\.1 .player", "els => els.map(e => [e.className, e.querySelector('.name').textContent])")
+            # White's men at the top of pydraughts' picture, Black's at the bottom
+            assert rows == [["player white", record.tags["White"]], ["player black", record.tags["Black"]]]
+            status = await page.text_content("#g-1-1\\.1 .status")
+            assert status == "\u00bd-\u00bd \u00b7 drawn by agreement"
+            assert await page.get_attribute("#round-link", "href") == "/api/round.pdn"
+
+            await page.goto(url + "/game/1-1.1")
+            await page.wait_for_selector("#p-top .name:not(:empty)")
+            assert await page.text_content("#p-top .name") == record.tags["White"]
+            assert await page.text_content("#p-bottom .name") == record.tags["Black"]
+            assert await page.is_hidden("#flip")
+            assert await page.title() == f"{record.tags['Black']} \u2013 {record.tags['White']} \u00b7 Checkers test"
+            assert "Drawn by agreement" in await page.text_content("#result-box")
+            assert await page.get_attribute("#pgn-link", "href") == "/api/games/1-1.1.pdn"
+            await page.wait_for_function("() => (document.querySelector('#board-img').src || '').includes('ply=')")
+            live = await page.get_attribute("#board-img", "src")
+            for _ in range(3):
+                await page.keyboard.press("ArrowLeft")
+            await page.wait_for_function(
+                "(n) => (document.querySelector('#board-img').getAttribute('src') || '').includes('ply=' + n + '&')",
+                arg=plies - 3)
+            assert await page.get_attribute("#board-img", "src") != live
+            assert not await page.eval_on_selector(".board.big", "e => e.classList.contains('board-error')")
+            # a picture that cannot be had: an error in place of the board, not the last picture
+            await page.evaluate("() => Venue.swapImage(document.getElementById('board-img'), '/board/1-1.1.svg?ply=abc')")
+            await page.wait_for_function("() => document.querySelector('.board.big').classList.contains('board-error')")
+            assert await page.get_attribute("#board-img", "src") is None
+            message = await page.eval_on_selector(".board.big", "e => e.dataset.error")
+            assert "ply must be a whole number" in message
+        finally:
+            await browser.close()
