@@ -43,10 +43,25 @@ def progress_line(games: list[dict]) -> str:
 
 
 def result_line(g: dict) -> str:
-    """``"board 2  Firouzja, Alireza - Nakamura, Hikaru  0-1 (resignation)"``; a checkers match's
-    game says which: ``"board 3 game 2  Player 09 - Player 04  0-1 (time forfeit)"``."""
-    why = f" ({g['termination'].replace('_', ' ')})" if g.get("termination") else ""
+    """``"board 2  Firouzja, Alireza - Nakamura, Hikaru  0-1 (resignation)"``. Checkers names Black
+    (who moves first) first with the score in that order, as PDN does, and a match's game says which:
+    ``"board 3 game 2  Player 04 - Player 09  1-0 (time forfeit)"``; a result taken from the game's
+    record without its reason says so."""
+    term = g.get("termination")
+    why = ""
+    if term == "recorded":
+        why = " (as the game's record gives it)"
+    elif term:
+        why = f" ({term.replace('_', ' ')})"
     which = f" game {g['match']['game_no']}" if isinstance(g.get("match"), dict) else ""
+    if g.get("variant") == "checkers":
+        from services.rules.checkers_results import to_pdn
+
+        try:
+            score = to_pdn(g["result"])
+        except ValueError:
+            score = g["result"]
+        return f"board {g['board']}{which}  {g['black']} - {g['white']}  {score}{why}"
     return f"board {g['board']}{which}  {g['white']} - {g['black']}  {g['result']}{why}"
 
 

@@ -139,3 +139,20 @@ def test_simulate_fault_choices_are_the_simulators():
     from venue.cli import SIMULATOR_FAULTS
 
     assert set(SIMULATOR_FAULTS) == FAULTS
+
+
+def test_demo_result_lines_name_black_first_in_checkers():
+    """docs/checkers.md: our result codes put White's score first, PDN puts the first player's
+    (Black's) first; the demo's line follows PDN for checkers. London 1992 game 18 (the demo's
+    board 3, game 2; venue/data/tinsley_chinook_1992_matches.pdn: Black "MF Tinsley", White
+    "Chinook", Result "1-0") was won by Black when White's flag fell: venue code "0-1"."""
+    from venue.demo import result_line
+
+    g = {"board": "3", "white": "Chinook", "black": "MF Tinsley", "result": "0-1",
+         "termination": "time_forfeit", "variant": "checkers", "match": {"game_no": 2}}
+    assert result_line(g) == "board 3 game 2  MF Tinsley - Chinook  1-0 (time forfeit)"
+    g.update(result="1/2-1/2", termination="recorded")
+    assert result_line(g).endswith("1/2-1/2 (as the game's record gives it)")
+    chess = {"board": "2", "white": "Firouzja, Alireza", "black": "Nakamura, Hikaru", "result": "0-1",
+             "termination": "resignation", "variant": "chess"}
+    assert result_line(chess) == "board 2  Firouzja, Alireza - Nakamura, Hikaru  0-1 (resignation)"
