@@ -17,6 +17,7 @@ fields and entries:
 | ``enter_score_sheet`` | game, side, moves (text or list) | score_sheet_entered, score_sheet_differences when any (checkers 2017 XII) |
 | ``start_move_timer`` | game, rule ("five_minute"/"one_minute"), side? | move_timer_started (checkers 2017 X.B.a, X.B.c) |
 | ``adjudicate`` | game, members (three), votes {member: black/white/draw} | adjudication_recorded, game_ended (checkers 2017 X.B.d) |
+| ``call_time_trouble`` | game, side, alert? | time_trouble_called (checkers 2017 X.A.d: the referee called attention to impending time trouble) |
 | ``choose_match_clock`` | game (a match's game 1, not started), wishes {black, white: "90"/"80+10"}, coin? ("heads"/"tails", only when they disagree) | match_clock_chosen (checkers 2017 X.A.a) |
 
 Results: "1-0", "0-1", "1/2-1/2", "*" (reopen), and with ``forfeit`` true the unplayed "1-0",
@@ -155,6 +156,8 @@ def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tupl
         return _adjudicate(_checkers(game_of(), action), body, base)
     if action == "choose_match_clock":
         return _match_clock(_checkers(game_of(), action), body, base, games)
+    if action == "call_time_trouble":
+        return _time_trouble(_checkers(game_of(), action), body, base)
     if action == "start_move_timer":
         g = _checkers(game_of(), action)
         _open(g)
@@ -262,6 +265,27 @@ def _match_clock(g: dict, body: dict, base, games: dict[str, dict]) -> list[tupl
         "option": choice.option, "how": choice.how, "coin": choice.coin,
         "time_control": choice.control_spec,
         "previous": (g.get("match_clock") or {}).get("option"), "rule": RULE_CLOCK_CHOICE})]
+
+
+def _time_trouble(g: dict, body: dict, base) -> list[tuple[str, dict]]:
+    """Checkers 2017 X.A.d: "The Referee may also call attention to impending time trouble (5
+    minutes or less prior to a time control), and spectators are never to do so." One
+    ``time_trouble_called`` entry: who called it (``by``), when (the log's ``at``), for which side
+    and player, the side's time on the last clock reading (``left_ms``, None without one), the alert
+    it answers if named, and the rule. Raises ActionError for an ended game or a bad side (the chess
+    refusal is ``_checkers``'). The referee's judgement is not second-guessed: a call with more than
+    5 minutes showing is recorded as made."""
+    from services.regulations.enforcer import TIME_TROUBLE_RULE
+
+    if g.get("status") == "ended":
+        raise ActionError(f"game: {g['id']} has already ended ({g.get('result')}); there is no time trouble to "
+                          "call attention to (X.A.d)")
+    side = _side(body)
+    clock = g.get("clock") or {}
+    left = clock.get(f"{side}_ms")
+    return [("time_trouble_called", {**base(g), "side": side, "player": g.get(side),
+                                     "left_ms": left if isinstance(left, int) else None,
+                                     "alert": body.get("alert"), "rule": TIME_TROUBLE_RULE})]
 
 
 def _checkers(g: dict, action: str) -> dict:

@@ -167,7 +167,7 @@
   $("show-closed").addEventListener("change", () => render());
 
   const ACTION_NAMES = { score_sheet_entered: "Score sheet entered", adjudication_recorded: "Adjudication recorded",
-                         move_timer_started: "Move timer started", match_clock_chosen: "Match clock chosen", arbiter_decision: "Result set", fine_recorded: "Fine recorded", player_arrived: "Checked in",
+                         move_timer_started: "Move timer started", time_trouble_called: "Time trouble called", match_clock_chosen: "Match clock chosen", arbiter_decision: "Result set", fine_recorded: "Fine recorded", player_arrived: "Checked in",
                          clock_adjusted: "Clocks set", game_paused: "Clock paused", game_resumed: "Clock resumed",
                          note_added: "Note", alert_resolved: "Alert handled" };
   function actionName(x) {
@@ -181,6 +181,7 @@
     if (x.type === "alert_resolved") return "alert #" + x.alert;
     if (x.type === "score_sheet_entered") return `${SIDE_NAMES[x.side] || x.side}'s sheet, ${(x.moves || []).length} moves` + (x.differences ? `, ${x.differences} flagged` : "");
     if (x.type === "move_timer_started") return `${TIMER_NAMES[x.rule] || x.rule}, ${SIDE_NAMES[x.side] || x.side}`;
+    if (x.type === "time_trouble_called") return `${SIDE_NAMES[x.side] || x.side}` + (x.left_ms != null ? `, ${clockText(x.left_ms)} left` : "");
     if (x.type === "adjudication_recorded") return `${x.result} (${x.unanimous ? "unanimous" : "not unanimous"})`;
     if (x.type === "match_clock_chosen") return `match ${x.match}: ${clockChoiceText(x)}`;
     return x.result || x.text || x.note || "";
@@ -352,7 +353,7 @@
   }
   $("ref-game").addEventListener("change", () => {
     state.refGame = $("ref-game").value;
-    for (const id of ["clock-result", "sheet-result", "timer-result", "adj-result"]) { $(id).innerHTML = ""; $(id).className = "ref-result"; }
+    for (const id of ["clock-result", "sheet-result", "timer-result", "trouble-result", "adj-result"]) { $(id).innerHTML = ""; $(id).className = "ref-result"; }
     for (const e of $("referee").querySelectorAll(".error")) e.textContent = "";
     renderRefStatus(); refreshRefGame();
   });
@@ -409,6 +410,13 @@
       (one ? "the 10-second warning at 0:50, the game forfeited at 1:00 without a move (X.B.c)." : "time called at 5:00, the game forfeited at 6:00 without a move (X.B.a).") +
       " Each move starts the opponent's count.";
   }
+  function clockText(ms) { const s = Math.max(0, Math.floor(ms / 1000)); return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); }
+  function troubleResult(entries) {
+    const t = entries.find((e) => e.type === "time_trouble_called").data;
+    $("trouble-result").className = "ref-result ok";
+    $("trouble-result").innerHTML = `Attention called to <b>${esc(SIDE_NAMES[t.side])}</b>'s impending time trouble` +
+      (t.left_ms != null ? ` (${esc(clockText(t.left_ms))} on the last clock reading)` : "") + ` by ${esc(t.by)} at ${time(entries[0].at)} (X.A.d).`;
+  }
   function clockResult(entries) {
     const c = entries.find((e) => e.type === "match_clock_chosen").data;
     const wish = (side) => esc(CLOCK_NAMES[c.wishes[side]] || c.wishes[side]);
@@ -437,6 +445,11 @@
       }
       if (action === "enter_score_sheet") { body.side = $("sheet-side").value; body.moves = $("sheet-moves").value; }
       if (action === "start_move_timer") { body.rule = $("timer-rule").value; if ($("timer-side").value) body.side = $("timer-side").value; }
+      if (action === "call_time_trouble") {
+        body.side = $("trouble-side").value;
+        const open = [...state.alerts.values()].find((a) => a.status === "open" && a.kind === "time_trouble_impending" && a.game === state.refGame && a.evidence.side === body.side);
+        if (open) body.alert = open.id;
+      }
       if (action === "adjudicate") {
         body.members = []; body.votes = {};
         for (const row of form.querySelectorAll(".member-row")) {
@@ -450,6 +463,7 @@
         if (action === "enter_score_sheet") sheetResult(entries, body.side);
         if (action === "start_move_timer") timerResult(entries);
         if (action === "adjudicate") adjResult(entries);
+        if (action === "call_time_trouble") troubleResult(entries);
         if (action === "choose_match_clock") clockResult(entries);
         toast("Recorded: " + action.replace(/_/g, " "));
         refreshRefGame();

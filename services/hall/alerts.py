@@ -32,6 +32,7 @@ ALERTING: dict[str, tuple[str, str]] = {
     "move_timer_forfeit": ("action", "Move timer expired: game forfeited"),
     "late_start_draw": ("info", "Game drawn: not started 30 minutes before the round's end (X.B.e)"),
     "match_forfeit": ("action", "Flag in a match's first game: the second game is forfeited too (X.A.b)"),
+    "time_trouble_impending": ("info", "Time trouble impending (5:00 or less): the referee may call attention (X.A.d)"),
     "match_game_ready": ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
 }
 # a move_rejected with ``expected``: the board's move was not the ballot's (11-Man National 2017 X.A.d)
@@ -43,7 +44,7 @@ ALERTING_ENDINGS = {
     "time_forfeit": "Flag fell: game ended on time (FIDE Laws 6.9)",
     "forfeit": "Game lost by forfeit",
 }
-CLOSING_ACTIONS = {"draw_claim_decided", "arbiter_decision"}
+CLOSING_ACTIONS = {"draw_claim_decided", "arbiter_decision", "time_trouble_called"}
 # Entry types whose repeats from one board and device fold into that source's one open alert (with a
 # count) instead of one alert each: garbage from a faulty device would otherwise flood the console.
 GROUPED = {"message_rejected"}
@@ -142,12 +143,15 @@ class AlertQueue:
 
     def _answered_by(self, type: str, data: dict) -> list[Alert]:
         """The open alerts an arbiter's action answers: the one it names, and, for a claim decision,
-        every open claim alert of the game; for a result, every open "action" alert of the game."""
+        every open claim alert of the game; for a result, every open "action" alert of the game; for
+        a referee's time-trouble call (X.A.d), the open ``time_trouble_impending`` alert of that side."""
         named = data.get("alert")
         hits = [self.alerts[int(named)]] if named is not None and int(named) in self.alerts else []
         game = data.get("game")
         if type == "draw_claim_decided":
             hits += [a for a in self._open(game) if a.kind in ("draw_claimable", "draw_claim_reported")]
+        elif type == "time_trouble_called":
+            hits += [a for a in self._open(game, "time_trouble_impending") if a.evidence.get("side") == data.get("side")]
         elif type == "arbiter_decision" and data.get("result") not in (None, "*"):
             hits += [a for a in self._open(game) if a.severity == "action"]
         return [a for a in dict.fromkeys(hits) if a.status == "open"]

@@ -144,6 +144,16 @@ class ClockWatch:
         if self.model is not None and not self.model.started:
             self.model = GameClock(self.control, white_ms=white_ms, black_ms=black_ms)
 
+    def remaining(self, side: str, at_ms: int) -> int | None:
+        """``side``'s time (ms) in the model at the gateway's instant ``at_ms``; None when there is
+        no timed model or ``at_ms`` is before the model's last event."""
+        if self.model is None:
+            return None
+        try:
+            return self.model.remaining(side, self._t(at_ms))
+        except (ClockError, ValueError):
+            return None
+
     def adjust(self, white_ms: int, black_ms: int, at_ms: int) -> None:
         """An arbiter's clock adjustment: the model takes the new figures."""
         if self.model is not None and self.model.started:

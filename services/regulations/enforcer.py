@@ -22,6 +22,9 @@ Entries produced (data always carries ``game`` and ``board``; ``rule`` quotes th
   after that (11-Man National 2017 X.B.e).
 - ``move_timer_warning``, ``move_timer_forfeit`` + ``game_ended``: the five- and one-minute rules the
   referee started (11-Man National 2017 X.B.a, X.B.c).
+- ``time_trouble_impending`` (informational): on a checkers match clock, a side's time in the clock
+  model fell to 5 minutes or less while the game is in play: the referee may call attention to it
+  (11-Man National 2017 X.A.d); once per side per game.
 
 Folded without answer: ``match_clock_chosen`` (X.A.a, the referee's record of a checkers match's
 clock): the clock models of the match's games not started yet take the chosen control.
@@ -48,6 +51,9 @@ BALLOT_PLIES = 3  # "Red's first balloted move", White's reply and Red's second 
 LATE_START_RULE = ("11-Man National 2017 X.B.e: \"No game shall be started later than 30 minutes before a "
                    "round time is scheduled to end. Any game, not started in accordance with this rule, shall "
                    "be declared drawn.\"")
+TIME_TROUBLE_MS = 5 * 60_000  # X.A.d: "5 minutes or less prior to a time control"
+TIME_TROUBLE_RULE = ("11-Man National 2017 X.A.d: \"The Referee may also call attention to impending time "
+                     "trouble (5 minutes or less prior to a time control), and spectators are never to do so.\"")
 
 
 @dataclass
@@ -72,6 +78,7 @@ class _Game:
     timer_warned: int | None = None
     started_at: int | None = None
     late_start_ruled: bool = False
+    time_trouble: set = field(default_factory=set)  # sides already alerted (X.A.d)
 
 
 class Enforcer:
@@ -250,6 +257,12 @@ class Enforcer:
             if g.arrived[side] is None or when < g.arrived[side]:
                 g.arrived[side] = when
 
+    def _on_time_trouble_impending(self, data: dict, at: int):
+        """Fold our own X.A.d alert (a restarted gateway replaying the log never says it twice)."""
+        g = self.games.get(data.get("game"))
+        if g and data.get("side") in (WHITE, BLACK):
+            g.time_trouble.add(data["side"])
+
     def _on_late_start_draw(self, data: dict, at: int):
         g = self.games.get(data.get("game"))
         if g:
@@ -339,11 +352,35 @@ class Enforcer:
             return [("move_timer_warning", {**base, "left_ms": state.left_ms, "turn_began": g.timer.turn_began})]
         return []
 
+    def _time_trouble(self, g: _Game, now_ms: int) -> list[tuple[str, dict]]:
+        """X.A.d: "The Referee may also call attention to impending time trouble (5 minutes or less
+        prior to a time control)". For a checkers game on a match clock (the control's
+        ``carries_over``, X.A.a) whose clock model has started and whose game is in play: one
+        informational ``time_trouble_impending`` per side per game, when that side's time in the
+        model (what its clock shows: time left before the control) is 5:00 or less."""
+        w = g.watch
+        if (g.ended or g.first_side != BLACK or w is None or w.control is None
+                or not w.control.carries_over or w.model is None or not w.model.started):
+            return []
+        out: list[tuple[str, dict]] = []
+        for side in (BLACK, WHITE):
+            if side in g.time_trouble:
+                continue
+            left = w.remaining(side, now_ms)
+            if left is None or left > TIME_TROUBLE_MS:
+                continue
+            g.time_trouble.add(side)
+            out.append(("time_trouble_impending", {
+                "game": g.id, "board": g.board, "side": side, "player": g.white if side == WHITE else g.black,
+                "left_ms": left, "threshold_ms": TIME_TROUBLE_MS, "rule": TIME_TROUBLE_RULE}))
+        return out
+
     # -- time --------------------------------------------------------------------------------
     def tick(self, now_ms: int) -> list[tuple[str, dict]]:
         """Checks that depend on time passing: default time (Laws 6.7.1), where the event fines it
-        not being at the board at the start (US 2023 rule 1), the move timers (checkers X.B.a/c) and
-        a checkers game still not started 30 minutes before its round's end (X.B.e)."""
+        not being at the board at the start (US 2023 rule 1), the move timers (checkers X.B.a/c),
+        a checkers game still not started 30 minutes before its round's end (X.B.e) and impending
+        time trouble on a checkers match clock (X.A.d)."""
         out: list[tuple[str, dict]] = []
         for g in self.games.values():
             if g.started_at is None:
@@ -352,6 +389,7 @@ class Enforcer:
                 out += [self._disagreement(g, f) for f in g.watch.tick(now_ms)]
             if not g.ended and g.timer is not None:
                 out += self._timer(g, now_ms)
+            out += self._time_trouble(g, now_ms)
             if g.ended or g.defaulted or g.kind == "armageddon" or g.follow_up:
                 continue
             try:
