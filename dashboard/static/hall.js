@@ -30,7 +30,9 @@
     a.href = `/game/${encodeURIComponent(g.id)}`;
     a.id = `g-${g.id}`;
     a.dataset.game = g.id;
-    a.innerHTML = `<div class="card-head"><span class="board-no">Board ${Venue.esc(g.board)}</span>` +
+    // both games of a checkers match sit on one board: say which game a card is
+    const gameNo = g.match && g.match.game_no ? ` · game ${Venue.esc(g.match.game_no)}` : "";
+    a.innerHTML = `<div class="card-head"><span class="board-no">Board ${Venue.esc(g.board)}${gameNo}</span>` +
       `<span class="status"></span></div>` + playerRow(top) +
       `<div class="board"><img alt="board ${Venue.esc(g.board)}" width="320" height="320"></div>` +
       playerRow(bottom) + `<div class="card-foot"><span class="last"></span>` +

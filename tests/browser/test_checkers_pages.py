@@ -79,6 +79,8 @@ async def test_checkers_names_by_their_pieces_step_through_and_words(shared_data
             status = await page.text_content("#g-1-1\\.1 .status")
             assert status == "\u00bd-\u00bd \u00b7 drawn by agreement"
             assert await page.get_attribute("#round-link", "href") == "/api/round.pdn"
+            # the two games of a match share a board: the card says which game it is
+            assert await page.text_content("#g-1-1\\.1 .board-no") == "Board 1 \u00b7 game 1"
 
             await page.goto(url + "/game/1-1.1")
             await page.wait_for_selector("#p-top .name:not(:empty)")
