@@ -64,7 +64,6 @@ import resource
 import shutil
 import signal
 import socket
-import statistics
 import sys
 import tempfile
 import time
@@ -537,11 +536,7 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
     except Exception as exc:  # noqa: BLE001 - one config failing must not stop the others
         res.error = f"{type(exc).__name__}: {exc}"
     finally:
-        for prof in profilers:
-            with contextlib.suppress(ProcessLookupError):
-                prof.send_signal(signal.SIGINT)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(prof.wait(), 20)
+        await stop_profilers(profilers)
         for r in recorders:
             await r.close()
         if hop:
@@ -611,12 +606,17 @@ async def run_hall(res: Result, args, n: int, boards: Boards, hop: HopSubscriber
             if r.error:
                 res.notes.append(f"recorder: {r.error}")
     finally:
-        for prof in profilers:
-            with contextlib.suppress(ProcessLookupError):
-                prof.send_signal(signal.SIGINT)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(prof.wait(), 20)
+        await stop_profilers(profilers)
         await probe.close()
+
+
+async def stop_profilers(profilers) -> None:
+    """Stop py-spy (SIGINT makes it write its profile), waiting up to 20 s each."""
+    for prof in profilers:
+        with contextlib.suppress(ProcessLookupError):
+            prof.send_signal(signal.SIGINT)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(prof.wait(), 20)
 
 
 async def start_profilers(args, backend: str, n: int, procs: list[Proc]):

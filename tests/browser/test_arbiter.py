@@ -31,6 +31,7 @@ import aiomqtt
 import chess
 import chess.pgn
 import pytest
+from live_helpers import entries_matching
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -83,13 +84,7 @@ def plies_of(claims: list[dict]) -> list[int]:
 
 
 async def wait_for(log, pred, timeout: float = 20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        hit = [e for e in await log.read() if pred(e)]
-        if hit:
-            return hit
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out waiting for an entry")
+    return await entries_matching(log, pred, timeout)
 
 
 def claim_now(e) -> bool:

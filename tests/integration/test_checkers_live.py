@@ -23,6 +23,7 @@ from importlib import resources
 import aiomqtt
 import httpx
 import pytest
+from live_helpers import running
 
 from devices.checkers_script import scripts_from_pdn
 from devices.simulate import play_scripts
@@ -60,18 +61,6 @@ async def backends(kind: str, tmp_path):
         log = open_log(REDIS, t)
         yield t, MOSQUITTO, log
     await log.close()
-
-
-@contextlib.asynccontextmanager
-async def running(gateway: Gateway):
-    task = asyncio.create_task(gateway.run())
-    try:
-        await asyncio.wait_for(gateway.ready.wait(), 10)
-        yield task
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
 
 
 async def api_games_when_over(base: str, count: int, timeout: float = 120.0) -> list[dict]:

@@ -21,11 +21,11 @@ games of ../shared/data/checkers/tinsley.pdn:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from importlib import resources
 
 import httpx
 import pytest
+from live_helpers import log_until
 
 from devices.checkers_script import match_scripts
 from devices.simulate import play_scripts
@@ -67,14 +67,7 @@ def round_data(petal) -> dict:
 
 
 async def wait_for(log, predicate, timeout: float = 60.0):
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        entries = await log.read()
-        if predicate(entries):
-            return entries
-        await asyncio.sleep(0.1)
-    raise AssertionError("timed out waiting on the log")
+    return await log_until(log, predicate, timeout)
 
 
 def data(entries, type_, **match) -> list[dict]:

@@ -15,6 +15,7 @@ import uuid
 
 import aiomqtt
 import pytest
+from live_helpers import log_until, running
 
 from gateway import Gateway, embedded_broker
 from services.eventlog import open_log
@@ -40,27 +41,8 @@ async def broker(which: str):
         yield MOSQUITTO
 
 
-@contextlib.asynccontextmanager
-async def running(gateway: Gateway):
-    task = asyncio.create_task(gateway.run())
-    try:
-        await asyncio.wait_for(gateway.ready.wait(), 10)
-        yield task
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-
 async def wait_for(log, predicate, timeout: float = 10.0) -> list:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        entries = await log.read()
-        if predicate(entries):
-            return entries
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"not in the log after {timeout} s: {[(e.type, e.data) for e in entries]}")
+    return await log_until(log, predicate, timeout)
 
 
 def host_port(url: str) -> tuple[str, int]:

@@ -16,6 +16,7 @@ import uuid
 
 import chess.pgn
 import pytest
+from live_helpers import running
 
 from devices.script import scripts_from_pgn
 from devices.simulate import simulate
@@ -95,18 +96,6 @@ def assert_log_matches_source(entries, pgn_text: str) -> None:
         assert len(ended) == 1 and ended[0]["result"] == script.result, (gid, ended)
         clocks = [e.data for e in entries if e.type.startswith("clock_") and e.data["game"] == gid]
         assert (clocks[-1]["white_ms"], clocks[-1]["black_ms"]) == script.final_clocks(), gid
-
-
-@contextlib.asynccontextmanager
-async def running(gateway: Gateway):
-    task = asyncio.create_task(gateway.run())
-    try:
-        await asyncio.wait_for(gateway.ready.wait(), 10)
-        yield task
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
 
 
 async def start_round(log, pgn_text: str) -> dict:

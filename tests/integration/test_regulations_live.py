@@ -21,6 +21,7 @@ from pathlib import Path
 import aiomqtt
 import chess.pgn
 import pytest
+from live_helpers import entries_matching
 
 from dashboard.arbiter.actions import build
 from gateway import Gateway, embedded_broker
@@ -64,15 +65,8 @@ class Board:
             await self.send("move", move=uci)
 
 
-async def wait_for(log, pred, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        entries = await log.read()
-        hit = [e for e in entries if pred(e)]
-        if hit:
-            return hit
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out waiting for an entry")
+async def wait_for(log, pred, timeout: float = 20.0):
+    return await entries_matching(log, pred, timeout)
 
 
 async def arbiter(log, action: str, body: dict):

@@ -1,0 +1,45 @@
+"""Helpers shared by the tests that run the gateway for real (integration and browser tests).
+
+``tests/`` is on ``sys.path`` (pytest inserts the directory of the root ``conftest.py``), so test
+modules import this as ``live_helpers``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+
+@contextlib.asynccontextmanager
+async def running(gateway):
+    """Run ``gateway`` (a ``gateway.Gateway``) as a task until the block ends; waits up to 10 s until
+    it is ready (its state rebuilt, subscribed). Yields the task."""
+    task = asyncio.create_task(gateway.run())
+    try:
+        await asyncio.wait_for(gateway.ready.wait(), 10)
+        yield task
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def log_until(log, predicate, timeout: float = 10.0, poll: float = 0.05) -> list:
+    """Read ``log`` every ``poll`` s until ``predicate(entries)`` holds; returns those entries.
+    Raises AssertionError, listing what the log holds, after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    entries: list = []
+    while time.monotonic() < deadline:
+        entries = await log.read()
+        if predicate(entries):
+            return entries
+        await asyncio.sleep(poll)
+    raise AssertionError(f"not in the log after {timeout} s: {[(e.type, e.data) for e in entries][-20:]}")
+
+
+async def entries_matching(log, pred, timeout: float = 20.0) -> list:
+    """The log's entries ``e`` with ``pred(e)``, once there is at least one (AssertionError after
+    ``timeout`` s)."""
+    entries = await log_until(log, lambda es: any(pred(e) for e in es), timeout)
+    return [e for e in entries if pred(e)]
