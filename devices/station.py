@@ -42,7 +42,7 @@ import chess
 from devices.checkers_faults import illegal_move as illegal_checkers_move
 from devices.script import Ply, Script
 from gateway.mqtt_url import parse_mqtt_url
-from gateway.service import no_delay
+from gateway.mqtt_adapter import no_delay
 
 log = logging.getLogger(__name__)
 

@@ -1,25 +1,31 @@
 """The gateway process: MQTT in, event log out, feedback back to the devices.
 
-``Gateway(log, mqtt_url, tournament)``; ``await gateway.run()`` until cancelled. It
+``Gateway(log, mqtt_url, slug)``; ``await gateway.run()`` until cancelled. It
 
-1. rebuilds its state from the log (``Hall.fold`` over every entry) so a restarted gateway carries on;
-2. connects with a fixed client id and ``clean_session=False`` (the broker queues QoS 1 messages while
-   the gateway is away: MQTT 3.1.1 3.1.2.4), subscribes to ``venue/{t}/boards/+/{move,position,clock,
-   result,status}`` at QoS 1 and sets ``ready``;
-3. handles each message at once, in arrival order, in the event loop (``Hall.handle`` is pure and fast),
-   queues its entries and appends them with one ``append_many`` per loop tick (no store round trip per
-   message), then publishes the feedback (QoS 1) once the entries are stored;
-4. reconnects with backoff (0.1 s doubling to 2 s) and subscribes again after any link failure: aiomqtt
-   has no reconnect of its own (F11);
-5. follows the log for the entries others append (``round_started`` and ``tournament_registered``
-   from the organiser, the arbiters' decisions) and folds them in;
-6. applies the event's regulations (``gateway.referee``): every entry is shown to them and what they
-   answer (a draw offer refused, a default forfeit, a clock disagreement, an Armageddon game to
-   follow) is appended and folded in; a timer lets them act on time passing (default time).
+1. rebuilds its state from the log (``Hall.fold`` over every entry) so a restarted gateway carries
+   on exactly where the log stands;
+2. connects with a fixed client id and ``clean_session=False`` (the broker keeps QoS 1 messages
+   while the gateway is away: MQTT 3.1.1 3.1.2.4), acknowledges messages manually, subscribes to
+   ``venue/{t}/boards/+/{move,position,clock,result,status}`` at QoS 1 and sets ``ready``;
+3. queues each message per device and handles the queues in turn (one flooding device cannot delay
+   the others; over ``RATE_PER_S`` a device's messages are dropped and counted), folds what
+   ``Hall.handle`` decides, and appends the entries with one ``append_many`` per loop tick;
+   repeated rejections and duplicates from one device in a batch are folded into one entry with a
+   count;
+4. **acknowledges a message only once its entries are stored** (the store is the acknowledgement:
+   a gateway killed before the append loses nothing, the broker redelivers), then publishes the
+   feedback (QoS 1);
+5. reconnects with backoff (0.1 s doubling to 2 s) and subscribes again after any link failure
+   (aiomqtt has no reconnect of its own, F11);
+6. follows the log for the entries others append (the organiser's rounds, the arbiters' decisions)
+   and folds them in with the regulations' answers; its own entries it knows by their seqs;
+7. runs a timer (every 200 ms) for held messages, resend requests and what the regulations owe as
+   time passes (default time, move timers).
 
 A store failure never drops entries: the batch is retried in order (with backoff) while messages keep
-being handled. On cancellation, messages already received are handled and every entry is flushed
-before ``run`` returns.
+being handled; an entry the store refuses as malformed is replaced by a ``message_rejected`` naming
+it, so no single entry blocks the others. On cancellation, messages already received are handled
+and every entry is flushed before ``run`` returns.
 """
 
 from __future__ import annotations
@@ -28,13 +34,14 @@ import asyncio
 import contextlib
 import json
 import logging
-import socket
 import time
+from collections import deque
 
 import aiomqtt
 
+from gateway import mqtt_adapter as adapter
+from gateway.coalesce import Coalescer
 from gateway.hall import Hall, Step
-from gateway.referee import HALL_TYPES, Referee, is_external
 from gateway.mqtt_url import parse_mqtt_url
 from gateway.payload import feedback_topic, topic_filters
 from services.eventlog.base import EventLog
@@ -46,16 +53,9 @@ FEEDBACK_QOS = 1
 # on each of 1,000 boards the feedback queue then grew without end and every move waited seconds behind
 # it (bench/bench_latency.py). Mosquitto ships with 20 too; deploy/mosquitto raises it to 200.
 FEEDBACK_INFLIGHT = 1000
-
-
-def no_delay(client: aiomqtt.Client) -> None:
-    """Switch Nagle's algorithm off on the client's socket (paho leaves it on): small MQTT packets
-    (feedback, PUBACKs) otherwise wait for the peer's delayed ACK, up to 40 ms each (measured:
-    p50 publish-to-log 13 ms with it on, ~3 ms off; 1000 boards, 100 msg/s)."""
-    sock = client._client.socket()  # aiomqtt exposes no socket options
-    if sock is not None:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+RATE_PER_S = 50.0  # a device's sustained messages per second (a real board or clock sends a few)
+RATE_BURST = 400   # ... and its burst (a board resending its backlog after a reconnect)
+HANDLE_SLICE = 64  # messages handled before the loop lets the MQTT reader and the flush run
 
 
 def now_ms() -> int:
@@ -63,33 +63,50 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+class _Bucket:
+    """A token bucket per device: ``RATE_PER_S`` tokens a second up to ``RATE_BURST``."""
+
+    __slots__ = ("tokens", "at", "dropped")
+
+    def __init__(self, at: float):
+        self.tokens, self.at, self.dropped = float(RATE_BURST), at, 0
+
+    def take(self, at: float) -> bool:
+        self.tokens = min(RATE_BURST, self.tokens + (at - self.at) * RATE_PER_S)
+        self.at = at
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.dropped += 1
+        return False
+
+
 class Gateway:
     """One tournament's gateway (see the module docstring).
 
     ``log``: the tournament's EventLog; ``mqtt_url``: ``mqtt://[user:pass@]host:port``; ``slug``: the
     tournament's slug (``{t}`` in the topics; also accepted as ``tournament="slug"``); ``tournament``:
-    otherwise the tournament file's settings object (kept as ``config``); ``username`` /
-    ``password`` override the URL's; ``client_id``: fixed, so the broker keeps the session across
-    reconnects and restarts; ``hold_ms``: how long a message waits for a missing ``seq`` (ordering);
-    ``clock_rate``: a replay's speed, for the regulations' clock model (1 in a real hall).
-    The event's regulations (``gateway.referee``) come from ``tournament`` or the log.
-    Attributes: ``ready`` (asyncio.Event: state rebuilt and subscribed), ``connected`` (asyncio.Event:
-    the MQTT link is up now), ``hall`` (the state), ``counts`` (messages, entries, reconnects).
+    otherwise a tournament file's settings in force until the log registers one (``config``);
+    ``username``/``password`` override the URL's; ``client_id``: fixed, so the broker keeps the
+    session across reconnects and restarts (with the shipped Mosquitto configuration the broker
+    uses the login as client id, deploy/README.md); ``hold_ms``: how long a message waits for a
+    missing ``seq``; ``clock_rate``: a replay's speed (1 in a real hall).
+    Attributes: ``ready`` (asyncio.Event: state rebuilt and subscribed), ``connected`` (the MQTT link
+    is up now), ``hall`` (``gateway.hall.Hall``: the state), ``counts``.
     """
 
     def __init__(self, log: EventLog, mqtt_url: str, slug: str | None = None, *,
                  tournament=None, username: str | None = None, password: str | None = None,
-                 client_id: str | None = None, hold_ms: int = 5000, keepalive: int = 10,
+                 client_id: str | None = None, hold_ms: int = 5000, keepalive: int = 5,
                  clock_rate: float = 1.0):
         if slug is None and isinstance(tournament, str):
             slug, tournament = tournament, None
         if not slug:
             raise ValueError("the tournament's slug is required")
-        self.config = tournament  # the tournament file's settings (venue CLI), when there is one
-        tournament = slug
+        self.config = tournament
         target = parse_mqtt_url(mqtt_url)
         self.log = log
-        self.tournament = tournament
+        self.tournament = slug
         self.host, self.port = target.host, target.port
         self.username = username if username is not None else target.username
         self.password = password if password is not None else target.password
@@ -97,32 +114,40 @@ class Gateway:
         # other's kept session (and its subscriptions and queued messages).
         self.client_id = client_id or f"venue-gateway-{slug}"
         self.keepalive = keepalive
-        self.referee = Referee(self.config if not isinstance(self.config, str) else None, clock_rate)
-        self.hall = Hall(tournament, hold_ms=hold_ms, result_review=self.referee.review_result)
+        self.hall = Hall(slug, hold_ms=hold_ms, config=tournament if not isinstance(tournament, str) else None,
+                         clock_rate=clock_rate)
         self.ready = asyncio.Event()
         self.connected = asyncio.Event()
         self.counts = {"messages": 0, "entries": 0, "reconnects": 0, "store_errors": 0,
-                       "internal_errors": 0}
+                       "internal_errors": 0, "dropped": 0}
         self._pending: list[tuple[str, dict, int]] = []
+        self._coalesce = Coalescer()
+        self._acks: list[tuple[aiomqtt.Client, int, int]] = []
         self._feedback: list[tuple[str, dict]] = []
+        self._inbox: dict[str, deque] = {}
+        self._buckets: dict[str, _Bucket] = {}
+        self._work = asyncio.Event()
         self._wake = asyncio.Event()
         self._stopping = False
         self._client: aiomqtt.Client | None = None
         self._last_seq = 0
+        self._own: set[int] = set()
+        self._appending = asyncio.Lock()
 
     # ----- running ------------------------------------------------------------------------------
-
     async def run(self) -> None:
         """Rebuild, connect, serve until cancelled; then flush everything received (see module)."""
         await self._rebuild()
         flusher = asyncio.create_task(self._flush_loop(), name="gateway-flush")
+        worker = asyncio.create_task(self._work_loop(), name="gateway-work")
         ticker = asyncio.create_task(self._tick_loop(), name="gateway-tick")
         follower = asyncio.create_task(self._follow_loop(), name="gateway-follow")
         try:
             await self._mqtt_loop()
         finally:
-            for task in (ticker, follower):
+            for task in (ticker, follower, worker):
                 task.cancel()
+            self._handle_inbox(limit=None)
             self._stopping = True
             self._wake.set()
             with contextlib.suppress(BaseException):
@@ -133,22 +158,26 @@ class Gateway:
     async def _rebuild(self) -> None:
         entries = await self.log.read()
         for entry in entries:
-            self.hall.fold(entry.type, entry.data)
-            self.referee.observe(entry.type, entry.data, entry.at)  # answered before: in the log
+            self.hall.fold(entry.type, entry.data, entry.at, entry.seq)
         self._last_seq = entries[-1].seq if entries else 0
+        if self.hall.state.errors:
+            log.warning("gateway %s: %d log entries could not be folded (first: %s)", self.tournament,
+                        len(self.hall.state.errors), self.hall.state.errors[0])
         log.info("gateway %s: state rebuilt from %d entries", self.tournament, len(entries))
 
     async def _mqtt_loop(self) -> None:
         backoff = 0.1
         while True:
             try:
-                async with aiomqtt.Client(
+                client = aiomqtt.Client(
                     self.host, self.port, identifier=self.client_id, clean_session=False,
                     username=self.username, password=self.password, keepalive=self.keepalive,
-                    max_inflight_messages=FEEDBACK_INFLIGHT,
-                ) as client:
+                    max_inflight_messages=FEEDBACK_INFLIGHT)
+                adapter.check(client)
+                adapter.manual_ack(client)
+                async with client:
                     client.pending_calls_threshold = 100_000  # feedback to 1000 boards in flight
-                    no_delay(client)
+                    adapter.no_delay(client)
                     self._client = client
                     try:
                         for topic in topic_filters(self.tournament):
@@ -157,104 +186,137 @@ class Gateway:
                         self.ready.set()
                         backoff = 0.1
                         async for message in client.messages:
-                            self._receive(str(message.topic), message.payload)
+                            self._enqueue(client, message)
+                    except asyncio.CancelledError:
+                        await self._settle(client)
+                        raise
                     finally:
-                        self._drain_client_queue(client)
                         self.connected.clear()
                         self._client = None
             except aiomqtt.MqttError as exc:
                 self.counts["reconnects"] += 1
-                log.warning("gateway %s: MQTT link lost (%s); again in %.1f s", self.tournament, exc,
-                            backoff)
+                log.warning("gateway %s: MQTT link lost (%s); again in %.1f s", self.tournament, exc, backoff)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
 
-    def _drain_client_queue(self, client: aiomqtt.Client) -> None:
-        """Handle the messages aiomqtt received (and acknowledged) but did not hand out yet."""
-        queue = getattr(client, "_queue", None)
-        while queue is not None and not queue.empty():
-            message = queue.get_nowait()
-            self._receive(str(message.topic), message.payload)
+    async def _settle(self, client, timeout_s: float = 10.0) -> None:
+        """A clean stop: handle what was received, store it and acknowledge it on this link before
+        it closes (what is not acknowledged the broker redelivers to the next gateway)."""
+        for message in adapter.take_queued(client):
+            self._enqueue(client, message)
+        self._handle_inbox(limit=None)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while (self._pending or self._acks or self._appending.locked()) and loop.time() < deadline:
+            self._wake.set()
+            await asyncio.sleep(0.01)
+
+    # ----- receiving: per-device queues handled in turn -----------------------------------------
+    def _enqueue(self, client, message) -> None:
+        topic = str(message.topic)
+        source = topic.rsplit("/", 1)[0]  # venue/{t}/boards/{b}: one board's devices
+        kind = topic.rsplit("/", 1)[-1]
+        bucket = self._buckets.get(topic)
+        if bucket is None:
+            bucket = self._buckets[topic] = _Bucket(time.monotonic())
+        if kind != "status" and not bucket.take(time.monotonic()):
+            self.counts["dropped"] += 1
+            self._acks.append((client, message.mid, message.qos))  # dropped: nothing to redeliver
+            return
+        self._inbox.setdefault(source, deque()).append((client, topic, message.payload, message.mid, message.qos))
+        self._work.set()
+
+    async def _work_loop(self) -> None:
+        while True:
+            await self._work.wait()
+            self._work.clear()
+            while self._handle_inbox(limit=HANDLE_SLICE):
+                await asyncio.sleep(0)  # let the reader queue more and the flush store
+            self._report_drops()
+
+    def _handle_inbox(self, limit: int | None) -> bool:
+        """Handle up to ``limit`` messages (None: all), one per source in turn; True when more wait."""
+        handled = 0
+        while self._inbox:
+            for source in list(self._inbox):
+                queue = self._inbox[source]
+                client, topic, payload, mid, qos = queue.popleft()
+                if not queue:
+                    del self._inbox[source]
+                self._receive(topic, payload)
+                self._acks.append((client, mid, qos))
+                handled += 1
+            if limit is not None and handled >= limit:
+                break
+        self._wake.set()
+        return bool(self._inbox)
+
+    def _report_drops(self) -> None:
+        for topic, bucket in self._buckets.items():
+            if bucket.dropped:
+                board = topic.split("/")[3] if topic.count("/") >= 4 else None
+                self._take(Step(entries=[("message_rejected", {
+                    "board": board, "topic": topic[:200], "device": "clock" if topic.endswith("/clock") else "board",
+                    "seq": None, "raw": None, "count": bucket.dropped,
+                    "reason": f"rate limit: {bucket.dropped} messages dropped (over {RATE_PER_S:g}/s)"})]), now_ms())
+                bucket.dropped = 0
 
     def _receive(self, topic: str, payload) -> None:
         """Handle one MQTT message. Never raises: whatever goes wrong with one message is logged,
         recorded as ``message_rejected`` (``internal error: <type>``, raw payload cut to 2 KB),
         answered on the board's feedback when the board is known, and the next message is handled."""
         self.counts["messages"] += 1
+        at = now_ms()
+        faults = self.hall.faults
         try:
             if isinstance(payload, (int, float)) or payload is None:
                 payload = b"" if payload is None else str(payload).encode()
-            self._take(self.hall.handle(topic, payload, now_ms()))
+            self._take(self.hall.handle(topic, payload, at), at)
+            if self.hall.faults != faults:
+                self.counts["internal_errors"] += self.hall.faults - faults
+                log.error("gateway %s: a fault while handling a message on %s: %s", self.tournament, topic[:200],
+                          self.hall.last_fault)
         except Exception as exc:  # noqa: BLE001 - one message must never stop the gateway
             self.counts["internal_errors"] += 1
             log.exception("gateway %s: handling a message on %s failed", self.tournament, topic[:200])
-            step = self.hall.internal_error(topic, payload, exc)
-            at = now_ms()
-            self._pending.extend((type_, data, at) for type_, data in step.entries)
-            self._feedback.extend(step.feedback)
-            self._wake.set()
+            self._take(self.hall.internal_error(topic, payload, exc), at)
 
-    def _take(self, step: Step, at: int | None = None) -> None:
-        if not step.entries and not step.feedback:
-            return
-        at = at or now_ms()
-        self._append_with_answers(step.entries, at)
-        self._feedback.extend(step.feedback)
-        self._wake.set()
-
-    def _append_with_answers(self, entries: list[tuple[str, dict]], at: int, *, queue: bool = True) -> None:
-        """Queue ``entries`` for the log (unless ``queue`` is False: they are in it already), show
-        each to the regulations, and queue and fold in what they answer (a refusal, a default, an
-        Armageddon game), answers to answers included."""
-        todo = list(entries)
-        own = len(todo)
-        i = 0
-        while i < len(todo):
-            type_, data = todo[i]
-            if queue or i >= own:
+    def _take(self, step: Step, at: int) -> None:
+        for type_, data in step.entries:
+            if not self._coalesce.merge(self._pending, type_, data):
                 self._pending.append((type_, data, at))
-            try:
-                answers = self.referee.observe(type_, data, at)
-            except Exception:  # noqa: BLE001 - the entry stands; the regulations missed it
-                self.counts["internal_errors"] += 1
-                log.exception("gateway %s: the regulations failed on %s", self.tournament, type_)
-                answers = []
-            for answer in answers:
-                if answer[0] in HALL_TYPES:
-                    self.hall.fold(*answer)
-                todo.append(answer)
-            i += 1
-        if len(todo) > own:
+        self._feedback.extend(step.feedback)
+        if step.entries or step.feedback:
             self._wake.set()
 
+    # ----- time, and entries others append ------------------------------------------------------
     async def _tick_loop(self) -> None:
         while True:
             await asyncio.sleep(0.2)
-            now = now_ms()
+            at = now_ms()
             try:
-                self._take(self.hall.tick(now))
-                answers = self.referee.tick(now)
-                for answer in answers:  # a game the regulations end (a default, X.B.e) takes no more moves
-                    if answer[0] in HALL_TYPES:
-                        self.hall.fold(*answer)
-                self._take(Step(entries=answers), now)
+                self._take(self.hall.tick(at), at)
             except Exception:  # noqa: BLE001 - the timer must keep running
                 self.counts["internal_errors"] += 1
                 log.exception("gateway %s: a timer step failed", self.tournament)
 
     async def _follow_loop(self) -> None:
-        """Fold in what others append (round_started, an arbiter's game_ended)."""
+        """Fold in what others append (round_started, an arbiter's decision), with the answers."""
         backoff = 0.2
         while True:
             try:
                 async for entry in self.log.follow(after=self._last_seq):
+                    async with self._appending:  # our own appends in flight: learn their seqs first
+                        pass
                     self._last_seq = entry.seq
-                    if is_external(entry.type, entry.data):
-                        self.hall.fold(entry.type, entry.data)
-                        self._append_with_answers([(entry.type, entry.data)], entry.at, queue=False)
-                        if entry.type == "round_started":
-                            log.info("gateway %s: round %s started (%d boards)", self.tournament,
-                                     entry.data.get("round"), len(entry.data.get("games", [])))
+                    if entry.seq in self._own:
+                        self._own.discard(entry.seq)
+                        continue
+                    at = now_ms()
+                    self._take(self.hall.external(entry.type, entry.data, entry.at, entry.seq, at), at)
+                    if entry.type == "round_started":
+                        log.info("gateway %s: round %s started (%d boards)", self.tournament,
+                                 entry.data.get("round"), len(entry.data.get("games", [])))
             except asyncio.CancelledError:
                 raise
             except Exception:  # the store went away: follow again from the last entry seen
@@ -262,41 +324,64 @@ class Gateway:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
 
+    # ----- storing, then acknowledging ----------------------------------------------------------
     async def _flush_loop(self) -> None:
         backoff = 0.05
         while True:
-            if not self._pending and not self._feedback:
+            if not self._pending and not self._feedback and not self._acks:
                 if self._stopping:
                     return
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            batch, feedback = self._pending, self._feedback
-            self._pending, self._feedback = [], []
+            batch, feedback, acks = self._pending, self._feedback, self._acks
+            self._pending, self._feedback, self._acks = [], [], []
+            self._coalesce.reset()
             while batch:
                 try:
-                    await self.log.append_many(batch)
+                    async with self._appending:
+                        stored = await self.log.append_many(batch)
+                        self._own.update(e.seq for e in stored)
                     self.counts["entries"] += len(batch)
                     batch = []
                     backoff = 0.05
                 except asyncio.CancelledError:
                     self._pending[:0] = batch
+                    self._acks[:0] = acks
                     raise
+                except ValueError as exc:  # an entry the store cannot hold: replace it, keep the rest
+                    log.error("gateway %s: the store refused an entry (%s)", self.tournament, exc)
+                    batch = _storable(batch)
                 except Exception:
                     self.counts["store_errors"] += 1
                     log.exception("gateway %s: append failed; retrying", self.tournament)
                     await asyncio.sleep(backoff)
                     backoff = min(backoff * 2, 2.0)
-            await self._publish_feedback(feedback)
+            for client, mid, qos in acks:
+                if client is self._client:  # a message of a lost link: the broker redelivers it
+                    adapter.ack(client, mid, qos)
+            self._publish_feedback(feedback)
 
-    async def _publish_feedback(self, feedback: list[tuple[str, dict]]) -> None:
-        """Queue the answers at QoS 1 on paho's own outgoing queue (paho resends them until their
-        PUBACK) without awaiting each one: the next batch must not wait for the devices."""
+    def _publish_feedback(self, feedback: list[tuple[str, dict]]) -> None:
         client = self._client
         if client is None or not feedback:
             return
-        paho = client._client  # aiomqtt keeps no public non-waiting publish
         for board, payload in feedback:
-            with contextlib.suppress(Exception):
-                paho.publish(feedback_topic(self.tournament, board),
-                             json.dumps(payload, separators=(",", ":")), qos=FEEDBACK_QOS)
+            adapter.publish_nowait(client, feedback_topic(self.tournament, board),
+                                   json.dumps(payload, separators=(",", ":")), FEEDBACK_QOS)
+
+
+def _storable(batch: list[tuple[str, dict, int]]) -> list[tuple[str, dict, int]]:
+    """``batch`` with every entry that is not valid UTF-8 JSON replaced by a ``message_rejected``
+    that says so (the entry's type and board kept), so the rest is stored."""
+    out = []
+    for type_, data, at in batch:
+        try:
+            json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
+            out.append((type_, data, at))
+        except (ValueError, TypeError, UnicodeEncodeError) as exc:
+            out.append(("message_rejected", {
+                "board": data.get("board") if isinstance(data.get("board"), str) else None,
+                "topic": None, "device": None, "seq": None, "raw": None,
+                "reason": f"internal error: a {type_} entry could not be stored: {type(exc).__name__}"}, at))
+    return out

@@ -181,6 +181,13 @@ class GameClock:
         return (f"GameClock({self.control}, base={s.base}, moves={s.moves}, to_move={s.to_move!r}, "
                 f"running={s.running}, credit={self.credit!r})")
 
+    def __eq__(self, other: object) -> bool:
+        """Same control, crediting and state (a rebuilt clock model equals the live one)."""
+        return (isinstance(other, GameClock) and self.control == other.control and self.credit == other.credit
+                and self._s == other._s)
+
+    __hash__ = None  # type: ignore[assignment]
+
     def copy(self) -> GameClock:
         """An independent copy (the state is immutable, so this is cheap)."""
         return _copy.copy(self)

@@ -56,6 +56,7 @@ def tournament_registered_data(t: Tournament) -> dict:
             "default_time_ms": dict(r.default_time_ms), "clock_tolerance_ms": r.clock_tolerance_ms,
             # only when set, so the logs of files without it stay as they were registered
             **({"ballot_moves_before_clock": True} if r.ballot_moves_before_clock else {}),
+            **({"rules": dict(r.rules)} if r.rules else {}),
         },
     }
 
@@ -89,7 +90,8 @@ def tournament_from_data(data: dict) -> Tournament:
                           bool(pz.get("withhold_after_forfeit"))),
             armageddon_after_draw=bool(regs.get("armageddon_after_draw")),
             clock_tolerance_ms=int(regs.get("clock_tolerance_ms", 2000)),
-            ballot_moves_before_clock=bool(regs.get("ballot_moves_before_clock"))),
+            ballot_moves_before_clock=bool(regs.get("ballot_moves_before_clock")),
+            rules={str(k): str(v) for k, v in (regs.get("rules") or {}).items()}),
         site=data.get("site", ""),
     )
 

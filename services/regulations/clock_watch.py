@@ -61,7 +61,6 @@ class ClockWatch:
         self.moves = {WHITE: 0, BLACK: 0}
         self.presses = {WHITE: 0, BLACK: 0}
         self.since: dict[tuple[str, str], int] = {}
-        self.reported: set[tuple[str, str, int]] = set()
         self.first_side = first_side
         self.untimed = untimed_plies
         self.plies = 0
@@ -177,8 +176,10 @@ class ClockWatch:
         return [{"kind": kind, "side": side, "move_number": move_number, "device_ms": device_ms,
                  "model_ms": model_ms, "difference_ms": diff, "detail": detail}]
 
-    def tick(self, now_ms: int) -> list[dict]:
-        """Count mismatches that have lasted past the grace period (each reported once)."""
+    def tick(self, now_ms: int, reported: set | frozenset = frozenset()) -> list[dict]:
+        """Count mismatches that have lasted past the grace period, each once: ``reported`` holds
+        the ``(kind, side, count)`` already reported (the fold of ``clock_disagreement`` entries:
+        the watch itself changes only by the events it is shown)."""
         if not self.check_counts:
             return []
         out = []
@@ -187,10 +188,38 @@ class ClockWatch:
             if bad and key in self.since:
                 first = self.since[key]
                 count = self.presses[side] if kind == "press_without_move" else self.moves[side]
-                if now_ms - first >= self.grace and (kind, side, count) not in self.reported:
-                    self.reported.add((kind, side, count))
+                if now_ms - first >= self.grace and (kind, side, count) not in reported:
                     what = ("pressed the clock without a move on the board" if kind == "press_without_move"
                             else "moved on the board without pressing the clock (FIDE Laws 6.2.1)")
                     out.append({"kind": kind, "side": side, "moves": self.moves[side],
                                 "presses": self.presses[side], "detail": f"{side} {what}"})
         return out
+
+    def __eq__(self, other: object) -> bool:
+        """Two watches are equal when they were shown the same events (tests compare a gateway's
+        state rebuilt from the log with the live one)."""
+        return isinstance(other, ClockWatch) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def watch_for(setup: dict, first_side: str, tournament, rate: float = 1.0) -> ClockWatch:
+    """The clock model of a game from its SETUP (``time_control``, else the tournament file's
+    control of its ``kind``), with the file's tolerance (``tournament``: a ``Tournament`` or None:
+    then only a SETUP's own control is modelled, with the default tolerance). Checkers: counts are
+    not checked (moves may precede the clock) and, when the event plays the three balloted moves
+    before the clock (X.A.d), those plies are untimed."""
+    from services.regulations.controls import control_from_spec
+
+    regs = tournament.regulations if tournament is not None else None
+    kind = setup.get("kind") or (tournament.kind if tournament is not None else None)
+    spec = setup.get("time_control") or (tournament.time_controls.get(kind) if tournament is not None else None)
+    try:
+        control = control_from_spec(spec) if spec else None
+    except ValueError:
+        control = None
+    checkers = setup.get("variant") == "checkers"
+    untimed = 3 if (checkers and regs is not None and regs.ballot_moves_before_clock
+                    and not setup.get("fen")) else 0
+    return ClockWatch(control, regs.clock_tolerance_ms if regs is not None else 2000, rate,
+                      check_counts=not checkers, first_side=first_side, untimed_plies=untimed)

@@ -83,6 +83,12 @@ class Prizes:
     withhold_after_forfeit: bool = False
 
 
+RULE_KEYS = ("default_time", "draw_offers", "fines", "armageddon", "armageddon_draw", "late_start", "time_trouble",
+             "clock", "match_carry", "match_flag", "ballot")
+"""The settings whose rule a tournament file may quote (``[regulations.rules]``, or ``rule`` beside the
+setting: docs/tournament-file.md)."""
+
+
 @dataclass(frozen=True)
 class Regulations:
     """The event's own rules, as the product enforces them.
@@ -96,7 +102,9 @@ class Regulations:
     regulation's first way): "As the game starts, Red's clock is started, Red's first balloted move
     is made, Red's clock is stopped, and White's is automatically started, etc."; True (its
     alternative): "the three balloted moves may be played prior to starting white's clock for
-    white's second move": no time is charged for them."""
+    white's second move": no time is charged for them. ``rules``: the event's own words for a
+    setting (``RULE_KEYS``), quoted in the tournament file beside it: the audit trail cites them
+    (``services.regulations.quotes``)."""
 
     draw_offers: DrawOfferPolicy = DrawOfferPolicy()
     default_time_ms: dict[str, int] = field(default_factory=dict)
@@ -109,6 +117,7 @@ class Regulations:
     armageddon_after_draw: bool = False
     clock_tolerance_ms: int = 2000
     ballot_moves_before_clock: bool = False
+    rules: dict[str, str] = field(default_factory=dict)
 
     def default_time_for(self, kind: str) -> int:
         """The default time in ms for a kind of game (0 when the regulations set none: Laws 6.7.1)."""

@@ -15,7 +15,7 @@ from services.tournament.tiebreaks import parse_spec
 
 from .controls import control_from_spec, starting_time_problem
 from .fields import TournamentFileError, duration_ms, line_of
-from .model import (DRAW_POLICIES, KINDS, PLAYOFF_RULES, PRIZE_SHARING, SCORING_SYSTEMS, SYSTEMS,
+from .model import (RULE_KEYS, DRAW_POLICIES, KINDS, PLAYOFF_RULES, PRIZE_SHARING, SCORING_SYSTEMS, SYSTEMS,
                     ArbiterAccount, DrawOfferPolicy, Fine, HallBoard, Player, Prizes, Regulations,
                     RoundSchedule, Tournament)
 
@@ -196,7 +196,7 @@ def _boards(r: _Reader, rows: list) -> tuple[HallBoard, ...]:
 
 def _regulations(r: _Reader, regs: dict) -> Regulations:
     known = {"draw_offers", "default_time", "fines", "scoring", "tiebreaks", "playoff", "prizes",
-             "armageddon", "clock_tolerance", "ballot_moves_before_clock"}
+             "armageddon", "clock_tolerance", "ballot_moves_before_clock", "rules"}
     for key in regs:
         if key not in known:
             r.fail(f"regulations.{key}", f"unknown setting (expected one of {', '.join(sorted(known))})")
@@ -212,6 +212,8 @@ def _regulations(r: _Reader, regs: dict) -> Regulations:
     dt = r.get(regs, "default_time", "regulations.default_time", dict, default={})
     default_time: dict[str, int] = {}
     for k in dt:
+        if k == "rule":
+            continue
         if k not in KINDS:
             r.fail(f"regulations.default_time.{k}", f"unknown kind of game (expected one of {', '.join(KINDS)})")
         default_time[k] = r.duration(dt, k, f"regulations.default_time.{k}")
@@ -251,11 +253,32 @@ def _regulations(r: _Reader, regs: dict) -> Regulations:
     tol = r.duration(regs, "clock_tolerance", "regulations.clock_tolerance", default=2000)
     ballot_first = r.get(regs, "ballot_moves_before_clock", "regulations.ballot_moves_before_clock", bool,
                          default=False)
+    rules = _rules(r, regs, {"draw_offers": d, "default_time": dt, "fines": fines, "armageddon": arm})
     return Regulations(draw_offers=DrawOfferPolicy(policy, min_moves, frozenset(exempt)),
                        default_time_ms=default_time, fine_not_at_board=fine, scoring=scoring,
                        tiebreaks=tuple(order), tiebreaks_classical_only=classical_only,
                        playoff=playoff, prizes=prizes, armageddon_after_draw=after_draw,
-                       clock_tolerance_ms=tol, ballot_moves_before_clock=ballot_first)
+                       clock_tolerance_ms=tol, ballot_moves_before_clock=ballot_first, rules=rules)
+
+
+def _rules(r: _Reader, regs: dict, tables: dict[str, dict]) -> dict[str, str]:
+    """The event's quoted rules: ``[regulations.rules]`` (key -> quote) and ``rule`` beside a setting
+    (``draw_offers``, ``default_time``, ``fines``, ``armageddon``; ``armageddon.draw_rule``)."""
+    out: dict[str, str] = {}
+    table = r.get(regs, "rules", "regulations.rules", dict, default={})
+    for key in table:
+        if key not in RULE_KEYS:
+            r.fail(f"regulations.rules.{key}", f"unknown rule (expected one of {', '.join(RULE_KEYS)})")
+        out[key] = r.get(table, key, f"regulations.rules.{key}", str)
+    for name, t in tables.items():
+        if "rule" in t:
+            out[name] = r.get(t, "rule", f"regulations.{name}.rule", str)
+    if "draw_rule" in tables["armageddon"]:
+        out["armageddon_draw"] = r.get(tables["armageddon"], "draw_rule", "regulations.armageddon.draw_rule", str)
+    for key, text in out.items():
+        if not text.strip():
+            r.fail(f"regulations.rules.{key}", "a quoted rule must not be empty")
+    return out
 
 
 def _arbiters(r: _Reader, rows: list) -> tuple[ArbiterAccount, ...]:

@@ -66,7 +66,7 @@ def test_a_balloted_jump_is_recognised_in_any_notation(shared_data):
 
 def test_the_gateway_refuses_a_move_off_the_ballot_and_holds_the_board(shared_data):
     gw = Gateway()  # London 1992 games 25/26 as a match on ballot 15 (test_gateway_match)
-    assert gw.hall.boards["1"].setup["ballot"]["moves"] == shared_deck(shared_data)[15]["moves"]
+    assert gw.hall.state.board_game("1").setup["ballot"]["moves"] == shared_deck(shared_data)[15]["moves"]
     gw.clock("start", 90 * 60_000, 90 * 60_000, "black")
     step = gw.send("move", {"move": "11-15"})
     (fb,) = [f for _, f in step.feedback]
@@ -84,7 +84,7 @@ def test_the_gateway_refuses_a_move_off_the_ballot_and_holds_the_board(shared_da
     assert (alert.severity, alert.title) == ("action", "Move off the ballot")
     # F05: held until the balloted move is played; another legal move does not lift the hold
     gw.send("move", {"move": "10-14"})
-    assert gw.entries("move_rejected")[-1]["expected"] == "9-13" and gw.hall.boards["1"].held
+    assert gw.entries("move_rejected")[-1]["expected"] == "9-13" and gw.hall.state.boards["1"].held
     # the game goes on with the ballot: then the whole of game 25, unchecked after ply 3
     moves = replay(GAME_25).moves
     for move in moves:
@@ -107,7 +107,7 @@ def test_white_off_the_ballot_at_ply_two_and_a_rebuilt_gateway_keeps_the_hold():
     again = Hall(T)
     for type_, data in gw.log:
         again.fold(type_, data)
-    assert again.boards["1"].held and again.boards["1"].game.moves == ["9-13"]
+    assert again.state.boards["1"].held and again.state.board_game("1").moves == ["9-13"]
     step = gw.send("move", {"move": "21-17"})  # still not the ballot's move, still held
     assert step.feedback[-1][1]["reason"].startswith("not the balloted move")
     assert HELD not in step.feedback[-1][1]["reason"]

@@ -31,6 +31,7 @@ class Driver:
         self.hall = Hall(T, hold_ms=hold_ms)
         self.entries: list[tuple[str, dict]] = [("round_started", round_started(*boards, fen=fen))]
         self.hall.fold(*self.entries[0])
+        self.stamps = [0]
         self.feedback: list[tuple[str, dict]] = []
         self.seqs: dict[tuple[str, str], int] = {}
         self.now = 0
@@ -45,6 +46,7 @@ class Driver:
         self.now += 10
         step = self.hall.handle(f"venue/{T}/boards/{board}/{kind}", raw, self.now)
         self.entries.extend(step.entries)
+        self.stamps.extend(self.now for _ in step.entries)
         self.feedback.extend(step.feedback)
         return step
 
@@ -96,9 +98,9 @@ def test_f05_official_placement_lifts_the_hold():
     d = Driver("1")
     d.move("1", "e2e4")
     d.move("1", "e2e4")  # illegal now: there is no pawn on e2 -> held
-    assert d.hall.boards["1"].held
+    assert d.hall.state.boards["1"].held
     d.place("1", chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").board_fen())
-    assert not d.hall.boards["1"].held
+    assert not d.hall.state.boards["1"].held
 
 
 def test_f05b_promotion_without_piece_is_illegal():
@@ -286,12 +288,17 @@ def test_rook_move_that_looked_like_castling_is_played_on_the_clock_press():
     assert d.types()[-2:] == ["move_played", "clock_pressed"]
 
 
-def test_lift_and_put_back_records_nothing():
+def test_lift_and_put_back_plays_nothing_and_records_each_snapshot():
+    """A piece lifted and put back plays no move. Each snapshot is recorded as ``placement_seen``
+    (issue "One record, one fold": the device's last seq and what stands on the board are in the
+    log, so a restarted gateway neither asks for it again nor applies it twice)."""
     d = Driver("1")
     d.place("1", chess.STARTING_BOARD_FEN)
     d.place("1", "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR")
     d.place("1", chess.STARTING_BOARD_FEN)
-    assert d.types() == ["round_started", "board_oriented"]
+    assert d.types() == ["round_started", "board_oriented", "placement_seen", "placement_seen", "placement_seen"]
+    assert [data["reading"] for t, data in d.entries if t == "placement_seen"] == ["same", "passing", "same"]
+    assert d.played() == []
 
 
 def test_replay_rebuilds_the_same_state():
@@ -303,12 +310,12 @@ def test_replay_rebuilds_the_same_state():
     d.move("2", "d2d4")  # illegal now -> held
     d.send("1", "clock", {"event": "press", "white_ms": 100, "black_ms": 200, "running": "black"})
     fresh = Hall(T)
-    for t, data in d.entries:
-        fresh.fold(t, data)
-    assert fresh.boards["1"].game.fen == d.hall.boards["1"].game.fen
-    assert fresh.boards["2"].held
-    assert fresh.boards["1"].clock == d.hall.boards["1"].clock
-    assert fresh.sequencer.last == d.hall.sequencer.last
+    for (t, data), at in zip(d.entries, d.stamps):
+        fresh.fold(t, data, at)
+    assert fresh.state.board_game("1").fen == d.hall.state.board_game("1").fen
+    assert fresh.state.boards["2"].held
+    assert fresh.state.board_game("1").clock == d.hall.state.board_game("1").clock
+    assert fresh.state.snapshot() == d.hall.state.snapshot()  # every field: seqs, holds, clocks, presses
     step = fresh.handle(f"venue/{T}/boards/1/move", b'{"seq": 3, "move": "g1f3"}', 0)
     assert step.entries[0][0] == "message_duplicate"
     step = fresh.handle(f"venue/{T}/boards/1/move", b'{"seq": 4, "move": "b8c6"}', 0)
@@ -317,7 +324,11 @@ def test_replay_rebuilds_the_same_state():
 
 def test_internal_errors_do_not_escape(monkeypatch):
     d = Driver("1")
-    monkeypatch.setattr(d.hall.boards["1"].game, "play", lambda m: 1 / 0, raising=False)
+    class Broken:
+        def play(self, move):
+            return 1 / 0
+
+    monkeypatch.setattr(d.hall.rules, "game", lambda g: Broken())
     d.move("1", "e2e4")
     assert d.types()[-1] == "message_rejected"
     d.send("1", "clock", {"event": "start", "white_ms": 1, "black_ms": 1, "running": "white"})
@@ -362,7 +373,7 @@ def test_an_exception_anywhere_in_handle_is_recorded_not_raised(monkeypatch, whe
     if where == "parse":
         monkeypatch.setattr(hall_module, "parse", boom)
     else:
-        monkeypatch.setattr(d.hall.sequencer, "offer", boom)
+        monkeypatch.setattr(hall_module, "DeviceSeq", boom)
     step = d.move("1", "e2e4")
     assert [t for t, _ in step.entries] == ["message_rejected"]
     data = step.entries[0][1]

@@ -1,5 +1,5 @@
-"""A checkers match on one hall board, through the gateway's pure parts (gateway.hall.Hall with
-gateway.referee.Referee, as gateway.service runs them), time passed in.
+"""A checkers match on one hall board, through the gateway's pure part (gateway.hall.Hall, which
+decides, folds and lets the regulations answer, as gateway.service runs it), time passed in.
 
 Sources: ../shared/regulations/checkers-11-man-national-2017.txt X.A.b ("A player whose time expires
 forfeits the current game, as well as the next game if not started. The clocks shall be paused
@@ -16,7 +16,6 @@ import json
 from importlib import resources
 
 from gateway.hall import GAME_OVER, Hall
-from gateway.referee import HALL_TYPES, Referee
 from services.regulations.checkers_match import match_setups
 from services.rules.checkers_ballots import load_deck
 from services.rules.checkers_pdn import read_pdn, replay
@@ -37,28 +36,21 @@ def round_data() -> dict:
 
 
 class Gateway:
-    """Hall + Referee with the gateway's wiring: every entry shown to the referee, its answers
-    logged and folded into the hall (gateway.service.Gateway._append_with_answers)."""
+    """The Hall with a record of what it appended (and when): the log."""
 
     def __init__(self):
-        self.hall, self.referee = Hall(T), Referee()
+        self.hall = Hall(T)
         self.log: list[tuple[str, dict]] = []
+        self.stamps: list[int] = []
         self.seq = {"board": 0, "clock": 0}
         self.now = 1_000
         self.feedback: list[dict] = []
-        self.take([("round_started", round_data())], fold=True)
+        self.hall.fold("round_started", round_data(), self.now)
+        self.take([("round_started", round_data())])
 
-    def take(self, entries, fold=False):
-        todo = list(entries)
-        while todo:
-            type_, data = todo.pop(0)
-            if fold:
-                self.hall.fold(type_, data)
-            self.log.append((type_, data))
-            for answer in self.referee.observe(type_, data, self.now):
-                if answer[0] in HALL_TYPES:
-                    self.hall.fold(*answer)
-                todo.append(answer)
+    def take(self, entries):
+        self.log.extend(entries)
+        self.stamps.extend(self.now for _ in entries)
 
     def send(self, kind: str, body: dict):
         device = "clock" if kind == "clock" else "board"
@@ -96,7 +88,7 @@ def test_game_two_follows_game_one_on_the_same_board_with_the_carried_clock():
     assert (ready["game"], ready["white"], ready["white_ms"], ready["black_ms"]) == (
         "1-1.2", "Chinook", 47 * MIN - 1_000, 61 * MIN)
     assert gw.entries("clock_paused")[-1]["game"] == "1-1.1"
-    assert gw.hall.boards["1"].game_id == "1-1.1"  # paused between the games
+    assert gw.hall.state.boards["1"].game == "1-1.1"  # paused between the games
 
     # the clock started for game 2 begins it; its moves are game 2's
     gw.clock("start", 47 * MIN - 1_000, 61 * MIN, "black")
@@ -113,10 +105,11 @@ def test_game_two_follows_game_one_on_the_same_board_with_the_carried_clock():
 
     # a gateway rebuilt from the log carries on with game 2 where it was
     again = Hall(T)
-    for type_, data in gw.log:
-        again.fold(type_, data)
-    state = again.boards["1"]
-    assert (state.game_id, state.game.moves) == ("1-1.2", moves_26)
+    for (type_, data), at in zip(gw.log, gw.stamps):
+        again.fold(type_, data, at)
+    board = again.state.boards["1"]
+    assert (board.game, again.state.games[board.game].moves) == ("1-1.2", moves_26)
+    assert again.state.snapshot() == gw.hall.state.snapshot()
 
 
 def test_a_flag_in_game_one_forfeits_game_two_which_is_never_begun():
@@ -135,7 +128,7 @@ def test_a_flag_in_game_one_forfeits_game_two_which_is_never_begun():
     step = gw.send("move", {"move": "11-15"})
     assert gw.entries("match_game_started") == []
     assert step.feedback[-1][1]["reason"] == GAME_OVER
-    assert gw.hall.boards["1"].game_id == "1-1.1" and gw.hall.queued["1"] == []
+    assert gw.hall.state.boards["1"].game == "1-1.1" and gw.hall.state.boards["1"].queue == []
 
 
 def test_the_arbiters_are_told_of_the_match_forfeit():

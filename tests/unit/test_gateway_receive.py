@@ -45,7 +45,7 @@ def test_an_exception_while_handling_is_recorded_and_the_next_message_handled(ga
     assert rejected[0]["board"] == "1" and '"e2e4"' in rejected[0]["raw"]
     assert gateway._feedback == [("1", {"ref": None, "accepted": False,
                                         "reason": "internal error: RuntimeError",
-                                        "fen": gateway.hall.boards["1"].game.fen})]
+                                        "fen": gateway.hall.state.board_game("1").fen})]
     assert gateway.counts["internal_errors"] == 1
     monkeypatch.undo()
     gateway._receive(*move("2", 1, "d2d4"))
@@ -54,7 +54,9 @@ def test_an_exception_while_handling_is_recorded_and_the_next_message_handled(ga
 
 def test_a_failing_regulation_loses_no_entry_and_no_answer(gateway, monkeypatch):
     """The move was applied: its entries are all stored and it is answered; the fault is counted."""
-    monkeypatch.setattr(gateway.referee, "observe", lambda *a: 1 / 0)
+    import services.regulations.referee as referee
+
+    monkeypatch.setattr(referee, "answers", lambda *a: 1 / 0)
     gateway._receive(*move("1", 1, "e2e4"))
     assert [t for t, _, _ in gateway._pending] == ["move_played"]
     assert [f["accepted"] for _, f in gateway._feedback] == [True]

@@ -1,0 +1,340 @@
+"""What one applied device message means: the gateway's decisions over the hall's state.
+
+``Decider(hall)`` reads ``hall.state`` (``services.state.HallState``) and the rules core of each
+game (``hall.rules``), and says what happened through ``turn.emit(event)``: every entry is folded
+into the state the moment it is emitted (``gateway.hall.Hall.emit``), so the next decision reads a
+state that includes it, and the state is exactly the fold of what is appended. Answers to the
+devices go through ``turn.answer``. Pure: no I/O, time passed in.
+
+Rules applied here (docs/protocol.md has the device-side view):
+- every move is checked by the rules core (``Game.play``), never pushed blindly (F05);
+- F05: after an illegal move the board is held: its later moves are refused with ``HELD`` and not
+  appended, until the board's next message that is legal in the official position, or a placement
+  equal to the official position (``placement_seen`` "same");
+- automatic ends (checkmate, stalemate, fivefold, 75 moves, dead position) give ``game_ended`` by
+  "rules"; a clock at 0 for a side gives ``flag_fell`` and ``game_ended`` (FIDE Laws 6.9); a result
+  message gives ``result_reported`` then ``game_ended`` by "device", unless the regulations refuse it;
+- F06: a placement board whose first snapshot is the start turned 180 degrees is mapped s -> 63 - s,
+  its ``move`` topic too (``board_oriented``);
+- F07: the kings on the centre squares are the result signal, never a move; while the clock is
+  paused a king move onto a centre square waits for the next message (``move_kept``);
+- castling with the rook first on a sensor board: the rook move waits for the next snapshot or
+  press (``placement_seen`` "pending");
+- checkers matches (11-Man National 2017 X.A.b): once the board's game has ended, its next ``move``
+  or clock ``start`` begins the next game of the match (``match_game_started``);
+- a checkers game with a ballot opens with the ballot's three moves (X.A.d): another legal move
+  among the first three plies is refused like an illegal move, and the board held.
+"""
+
+from __future__ import annotations
+
+import re
+
+import chess
+
+from gateway import placement as pl
+from gateway.payload import Message
+from services.events import (BoardOriented, ClockPaused, ClockPressed, ClockResumed, ClockSet, ClockStarted,
+                             FlagFell, GameEnded, MatchGameStarted, MoveKept, MovePlayed, MoveRejected, PlacementSeen,
+                             ResultReported)
+from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
+from services.regulations.referee import review_result
+from services.rules.base import MoveRefused
+from services.state import BoardState, GameState
+
+HELD = "held: illegal move pending arbiter decision"
+GAME_OVER = "game over"
+PASSING = "passing state: no legal move gives this placement"
+SIGNAL_WAIT = "result signal: waiting for the other king"
+PENDING = "pending: waiting for the next placement (castling with the rook first?)"
+CLAIM_PASSED = "claim passed to the arbiter: the game goes on until the arbiter decides"
+UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
+CLOCK_EVENTS = {"start": ClockStarted, "press": ClockPressed, "pause": ClockPaused, "resume": ClockResumed,
+                "set": ClockSet}
+
+
+class Decider:
+    """The decisions of one hall (see the module docstring). ``hall``: a ``gateway.hall.Hall``."""
+
+    def __init__(self, hall):
+        self.hall = hall
+
+    @property
+    def state(self):
+        return self.hall.state
+
+    # ----- one applied message ------------------------------------------------------------------
+    def apply(self, turn, msg: Message) -> None:
+        """Decide one message that is next in its device's order."""
+        board = self.state.boards[msg.board]
+        self._next_game(turn, board, msg)
+        getattr(self, f"_on_{msg.kind}")(turn, board, self.state.games[board.game], msg)
+
+    def _next_game(self, turn, board: BoardState, msg: Message) -> None:
+        """A ``move`` or clock ``start`` after the board's game ended begins its next queued game."""
+        game = self.state.games[board.game]
+        if not game.ended or not board.queue:
+            return
+        if not (msg.kind == "move" or (msg.kind == "clock" and msg.body.get("event") == "start")):
+            return
+        nxt = self.state.games[board.queue[0]]
+        turn.emit(MatchGameStarted(game=nxt.id, follows=game.id, match=(nxt.setup.get("match") or {}).get("id"),
+                                   **ids(msg)))
+
+    # ----- message kinds ------------------------------------------------------------------------
+    def _on_move(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
+        text = msg.body["move"].strip()
+        if g.variant == "chess":
+            text = text.lower()
+            if board.rotated and UCI.match(text):
+                text = pl.rotate_uci(text)
+        if g.ended:
+            return self._after_end(turn, board, g, msg, move=text)
+        if board.pending is not None and UCI.match(text):
+            # F07: the second king of the result signal (an illegal move on its own)
+            signal = pl.result_signal(pl.move_piece(board.pending.fen_after.split(" ")[0], text))
+            if signal:
+                return self._result(turn, board, g, msg, signal, "result signal")
+        self._release(turn, board)
+        g = self.state.games[board.game]
+        if g.ended:
+            return self._after_end(turn, board, g, msg, move=text)
+        if self._keep_king_move(turn, board, g, msg, text):
+            return turn.answer(msg, True, SIGNAL_WAIT)
+        self._play(turn, board, g, msg, text, "move")
+
+    def _on_position(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
+        if g.variant != "chess":
+            return self._refuse(turn, board, g, msg, msg.body["placement"],
+                                "placement boards are supported for chess only", hold=False)
+        placement = msg.body["placement"]
+        if not board.oriented and g.ply == 0 and (pl.is_rotated_start(placement)
+                                                  or placement == pl.START_PLACEMENT):
+            turn.emit(BoardOriented(game=g.id, rotated=placement != pl.START_PLACEMENT, **ids(msg)))
+        if board.rotated:
+            placement = pl.rotate_placement(placement)
+        if g.ended:
+            return self._after_end(turn, board, g, msg, placement=placement)
+        signal = pl.result_signal(placement)
+        if signal:
+            return self._result(turn, board, g, msg, signal, "result signal")
+        position = self.hall.rules.board(g)
+        guess = pl.infer_move(position, placement)
+        pending = board.pending
+        if pending is not None:
+            if guess.kind == pl.MOVE and guess.move != pending.move:
+                pass  # castling completed, or another stable move: the latest wins
+            elif guess.kind == pl.SAME:
+                return self._seen(turn, g, msg, placement, "same", None)  # the piece went back
+            else:
+                then = pl.infer_move(pending.fen_after, placement)
+                if guess.kind == pl.MOVE or then.kind != pl.MOVE:
+                    turn.answer(msg, True, PENDING)
+                    return self._seen(turn, g, msg, placement, "pending", pending, answer=False)
+                self._release(turn, board)
+                g = self.state.games[board.game]
+                guess = pl.infer_move(self.hall.rules.board(g), placement)
+        if guess.kind == pl.SAME:
+            return self._seen(turn, g, msg, placement, "same", None)
+        if guess.kind == pl.TRANSIENT:
+            turn.answer(msg, True, PASSING)
+            return self._seen(turn, g, msg, placement, "passing", None, answer=False)
+        if not board.held and pl.castling_prefix(g.fen, guess.move):
+            turn.emit(PlacementSeen(game=g.id, placement=placement, reading="pending", pending=guess.move,
+                                    pending_fen=fen_after(g.fen, guess.move), **ids(msg)))
+            return turn.answer(msg, True, PENDING)
+        if self._keep_king_move(turn, board, g, msg, guess.move):
+            return turn.answer(msg, True, SIGNAL_WAIT)
+        self._play(turn, board, g, msg, guess.move, "position")
+
+    def _seen(self, turn, g: GameState, msg: Message, placement: str, reading: str, pending, *,
+              answer: bool = True) -> None:
+        """``placement_seen``: a snapshot that plays no move (kept so a restart knows the device's last
+        message and what stands on the board)."""
+        extra = {"pending": pending.move, "pending_fen": pending.fen_after} if pending is not None else {}
+        turn.emit(PlacementSeen(game=g.id, placement=placement, reading=reading, **extra, **ids(msg)))
+        if answer:
+            turn.answer(msg, True, None)
+
+    def _on_clock(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
+        body = msg.body
+        if body["event"] in ("press", "resume", "start"):
+            self._release(turn, board)
+            g = self.state.games[board.game]
+        before = dict(g.clock) if g.clock else None
+        turn.emit(CLOCK_EVENTS[body["event"]](game=g.id, white_ms=body["white_ms"], black_ms=body["black_ms"],
+                                              running=body.get("running"), **ids(msg)))
+        if not g.ended and body["event"] in ("press", "pause", "resume"):
+            side = flagged(body, before)
+            if side is not None:
+                outcome = self.hall.rules.game(g).flag_fall(side)
+                turn.emit(FlagFell(game=g.id, board=g.board, side=side, white_ms=body["white_ms"],
+                                   black_ms=body["black_ms"], seq=msg.seq))
+                self._ended(turn, g, outcome.result, outcome.termination, "rules")
+        turn.answer(msg, True, None)
+
+    def _on_result(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
+        self._result(turn, board, g, msg, msg.body["result"], msg.body.get("reason") or "agreement")
+
+    # ----- helpers ------------------------------------------------------------------------------
+    def _play(self, turn, board: BoardState, g: GameState, msg: Message, move: str, source: str) -> None:
+        resumed = board.held
+        off = self._off_ballot(g, move)
+        if off is not None:
+            return self._refuse(turn, board, g, msg, move, off["reason"], hold=True,
+                                extra={"ballot": off["ballot"], "expected": off["expected"],
+                                       "ballot_ply": off["ply"], "rule": RULE_BALLOT_MOVES})
+        game = self.hall.rules.game(g)
+        try:
+            played = game.play(move)
+        except MoveRefused as refused:
+            if board.held:
+                return self._refuse(turn, board, g, msg, move, HELD, hold=True)  # F05: only a legal move lifts it
+            readable = bool(UCI.match(move)) or g.variant != "chess"
+            return self._refuse(turn, board, g, msg, move, refused.reason, hold=readable)
+        claims = [c.to_json() for c in game.claimable()]
+        before = list(g.claimable)
+        turn.emit(MovePlayed(game=g.id, ply=played.ply, move=played.move, san=played.san, fen=played.fen,
+                             turn=game.turn, claimable=claims, source=source, resumed=resumed, **ids(msg)))
+        if _keys(claims) != _keys(before):
+            from services.events import DrawClaimable
+
+            turn.emit(DrawClaimable(game=g.id, board=g.board, ply=played.ply, claims=claims))
+        if game.outcome is not None:
+            self._ended(turn, g, game.outcome.result, game.outcome.termination, "rules")
+        turn.answer(msg, True, None, fen=played.fen)
+
+    def _off_ballot(self, g: GameState, move: str) -> dict | None:
+        """``checkers_match.ballot_deviation`` for a checkers game with a ballot from the standard
+        start, else None."""
+        setup = g.setup
+        if g.variant != "checkers" or not setup.get("ballot") or setup.get("fen") or g.ply >= 3:
+            return None
+        return ballot_deviation(setup["ballot"], list(g.moves), move)
+
+    def _refuse(self, turn, board: BoardState, g: GameState, msg: Message, move: str, reason: str, *,
+                hold: bool, extra: dict | None = None) -> None:
+        field = "placement" if msg.kind == "position" else "move"
+        turn.emit(MoveRejected(game=g.id, reason=reason, fen=g.fen, held=hold, **{field: move}, **(extra or {}),
+                               **ids(msg)))
+        turn.answer(msg, False, reason)
+
+    def _result(self, turn, board: BoardState, g: GameState, msg: Message, result: str, reason: str) -> None:
+        turn.emit(ResultReported(game=g.id, result=result, reason=reason, **ids(msg)))
+        if g.ended:
+            same = g.result == result
+            return turn.answer(msg, same, None if same else f"{GAME_OVER}: result already {g.result}")
+        refused = review_result(self.state, g.id, result, reason, msg.seq)
+        if refused:
+            for event in refused:
+                turn.emit(event)
+            first = refused[0]
+            if first.TYPE == "draw_claim_reported":
+                return turn.answer(msg, True, CLAIM_PASSED)
+            why = getattr(first, "rule", None) or first.TYPE.replace("_", " ")
+            return turn.answer(msg, False, f"refused: {why}")
+        outcome = end_by_device(self.hall.rules.game(g), result, reason)
+        self._ended(turn, g, outcome.result, outcome.termination, "device")
+        turn.answer(msg, True, None)
+
+    def _ended(self, turn, g: GameState, result: str, termination: str, by: str) -> None:
+        turn.emit(GameEnded(game=g.id, board=g.board, result=result, termination=termination, ply=g.ply, by=by))
+
+    def _after_end(self, turn, board: BoardState, g: GameState, msg: Message, *, move=None, placement=None) -> None:
+        """F07: after the end the pieces are followed physically; the kings on the centre squares
+        report the result; king moves towards it are not moves; anything else is "game over"."""
+        physical = board.physical or g.fen.split(" ")[0]
+        if placement is None:
+            if not UCI.match(move or ""):
+                return self._refuse(turn, board, g, msg, move, GAME_OVER, hold=False)
+            placement = pl.move_piece(physical, move)
+            moved = chess.BaseBoard(physical).piece_at(chess.parse_square(move[:2]))
+            if moved is None or moved.piece_type != chess.KING or chess.parse_square(move[2:4]) not in pl.CENTRE:
+                return self._refuse(turn, board, g, msg, move, GAME_OVER, hold=False)
+        turn.emit(PlacementSeen(game=g.id, placement=placement, reading="after_end", **ids(msg)))
+        signal = pl.result_signal(placement)
+        if signal:
+            return self._result(turn, board, g, msg, signal, "result signal")
+        turn.answer(msg, True, GAME_OVER)
+
+    def _keep_king_move(self, turn, board: BoardState, g: GameState, msg: Message, move: str) -> bool:
+        """F07: while the clock is paused, a king move onto a centre square may be the first half of
+        the result signal: keep it (``move_kept``) until the next message decides."""
+        if g.variant != "chess" or not UCI.match(move or "") or g.clock_event != "clock_paused":
+            return False
+        position = self.hall.rules.board(g)
+        m = chess.Move.from_uci(move)
+        piece = position.piece_at(m.from_square)
+        if piece is None or piece.piece_type != chess.KING or m.to_square not in pl.CENTRE:
+            return False
+        if not position.is_legal(m):
+            return False
+        turn.emit(MoveKept(game=g.id, move=move, fen_after=fen_after(g.fen, move), **ids(msg)))
+        return True
+
+    def _release(self, turn, board: BoardState) -> None:
+        """Play the move kept pending (its own message's move), before what comes next."""
+        pending = board.pending
+        if pending is None:
+            return
+        msg = Message(board.board, pending.kind, pending.device, pending.seq,
+                      {"sent_at": pending.sent_at} if pending.sent_at else {})
+        self._play(turn, board, self.state.games[board.game], msg, pending.move, pending.kind)
+
+
+def ids(msg: Message) -> dict:
+    """The device fields of an entry made from ``msg``."""
+    out = {"board": msg.board, "device": msg.device, "seq": msg.seq}
+    if msg.sent_at:
+        out["sent_at"] = msg.sent_at
+    return out
+
+
+def _keys(claims: list) -> list:
+    """What tells two claim lists apart: their kinds and intended moves (FIDE Laws 9.2, 9.3)."""
+    return sorted((c.get("kind") or "", c.get("by_move") or "") for c in claims)
+
+
+def end_by_device(game, result: str, reason: str):
+    """End ``game`` with a device's result. The device's reason is free text ("agreement",
+    "Time forfeit", "result signal"); the game takes a termination word of the rules core, so the
+    reason is tried as such a word first, then the usual one for the result (resignation for a win,
+    agreement for a draw), then "arbiter". Raises ValueError when the rules core takes none."""
+    word = reason.strip().lower().replace(" ", "_").replace("-", "_")
+    decisive = "resignation" if result in ("1-0", "0-1") else "agreement"
+    last = None
+    for termination in dict.fromkeys((word, decisive, "arbiter")):
+        try:
+            return game.end(result, termination)
+        except ValueError as exc:
+            last = exc
+    raise last
+
+
+def fen_after(fen: str, uci: str) -> str:
+    """The FEN after ``uci`` is played in ``fen`` (chess)."""
+    board = chess.Board(fen)
+    board.push_uci(uci)
+    return board.fen()
+
+
+def flagged(body: dict, before: dict | None) -> str | None:
+    """The side whose flag fell by the clock's own figures, else None (FIDE Laws 6.8, 6.9).
+
+    ``before``: the clock's previous reading. A flag has fallen when the clock shows the side whose
+    time runs at 0 ms and that side had more before (its time ran out on this turn), or when the
+    clock stopped itself (``pause`` with nothing running) with one side at 0. A figure of 0 that
+    comes with a press and stays unchanged is not taken as a flag fall: real clocks send such
+    figures in passing (FIDE Candidates 2024, round 1, Abasov - Nepomniachtchi: 6...dxc4 {[%clk
+    0:00:00]}, and the game went on to move 41); the arbiter sees it in the ``clock_pressed``
+    entries."""
+    running = body.get("running")
+    if running in ("white", "black") and body[f"{running}_ms"] <= 0:
+        previous = (before or {}).get(f"{running}_ms")
+        if previous is None or previous > 0:
+            return running
+    if body["event"] == "pause" and running is None:
+        at_zero = [side for side in ("white", "black") if body[f"{side}_ms"] <= 0]
+        if len(at_zero) == 1:
+            return at_zero[0]
+    return None

@@ -1,0 +1,13 @@
+"""The log's words (DESIGN.md "one vocabulary"): one typed record per entry type, by family, and
+``decode``/``encode`` in one place (``base``). Import the records from here::
+
+    from services.events import GameEnded, MovePlayed, decode
+"""
+
+from .arbiter import *  # noqa: F401,F403
+from .base import (REGISTRY, RESULTS_PLAYED, SIDES, SPECIAL_SCORES, BadEvent, Event, Side, UnknownEvent,  # noqa: F401
+                   decode, encode)
+from .device import *  # noqa: F401,F403
+from .game import EndedBy, GameEnded  # noqa: F401
+from .regulations import *  # noqa: F401,F403
+from .tournament import *  # noqa: F401,F403

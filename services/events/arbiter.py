@@ -1,0 +1,157 @@
+"""Entries of the arbiters' console: each carries ``by`` (the arbiter's login) besides its own
+fields (docs/arbiter.md lists the actions that write them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Event, Side, entry
+
+
+class ArbiterAction(Event, kw_only=True):
+    """Fields of every arbiter action: ``by`` (login), ``game``/``board`` when about one game,
+    ``note``, ``alert`` (the alert it answers)."""
+
+    by: str | None = None
+    game: str | None = None
+    board: str | None = None
+    note: str | None = None
+    alert: int | None = None
+
+
+@entry("draw_claim_decided")
+class DrawClaimDecided(ArbiterAction, kw_only=True):
+    """A claim (FIDE Laws 9.2, 9.3) accepted or refused."""
+
+    kind: str
+    accepted: bool
+    by_move: str | None = None
+    rule: str | None = None
+    penalty_ms: int | None = None
+
+
+@entry("arbiter_decision")
+class ArbiterDecision(ArbiterAction, kw_only=True):
+    """A result set by the arbiter ("*" reopens a game that was wrongly ended)."""
+
+    result: str
+    forfeit: bool = False
+    termination: str | None = None
+    previous: str | None = None
+
+
+@entry("fine_recorded")
+class FineRecorded(ArbiterAction, kw_only=True):
+    """A fine (``amount`` in ``currency``) for ``player`` (or ``start_no``)."""
+
+    amount: int
+    player: str | None = None
+    start_no: int | None = None
+    currency: str | None = None
+    reason: str | None = None
+    rule: str | None = None
+
+
+@entry("player_arrived")
+class PlayerArrived(ArbiterAction, kw_only=True):
+    """A player checked in at the board (``arrived_at`` when given, else the entry's time)."""
+
+    side: Side
+    player: str | None = None
+    arrived_at: int | None = None
+
+
+@entry("clock_adjusted")
+class ClockAdjusted(ArbiterAction, kw_only=True):
+    """The arbiter set the clock (FIDE Laws 6.10, 7.5.5, 9.5.3): new times in ms."""
+
+    white_ms: int
+    black_ms: int
+    previous: Any = None
+    reason: str | None = None
+
+
+@entry("game_paused")
+class GamePaused(ArbiterAction, kw_only=True):
+    """The arbiter stopped the clocks (FIDE Laws 6.11)."""
+
+
+@entry("game_resumed")
+class GameResumed(ArbiterAction, kw_only=True):
+    """The arbiter restarted the clocks."""
+
+
+@entry("note_added")
+class NoteAdded(ArbiterAction, kw_only=True):
+    """A note for the record."""
+
+    text: str = ""
+
+
+@entry("alert_resolved")
+class AlertResolved(ArbiterAction, kw_only=True):
+    """An alert closed without another action."""
+
+
+@entry("score_sheet_entered")
+class ScoreSheetEntered(ArbiterAction, kw_only=True):
+    """A player's score sheet typed in (checkers 2017 XII)."""
+
+    side: Side | None = None
+    moves: list[str] = []
+    board_plies: int | None = None
+    differences: int | None = None
+
+
+@entry("score_sheet_differences")
+class ScoreSheetDifferences(ArbiterAction, kw_only=True):
+    """Where a score sheet differs from the board's record (checkers 2017 XII)."""
+
+    side: Side | None = None
+    differences: list[dict] = []
+    rule: str | None = None
+
+
+@entry("adjudication_recorded")
+class AdjudicationRecorded(ArbiterAction, kw_only=True):
+    """The committee's adjudication (checkers 2017 X.B.d)."""
+
+    members: list[str] = []
+    votes: dict = {}
+    result: str | None = None
+    unanimous: bool | None = None
+    binding: bool | None = None
+
+
+@entry("move_timer_started")
+class MoveTimerStarted(ArbiterAction, kw_only=True):
+    """The referee started the five- or one-minute rule (checkers 2017 X.B.a, X.B.c)."""
+
+    rule: str
+    side: Side | None = None
+
+
+@entry("time_trouble_called")
+class TimeTroubleCalled(ArbiterAction, kw_only=True):
+    """The referee called attention to impending time trouble (checkers 2017 X.A.d)."""
+
+    side: Side | None = None
+    player: str | None = None
+    left_ms: int | None = None
+    rule: str | None = None
+
+
+@entry("match_clock_chosen")
+class MatchClockChosen(ArbiterAction, kw_only=True):
+    """A checkers match's clock chosen (X.A.a): ``option`` "90" or "80+10", ``time_control``."""
+
+    option: str
+    time_control: Any = None
+    match: str | None = None
+    games: list[str] = []
+    wishes: dict = {}
+    players: dict = {}
+    how: str | None = None
+    coin: str | None = None
+    previous: str | None = None
+    rule: str | None = None

@@ -1,0 +1,227 @@
+"""Entries the gateway writes from the hall's devices (docs/events.md "From the devices").
+
+Every entry made from one device message carries ``board``, ``device`` ("board"/"clock") and the
+device's own ``seq``: a gateway rebuilt from the log knows each device's last applied message, so a
+restart neither asks for a message again nor applies one twice (DESIGN.md "Device protocol").
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from .base import Device, Event, Side, entry
+
+
+class FromDevice(Event, kw_only=True):
+    """Fields of every entry made from one applied device message."""
+
+    board: str
+    device: Device
+    seq: int | None = None
+    sent_at: str | None = None
+    game: str | None = None
+
+
+@entry("move_played")
+class MovePlayed(FromDevice, kw_only=True):
+    """A legal ply: ``ply`` (from 1), ``move`` (UCI or numeric), ``san``, ``fen`` after it, ``turn``
+    (side to move after), ``claimable`` (CLAIMs open now, FIDE Laws 9.2/9.3), ``source``
+    ("move"/"position": which topic gave it, ``from`` in the data), ``resumed`` (the first legal move
+    after a hold, field case F05)."""
+
+    ply: int
+    move: str
+    san: str
+    fen: str
+    turn: Side
+    claimable: list[dict]
+    source: str = msgspec.field(name="from")
+    resumed: bool = False
+
+
+@entry("move_rejected")
+class MoveRejected(FromDevice, kw_only=True):
+    """An illegal or unreadable move (or placement); ``held``: the board's later moves wait for the
+    arbiter (FIDE Laws 7.5.1, F05); ``ballot``/``expected``/``ballot_ply``/``rule``: a checkers move
+    off the ballot (11-Man National 2017 X.A.d); ``count``: identical rejections folded into one."""
+
+    reason: str
+    fen: str | None = None
+    move: str | None = None
+    placement: str | None = None
+    held: bool = False
+    ballot: dict | None = None
+    expected: str | None = None
+    ballot_ply: int | None = None
+    rule: str | None = None
+    count: int = 1
+
+
+@entry("message_rejected")
+class MessageRejected(Event, kw_only=True):
+    """A message that cannot be read (not JSON, wrong fields, unknown board, bad label) or that the
+    gateway failed on (``internal error: ...``); ``raw`` cut to 2 KB; ``applied``: the message was next in
+    its device's order (its ``seq`` is used up); ``count``: repeats from the same source folded into
+    one entry (a flooding device, issue "Nothing lost, no one in")."""
+
+    reason: str
+    board: str | None
+    topic: str | None
+    device: str | None
+    seq: int | None
+    raw: str | None
+    applied: bool = False
+    count: int = 1
+
+
+@entry("message_duplicate")
+class MessageDuplicate(Event, kw_only=True):
+    """A redelivery or retry, acknowledged and ignored; ``count`` duplicates folded into one entry,
+    ``seq`` the last of them."""
+
+    board: str
+    device: str
+    seq: int
+    count: int = 1
+
+
+@entry("seq_gap")
+class SeqGap(Event, kw_only=True):
+    """A device skipped ``expected .. got-1`` (messages lost): applied from ``got`` on."""
+
+    board: str
+    device: str
+    expected: int
+    got: int
+
+
+@entry("message_held")
+class MessageHeld(FromDevice, kw_only=True):
+    """A message that came before a missing one (``seq`` > last + 1): kept, in the log, until the
+    missing ones arrive or the hold expires (``seq_gap``). ``kind``: the topic's last level;
+    ``body``: the checked payload."""
+
+    kind: str
+    body: dict
+    expected: int | None = None
+
+
+class ClockReading(FromDevice, kw_only=True):
+    """The clock device's own figures (ms) and the side whose time runs."""
+
+    white_ms: int
+    black_ms: int
+    running: Side | None
+
+
+@entry("clock_started")
+class ClockStarted(ClockReading, kw_only=True):
+    """The clock was started (FIDE Laws 6.5: White's clock at the start of the game)."""
+
+
+@entry("clock_pressed")
+class ClockPressed(ClockReading, kw_only=True):
+    """A press: the side not running now completed its move (FIDE Laws 6.2.1)."""
+
+
+@entry("clock_paused")
+class ClockPaused(ClockReading, kw_only=True):
+    """The clock stopped (by the arbiter, or by itself at a flag fall)."""
+
+
+@entry("clock_resumed")
+class ClockResumed(ClockReading, kw_only=True):
+    """The clock runs again."""
+
+
+@entry("clock_set")
+class ClockSet(ClockReading, kw_only=True):
+    """The clock's times were set on the device (an arbiter's correction at the clock)."""
+
+
+@entry("result_reported")
+class ResultReported(FromDevice, kw_only=True):
+    """A board or clock reported a result (``reason`` free text: "agreement", "result signal", ...)."""
+
+    result: str
+    reason: str | None = None
+
+
+@entry("device_online")
+class DeviceOnline(Event, kw_only=True):
+    """A device's retained status became ``online``."""
+
+    board: str
+    device: str
+
+
+@entry("device_offline")
+class DeviceOffline(Event, kw_only=True):
+    """A device's status became ``offline`` (its last will, or said by itself)."""
+
+    board: str
+    device: str
+
+
+@entry("board_oriented")
+class BoardOriented(FromDevice, kw_only=True):
+    """A sensor board's orientation read from its start snapshot (F06: turned 180 degrees)."""
+
+    rotated: bool
+
+
+@entry("placement_seen")
+class PlacementSeen(FromDevice, kw_only=True):
+    """A sensor board's snapshot that plays no move: ``reading`` "same" (the official position: a
+    held board is released, F05), "passing" (a piece in the air), "pending" (``pending``: a move kept
+    until the next snapshot or press decides it: castling's rook first, a king onto a centre square
+    while the clock is paused, F07; ``pending_fen`` the position after it), "after_end" (the pieces
+    after the game ended, F07). ``placement``
+    is oriented (as White sees it). Recorded so that a restarted gateway knows the device's last
+    message and what stands on the board; ``count`` snapshots of the same reading folded into one."""
+
+    placement: str
+    reading: str
+    pending: str | None = None
+    pending_fen: str | None = None
+    count: int = 1
+
+
+@entry("move_kept")
+class MoveKept(FromDevice, kw_only=True):
+    """A ``move`` message kept for the next message to decide (F07: a king onto a centre square while
+    the clock is paused may be half of the result signal); ``move`` the move as sent, ``fen_after`` the
+    position after it."""
+
+    move: str
+    fen_after: str | None = None
+
+
+@entry("flag_fell")
+class FlagFell(Event, kw_only=True):
+    """The clock shows ``side`` at 0 (FIDE Laws 6.8); ``game_ended`` follows (6.9)."""
+
+    game: str
+    board: str
+    side: Side
+    white_ms: int | None = None
+    black_ms: int | None = None
+    seq: int | None = None
+
+
+@entry("match_game_started")
+class MatchGameStarted(FromDevice, kw_only=True):
+    """The board's next game of a checkers match begins (11-Man National 2017 X.A.b)."""
+
+    follows: str | None = None
+    match: str | None = None
+
+
+@entry("draw_claimable")
+class DrawClaimable(Event, kw_only=True):
+    """The claims open to the side to move changed (FIDE Laws 9.2, 9.3; checkers 40-move rule)."""
+
+    game: str
+    board: str
+    claims: list[dict]
+    ply: int | None = None

@@ -1,0 +1,36 @@
+"""The end of a game, whoever ends it: the Laws (checkmate, stalemate, dead position, 9.6), a flag
+(6.9), a device's result, the regulations (default time, move timer, late start) or an arbiter.
+
+Termination words are ``services.rules.results``' (with the FIDE Laws article each comes from);
+checkers adds its own (``services.rules.checkers_results``); the regulations add ``late_start``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .base import Event, entry
+
+EndedBy = Literal["rules", "device", "regulations", "arbiter"]
+"""Who ended a game: the Laws applied by the gateway, a device's result, the event's regulations or
+an arbiter (whose login is in ``arbiter``)."""
+
+
+@entry("game_ended")
+class GameEnded(Event, kw_only=True):
+    """``result`` (``services.events.base.Result``), ``termination`` (a word of
+    ``services.rules.results``), ``ply`` (plies played), ``by`` (``EndedBy``), ``forfeit`` (not
+    played: TRF ``+``/``-``), ``rule`` quoting the regulation applied, ``arbiter`` the login of the
+    arbiter who decided (``by`` "arbiter"), ``note``, ``alert`` (the alert it answers)."""
+
+    game: str
+    board: str
+    result: str
+    termination: str | None
+    ply: int
+    by: str
+    forfeit: bool = False
+    rule: str | None = None
+    arbiter: str | None = None
+    note: str | None = None
+    alert: int | None = None

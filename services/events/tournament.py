@@ -1,0 +1,99 @@
+"""Entries of the organiser: the tournament registered from its file, rounds set up, withdrawals,
+drawings of lots (docs/events.md "Round set-up", docs/tournament-log.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .base import Event, entry
+
+
+class Setup(msgspec.Struct, kw_only=True):
+    """One game of a round (SETUP, docs/events.md): ``id`` "{round}-{board}" (a checkers match's
+    games "{round}-{board}.1"/".2", an Armageddon game "{game}-A"), ``board`` (hall board label),
+    players and ratings, ``variant`` "chess"/"checkers", ``time_control`` (PGN TimeControl text or a
+    tournament-file table), ``fen`` (start position; None for the standard start), ``kind``
+    ("classical", "rapid", "blitz", "armageddon"), the players' start numbers when paired from a
+    tournament file, ``match`` and ``ballot`` for checkers matches, ``follows`` and ``rule`` for an
+    Armageddon game."""
+
+    id: str
+    board: str
+    round: str = ""
+    white: str = ""
+    black: str = ""
+    white_elo: int | None = None
+    black_elo: int | None = None
+    white_no: int | None = None
+    black_no: int | None = None
+    variant: str = "chess"
+    time_control: Any = None
+    fen: str | None = None
+    kind: str | None = None
+    match: dict | None = None
+    ballot: dict | None = None
+    follows: str | None = None
+    rule: str | None = None
+
+
+@entry("tournament_registered")
+class TournamentRegistered(Event, kw_only=True):
+    """The tournament file as registered (``services.hall.tournament_log.tournament_registered_data``
+    gives the shape): players, schedule, time controls, regulations. Kept as plain data: the one
+    reader is ``tournament_from_data``."""
+
+    name: str
+    slug: str
+    system: str
+    game: str = "chess"
+    kind: str = "classical"
+    rounds_total: int = 0
+    site: str = ""
+    players: list[dict] = []
+    rounds: list[dict] = []
+    boards: list[int] = []
+    time_controls: dict = {}
+    regulations: dict = {}
+    changes: list[dict] = []
+    by: str | None = None
+
+
+@entry("round_started")
+class RoundStarted(Event, kw_only=True):
+    """A round set up (``--round`` from a PGN of pairings or paired from the tournament file).
+    ``start_ms``: when the round starts (the schedule, or ``--round-start``): the default time (FIDE
+    Laws 6.7.1) counts from it; ``scheduled_start_ms``: the file's schedule when that differs;
+    ``byes``: start numbers (or ``{"start_no", "code"}``) not paired this round."""
+
+    round: str
+    games: list[Setup]
+    event: str = ""
+    site: str = ""
+    date: str = ""
+    byes: list[Any] = []
+    start_ms: int | None = None
+    scheduled_start_ms: int | None = None
+
+
+@entry("player_withdrew")
+class PlayerWithdrew(Event, kw_only=True):
+    """A player withdrew: not paired from ``from_round`` on (docs/tournament-log.md)."""
+
+    player: str | None = None
+    start_no: int | None = None
+    from_round: int | None = None
+    by: str | None = None
+    note: str | None = None
+
+
+@entry("lots_drawn")
+class LotsDrawn(Event, kw_only=True):
+    """A recorded drawing of lots: Berger pairing numbers (C.05) or the tie-break lots (C.07 LOT)."""
+
+    numbers: dict[str, int]
+    purpose: str = "tiebreak"
+    method: str | None = None
+    seed: int | None = None
+    by: str | None = None

@@ -1,0 +1,54 @@
+"""The referee's timekeeping in checkers (11-Man National 2017): the move timers of X.B.a (the
+five-minute rule) and X.B.c (the one-minute rule), and impending time trouble on a match clock
+(X.A.d). Pure proposals over the hall's state (``services.state``)."""
+
+from __future__ import annotations
+
+from services.events import Event, GameEnded, MoveTimerForfeit, MoveTimerWarning, TimeTroubleImpending
+from services.regulations.move_timer import FIVE_MINUTE, ONE_MINUTE, MoveTimer
+from services.regulations.quotes import rule_for
+
+TIME_TROUBLE_MS = 5 * 60_000  # X.A.d: "5 minutes or less prior to a time control"
+TIME_TROUBLE_RULE = ("11-Man National 2017 X.A.d: \"The Referee may also call attention to impending time "
+                     "trouble (5 minutes or less prior to a time control), and spectators are never to do so.\"")
+
+
+def timer_answers(state, g, now_ms: int) -> list[Event]:
+    """The move timer the referee started (``GameState.timer``): its warning once per turn, and at
+    the limit ``move_timer_forfeit`` + ``game_ended`` (the side on move loses)."""
+    if g.timer is None:
+        return []
+    timer = MoveTimer(ONE_MINUTE if g.timer.rule == "one_minute" else FIVE_MINUTE)
+    timer.start(g.timer.side, g.timer.turn_began)
+    st = timer.state(now_ms)
+    base = {"game": g.id, "board": g.board, "side": st.side, "rule": timer.rule.rule, "timer": timer.rule.name}
+    if st.phase == "forfeit":
+        # our result codes put White's score first, in checkers too (docs/checkers.md)
+        result = "0-1" if st.side == "white" else "1-0"
+        return [MoveTimerForfeit(**base, forfeit_at=st.forfeit_at),
+                GameEnded(game=g.id, board=g.board, result=result, termination="time_forfeit", ply=g.ply,
+                          by="regulations", rule=timer.rule.rule)]
+    if st.phase == "warned" and g.timer.warned != g.timer.turn_began:
+        return [MoveTimerWarning(**base, left_ms=st.left_ms, turn_began=g.timer.turn_began)]
+    return []
+
+
+def time_trouble(state, g, now_ms: int) -> list[Event]:
+    """X.A.d for a checkers game on a match clock (the control's ``carries_over``, X.A.a) whose
+    clock model runs and whose game is in play: one ``time_trouble_impending`` per side per game when
+    that side's time in the model (what its clock shows) is 5:00 or less."""
+    w = g.watch
+    if (g.ended or g.first_side != "black" or w is None or w.control is None or not w.control.carries_over
+            or w.model is None or not w.model.started):
+        return []
+    out: list[Event] = []
+    for side in ("black", "white"):
+        if side in g.time_trouble:
+            continue
+        left = w.remaining(side, now_ms)
+        if left is None or left > TIME_TROUBLE_MS:
+            continue
+        out.append(TimeTroubleImpending(game=g.id, board=g.board, side=side, player=g.player(side), left_ms=left,
+                                        threshold_ms=TIME_TROUBLE_MS,
+                                        rule=rule_for(state, "time_trouble", TIME_TROUBLE_RULE)))
+    return out

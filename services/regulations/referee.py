@@ -1,0 +1,238 @@
+"""The event's regulations applied live (only the match rules a ``round_started`` itself asks for
+when no tournament is registered): pure functions that read the hall's state
+(``services.state.HallState``) and propose the entries the regulations call for. They never change
+the state: the gateway appends what they propose and folds it, so a restarted gateway, which folds
+the same log, knows what was already said and says nothing twice.
+
+Most answers are *due* from the state alone (level-triggered, ``due``): a drawn classical game with
+no Armageddon game after it (Norway), a match's first game ended with the second not prepared
+(checkers X.A.b), a player absent past the default time (FIDE Laws 6.7.1), a move timer run out. A
+gateway that stopped between an entry and its answer therefore still gives the answer after a
+restart. What only an entry can show is answered with it (``answers``): the clock model's findings
+on a press, a clock started for one side (the other side is at the board, FIDE Laws 6.5).
+
+Entries proposed (data always carries ``game``, ``board`` and ``rule``: the regulation quoted from
+the tournament file, ``services.regulations.model.Regulations.rules``, else the FIDE Laws article):
+``draw_offer_refused``, ``draw_claim_reported`` (``review_result``), ``default_forfeit`` +
+``game_ended``, ``player_not_at_board``, ``presence_noted``, ``armageddon_scheduled``,
+``armageddon_decided``, ``match_game_ready``, ``match_forfeit`` + ``game_ended``,
+``clock_disagreement``, ``late_start_draw`` + ``game_ended``, ``move_timer_warning``,
+``move_timer_forfeit`` + ``game_ended``, ``time_trouble_impending``.
+"""
+
+from __future__ import annotations
+
+from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, ClockStarted, Event, GameEnded,
+                             PresenceNoted)
+from services.regulations import lateness
+from services.regulations.clock_rules import time_trouble, timer_answers
+from services.regulations.match_rules import match_answers
+from services.regulations.quotes import rule_for
+from services.state import Changes, GameState, HallState
+
+DRAW = "1/2-1/2"
+
+
+def _other(side: str) -> str:
+    return "black" if side == "white" else "white"
+
+
+def answers(state: HallState, event: Event, changes: Changes, now_ms: int) -> list[Event]:
+    """What the regulations say once ``event`` has been folded into ``state`` at ``now_ms``: the
+    clock model's findings, presence shown by a clock start, and what became due for the games the
+    entry touched."""
+    out: list[Event] = []
+    regulated = state.config is not None
+    for gid, finding in changes.findings if regulated else ():
+        g = state.games.get(gid)
+        if g is not None:
+            out.append(disagreement(state, g, finding))
+    if regulated and isinstance(event, ClockStarted) and event.running in ("white", "black") and event.game in state.games:
+        g = state.games[event.game]
+        seated = _other(event.running)
+        if g.arrived[seated] is None and not g.ended:
+            out.append(PresenceNoted(game=g.id, board=g.board, side=seated, player=g.player(seated),
+                                     evidence="clock_started", arrived_at=now_ms,
+                                     rule="FIDE Laws 6.5: the player with Black starts White's clock at the start "
+                                          "of the game: Black is at the board"))
+    for gid in list(changes.games):
+        g = state.games.get(gid)
+        if g is not None:
+            out.extend(due(state, g, now_ms))
+    return out
+
+
+def tick(state: HallState, now_ms: int) -> list[Event]:
+    """Everything due at ``now_ms`` for every game of the current round (and games still open in
+    earlier rounds)."""
+    out: list[Event] = []
+    for g in state.games.values():
+        out.extend(due(state, g, now_ms))
+    return out
+
+
+def due(state: HallState, g: GameState, now_ms: int) -> list[Event]:
+    """The entries the regulations owe for game ``g`` at ``now_ms`` (see the module docstring)."""
+    out = _after_end(state, g)
+    if out or g.ended or state.config is None:
+        return out  # without a tournament file the Laws alone apply (and a checkers match's rules)
+    out += _late_start(state, g, now_ms)
+    if out:
+        return out
+    if g.watch is not None:
+        out += [disagreement(state, g, f) for f in g.watch.tick(now_ms, g.reported)]
+    out += timer_answers(state, g, now_ms)
+    if any(isinstance(e, GameEnded) for e in out):
+        return out
+    out += time_trouble(state, g, now_ms)
+    out += _lateness(state, g, now_ms)
+    return out
+
+
+def disagreement(state: HallState, g: GameState, finding: dict) -> ClockDisagreement:
+    """A ``clock_disagreement`` for one finding of the clock model (``ClockWatch``)."""
+    if g.variant == "checkers":
+        rule = rule_for(state, "clock", "the clock shows the time; a move is complete when the player stops "
+                                        "his/her own clock (11-Man National 2017 X.A.d); the referee checks it")
+    else:
+        rule = rule_for(state, "clock", "the device clock is authoritative; the arbiter checks it (FIDE Laws 6.10)")
+    fields = {k: v for k, v in finding.items() if k in ClockDisagreement.__struct_fields__}
+    return ClockDisagreement(game=g.id, board=g.board, rule=rule, **fields)
+
+
+def _after_end(state: HallState, g: GameState) -> list[Event]:
+    """A game that ended: its Armageddon game (Norway), the Armageddon draw scored, the next game
+    of a checkers match."""
+    if not g.ended:
+        return []
+    t = state.config
+    regs = t.regulations if t is not None else None
+    if g.kind == "armageddon" and g.result == DRAW and g.scored is None:
+        norway = regs is not None and regs.armageddon_after_draw
+        return [ArmageddonDecided(game=g.id, board=g.board, winner="black", result="0-1", rule=rule_for(
+            state, "armageddon_draw",
+            "If the Armageddon game is drawn, black will win" if norway else "Armageddon: Black has draw odds"))]
+    if (regs is not None and regs.armageddon_after_draw and g.kind == "classical" and g.result == DRAW
+            and not g.follow_up and g.termination != "forfeit"):
+        return [_armageddon(state, g)]
+    return match_answers(state, g)
+
+
+def _armageddon(state: HallState, g: GameState) -> ArmageddonScheduled:
+    t = state.config
+    control = t.time_controls.get("armageddon") if t is not None else None
+    s = g.setup
+    return ArmageddonScheduled(
+        id=f"{g.id}-A", board=g.board, round=g.round, white=g.white, black=g.black,
+        white_elo=s.get("white_elo"), black_elo=s.get("black_elo"), white_no=s.get("white_no"),
+        black_no=s.get("black_no"), variant=g.variant, time_control=control, fen=None, kind="armageddon",
+        follows=g.id, rule=rule_for(state, "armageddon", "a drawn game is followed by an Armageddon game with the "
+                                                         "same colours (tournament file: armageddon.after_draw)"))
+
+
+def _late_start(state: HallState, g: GameState, now_ms: int) -> list[Event]:
+    """11-Man National 2017 X.B.e for a checkers game in a round with a scheduled end."""
+    from services.events import LateStartDraw
+    from services.regulations.checkers_rounds import LATEST_START_BEFORE_END_MS, late_start_draw
+
+    if g.late_start_ruled or g.first_side != "black" or g.kind == "armageddon" or g.follow_up:
+        return []
+    t = state.config
+    try:
+        end = t.round(int(g.round)).end_ms if t is not None else None
+    except (KeyError, ValueError):
+        return []
+    if end is None or not late_start_draw(end, g.started_at, now_ms):
+        return []
+    rule = rule_for(state, "late_start", "No game shall be started later than 30 minutes before a round time is "
+                                         "scheduled to end. Any game, not started in accordance with this rule, "
+                                         "shall be declared drawn.")
+    return [LateStartDraw(game=g.id, board=g.board, round=g.round, round_end_ms=end,
+                          latest_start_ms=end - LATEST_START_BEFORE_END_MS, started_at=g.started_at, rule=rule),
+            GameEnded(game=g.id, board=g.board, result=DRAW, termination="late_start", ply=g.ply,
+                      by="regulations", rule=rule)]
+
+
+def round_start_ms(state: HallState, g: GameState) -> int | None:
+    """When ``g``'s round started (ms): the ``round_started`` entry's ``start_ms`` (the schedule,
+    or the organiser's ``--round-start``), else the tournament file's schedule."""
+    r = state.rounds.get(g.round)
+    if r is not None and r.start_ms is not None:
+        return r.start_ms
+    t = state.config
+    try:
+        return t.round(int(g.round)).start_ms if t is not None else None
+    except (KeyError, ValueError):
+        return None
+
+
+def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
+    """FIDE Laws 6.7.1 (default time) and, where the event fines it, not being at the board at the
+    start (US 2023 rule 1). Only the absent player is defaulted: a player is present from a move, a
+    press, a clock started for the opponent (``presence_noted``) or the arbiter's check-in."""
+    from services.events import DefaultForfeit, PlayerNotAtBoard
+
+    t = state.config
+    if t is None or g.defaulted or g.kind == "armageddon" or g.follow_up:
+        return []
+    start = round_start_ms(state, g)
+    if start is None:
+        return []
+    regs = t.regulations
+    out: list[Event] = []
+    fine = regs.fine_not_at_board
+    if fine is not None:
+        for side in ("white", "black"):
+            if side not in g.fine_alerted and lateness.not_at_board_at_start(start, g.arrived[side], now_ms):
+                out.append(PlayerNotAtBoard(
+                    game=g.id, board=g.board, side=side, player=g.player(side), fine=fine.amount,
+                    currency=fine.currency, rule=rule_for(state, "fines", f"a fine of {fine.amount} {fine.currency} "
+                                                                          "for not being at the board at the start")))
+    kind = g.kind or t.kind
+    if t.game != "chess" and kind not in regs.default_time_ms:
+        return out  # FIDE Laws 6.7 is chess's; a checkers event sets its own (or none)
+    default_ms = regs.default_time_for(kind)
+    verdict = lateness.default_verdict(start, default_ms, now_ms, g.arrived["white"], g.arrived["black"])
+    if verdict is None:
+        return out
+    how = f"FIDE Laws 6.7.1; default time {default_ms / 60000:g} min from the start of the round"
+    rule = rule_for(state, "default_time", how, detail=how)
+    present = [s for s in ("white", "black") if g.arrived[s] is not None and g.arrived[s] <= verdict.deadline_ms]
+    out.append(DefaultForfeit(game=g.id, board=g.board, side=verdict.side, result=verdict.result, forfeit=True,
+                              deadline_ms=verdict.deadline_ms, scheduled_start_ms=start, start_ms=start,
+                              present=present, rule=rule))
+    out.append(GameEnded(game=g.id, board=g.board, result=verdict.result, termination="forfeit", forfeit=True,
+                         ply=g.ply, by="regulations", rule=rule))
+    return out
+
+
+def review_result(state: HallState, game: str, result: str, reason: str | None, seq: int | None = None
+                  ) -> list[Event] | None:
+    """A board or clock reports ``result`` for ``game``: None when the regulations let it end the
+    game; else the entries that answer it instead (the game goes on): ``draw_claim_reported`` for a
+    claim the arbiter must verify (FIDE Laws 9.2/9.3, under every draw ban: the reason read in words,
+    ``services.rules.claim_words``), ``draw_offer_refused`` when a draw by agreement is banned (US
+    2023 rule 2, US 2013 rule 2, Norway classical). Stalemate and dead positions stay draws."""
+    from services.events import DrawClaimReported, DrawOfferRefused
+    from services.rules.claim_words import claim_kind
+
+    g = state.games.get(game)
+    t = state.config
+    if g is None or g.ended or t is None:
+        return None  # without a tournament file the device's result stands (the Laws alone)
+    kind = claim_kind(reason)
+    words = (reason or "").strip().lower() or None
+    base = {"game": g.id, "board": g.board, "result": result, "reason": words, "seq": seq}
+    if result == DRAW and kind is not None:
+        return [DrawClaimReported(**base, kind=kind, rule="FIDE Laws 9.2/9.3: a claim is decided by the arbiter")]
+    if result != DRAW or (words or "").replace(" ", "_") in ENDED_BY_RULES:
+        return None
+    moves = {"white": g.moves_by("white"), "black": g.moves_by("black")}
+    ok, why = t.regulations.draw_agreement_allowed(g.kind or t.kind, moves["white"], moves["black"])
+    if ok:
+        return None
+    return [DrawOfferRefused(**base, rule=rule_for(state, "draw_offers", why, detail=why), moves=moves, kind=g.kind)]
+
+
+ENDED_BY_RULES = {"stalemate", "insufficient_material", "dead_position", "checkmate", "fivefold_repetition",
+                  "seventyfive_moves"}

@@ -1,0 +1,71 @@
+"""Folding what a hall board's devices did that is not a move: messages held for a missing seq,
+gaps, holds after an illegal move (F05), orientation (F06), snapshots that play no move, the pieces
+after the end (F07), a move kept for the next message to decide, online/offline.
+
+Every entry made from an applied device message marks that device's ``seq`` as applied
+(``HallState.apply_event``), so a restarted gateway neither asks for it again nor applies it twice.
+"""
+
+from __future__ import annotations
+
+from services.events import (BoardOriented, DeviceOffline, DeviceOnline, MessageHeld, MoveKept, MoveRejected,
+                             PlacementSeen, SeqGap)
+from services.state.changes import Changes
+from services.state.hall import HallState, folds
+from services.state.model import Pending
+
+
+@folds(MessageHeld)
+def _held(state: HallState, ev: MessageHeld, at: int, ch: Changes) -> None:
+    dev = state.boards[ev.board].device(ev.device)
+    if ev.seq is not None and ev.seq > dev.last:
+        dev.waiting[ev.seq] = {"kind": ev.kind, "body": ev.body, "sent_at": ev.sent_at}
+        if dev.waiting_since is None:
+            dev.waiting_since = at
+
+
+@folds(SeqGap)
+def _gap(state: HallState, ev: SeqGap, at: int, ch: Changes) -> None:
+    dev = state.boards[ev.board].device(ev.device)
+    dev.skip(ev.expected, ev.got)
+    for seq in [s for s in dev.waiting if s <= dev.last]:
+        del dev.waiting[seq]
+    # a second hole further on waits its own full hold, from now
+    dev.waiting_since = at if dev.waiting else None
+
+
+@folds(MoveRejected)
+def _rejected(state: HallState, ev: MoveRejected, at: int, ch: Changes) -> None:
+    if ev.held:
+        state.boards[ev.board].held = True
+
+
+@folds(PlacementSeen)
+def _placement(state: HallState, ev: PlacementSeen, at: int, ch: Changes) -> None:
+    board = state.boards[ev.board]
+    board.placement = ev.placement
+    if ev.reading == "same":
+        board.held = False  # F05: the official position is back on the board
+        board.pending = None
+    elif ev.reading == "pending" and ev.pending:
+        board.pending = Pending(ev.pending, "position", ev.device, ev.seq, ev.pending_fen or "", ev.sent_at)
+    elif ev.reading == "after_end":
+        board.physical = ev.placement
+
+
+@folds(MoveKept)
+def _kept(state: HallState, ev: MoveKept, at: int, ch: Changes) -> None:
+    state.boards[ev.board].pending = Pending(ev.move, "move", ev.device, ev.seq, ev.fen_after or "", ev.sent_at)
+
+
+@folds(BoardOriented)
+def _oriented(state: HallState, ev: BoardOriented, at: int, ch: Changes) -> None:
+    board = state.boards[ev.board]
+    board.oriented, board.rotated = True, ev.rotated
+
+
+@folds(DeviceOnline, DeviceOffline)
+def _status(state: HallState, ev, at: int, ch: Changes) -> None:
+    board = state.boards.get(ev.board)
+    if board is not None:
+        board.status = ev.TYPE

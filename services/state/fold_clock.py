@@ -1,0 +1,129 @@
+"""Folding clock readings: the clock device's events, the arbiter's adjustments and pauses, a
+checkers match's carried and chosen clocks. Each press is kept per side and matched to its ply by
+counting (``services.state.plies``); the regulations' clock model (``GameState.watch``) is fed the
+same events at the same instants."""
+
+from __future__ import annotations
+
+from services.events import (ClockAdjusted, ClockPaused, ClockPressed, ClockResumed, ClockSet, ClockStarted,
+                             GamePaused, GameResumed, MatchClockChosen, MatchGameReady)
+from services.events.device import ClockReading
+from services.hall.view_clock import frozen_clock
+from services.regulations.clock_watch import watch_for
+from services.state.changes import Changes
+from services.state.hall import HallState, folds
+from services.state.model import GameState
+from services.state.plies import ply_of_press
+
+_EVENT = {ClockStarted: "start", ClockPressed: "press", ClockPaused: "pause", ClockResumed: "resume",
+          ClockSet: "set"}
+BALLOT_PLIES = 3  # X.A.d: "the three balloted moves may be played prior to starting white's clock"
+
+
+@folds(ClockStarted, ClockPressed, ClockPaused, ClockResumed, ClockSet)
+def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
+    g = state.games[ev.game or ""]
+    event = _EVENT[type(ev)]
+    running = ev.running
+    g.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": None if g.ended else running,
+               "at": at}
+    g.clock_event = ev.TYPE
+    fields = {"clock"}
+    if g.status == "waiting" and running is not None:
+        g.status = "playing"
+        fields.add("status")
+    if event == "start":
+        if g.started_at is None:
+            g.started_at = at
+        if g.timed_from is None:
+            g.timed_from = _untimed(state, g)
+    if event == "press" and running is not None:
+        presser = "black" if running == "white" else "white"
+        if g.arrived[presser] is None:
+            g.arrived[presser] = at
+        ms = ev.white_ms if presser == "white" else ev.black_ms
+        g.presses[presser].append(ms)
+        ply = ply_of_press(g, presser, len(g.presses[presser]))
+        if 1 <= ply <= g.ply:
+            g.clocks[ply - 1] = ms
+            ch.clock_of(g.id, ply)
+    if g.watch is not None and not g.ended:
+        for finding in g.watch.on_clock(event, ev.white_ms, ev.black_ms, running, at):
+            ch.findings.append((g.id, finding))
+    ch.game(g.id, *fields)
+
+
+def _untimed(state: HallState, g: GameState) -> int:
+    """Plies made before the clock started that no press belongs to: the balloted moves of a
+    checkers game when the event plays them before starting the clock (X.A.d), else 0."""
+    t = state.config
+    if (g.variant == "checkers" and t is not None and t.regulations.ballot_moves_before_clock
+            and not g.setup.get("fen")):
+        return min(g.ply, BALLOT_PLIES)
+    return 0
+
+
+@folds(ClockAdjusted)
+def _adjusted(state: HallState, ev: ClockAdjusted, at: int, ch: Changes) -> None:
+    g = state.games[ev.game or ""]
+    running = g.clock["running"] if g.clock else None
+    g.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": running, "at": at}
+    if g.watch is not None:
+        g.watch.adjust(ev.white_ms, ev.black_ms, at)
+    ch.game(g.id, "clock")
+
+
+@folds(GamePaused, GameResumed)
+def _paused(state: HallState, ev, at: int, ch: Changes) -> None:
+    """The arbiter stopped (FIDE Laws 6.11) or restarted the clocks: the shown clock stops at the
+    pause and runs again from the resumption."""
+    g = state.games[ev.game or ""]
+    if g.clock is None or g.ended:
+        return
+    if isinstance(ev, GamePaused):
+        if g.clock["running"] is None:
+            return
+        g.paused = g.clock["running"]
+        g.clock = frozen_clock(g.clock, at)
+    else:
+        if g.paused is None:
+            return
+        g.clock = {**g.clock, "running": g.paused, "at": at}
+        g.paused = None
+    ch.game(g.id, "clock")
+
+
+@folds(MatchGameReady)
+def _match_ready(state: HallState, ev: MatchGameReady, at: int, ch: Changes) -> None:
+    """A match's second game waits, its clock paused at the times carried from the first (11-Man
+    National 2017 X.A.b: "The clocks shall be paused between games")."""
+    g = state.games[ev.game]
+    g.prepared = True
+    if g.status != "waiting" or ev.white_ms is None or ev.black_ms is None:
+        return
+    g.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": None, "at": at}
+    if g.watch is not None:
+        g.watch.carry(ev.white_ms, ev.black_ms)
+    ch.game(g.id, "clock")
+
+
+@folds(MatchClockChosen)
+def _match_clock(state: HallState, ev: MatchClockChosen, at: int, ch: Changes) -> None:
+    """The referee's record of a match's clock (X.A.a): both games take its control; game 1, not
+    started, shows the option's time paused; the clock models of games not started take it."""
+    base_ms = {"90": 90 * 60_000, "80+10": 80 * 60_000}[ev.option]
+    choice = {"option": ev.option, "how": ev.how, "coin": ev.coin, "by": ev.by, "at": at}
+    for gid in ev.games or [ev.game]:
+        g = state.games.get(gid or "")
+        if g is None:
+            continue
+        g.time_control = ev.time_control
+        g.match_clock = dict(choice)
+        fields = {"time_control", "match_clock"}
+        if g.status == "waiting" and (g.setup.get("match") or {}).get("game_no") == 1:
+            g.clock = {"white_ms": base_ms, "black_ms": base_ms, "running": None, "at": at}
+            fields.add("clock")
+        if g.started_at is None and not g.ended and isinstance(ev.time_control, dict):
+            g.setup = {**g.setup, "time_control": dict(ev.time_control)}
+            g.watch = watch_for(g.setup, g.first_side, state.config, state.clock_rate)
+        ch.game(g.id, *fields)

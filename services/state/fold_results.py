@@ -1,0 +1,88 @@
+"""Folding how games end and what they score: ``game_ended`` (whoever ended it), a flag fall, the
+arbiter's decisions (a result, or "*": the game wrongly ended goes on), an Armageddon draw scored
+for Black, an accepted claim, a default, fines."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from services.events import (ArbiterDecision, ArmageddonDecided, DefaultForfeit, DrawClaimDecided, FineRecorded,
+                             FlagFell, GameEnded)
+from services.hall.view_clock import frozen_clock
+from services.state.changes import Changes
+from services.state.hall import HallState, folds
+
+
+@folds(GameEnded)
+def _ended(state: HallState, ev: GameEnded, at: int, ch: Changes) -> None:
+    g = state.games[ev.game]
+    g.status, g.result, g.termination, g.forfeit = "ended", ev.result, ev.termination, ev.forfeit
+    g.ended_by, g.ended_at = ev.by, at
+    g.claimable = []
+    fields = {"status", "result", "termination", "claimable"}
+    if g.clock is not None:
+        g.clock = frozen_clock(g.clock, at)
+        fields.add("clock")
+    g.timer = None
+    board = state.boards.get(g.board)
+    if board is not None:
+        if ev.game in board.queue:  # ended before it began (X.A.b: a flag in game 1 forfeits game 2)
+            board.queue.remove(ev.game)
+        if board.game == g.id:
+            board.held, board.pending = False, None
+    if state.tournament.set_result(g.id, ev.result, ev.forfeit):
+        ch.standings = True
+    ch.game(g.id, *fields)
+
+
+@folds(FlagFell)
+def _flag(state: HallState, ev: FlagFell, at: int, ch: Changes) -> None:
+    state.games[ev.game].flagged = ev.side
+
+
+@folds(ArbiterDecision)
+def _decision(state: HallState, ev: ArbiterDecision, at: int, ch: Changes) -> None:
+    g = state.games[ev.game or ""]
+    if ev.result == "*" and g.ended:
+        # FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the same moves, the game on again.
+        # A default overruled is armed again: a player still not at the board is defaulted once more
+        # (the players at the board now are present: they were checked in or moved).
+        g.status = "playing" if g.ply or (g.clock or {}).get("running") else "waiting"
+        g.result, g.termination, g.forfeit, g.ended_by, g.ended_at = "*", None, False, None, None
+        g.defaulted = False
+        ch.game(g.id, "status", "result", "termination")
+    if state.tournament.set_result(g.id, ev.result, ev.forfeit):
+        ch.standings = True
+
+
+@folds(ArmageddonDecided)
+def _armageddon_decided(state: HallState, ev: ArmageddonDecided, at: int, ch: Changes) -> None:
+    # "If the Armageddon game is drawn, black will win" (Norway Chess 2023): the decided result
+    g = state.games.get(ev.game)
+    if g is not None:
+        g.scored = ev.result or "0-1"
+    if state.tournament.set_result(ev.game, ev.result or "0-1", False):
+        ch.standings = True
+
+
+@folds(DefaultForfeit)
+def _default(state: HallState, ev: DefaultForfeit, at: int, ch: Changes) -> None:
+    g = state.games.get(ev.game)
+    if g is not None:
+        g.defaulted = True
+    if state.tournament.set_result(ev.game, ev.result, True):
+        ch.standings = True
+
+
+@folds(DrawClaimDecided)
+def _claim_decided(state: HallState, ev: DrawClaimDecided, at: int, ch: Changes) -> None:
+    if ev.accepted and state.tournament.set_result(ev.game or "", "1/2-1/2", False):
+        ch.standings = True
+
+
+@folds(FineRecorded)
+def _fine(state: HallState, ev: FineRecorded, at: int, ch: Changes) -> None:
+    t = state.tournament
+    sno = t.player(ev.start_no, ev.player)
+    t.fines[sno] = t.fines.get(sno, Decimal(0)) + Decimal(int(ev.amount))
+    ch.standings = True

@@ -1,0 +1,117 @@
+"""Folding the organiser's entries: the tournament registered, rounds set up, games added to a
+round (an Armageddon game, a checkers match's next game begun), withdrawals and lots."""
+
+from __future__ import annotations
+
+from services.events import (ArmageddonScheduled, LotsDrawn, MatchGameStarted, PlayerWithdrew, RoundStarted,
+                             TournamentRegistered)
+from services.events.tournament import Setup
+from services.hall.tournament_log import tournament_from_data
+from services.hall.view_setup import side_to_move, start_fen
+from services.regulations.clock_watch import watch_for
+from services.state.changes import Changes
+from services.state.hall import HallState, folds
+from services.state.model import BoardState, GameState, RoundState
+
+
+def new_game(state: HallState, setup: Setup, round_no: str) -> GameState:
+    """The GameState of a SETUP at ply 0, with the regulations' clock model of its control."""
+    variant = setup.variant or "chess"
+    fen = start_fen(variant, setup.fen)
+    first = side_to_move(variant, fen)
+    data = {f: getattr(setup, f) for f in setup.__struct_fields__}
+    g = GameState(id=setup.id, board=setup.board, round=setup.round or round_no, setup=data, variant=variant,
+                  kind=setup.kind, white=setup.white or "", black=setup.black or "", start_fen=fen,
+                  first_side=first, fen=fen, turn=first, time_control=setup.time_control)
+    g.watch = watch_for(g.setup, g.first_side, state.config, state.clock_rate)
+    return g
+
+
+@folds(TournamentRegistered)
+def _registered(state: HallState, ev: TournamentRegistered, at: int, ch: Changes) -> None:
+    data = ev.encode()[1]
+    state.tournament.register(tournament_from_data(data), data)
+    for g in state.games.values():  # the clock models of games not started take the new rules
+        if g.started_at is None:
+            g.watch = watch_for(g.setup, g.first_side, state.config, state.clock_rate)
+    ch.standings = True
+
+
+@folds(RoundStarted)
+def _round_started(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> None:
+    number = str(ev.round)
+    old = state.rounds.pop(number, None)
+    if old is not None:  # a round set up again replaces its pairing
+        for gid in old.games:
+            state.games.pop(gid, None)
+    r = RoundState(number, ev.event or "", ev.site or "", ev.date or "", at, ev.start_ms, ev.scheduled_start_ms,
+                   byes=list(ev.byes))
+    state.rounds[number] = r
+    state.current = number
+    state.boards = {}
+    for setup in ev.games:
+        g = new_game(state, setup, number)
+        state.games[g.id] = g
+        r.games.append(g.id)
+        board = state.boards.get(g.board)
+        if board is None:
+            state.boards[g.board] = BoardState(g.board, g.id)
+        else:  # the board's first game is set: this one follows it (a checkers match)
+            board.queue.append(g.id)
+    try:
+        rnd = int(number)
+    except ValueError:
+        rnd = None
+    if rnd is not None:
+        state.tournament.round_started(rnd, [state.games[gid].setup for gid in r.games], ev.byes)
+    ch.rounds.add(number)
+    ch.standings = True
+
+
+@folds(ArmageddonScheduled)
+def _armageddon(state: HallState, ev: ArmageddonScheduled, at: int, ch: Changes) -> None:
+    parent = state.games.get(ev.follows or "")
+    round_no = parent.round if parent else (ev.round or "")
+    g = new_game(state, ev, round_no)
+    state.games[g.id] = g
+    r = state.rounds.get(round_no)
+    if r is not None and g.id not in r.games:
+        after = r.games.index(parent.id) + 1 if parent and parent.id in r.games else len(r.games)
+        r.games.insert(after, g.id)
+    if parent is not None:
+        parent.follow_up = True
+    if round_no == state.current:  # the devices carry on with their own seq on the new game
+        board = state.boards.setdefault(g.board, BoardState(g.board, g.id))
+        board.game, board.held, board.pending, board.physical = g.id, False, None, None
+    state.tournament.armageddon(g.id, ev.follows or "")
+    ch.rounds.add(round_no)
+    ch.standings = True
+
+
+@folds(MatchGameStarted)
+def _match_game_started(state: HallState, ev: MatchGameStarted, at: int, ch: Changes) -> None:
+    board = state.boards[ev.board]
+    if ev.game in board.queue:
+        board.queue.remove(ev.game)
+    board.game = ev.game
+    board.held, board.pending, board.physical = False, None, None
+    if ev.seq is not None:
+        board.device(ev.device).mark(ev.seq)
+
+
+@folds(PlayerWithdrew)
+def _withdrew(state: HallState, ev: PlayerWithdrew, at: int, ch: Changes) -> None:
+    t = state.tournament
+    sno = t.player(ev.start_no, ev.player)
+    t.withdrawn[sno] = int(ev.from_round or max((int(r) for r in state.rounds if r.isdigit()), default=0) + 1)
+    ch.standings = True
+
+
+@folds(LotsDrawn)
+def _lots(state: HallState, ev: LotsDrawn, at: int, ch: Changes) -> None:
+    numbers = {int(k): int(v) for k, v in ev.numbers.items()}
+    if ev.purpose == "pairing_numbers":
+        state.tournament.pairing_numbers = numbers
+        return
+    state.tournament.lots = numbers
+    ch.standings = True

@@ -1,0 +1,163 @@
+"""THE fold: the event log reduced to the hall's state (DESIGN.md "one vocabulary, one fold").
+
+``HallState.apply(entry)`` folds one entry (``services.eventlog.base.Entry``, or ``apply_event`` for a
+typed record with its time) and returns the :class:`~services.state.changes.Changes` it made. Every
+consumer reads this one state: the gateway decides on it (``gateway.decide``) and folds what it
+appends; the regulations (``services.regulations.referee``) read it to propose entries; the
+spectators' view, the alerts and the standings (``services.views``) are projections of it. A
+gateway rebuilt from the log therefore has exactly the state the live one had.
+
+Rules of the fold:
+
+- pure and deterministic: time is each entry's ``at`` (ms); nothing reads a clock or does I/O;
+- it never raises on data: an entry that does not fit its type (``BadEvent``) or refers to a game
+  the state does not know is skipped and counted in ``errors`` (the log is the audit trail; one bad
+  entry must not stop a gateway from starting on a log it wrote);
+- entries from different writers about one game commute where the order can differ (a move and an
+  arbiter's result at the same moment): a move is appended to an ended game's record all the same,
+  and a result does not depend on the moves.
+
+The handlers are in ``fold_round`` (tournament, rounds, games added), ``fold_board`` (device
+messages: seqs, holds, placements), ``fold_moves`` (moves, claims), ``fold_clock`` (clock readings and
+the per-ply clocks), ``fold_results`` (ends, reopenings, standings) and ``fold_notes`` (what the
+regulations noted: presence, defaults, timers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from services.eventlog.base import Entry
+from services.events import BadEvent, Event, decode
+from services.events.device import FromDevice, MessageHeld, MessageRejected
+from services.regulations.model import Tournament
+from services.state.changes import Changes
+from services.state.model import BoardState, GameState, RoundState
+from services.state.tournament import TournamentState
+
+Handler = Callable[["HallState", Event, int, Changes], None]
+HANDLERS: dict[type[Event], Handler] = {}
+MAX_ERRORS = 100
+
+
+def folds(*types: type[Event]):
+    """Register a fold handler ``f(state, event, at, changes)`` for entry types ``types``."""
+
+    def register(f: Handler) -> Handler:
+        for t in types:
+            if t in HANDLERS:
+                raise ValueError(f"{t.TYPE} folded twice")
+            HANDLERS[t] = f
+        return f
+
+    return register
+
+
+class HallState:
+    """The whole hall, every round kept. ``seq``: the last log seq folded (0 before any; entries a
+    gateway folds before they are appended carry none); ``rounds``: number -> RoundState in the
+    order set up; ``current``: the latest round's number; ``games``: every game of every round;
+    ``boards``: the current round's hall boards; ``tournament``: players, results, registration;
+    ``errors``: ``[(seq, type, reason)]`` of entries skipped (the last ``MAX_ERRORS``).
+
+    ``tournament`` (constructor): a tournament file to apply until the log registers one;
+    ``clock_rate``: a replay's speed (1 in a real hall) for the regulations' clock model."""
+
+    def __init__(self, tournament: Tournament | None = None, clock_rate: float = 1.0):
+        self.seq = 0
+        self.clock_rate = clock_rate
+        self.rounds: dict[str, RoundState] = {}
+        self.current: str | None = None
+        self.games: dict[str, GameState] = {}
+        self.boards: dict[str, BoardState] = {}
+        self.tournament = TournamentState()
+        self.default_tournament = tournament
+        self.errors: list[tuple[int | None, str, str]] = []
+
+    # --- reading ---------------------------------------------------------------------------------
+    @property
+    def config(self) -> Tournament | None:
+        """The tournament in force: the log's registration, else the one given at construction."""
+        return self.tournament.tournament or self.default_tournament
+
+    def round(self, number: str | None = None) -> RoundState | None:
+        """Round ``number`` (default: the current one), or None."""
+        key = self.current if number is None else str(number)
+        return self.rounds.get(key) if key is not None else None
+
+    def current_games(self) -> list[GameState]:
+        """The current round's games in hall-board order."""
+        r = self.round()
+        return [self.games[g] for g in r.games if g in self.games] if r else []
+
+    def board_game(self, board: str) -> GameState | None:
+        """The game the devices of hall board ``board`` play now."""
+        b = self.boards.get(board)
+        return self.games.get(b.game) if b else None
+
+    # --- folding ---------------------------------------------------------------------------------
+    def apply(self, entry: Entry) -> Changes:
+        """Fold one log entry (see the module docstring); entries at or below ``seq`` are ignored
+        (a replay that overlaps), so folding is idempotent per seq."""
+        if entry.seq and entry.seq <= self.seq:
+            return Changes()
+        if entry.seq:
+            self.seq = entry.seq
+        try:
+            event = decode(entry.type, entry.data)
+        except BadEvent as bad:
+            self._error(entry.seq, entry.type, bad.reason)
+            return Changes()
+        return self.apply_event(event, entry.at, entry.seq)
+
+    def apply_event(self, event: Event, at: int, seq: int | None = None) -> Changes:
+        """Fold one typed entry made at ``at`` (ms). Never raises on data (see the module)."""
+        changes = Changes()
+        handler = HANDLERS.get(type(event))
+        try:
+            if _uses_seq(event):
+                board = self.boards.get(event.board)
+                if board is not None:
+                    board.device(event.device).mark(event.seq)
+            if handler is not None:
+                handler(self, event, at, changes)
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
+            self._error(seq, event.TYPE, f"{type(exc).__name__}: {exc}")
+        return changes
+
+    def fold(self, type: str, data: dict, at: int = 0, seq: int | None = None) -> Changes:
+        """Fold ``(type, data)`` made at ``at``: an entry before it has a seq (a gateway's own)."""
+        try:
+            event = decode(type, data)
+        except BadEvent as bad:
+            self._error(seq, type, bad.reason)
+            return Changes()
+        return self.apply_event(event, at, seq)
+
+    def _error(self, seq: int | None, type: str, reason: str) -> None:
+        self.errors.append((seq, type, reason[:300]))
+        del self.errors[:-MAX_ERRORS]
+
+    def game_of(self, event) -> GameState | None:
+        """The game an event names (``game``), or None when unknown."""
+        return self.games.get(getattr(event, "game", None) or "")
+
+    def snapshot(self) -> dict:
+        """Everything the state holds, for comparing two states field for field (tests)."""
+        return {"rounds": self.rounds, "current": self.current, "games": self.games,
+                "boards": self.boards, "tournament": self.tournament}
+
+
+def _uses_seq(event: Event) -> bool:
+    """Whether ``event`` records a device message as applied (its ``seq`` used up)."""
+    if isinstance(event, MessageRejected):
+        return event.applied and event.seq is not None and event.board is not None and event.device is not None
+    return isinstance(event, FromDevice) and event.seq is not None and not isinstance(event, MessageHeld)
+
+
+def load_handlers() -> None:
+    """Import the fold modules (each registers its handlers)."""
+    from services.state import fold_board, fold_clock, fold_moves, fold_notes, fold_results, fold_round  # noqa: F401
+
+
+load_handlers()

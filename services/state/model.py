@@ -1,0 +1,231 @@
+"""The hall's state: what the one fold of the event log keeps (``services.state.hall.HallState``).
+
+Plain dataclasses, compared field for field (a gateway rebuilt from the log must equal the live one:
+tests/unit/test_fold_property.py). All times are ms since the Unix epoch, taken from the entries'
+``at``; nothing here reads a clock.
+
+- :class:`GameState`: one game of any round: its SETUP, moves, per-ply clocks, the clock device's
+  latest reading, status and result, claims, who is at the board, and what the regulations noted.
+- :class:`BoardState`: one hall board in the current round: its devices' applied ``seq`` values,
+  messages held for missing ones, a hold after an illegal move (F05), orientation (F06), the pieces
+  after the end (F07), a move kept for the next message to decide.
+- :class:`RoundState`: one round: its ROUND information, games in board order, when it starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.regulations.clock_watch import ClockWatch
+
+
+@dataclass
+class DeviceSeq:
+    """One device's messages: ``last`` applied ``seq`` (0: none), ``holes`` (``[first, last]``
+    ranges a ``seq_gap`` skipped: a late message inside one is applied, not a duplicate),
+    ``waiting`` (seq -> ``MessageHeld`` data: held for a missing seq), ``waiting_since`` (ms)."""
+
+    last: int = 0
+    holes: list[list[int]] = field(default_factory=list)
+    waiting: dict[int, dict] = field(default_factory=dict)
+    waiting_since: int | None = None
+
+    def mark(self, seq: int) -> None:
+        """``seq`` was applied."""
+        self.waiting.pop(seq, None)
+        if seq > self.last:
+            self.last = seq
+        else:
+            self.fill(seq)
+        if not self.waiting:
+            self.waiting_since = None
+
+    def fill(self, seq: int) -> bool:
+        """Take ``seq`` out of the holes; True when it was in one."""
+        for r in self.holes:
+            if r[0] <= seq <= r[1]:
+                self.holes.remove(r)
+                self.holes.extend(x for x in ([r[0], seq - 1], [seq + 1, r[1]]) if x[0] <= x[1])
+                return True
+        return False
+
+    def in_hole(self, seq: int) -> bool:
+        """Whether ``seq`` lies in a range a gap skipped (never applied)."""
+        return any(r[0] <= seq <= r[1] for r in self.holes)
+
+    def skip(self, expected: int, got: int) -> None:
+        """A ``seq_gap``: ``expected .. got-1`` will not come in order."""
+        if got > expected:
+            self.holes.append([expected, got - 1])
+            del self.holes[:-16]  # a device with more holes than that is broken; keep the newest
+        if got - 1 > self.last:
+            self.last = got - 1
+
+
+@dataclass
+class Pending:
+    """A move kept until the next message decides it (F07, castling with the rook first):
+    ``move`` (UCI), ``kind`` (topic: "move"/"position"), ``device``, ``seq``, ``fen_after``."""
+
+    move: str
+    kind: str
+    device: str
+    seq: int | None
+    fen_after: str
+    sent_at: str | None = None
+
+
+@dataclass
+class BoardState:
+    """One hall board. ``game``: the id of the game its devices play now; ``queue``: the ids of the
+    games to follow on it this round (a checkers match's second game); ``devices``: per device
+    (``"board"``, ``"clock"``) its :class:`DeviceSeq`; ``held``: F05; ``rotated``/``oriented``:
+    F06; ``physical``: the placement after the end (F07); ``pending``: :class:`Pending`;
+    ``status``: ``"device_online"``/``"device_offline"`` of its last status message;
+    ``placement``: the last snapshot of a sensor board (oriented)."""
+
+    board: str
+    game: str
+    queue: list[str] = field(default_factory=list)
+    devices: dict[str, DeviceSeq] = field(default_factory=dict)
+    held: bool = False
+    rotated: bool = False
+    oriented: bool = False
+    physical: str | None = None
+    pending: Pending | None = None
+    status: str | None = None
+    placement: str | None = None
+
+    def device(self, name: str) -> DeviceSeq:
+        """The device's sequence record (created empty)."""
+        d = self.devices.get(name)
+        if d is None:
+            d = self.devices[name] = DeviceSeq()
+        return d
+
+
+@dataclass
+class Timer:
+    """The referee's move timer (checkers 2017 X.B.a/c): ``rule`` name, ``side`` on move,
+    ``turn_began`` (ms), ``warned`` (the ``turn_began`` a warning was given for)."""
+
+    rule: str
+    side: str
+    turn_began: int
+    warned: int | None = None
+
+
+@dataclass
+class GameState:
+    """One game. Identity and players come from its SETUP (``setup``, docs/events.md); the public
+    fields named as in the spectators' GAME (README "Dashboard API") are kept by the fold:
+    ``moves``, ``san``, ``fen``, ``ply``, ``turn``, ``clocks`` (the mover's time after each ply,
+    PGN %clk), ``clock`` (the clock device's latest reading ``{white_ms, black_ms, running, at}``),
+    ``status`` ("waiting"/"playing"/"ended"), ``clock_event`` (the type of the latest clock entry), ``result``, ``termination``, ``claimable``,
+    ``last_move``, ``match_clock``, ``time_control``.
+
+    Clock presses are matched to plies by counting (issue "Nothing lost"): ``presses[side]`` holds
+    each press's reading for the pressing side, in order, from the clock's start; the k-th press of a
+    side belongs to that side's k-th move made after the clock started (``timed_from``: the ply count
+    when the clock started), whichever of the two reached the log first.
+
+    Regulations' notes: ``arrived`` (side -> ms, FIDE Laws 6.7.1), ``started_at`` (first move or clock
+    start), ``defaulted``, ``fine_alerted``, ``follow_up`` (an Armageddon game follows it),
+    ``late_start_ruled``, ``time_trouble`` (sides alerted, X.A.d), ``timer``, ``paused`` (the side
+    whose clock ran when an arbiter paused), ``flagged`` (the side whose flag fell), ``watch``
+    (``services.regulations.clock_watch.ClockWatch``: the time control's model of the clock),
+    ``reported`` (clock mismatches already reported), ``ended_by`` and ``ended_at``, ``scored`` (the
+    result the regulations scored a drawn Armageddon game as), ``prepared`` (a match's next game was
+    made ready or forfeited, X.A.b)."""
+
+    id: str
+    board: str
+    round: str
+    setup: dict
+    variant: str
+    kind: str | None
+    white: str
+    black: str
+    start_fen: str
+    first_side: str
+    fen: str
+    turn: str
+    time_control: Any = None
+    moves: list[str] = field(default_factory=list)
+    san: list[str] = field(default_factory=list)
+    clocks: list[int | None] = field(default_factory=list)
+    clock: dict | None = None
+    clock_event: str | None = None
+    status: str = "waiting"
+    result: str = "*"
+    termination: str | None = None
+    forfeit: bool = False
+    claimable: list[dict] = field(default_factory=list)
+    claims_ply: int = 0
+    last_move: str | None = None
+    match_clock: dict | None = None
+    presses: dict[str, list[int]] = field(default_factory=lambda: {"white": [], "black": []})
+    timed_from: int | None = None
+    arrived: dict[str, int | None] = field(default_factory=lambda: {"white": None, "black": None})
+    started_at: int | None = None
+    defaulted: bool = False
+    fine_alerted: set[str] = field(default_factory=set)
+    follow_up: bool = False
+    late_start_ruled: bool = False
+    time_trouble: set[str] = field(default_factory=set)
+    timer: Timer | None = None
+    paused: str | None = None
+    flagged: str | None = None
+    watch: ClockWatch | None = None
+    reported: set[tuple] = field(default_factory=set)
+    ended_by: str | None = None
+    ended_at: int | None = None
+    scored: str | None = None
+    prepared: bool = False
+
+    @property
+    def ply(self) -> int:
+        """Plies played (0 = no move yet)."""
+        return len(self.moves)
+
+    @property
+    def ended(self) -> bool:
+        """The game has a result."""
+        return self.status == "ended"
+
+    def mover(self, ply: int) -> str:
+        """The side that made ``ply`` (from 1)."""
+        other = "black" if self.first_side == "white" else "white"
+        return self.first_side if ply % 2 == 1 else other
+
+    def moves_by(self, side: str) -> int:
+        """How many plies ``side`` has made."""
+        first = (self.ply + 1) // 2
+        return first if side == self.first_side else self.ply // 2
+
+    def player(self, side: str) -> str:
+        """The name of the player of ``side``."""
+        return self.white if side == "white" else self.black
+
+
+@dataclass
+class RoundState:
+    """One round: ``number`` (text, as in ``round_started``), ``event``/``site``/``date``, ``at`` (ms:
+    when it was set up), ``start_ms`` (when it starts: the default time counts from it),
+    ``scheduled_start_ms`` (the tournament file's time when ``start_ms`` was moved), ``games`` (ids
+    in hall-board order, a match's second game and an Armageddon game after their first), ``byes``."""
+
+    number: str
+    event: str = ""
+    site: str = ""
+    date: str = ""
+    at: int = 0
+    start_ms: int | None = None
+    scheduled_start_ms: int | None = None
+    games: list[str] = field(default_factory=list)
+    byes: list[Any] = field(default_factory=list)
+
+    def info(self) -> dict:
+        """ROUND as the spectators get it: ``{"round", "event", "site", "date"}``."""
+        return {"round": self.number, "event": self.event, "site": self.site, "date": self.date}

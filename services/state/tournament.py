@@ -1,0 +1,121 @@
+"""The tournament part of the state: who plays (start numbers), every pairing's result, fines,
+withdrawals and drawings of lots (docs/tournament-log.md). Folded by ``services.state.hall``; read
+by ``services.views.standings``.
+
+Without a ``tournament_registered`` entry (a round set up from a PGN file) players are numbered in
+the order their names first appear in ``round_started`` (White then Black, board by board), so
+standings still work. A checkers match's second game is kept on its first game's record
+(``GameRecord.second``), an Armageddon game on the drawn game's (``GameRecord.armageddon``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from services.hall.tournament_games import BYE_CODES, GameRecord, result_code
+from services.regulations.model import Tournament
+
+_FLIPPED = {"1-0": "0-1", "0-1": "1-0"}
+"""A match's second game has the colours reversed: its result read from the first game's White."""
+
+
+@dataclass
+class TournamentState:
+    """``tournament``: the registered file (None until ``tournament_registered``); ``registered``:
+    that entry's data; ``players``: start number -> {"name", "rating", "fide_id", "federation",
+    "title"}; ``records``: game id -> GameRecord (byes under "bye-{round}-{start_no}"); ``fines``:
+    start number -> total; ``withdrawn``: start number -> first round not played; ``lots``: start
+    number -> lot (tie-break LOT); ``pairing_numbers``: start number -> Berger pairing number."""
+
+    tournament: Tournament | None = None
+    registered: dict | None = None
+    players: dict[int, dict] = field(default_factory=dict)
+    records: dict[str, GameRecord] = field(default_factory=dict)
+    fines: dict[int, Decimal] = field(default_factory=dict)
+    withdrawn: dict[int, int] = field(default_factory=dict)
+    lots: dict[int, int] = field(default_factory=dict)
+    pairing_numbers: dict[int, int] = field(default_factory=dict)
+    arm_parent: dict[str, str] = field(default_factory=dict)
+    second_parent: dict[str, str] = field(default_factory=dict)
+
+    # --- folding (called by services.state.hall) -------------------------------------------------
+    def register(self, t: Tournament, data: dict) -> None:
+        """A ``tournament_registered`` entry: the file's players replace the numbering."""
+        self.tournament = t
+        self.registered = data
+        for p in t.players:
+            self.players[p.start_no] = {"name": p.name, "rating": p.rating, "fide_id": p.fide_id,
+                                        "federation": p.federation, "title": p.title}
+
+    def start_no(self, setup: dict, side: str) -> int:
+        """The start number of ``side`` in ``setup`` (``white_no``/``black_no``, else by name; a
+        new number for a name never seen)."""
+        no = setup.get(f"{side}_no")
+        if isinstance(no, int) and not isinstance(no, bool) and no in self.players:
+            return no
+        name = setup.get(side) or ""
+        for sno, p in self.players.items():
+            if p["name"] == name:
+                return sno
+        sno = max(self.players, default=0) + 1
+        self.players[sno] = {"name": name, "rating": setup.get(f"{side}_elo"), "fide_id": None,
+                             "federation": None, "title": None}
+        return sno
+
+    def round_started(self, rnd: int, setups: list[dict], byes: list) -> None:
+        """A round's pairings (a round set up again replaces its pairing)."""
+        for gid in [g for g, r in self.records.items() if r.round == rnd]:
+            del self.records[gid]
+        for setup in setups:
+            gid = str(setup["id"])
+            follows = (setup.get("match") or {}).get("follows")
+            if follows in self.records:  # a checkers match's second game: on the first game's record
+                self.records[follows].second, self.records[follows].second_id = "*", gid
+                self.second_parent[gid] = follows
+                continue
+            self.records[gid] = GameRecord(gid, rnd, str(setup.get("board") or ""), self.start_no(setup, "white"),
+                                           self.start_no(setup, "black"), kind=setup.get("kind") or "classical")
+        for bye in byes or []:
+            sno, code = (bye, "U") if isinstance(bye, int) else (int(bye["start_no"]), bye.get("code", "U"))
+            if code in BYE_CODES and sno in self.players:
+                self.records[f"bye-{rnd}-{sno}"] = GameRecord("", rnd, "", sno, None, result=code)
+
+    def armageddon(self, gid: str, follows: str) -> None:
+        """An Armageddon game ``gid`` after the drawn game ``follows`` (Norway Chess 2023)."""
+        parent = self.records.get(follows)
+        if parent is None:
+            return
+        parent.armageddon_id = gid
+        if parent.armageddon is None:
+            parent.armageddon = "*"
+        self.arm_parent[gid] = parent.id
+
+    def set_result(self, gid: str, result: str, forfeit: bool) -> bool:
+        """Record ``result`` for game ``gid``; False when it is not a result this record can hold."""
+        if gid in self.second_parent:
+            code = result_code(_FLIPPED.get(result, result), forfeit)
+            if code is None or code[1] is not None:
+                return False  # a special score in a match's second game: not scored here
+            self.records[self.second_parent[gid]].second = code[0]
+            return True
+        if gid in self.arm_parent:
+            if forfeit or result not in ("1-0", "0-1", "1/2-1/2", "*"):
+                return False
+            self.records[self.arm_parent[gid]].armageddon = result
+            return True
+        code = result_code(result, forfeit)
+        record = self.records.get(gid)
+        if code is None or record is None:
+            return False
+        record.set_result(*code)
+        return True
+
+    def player(self, start_no, name) -> int:
+        """The start number of a player given by number or name; KeyError when unknown."""
+        if isinstance(start_no, int) and start_no in self.players:
+            return start_no
+        for sno, p in self.players.items():
+            if p["name"] == name:
+                return sno
+        raise KeyError(f"unknown player {name!r}")
