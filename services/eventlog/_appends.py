@@ -32,8 +32,7 @@ class AppendsBatches(EventLog):
                      batch_id: str | None = None, expect_epoch: str | None = None,
                      known_seq: int = 0) -> Entry:
         """Append one entry (a batch of one) and return it once stored; see ``append_many``."""
-        entries = await self.append_many([(type, data, at)], batch_id=batch_id,
-                                         expect_epoch=expect_epoch, known_seq=known_seq)
+        entries = await self._append_items([(type, data, at)], batch_id, expect_epoch, known_seq)
         return entries[0]
 
     async def append_many(self, items: list[tuple[str, dict, int | None]], *,
@@ -44,6 +43,10 @@ class AppendsBatches(EventLog):
         ``BadEntryError`` (ValueError, naming the item's index and type) before anything is
         written; ValueError for a bad ``batch_id`` or ``known_seq``; LogReplaced; EventLogError.
         """
+        return await self._append_items(items, batch_id, expect_epoch, known_seq)
+
+    async def _append_items(self, items: list[tuple[str, dict, int | None]], batch_id: str | None,
+                            expect_epoch: str | None, known_seq: int) -> list[Entry]:
         rows = make_rows(items)
         bid = checked_batch_id(batch_id)
         self._check_open()
