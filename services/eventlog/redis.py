@@ -17,7 +17,7 @@ the epoch and last seq against the submission's expectations, returns the first 
 it already holds, or takes the next seqs from the counter, XADDs the entries and records the batch
 id; so seq is unique and contiguous across every process writing the tournament, and a script run
 twice (the client's retry after a lost reply) appends once. The client therefore retries an append
-on a connection error or socket timeout for up to ``append_retry_s`` (default 10 s), then raises
+on a connection error or socket timeout for up to ``append_retry_s`` (default 30 s), then raises
 EventLogError (the batch may be stored: append it again with the same ``batch_id``).
 Durability is Redis's: deploy/SCALE-OUT.md says what each setting guarantees.
 
@@ -107,7 +107,7 @@ _BLOCK_MS = 2000  # XREAD BLOCK; below the socket timeout so an idle follow is n
 _SOCKET_TIMEOUT_S = 10.0
 _CONNECT_TIMEOUT_S = 3.0
 _FOLLOW_RETRY_S = 10.0
-_APPEND_RETRY_S = 10.0
+_APPEND_RETRY_S = 30.0  # three socket timeouts: a retry outlives a freeze longer than one
 
 
 def stream_key(tournament: str) -> str:
@@ -175,7 +175,7 @@ class RedisLog(AppendsBatches):
     """One tournament's log in Redis at ``url`` (``redis://[[user]:password@]host:port/db``).
 
     ``socket_timeout`` (s, default 10): how long one call waits for Redis; ``append_retry_s`` (s,
-    default 10): how long an append keeps retrying after connection errors and timeouts (safe: see
+    default 30): how long an append keeps retrying after connection errors and timeouts (safe: see
     the module docstring). Connecting is lazy: an unreachable or refusing server raises
     EventLogError (with the address) from the first call. ValueError for a bad slug, URL or entry;
     LogReplaced (base.py) when the log in Redis is not the one this instance knew.
