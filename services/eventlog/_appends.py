@@ -10,8 +10,7 @@ from abc import abstractmethod
 
 from services.eventlog._batch import Submission
 from services.eventlog._identity import Identity
-from services.eventlog._rows import batch_id as checked_batch_id
-from services.eventlog._rows import make_rows
+from services.eventlog._rows import BatchIds, make_rows
 from services.eventlog.base import Entry, EventLog
 
 
@@ -19,6 +18,7 @@ class AppendsBatches(EventLog):
     """``append``/``append_many`` over ``_submit``; the backend sets ``self._identity``."""
 
     _identity: Identity
+    _batch_ids: BatchIds | None = None
 
     @abstractmethod
     async def _submit(self, sub: Submission) -> list[Entry]:
@@ -48,7 +48,9 @@ class AppendsBatches(EventLog):
     async def _append_items(self, items: list[tuple[str, dict, int | None]], batch_id: str | None,
                             expect_epoch: str | None, known_seq: int) -> list[Entry]:
         rows = make_rows(items)
-        bid = checked_batch_id(batch_id)
+        if self._batch_ids is None:
+            self._batch_ids = BatchIds()
+        bid = self._batch_ids.take(batch_id)
         self._check_open()
         if not rows:
             return []

@@ -9,7 +9,11 @@ reused seqs.
 
 from __future__ import annotations
 
+import re
+
 from services.eventlog.base import Entry, LogReplaced
+
+_EPOCH = re.compile(r"[0-9A-Za-z_.:-]{1,64}")  # new_epoch() gives 32 hex digits
 
 
 class Identity:
@@ -26,10 +30,14 @@ class Identity:
 
     def expectations(self, expect_epoch: str | None, known_seq: int) -> tuple[str | None, int]:
         """What a write must find: the caller's epoch, else this instance's; and the higher of the
-        caller's and this instance's seq. Raises ValueError for a bad ``known_seq``, the stored
+        caller's and this instance's seq. Raises ValueError for a bad ``known_seq`` or
+        ``expect_epoch``, the stored
         ``LogReplaced`` once refused, and LogReplaced when the caller's epoch is not the one seen."""
         if isinstance(known_seq, bool) or not isinstance(known_seq, int) or known_seq < 0:
             raise ValueError(f"known_seq must be an int >= 0, got {known_seq!r}")
+        if expect_epoch is not None and (not isinstance(expect_epoch, str)
+                                         or not _EPOCH.fullmatch(expect_epoch)):
+            raise ValueError(f"expect_epoch must be an epoch as epoch() gives it, got {expect_epoch!r:.80}")
         if self.refused is not None:
             raise self.refused
         if expect_epoch is not None and self.epoch is not None and expect_epoch != self.epoch:

@@ -49,8 +49,9 @@ from services.eventlog._rows import Row, check_tournament, new_epoch
 from services.eventlog.base import DEDUPE_WINDOW, Entry, EventLogError, LogReplaced
 
 # KEYS: counter, stream, epoch, batches, batch order. ARGV: a fresh epoch (used if the log has none),
-# the dedupe window, the number of submissions, then per submission: batch id, expected epoch ('' for
-# any), known seq, n, and its n entry texts. Returns {epoch or '', last seq, one result per
+# the dedupe window, the number of submissions, then per submission a header "BATCH_ID EPOCH KNOWN N"
+# (EPOCH '-' for any; one argument, not four: the client spends its time encoding arguments) and its
+# N entry texts. Returns {epoch or '', last seq, one result per
 # submission}: the first seq of entries appended now, 'again:FIRST:COUNT' for a batch id already
 # stored, 'refused:LAST' when the log is not the one the submission expects.
 # The counter is seeded from the stream's last ID if it was lost, so seq never goes back.
@@ -61,34 +62,44 @@ if seq == 0 then
   local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
   if #top > 0 then seq = tonumber(string.match(top[1][1], '^(%d+)')) end
 end
-local out = {'', 0}
+local nsub = tonumber(ARGV[3])
+local ids, expects, knowns, ns, at = {}, {}, {}, {}, {}
 local i = 4
-for s = 1, tonumber(ARGV[3]) do
-  local id, expect, known, n = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
-  i = i + 4
-  if (expect ~= '' and expect ~= epoch) or seq < known then
+for s = 1, nsub do
+  local id, expect, known, n = string.match(ARGV[i], '^(%S+) (%S+) (%d+) (%d+)$')
+  ids[s], expects[s], knowns[s], ns[s], at[s] = id, expect, tonumber(known), tonumber(n), i
+  i = i + 1 + ns[s]
+end
+local stored = redis.call('HMGET', KEYS[4], unpack(ids))
+local out, now, fields, order = {'', 0}, {}, {}, {}
+for s = 1, nsub do
+  local id, k, expect, known, n = ids[s], at[s], expects[s], knowns[s], ns[s]
+  local done = now[id] or stored[s]
+  if (expect ~= '-' and expect ~= epoch) or seq < known then
     out[s + 2] = 'refused:' .. seq
+  elseif done then
+    out[s + 2] = 'again:' .. done
   else
-    local done = redis.call('HGET', KEYS[4], id)
-    if done then
-      out[s + 2] = 'again:' .. done
-    else
-      if not epoch then
-        epoch = ARGV[1]
-        redis.call('SET', KEYS[3], epoch)
-      end
-      for k = 1, n do
-        redis.call('XADD', KEYS[2], string.format('%d-0', seq + k), 'entry', ARGV[i + k - 1])
-      end
-      redis.call('HSET', KEYS[4], id, string.format('%d:%d', seq + 1, n))
-      redis.call('RPUSH', KEYS[5], string.format('%d:%s', seq + 1, id))
-      out[s + 2] = seq + 1
-      seq = seq + n
+    if not epoch then
+      epoch = ARGV[1]
+      redis.call('SET', KEYS[3], epoch)
     end
+    for e = 1, n do
+      redis.call('XADD', KEYS[2], string.format('%d-0', seq + e), 'entry', ARGV[k + e])
+    end
+    now[id] = string.format('%d:%d', seq + 1, n)
+    fields[#fields + 1] = id
+    fields[#fields + 1] = now[id]
+    order[#order + 1] = string.format('%d:%s', seq + 1, id)
+    out[s + 2] = seq + 1
+    seq = seq + n
   end
-  i = i + n
 end
 redis.call('SET', KEYS[1], seq)
+if #order > 0 then
+  redis.call('HSET', KEYS[4], unpack(fields))
+  redis.call('RPUSH', KEYS[5], unpack(order))
+end
 local floor = seq - tonumber(ARGV[2])
 for _ = 1, 1000 do
   local oldest = redis.call('LINDEX', KEYS[5], 0)
@@ -240,7 +251,7 @@ class RedisLog(AppendsBatches):
     async def _write(self, subs: list[Submission]) -> list[Outcome]:
         args: list = [new_epoch(), DEDUPE_WINDOW, len(subs)]
         for sub in subs:
-            args += [sub.batch_id, sub.expect_epoch or "", sub.known_seq, len(sub.rows)]
+            args.append(f"{sub.batch_id} {sub.expect_epoch or '-'} {sub.known_seq} {len(sub.rows)}")
             args += [_encode(r) for r in sub.rows]
         before = self._identity.snapshot()
         epoch, last, *results = await self._run_script(args)

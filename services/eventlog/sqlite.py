@@ -78,6 +78,7 @@ _FULL_POLL_S = 0.05  # a follower reads at least this often even when the files 
 
 
 _REFUSED = "refused"  # a submission whose expectations the store did not meet (see _insert)
+_AGAIN = "again"  # a submission whose batch id the log already holds
 
 
 def _wake(fut: asyncio.Future) -> None:
@@ -171,6 +172,13 @@ class SqliteLog(AppendsBatches):
             " ORDER BY seq LIMIT ?", (self.tournament, after, limit))
         return [Entry(seq=s, at=a, type=t, data=json.loads(d)) for s, a, t, d in cur]
 
+    def _stored_batches(self, conn: sqlite3.Connection, ids: list[str]) -> dict[str, tuple[int, int]]:
+        """``batch_id -> (first seq, count)`` of those of ``ids`` this log already holds."""
+        marks = ",".join("?" * len(ids))
+        cur = conn.execute(f"SELECT batch_id, first_seq, count FROM batches WHERE tournament = ?"
+                           f" AND batch_id IN ({marks})", (self.tournament, *ids))
+        return {b: (first, count) for b, first, count in cur}
+
     def _insert(self, subs: list[Submission]) -> tuple[list, str | None, int]:
         """In the writer thread: store the submissions in one transaction. Returns, per submission,
         its entries, a ValueError (batch id reused for another length) or ``(_REFUSED, epoch,
@@ -182,29 +190,34 @@ class SqliteLog(AppendsBatches):
             conn.execute("BEGIN IMMEDIATE")
             try:
                 epoch, last = self._head(conn)
+                done = self._stored_batches(conn, [sub.batch_id for sub in subs])
                 out: list = []
+                entries: list[tuple] = []
+                batches: list[tuple] = []
                 for sub in subs:
                     if (sub.expect_epoch is not None and sub.expect_epoch != epoch) or last < sub.known_seq:
                         out.append((_REFUSED, epoch, last))
                         continue
-                    done = conn.execute("SELECT first_seq, count FROM batches WHERE tournament = ?"
-                                        " AND batch_id = ?", (t, sub.batch_id)).fetchone()
-                    if done is not None:
-                        first, count = done
-                        out.append(self._rows(conn, first - 1, count) if count == len(sub.rows) else
+                    if (stored := done.get(sub.batch_id)) is not None:
+                        first, count = stored
+                        out.append((_AGAIN, first, count) if count == len(sub.rows) else
                                    ValueError(f"batch_id {sub.batch_id!r} was used for {count} "
                                               f"entries, not {len(sub.rows)}"))
                         continue
                     if epoch is None:
                         epoch = new_epoch()
                         conn.execute("INSERT INTO log_epochs (tournament, epoch) VALUES (?, ?)", (t, epoch))
-                    conn.executemany(
-                        "INSERT INTO entries (tournament, seq, at, type, data) VALUES (?, ?, ?, ?, ?)",
-                        [(t, last + 1 + i, r.at, r.type, r.data_json) for i, r in enumerate(sub.rows)])
-                    conn.execute("INSERT INTO batches (tournament, batch_id, first_seq, count)"
-                                 " VALUES (?, ?, ?, ?)", (t, sub.batch_id, last + 1, len(sub.rows)))
+                    entries += [(t, last + 1 + i, r.at, r.type, r.data_json) for i, r in enumerate(sub.rows)]
+                    batches.append((t, sub.batch_id, last + 1, len(sub.rows)))
+                    done[sub.batch_id] = (last + 1, len(sub.rows))
                     out.append([row.entry(last + 1 + i) for i, row in enumerate(sub.rows)])
                     last += len(sub.rows)
+                conn.executemany("INSERT INTO entries (tournament, seq, at, type, data)"
+                                 " VALUES (?, ?, ?, ?, ?)", entries)
+                conn.executemany("INSERT INTO batches (tournament, batch_id, first_seq, count)"
+                                 " VALUES (?, ?, ?, ?)", batches)
+                out = [self._rows(conn, o[1] - 1, o[2]) if isinstance(o, tuple) and o[0] == _AGAIN
+                       else o for o in out]
                 conn.execute("DELETE FROM batches WHERE tournament = ? AND first_seq <= ?",
                              (t, last - DEDUPE_WINDOW))
                 conn.execute("COMMIT")
