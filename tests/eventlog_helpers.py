@@ -82,23 +82,26 @@ async def take(agen, n: int, timeout: float = 5.0) -> list:
 
 
 class PrivateRedis:
-    """A ``redis-server`` of the test's own on a free port, in ``directory``, persistence off (as a
-    Redis run without AOF); ``freeze``/``thaw`` SIGSTOP/SIGCONT it, ``restart`` kills it (-9) and
-    starts a new, empty one on the same port."""
+    """A ``redis-server`` of the test's own on a free port, in ``directory``: persistence off (as a
+    Redis run without AOF), or ``config`` (a redis.conf) with only port, bind and directory
+    overridden. ``freeze``/``thaw`` SIGSTOP/SIGCONT it, ``restart`` kills it (-9) and starts it
+    again on the same port and directory (empty without persistence)."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, config: Path | None = None):
         binary = shutil.which("redis-server")
         assert binary, "redis-server is not installed (apt-get install redis-server)"
-        self.binary, self.directory = binary, directory
+        self.binary, self.directory, self.config = binary, directory, config
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.directory)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        persistence = [str(self.config)] if self.config else []
+        overrides = ["--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory)]
+        if not self.config:
+            overrides += ["--save", "", "--appendonly", "no"]
+        self.proc = subprocess.Popen([self.binary, *persistence, *overrides],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while True:
             assert self.proc.poll() is None, "the private redis-server exited"

@@ -14,6 +14,7 @@ test's scenario stored the frozen append's ply twice (seqs 2 and 3) once the cal
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
@@ -22,11 +23,12 @@ from services.eventlog import EventLogError
 from services.eventlog.base import LogReplaced
 from services.eventlog.redis import RedisLog
 
-from eventlog_helpers import private_redis, take  # noqa: F401 - private_redis is a fixture
+from eventlog_helpers import PrivateRedis, private_redis, take  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.integration
 
 T = "frozen-redis"
+SHIPPED_CONF = Path(__file__).resolve().parents[2] / "deploy" / "redis.conf"
 FREEZE_S = 1.0  # five socket timeouts
 
 
@@ -134,3 +136,38 @@ async def test_flushdb_mid_follow_then_a_new_log_is_refused(private_redis):
     finally:
         await first.close()
         await reader.close()
+
+
+async def test_the_shipped_redis_conf_keeps_every_acknowledged_entry_through_kill_9(tmp_path):
+    """deploy/redis.conf (AOF on; only port, bind and dir overridden): Redis killed (-9) while a
+    writer appends keeps every entry whose append returned, with the same epoch, and the same
+    writer carries on without LogReplaced (deploy/SCALE-OUT.md; a power loss, which appendfsync
+    always is for, cannot be staged here)."""
+    server = PrivateRedis(tmp_path, config=SHIPPED_CONF)
+    server.start()
+    log = short_log(server)
+    acknowledged: list[int] = []
+
+    async def appender():
+        for ply in range(10_000):
+            acknowledged.append((await log.append("move_played", {"ply": ply})).seq)
+
+    try:
+        task = asyncio.ensure_future(appender())
+        while len(acknowledged) < 200:
+            await asyncio.sleep(0.01)
+        epoch = await log.epoch()
+        server.restart()
+        seen = len(acknowledged)
+        await asyncio.sleep(0.5)
+        task.cancel()
+        with pytest.raises((asyncio.CancelledError, EventLogError)):
+            await task
+        after = await stored(server)
+        assert [seq for seq, _ in after][: len(acknowledged)] == acknowledged  # none lost
+        assert len(acknowledged) >= seen and await log.epoch() == epoch
+        e = await log.append("game_ended", {"result": "1-0"})
+        assert e.seq == len(after) + 1
+    finally:
+        await log.close()
+        server.stop()
