@@ -30,7 +30,7 @@ import aiomqtt
 import pytest
 
 from devices.records import scripts_from_text
-from devices.simulate import play_scripts
+from devices.simulate import board_logins, play_scripts
 
 pytestmark = pytest.mark.integration
 
@@ -165,25 +165,27 @@ async def test_a_board_login_publishes_its_clock_messages(broker):
         assert (str(got.topic), json.loads(got.payload)) == (topic(1, "clock"), PRESS)
 
 
-async def test_a_simulated_station_plays_through_the_shipped_broker_with_its_board_login(broker):
-    """devices/station.py on the shipped broker with board 1's login: its moves and its clock's
-    presses (one connection) all reach the gateway. The game: the first 4 plies of the first game
-    of the demo's real round (venue/data/candidates_2024_round5.pgn), as devices.records reads it."""
+async def test_simulated_stations_play_through_the_shipped_broker_with_their_board_logins(broker, tmp_path):
+    """devices/station.py on the shipped broker, each board with its own login from the
+    generated credentials.json (devices.simulate.board_logins): every move and every clock press
+    (one connection per board) reaches the gateway. The games: the first 4 plies of the first two
+    games of the demo's real round (venue/data/candidates_2024_round5.pgn)."""
     port, users = broker
     pgn = resources.files("venue").joinpath("data", "candidates_2024_round5.pgn").read_text("utf-8")
-    script = replace(scripts_from_text(pgn)[0], board="1", result="*", flag=None)
-    script = replace(script, plies=script.plies[:4])
-    user = f"board-{T}-1"
+    scripts = [replace(script, board=board, result="*", flag=None, plies=script.plies[:4])
+               for script, board in zip(scripts_from_text(pgn), ("1", "2"))]
+    logins = board_logins(json.loads((tmp_path / "credentials.json").read_text()), T)
     async with client(port, users, "gateway") as gw:
         await gw.subscribe("venue/#", qos=1)
-        await play_scripts(f"mqtt://127.0.0.1:{port}", T, [script], speed=10_000, username=user,
-                           password=users[user])
+        await play_scripts(f"mqtt://127.0.0.1:{port}", T, scripts, speed=10_000, logins=logins)
         kinds = []
         with contextlib.suppress(TimeoutError):
             while True:
-                kinds.append(str((await next_message(gw, timeout=1.0)).topic).rsplit("/", 1)[1])
-    assert kinds.count("move") == 4
-    assert kinds.count("clock") >= 5  # start, then a press after each ply
+                parts = str((await next_message(gw, timeout=1.0)).topic).split("/")
+                kinds.append((parts[3], parts[4]))
+    for board in ("1", "2"):
+        assert kinds.count((board, "move")) == 4
+        assert kinds.count((board, "clock")) >= 5  # start, then a press after each ply
 
 
 async def test_a_board_cannot_publish_any_kind_under_another_board(broker):
