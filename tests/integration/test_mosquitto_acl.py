@@ -5,6 +5,9 @@ users and ACL made by deploy/make-mosquitto-passwords.py; only the ``[site]`` di
 paths, user) are rewritten. Expected behaviour, from DESIGN.md: "A device may only write under its own
 board (broker ACL; each device has its own credentials)"; the topic table says who publishes what
 (``move``/``position`` from the board, ``clock`` from the clock, ``feedback`` from the gateway).
+Issue 11 adds: a board login sends its clock's messages too (devices/ puts board and clock on one
+connection), no device login can take the gateway's session (client ids are logins), and a
+device's packets are limited in size (``max_packet_size``).
 
 Ordering argument used below: Mosquitto is single-threaded and routes a QoS 1 PUBLISH to subscribers
 before it sends the PUBACK, so once a later message from the same test has arrived, an earlier
@@ -38,7 +41,7 @@ REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "deploy" / "mosquitto" / "mosquitto.conf"
 MAKER = REPO / "deploy" / "make-mosquitto-passwords.py"
 T = "acl-test"
-GATEWAY = "@gateway"  # key of the gateway's login name in the broker fixture's users
+GATEWAY = "@gateway"  # key of the tournament's gateway login (gateway-{T}) in the fixture's users
 
 
 def free_port() -> int:
@@ -96,10 +99,8 @@ def broker(tmp_path):
                 time.sleep(0.05)
         creds = json.loads((tmp_path / "credentials.json").read_text())
         users = {d["username"]: d["password"] for d in creds["devices"]}
-        gateways = creds.get("gateways") or [{**creds["gateway"], "tournament": T}]
-        users.update({g["username"]: g["password"] for g in gateways})
-        # "gateway" in the tests: the tournament's gateway login, whatever its name
-        users[GATEWAY] = next(g["username"] for g in gateways if g["tournament"] == T)
+        users.update({g["username"]: g["password"] for g in creds["gateways"]})
+        users[GATEWAY] = next(g["username"] for g in creds["gateways"] if g["tournament"] == T)
         yield port, users
     finally:
         proc.terminate()
