@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from pathlib import Path
 
-from devices.simulate import simulate
+from devices.simulate import board_logins, simulate
 from devices.station import FAULTS, KINDS
 
 
@@ -31,6 +32,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--boards", help="comma-separated hall boards, one per game in file order")
     parser.add_argument("--username")
     parser.add_argument("--password")
+    parser.add_argument("--credentials", type=Path,
+                        help="credentials.json of deploy/make-mosquitto-passwords.py: each board logs "
+                        "in with its own login (the venue's Mosquitto ties a login to its board)")
     return parser
 
 
@@ -38,13 +42,17 @@ def run(args: argparse.Namespace) -> int:
     """Run a parsed ``venue simulate``; returns the exit status (2 on bad input)."""
     try:
         text = args.pgn.read_text(encoding="utf-8")
+        logins = None
+        if getattr(args, "credentials", None) is not None:
+            logins = board_logins(json.loads(args.credentials.read_text(encoding="utf-8")),
+                                  args.tournament)
         asyncio.run(simulate(
             args.mqtt, args.tournament, text, speed=args.speed, kind=args.kind,
             faults=frozenset(args.fault), boards=args.boards.split(",") if args.boards else None,
             username=args.username, password=args.password, variant=args.variant,
-            control=args.control,
+            control=args.control, logins=logins,
         ))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, KeyError) as exc:
         print(f"venue simulate: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

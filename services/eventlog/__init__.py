@@ -13,6 +13,9 @@
 
 Errors: ValueError for an unknown scheme, a malformed URL or a bad tournament slug; EventLogError
 when a SQLite file cannot be opened (at once) or Redis cannot be reached (from the first call).
+Afterwards every log may raise ``LogReplaced`` (an EventLogError: the store's log is not the one
+this instance knew) and refuses entries that are not UTF-8 JSON with ``BadEntryError`` (a
+ValueError); see base.py, "Identity".
 
 Entries handed out (by ``append``, ``read``, ``follow``) may be shared between callers: treat them,
 and their ``data`` dicts, as read-only.
@@ -22,9 +25,9 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlsplit
 
-from services.eventlog.base import Entry, EventLog, EventLogError
+from services.eventlog.base import BadEntryError, Entry, EventLog, EventLogError, LogReplaced
 
-__all__ = ["Entry", "EventLog", "EventLogError", "open_log"]
+__all__ = ["BadEntryError", "Entry", "EventLog", "EventLogError", "LogReplaced", "open_log"]
 
 _SQLITE_OPTIONS = {"synchronous", "poll_ms"}
 

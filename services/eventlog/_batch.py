@@ -3,6 +3,11 @@
 With hundreds of boards publishing at once, many tasks append in the same instant. Writing them as
 one transaction (SQLite) or one script call (Redis) keeps ``seq`` contiguous and in arrival order and
 costs one round trip instead of one per entry.
+
+Each submission keeps its own identity inside the shared write (base.py, "Identity"): its
+``batch_id`` (a store that already holds that batch returns the first entries instead of appending
+again) and its expectations (``expect_epoch``, ``known_seq``). A store checks them submission by
+submission, so one refused or repeated submission neither fails nor doubles the others in its write.
 """
 
 from __future__ import annotations
@@ -10,35 +15,53 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from services.eventlog._rows import Row
 from services.eventlog.base import Entry
 
-Write = Callable[[list[Row]], Awaitable[list[Entry]]]
+
+@dataclass(frozen=True)
+class Submission:
+    """One ``append``/``append_many`` call: its rows (non-empty), batch id and what the store must
+    hold for it to be written: epoch ``expect_epoch`` (None: any) and at least ``known_seq`` entries."""
+
+    rows: list[Row]
+    batch_id: str
+    expect_epoch: str | None = None
+    known_seq: int = 0
+
+
+# A write's outcome per submission, in order: its entries, or the exception its caller gets.
+Outcome = list[Entry] | BaseException
+Write = Callable[[list[Submission]], Awaitable[list[Outcome]]]
 
 
 class GroupCommit:
     """Serialises writes to one store; concurrent ``submit`` calls share a write.
 
-    ``write(rows)`` must store ``rows`` atomically, in order, under consecutive ``seq`` values, and
-    return their entries; it raises (EventLogError) having stored nothing. At most ``max_rows`` rows go
-    into one write, except that one submission is never split (it stays atomic).
+    ``write(subs)`` must store each submission atomically (all its rows or none), in order, under
+    consecutive ``seq`` values, and return one outcome per submission; it raises (EventLogError)
+    having stored nothing, or (Redis, retries exhausted) possibly having stored some submissions,
+    which their batch ids then make safe to submit again. At most ``max_rows`` rows go into one write,
+    except that one submission is never split (it stays atomic).
     """
 
     def __init__(self, write: Write, max_rows: int = 512):
         self._write = write
         self._max_rows = max_rows
-        self._pending: deque[tuple[list[Row], asyncio.Future]] = deque()
+        self._pending: deque[tuple[Submission, asyncio.Future]] = deque()
         self._task: asyncio.Task | None = None
 
-    async def submit(self, rows: list[Row]) -> list[Entry]:
-        """Store ``rows`` (in order, contiguous seqs) and return their entries.
+    async def submit(self, sub: Submission) -> list[Entry]:
+        """Store ``sub`` (in order, contiguous seqs) and return its entries.
 
-        Raises whatever the write raised (EventLogError when the store failed). If the caller is
-        cancelled before its rows were taken, they are not written; after that, they may be.
+        Raises what the write raised for the whole write or for this submission (EventLogError when
+        the store failed, LogReplaced, ValueError). If the caller is cancelled before its rows were
+        taken, they are not written; after that, they may be.
         """
         fut = asyncio.get_running_loop().create_future()
-        self._pending.append((rows, fut))
+        self._pending.append((sub, fut))
         if self._task is None:
             self._task = asyncio.create_task(self._drain(), name="eventlog-group-commit")
         return await fut
@@ -54,9 +77,8 @@ class GroupCommit:
                 batch = self._take()
                 if not batch:
                     continue
-                rows = [row for rs, _ in batch for row in rs]
                 try:
-                    entries = await self._write(rows)
+                    outcomes = await self._write([sub for sub, _ in batch])
                 except BaseException as exc:
                     for _, fut in batch:
                         if not fut.done():
@@ -64,25 +86,27 @@ class GroupCommit:
                     if isinstance(exc, asyncio.CancelledError):
                         raise
                     continue
-                i = 0
-                for rs, fut in batch:
-                    if not fut.done():
-                        fut.set_result(entries[i : i + len(rs)])
-                    i += len(rs)
+                for (_, fut), outcome in zip(batch, outcomes, strict=True):
+                    if fut.done():
+                        continue
+                    if isinstance(outcome, BaseException):
+                        fut.set_exception(outcome)
+                    else:
+                        fut.set_result(outcome)
         finally:
             self._task = None
 
-    def _take(self) -> list[tuple[list[Row], asyncio.Future]]:
+    def _take(self) -> list[tuple[Submission, asyncio.Future]]:
         """The next batch: pending submissions (dropping cancelled ones) up to ``max_rows`` rows."""
         batch, n = [], 0
         while self._pending:
-            rows, fut = self._pending[0]
+            sub, fut = self._pending[0]
             if fut.cancelled():
                 self._pending.popleft()
                 continue
-            if batch and n + len(rows) > self._max_rows:
+            if batch and n + len(sub.rows) > self._max_rows:
                 break
             self._pending.popleft()
-            batch.append((rows, fut))
-            n += len(rows)
+            batch.append((sub, fut))
+            n += len(sub.rows)
         return batch

@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -23,52 +22,10 @@ import redis.asyncio as aioredis
 from services.eventlog import EventLogError, open_log
 from services.eventlog.redis import counter_key, stream_key
 
+from eventlog_helpers import (  # noqa: F401 - backend, log, tournament, url are fixtures
+    REDIS_URL, backend, delete_redis_log, log, take, tournament, url)
+
 REPO = Path(__file__).resolve().parents[2]
-REDIS_URL = os.environ.get("VENUE_TEST_REDIS", "redis://127.0.0.1:6379/0")
-
-
-@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.integration)])
-def backend(request) -> str:
-    return request.param
-
-
-@pytest.fixture
-def tournament() -> str:
-    """A slug no other test (or run) uses, so Redis keys never collide."""
-    return f"test-{uuid.uuid4().hex[:12]}"
-
-
-@pytest.fixture
-async def url(backend, tmp_path, tournament):
-    """The URL of a fresh store for ``backend``; the Redis keys are deleted afterwards."""
-    if backend == "memory":
-        # a named store, so that a second open_log on the same URL sees the same entries
-        yield f"memory://contract-{tournament}"
-    elif backend == "sqlite":
-        yield f"sqlite:///{tmp_path}/log.sqlite"
-    else:
-        yield REDIS_URL
-        client = aioredis.Redis.from_url(REDIS_URL)
-        await client.delete(stream_key(tournament), counter_key(tournament))
-        await client.aclose()
-
-
-@pytest.fixture
-async def log(url, tournament):
-    log = open_log(url, tournament)
-    yield log
-    await log.close()
-
-
-async def take(agen, n: int, timeout: float = 5.0) -> list:
-    """The next ``n`` items of an async iterator, failing after ``timeout`` seconds."""
-    out = []
-    async with asyncio.timeout(timeout):
-        async for item in agen:
-            out.append(item)
-            if len(out) == n:
-                break
-    return out
 
 
 async def test_seq_starts_at_one_and_rises_by_one(log):
@@ -225,9 +182,7 @@ async def test_logs_of_two_tournaments_are_separate(url, tournament, log):
     finally:
         await other.close()
         if url.startswith("redis"):
-            client = aioredis.Redis.from_url(REDIS_URL)
-            await client.delete(stream_key(other_slug), counter_key(other_slug))
-            await client.aclose()
+            await delete_redis_log(REDIS_URL, other_slug)
 
 
 async def test_close_ends_followers_and_refuses_appends(log):
@@ -316,8 +271,8 @@ async def test_redis_stream_ids_are_the_seqs(tournament):
         assert await client.get(counter_key(tournament)) == "3"
     finally:
         await log.close()
-        await client.delete(stream_key(tournament), counter_key(tournament))
         await client.aclose()
+        await delete_redis_log(REDIS_URL, tournament)
 
 
 async def test_redis_unreachable_raises_event_log_error():

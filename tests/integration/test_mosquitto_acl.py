@@ -5,6 +5,9 @@ users and ACL made by deploy/make-mosquitto-passwords.py; only the ``[site]`` di
 paths, user) are rewritten. Expected behaviour, from DESIGN.md: "A device may only write under its own
 board (broker ACL; each device has its own credentials)"; the topic table says who publishes what
 (``move``/``position`` from the board, ``clock`` from the clock, ``feedback`` from the gateway).
+Issue 11 adds: a board login sends its clock's messages too (devices/ puts board and clock on one
+connection), no device login can take the gateway's session (client ids are logins), and a
+device's packets are limited in size (``max_packet_size``).
 
 Ordering argument used below: Mosquitto is single-threaded and routes a QoS 1 PUBLISH to subscribers
 before it sends the PUBACK, so once a later message from the same test has arrived, an earlier
@@ -14,6 +17,7 @@ forbidden one would have arrived first if the broker had let it through.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import json
 import shutil
@@ -21,10 +25,15 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import replace
+from importlib import resources
 from pathlib import Path
 
 import aiomqtt
 import pytest
+
+from devices.records import scripts_from_text
+from devices.simulate import board_logins, play_scripts
 
 pytestmark = pytest.mark.integration
 
@@ -32,6 +41,7 @@ REPO = Path(__file__).resolve().parents[2]
 CONF = REPO / "deploy" / "mosquitto" / "mosquitto.conf"
 MAKER = REPO / "deploy" / "make-mosquitto-passwords.py"
 T = "acl-test"
+GATEWAY = "@gateway"  # key of the tournament's gateway login (gateway-{T}) in the fixture's users
 
 
 def free_port() -> int:
@@ -89,7 +99,8 @@ def broker(tmp_path):
                 time.sleep(0.05)
         creds = json.loads((tmp_path / "credentials.json").read_text())
         users = {d["username"]: d["password"] for d in creds["devices"]}
-        users[creds["gateway"]["username"]] = creds["gateway"]["password"]
+        users.update({g["username"]: g["password"] for g in creds["gateways"]})
+        users[GATEWAY] = next(g["username"] for g in creds["gateways"] if g["tournament"] == T)
         yield port, users
     finally:
         proc.terminate()
@@ -97,11 +108,16 @@ def broker(tmp_path):
         log.close()
 
 
-def client(port: int, users: dict, username: str | None, password: str | None = None):
+def client(port: int, users: dict, username: str | None, password: str | None = None,
+           identifier: str | None = None, clean_session: bool | None = None):
+    """An aiomqtt client logged in as ``username`` ("gateway": the tournament's gateway login)."""
+    if username == "gateway":
+        username = users[GATEWAY]
     if username is not None and password is None:
         password = users[username]
     return aiomqtt.Client("127.0.0.1", port, username=username, password=password,
-                          identifier=f"{username}-{time.monotonic_ns()}", timeout=5)
+                          identifier=identifier or f"{username}-{time.monotonic_ns()}", timeout=5,
+                          clean_session=clean_session)
 
 
 async def next_message(c: aiomqtt.Client, timeout: float = 5.0) -> aiomqtt.Message:
@@ -111,6 +127,10 @@ async def next_message(c: aiomqtt.Client, timeout: float = 5.0) -> aiomqtt.Messa
 
 def topic(board: int, kind: str) -> str:
     return f"venue/{T}/boards/{board}/{kind}"
+
+
+PRESS = {"seq": 1, "event": "press", "white_ms": 5391000, "black_ms": 5400000,
+         "running": "black"}  # the DESIGN.md example
 
 
 async def test_a_board_cannot_publish_for_another_board(broker):
@@ -124,19 +144,110 @@ async def test_a_board_cannot_publish_for_another_board(broker):
         assert (str(got.topic), json.loads(got.payload)["move"]) == (topic(1, "move"), "d2d4")
 
 
-async def test_a_clock_cannot_publish_moves_and_a_board_cannot_publish_clock_presses(broker):
-    """DESIGN.md topic table: ``move`` is the board's, ``clock`` the clock's."""
+async def test_a_clock_cannot_publish_moves(broker):
+    """DESIGN.md topic table: ``move`` is the board's; a clock login publishes ``clock``."""
     port, users = broker
-    async with (client(port, users, "gateway") as gw, client(port, users, f"board-{T}-1") as b1,
-                client(port, users, f"clock-{T}-1") as c1):
+    async with client(port, users, "gateway") as gw, client(port, users, f"clock-{T}-1") as c1:
         await gw.subscribe("venue/#", qos=1)
         await c1.publish(topic(1, "move"), json.dumps({"seq": 1, "move": "e2e4"}), qos=1)
-        await b1.publish(topic(1, "clock"), json.dumps({"seq": 1, "event": "start"}), qos=1)
-        press = {"seq": 1, "event": "press", "white_ms": 5391000, "black_ms": 5400000,
-                 "running": "black"}  # the DESIGN.md example
-        await c1.publish(topic(1, "clock"), json.dumps(press), qos=1)
+        await c1.publish(topic(1, "clock"), json.dumps(PRESS), qos=1)
         got = await next_message(gw)
-        assert (str(got.topic), json.loads(got.payload)) == (topic(1, "clock"), press)
+        assert (str(got.topic), json.loads(got.payload)) == (topic(1, "clock"), PRESS)
+
+
+async def test_a_board_login_publishes_its_clock_messages(broker):
+    """Issue 11: "devices/ puts board and clock on one connection" (devices/station.py, as a DGT
+    clock is wired through its board): the board login's clock messages reach the gateway."""
+    port, users = broker
+    async with client(port, users, "gateway") as gw, client(port, users, f"board-{T}-1") as b1:
+        await gw.subscribe("venue/#", qos=1)
+        await b1.publish(topic(1, "clock"), json.dumps(PRESS), qos=1)
+        got = await next_message(gw)
+        assert (str(got.topic), json.loads(got.payload)) == (topic(1, "clock"), PRESS)
+
+
+async def test_simulated_stations_play_through_the_shipped_broker_with_their_board_logins(broker, tmp_path):
+    """devices/station.py on the shipped broker, each board with its own login from the
+    generated credentials.json (devices.simulate.board_logins): every move and every clock press
+    (one connection per board) reaches the gateway. The games: the first 4 plies of the first two
+    games of the demo's real round (venue/data/candidates_2024_round5.pgn)."""
+    port, users = broker
+    pgn = resources.files("venue").joinpath("data", "candidates_2024_round5.pgn").read_text("utf-8")
+    scripts = [replace(script, board=board, result="*", flag=None, plies=script.plies[:4])
+               for script, board in zip(scripts_from_text(pgn), ("1", "2"))]
+    logins = board_logins(json.loads((tmp_path / "credentials.json").read_text()), T)
+    async with client(port, users, "gateway") as gw:
+        await gw.subscribe("venue/#", qos=1)
+        await play_scripts(f"mqtt://127.0.0.1:{port}", T, scripts, speed=10_000, logins=logins)
+        kinds = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                parts = str((await next_message(gw, timeout=1.0)).topic).split("/")
+                kinds.append((parts[3], parts[4]))
+    for board in ("1", "2"):
+        assert kinds.count((board, "move")) == 4
+        assert kinds.count((board, "clock")) >= 5  # start, then a press after each ply
+
+
+async def test_a_board_cannot_publish_any_kind_under_another_board(broker):
+    """DESIGN.md: a device may only write under its own board: no move, clock, result or status
+    of board 2 from board 1's login."""
+    port, users = broker
+    async with client(port, users, "gateway") as gw, client(port, users, f"board-{T}-1") as b1:
+        await gw.subscribe("venue/#", qos=1)
+        await b1.publish(topic(2, "clock"), json.dumps(PRESS), qos=1)
+        await b1.publish(topic(2, "result"), json.dumps({"seq": 2, "result": "1-0"}), qos=1)
+        await b1.publish(topic(2, "status"), "offline", qos=1)
+        await b1.publish(topic(2, "position"), json.dumps({"seq": 3, "placement": "8/8/8/8/8/8/8/8"}),
+                         qos=1)
+        await b1.publish(topic(1, "move"), json.dumps({"seq": 1, "move": "d2d4"}), qos=1)
+        got = await next_message(gw)
+        assert (str(got.topic), json.loads(got.payload)["move"]) == (topic(1, "move"), "d2d4")
+
+
+@pytest.mark.parametrize("impostor_id", ["venue-gateway-" + T, "gateway"],
+                         ids=["gateways-documented-client-id", "gateways-login-as-client-id"])
+async def test_a_board_login_with_the_gateways_client_id_does_not_disconnect_the_gateway(broker, impostor_id):
+    """Issue 11, "Any device can take the gateway's session": a board login connecting with the
+    gateway's client id (gateway/service.py's ``venue-gateway-{slug}``, or the gateway's login,
+    which the shipped broker makes its client id) must not kick the gateway off (MQTT 3.1.1
+    3.1.4-2: a second connection with a client id takes over the first)."""
+    port, users = broker
+    identifier = impostor_id if impostor_id != "gateway" else users[GATEWAY]
+    async with client(port, users, "gateway", identifier=f"venue-gateway-{T}",
+                      clean_session=False) as gw:
+        await gw.subscribe("venue/#", qos=1)
+        async with client(port, users, f"board-{T}-1", identifier=identifier, clean_session=False) as b1:
+            await b1.publish(topic(1, "move"), json.dumps({"seq": 1, "move": "e2e4"}), qos=1)
+            got = await next_message(gw)
+            assert json.loads(got.payload)["move"] == "e2e4"
+        async with client(port, users, f"board-{T}-2") as b2:  # the gateway is still there after
+            await b2.publish(topic(2, "move"), json.dumps({"seq": 1, "move": "d2d4"}), qos=1)
+            got = await next_message(gw)
+            assert (str(got.topic), json.loads(got.payload)["move"]) == (topic(2, "move"), "d2d4")
+
+
+async def test_a_message_over_the_size_limit_disconnects_only_its_sender(broker):
+    """mosquitto.conf ``max_packet_size``: a device sending more than the limit is disconnected
+    and nobody receives it; the gateway and the other boards carry on."""
+    port, users = broker
+    limit = packet_limit()
+    async with client(port, users, "gateway") as gw, client(port, users, f"board-{T}-2") as b2:
+        await gw.subscribe("venue/#", qos=1)
+        with pytest.raises(aiomqtt.MqttError):
+            async with client(port, users, f"board-{T}-1") as b1:
+                await b1.publish(topic(1, "move"), json.dumps({"seq": 1, "move": "x" * limit}), qos=1)
+                await b1.publish(topic(1, "move"), json.dumps({"seq": 2, "move": "e2e4"}), qos=1)
+        await b2.publish(topic(2, "move"), json.dumps({"seq": 1, "move": "d2d4"}), qos=1)
+        got = await next_message(gw)
+        assert (str(got.topic), json.loads(got.payload)["move"]) == (topic(2, "move"), "d2d4")
+
+
+def packet_limit() -> int:
+    """The shipped ``max_packet_size`` (bytes)."""
+    values = [line.split()[1] for line in CONF.read_text().splitlines() if line.startswith("max_packet_size")]
+    assert len(values) == 1, "mosquitto.conf sets max_packet_size once"
+    return int(values[0])
 
 
 async def test_devices_read_only_their_own_feedback_and_cannot_forge_it(broker):

@@ -1,0 +1,210 @@
+"""The shipped deployment's exact command lines start, serve and stop (issue 11, "The shipped
+deployment does not start").
+
+The command lines are read from the files that ship: ``ExecStart=`` of deploy/systemd/*.service
+(expanded as systemd does: ``${VAR}`` is one argument, from ``EnvironmentFile=``) and ``command:`` of
+the gateway and dashboard in deploy/compose.yaml (after the image's ``ENTRYPOINT ["venue"]``, with
+compose's ``${VAR:?...}`` / ``${VAR:-...}`` interpolation). The environment is
+deploy/venue.env.example pointed at this machine: the real Mosquitto on 127.0.0.1:1883 (the
+example's own URL), the real Redis on 127.0.0.1:6379 (the example's Redis line), a fresh tournament
+slug and a free dashboard port; compose's service names ``mosquitto`` and ``redis`` are this host.
+Each command runs with this checkout's ``venue``; it must serve (the gateway prints its ready line
+once subscribed, the dashboard answers ``/api/health`` with ok) and exit 0 on SIGTERM, as systemd
+and docker stop it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+import yaml
+
+from gateway.broker import free_port
+from services.eventlog.redis import tournament_keys
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).resolve().parents[2]
+DEPLOY = REPO / "deploy"
+VENUE = str(Path(sys.executable).with_name("venue"))  # this checkout's console script
+REDIS_URL = "redis://127.0.0.1:6379/0"
+ENTRYPOINT = ["venue"]  # deploy/Dockerfile
+
+
+def env_file(path: Path) -> dict[str, str]:
+    """systemd's EnvironmentFile= (KEY=VALUE lines, # comments, optional quotes)."""
+    env = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            env[key.strip()] = value.strip().strip('"').strip("'")
+    return env
+
+
+def deploy_env(tournament: str, port: int) -> dict[str, str]:
+    """deploy/venue.env.example pointed at this machine's Mosquitto and Redis."""
+    example = (DEPLOY / "venue.env.example").read_text()
+    env = env_file(DEPLOY / "venue.env.example")
+    redis_line = re.search(r"^#\s*VENUE_LOG_URL=(redis://\S+)$", example, re.M)
+    assert redis_line, "venue.env.example offers no Redis VENUE_LOG_URL"
+    assert "@127.0.0.1:1883" in env["VENUE_MQTT_URL"], "the example's broker is this host's"
+    env.update(VENUE_TOURNAMENT=tournament, VENUE_LOG_URL=redis_line[1],
+               VENUE_DASHBOARD_HOST="127.0.0.1", VENUE_DASHBOARD_PORT=str(port))
+    assert env["VENUE_LOG_URL"] == REDIS_URL
+    return env
+
+
+def exec_start(unit: Path, env: dict[str, str]) -> list[str]:
+    """The unit's ExecStart= as argv, expanded as systemd.service(5) says: words split as a shell
+    would, ``${VAR}`` replaced within its word; the binary replaced by this checkout's ``venue``."""
+    lines = [ln for ln in unit.read_text().splitlines() if ln.startswith("ExecStart=")]
+    assert len(lines) == 1, f"{unit.name}: one ExecStart= expected"
+    words = shlex.split(lines[0].removeprefix("ExecStart="))
+    assert words[0].endswith("/bin/venue"), words[0]
+    return [VENUE] + [re.sub(r"\$\{(\w+)\}", lambda m: env[m[1]], w) for w in words[1:]]
+
+
+def interpolate(text: str, env: dict[str, str]) -> str:
+    """compose's interpolation: ``${VAR}``, ``${VAR:-default}``, ``${VAR:?error}``, ``$$``."""
+    def one(m: re.Match) -> str:
+        name, op, arg = m["name"], m["op"], m["arg"]
+        value = env.get(name, "")
+        if op == ":?":
+            assert value, f"compose would stop: {arg}"
+        return value or (arg if op == ":-" else "")
+    return re.sub(r"\$\{(?P<name>\w+)(?:(?P<op>:[-?])(?P<arg>[^}]*))?\}", one,
+                  text).replace("$$", "$")
+
+
+def compose_command(service: str, env: dict[str, str]) -> list[str]:
+    """The service's container command as argv on this host (service names -> 127.0.0.1)."""
+    spec = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"][service]
+    argv = ENTRYPOINT + [interpolate(str(word), env) for word in spec["command"]]
+    argv = [re.sub(r"@mosquitto:|//mosquitto:", lambda m: m[0].replace("mosquitto", "127.0.0.1"), w)
+            for w in argv]
+    argv = [w.replace("//redis:6379", "//127.0.0.1:6379") for w in argv]
+    return [VENUE] + argv[1:]
+
+
+def start(argv: list[str], env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(argv, env={**os.environ, **env}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def wait_until_serving(gateway: subprocess.Popen, dashboard_port: int, dashboard: subprocess.Popen,
+                       timeout: float = 30.0) -> None:
+    """The gateway's ready line ("... Ctrl-C to stop.", printed once subscribed: venue/serve.py)
+    and the dashboard's ``/api/health`` ok."""
+    line = ""
+    while "Ctrl-C to stop." not in line:
+        line = gateway.stdout.readline()
+        assert line or gateway.poll() is None, f"the gateway exited: {gateway.communicate()[1]}"
+    deadline = time.monotonic() + timeout
+    while True:
+        assert dashboard.poll() is None, f"the dashboard exited: {dashboard.communicate()[1]}"
+        try:
+            health = httpx.get(f"http://127.0.0.1:{dashboard_port}/api/health", timeout=2)
+            if health.status_code == 200 and health.json()["ok"]:
+                return
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, "the dashboard did not serve /api/health"
+        time.sleep(0.1)
+
+
+def stop(proc: subprocess.Popen) -> tuple[int, str, str]:
+    """SIGTERM (systemd's and docker's stop), then (exit code, stdout, stderr)."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=15)
+    return proc.returncode, out, err
+
+
+@pytest.fixture
+def deployment():
+    """(tournament, dashboard port, env) for one run; the Redis keys are deleted afterwards."""
+    tournament = f"deploy-{uuid.uuid4().hex[:8]}"
+    port = free_port()
+    yield tournament, port, deploy_env(tournament, port)
+    redis.Redis.from_url(REDIS_URL).delete(*tournament_keys(tournament))
+
+
+def run_both(gateway_argv: list[str], dashboard_argv: list[str], env: dict, port: int) -> None:
+    gateway = start(gateway_argv, env)
+    dashboard = start(dashboard_argv, env)
+    try:
+        wait_until_serving(gateway, port, dashboard)
+    finally:
+        results = [stop(gateway), stop(dashboard)]
+    for code, out, err in results:
+        assert code == 0, err
+        assert "Traceback" not in err and "stopped" in out
+
+
+def test_the_systemd_units_start_serve_and_stop_cleanly(deployment):
+    """deploy/systemd/venue-gateway.service and venue-dashboard.service as systemd runs them."""
+    tournament, port, env = deployment
+    gateway = exec_start(DEPLOY / "systemd" / "venue-gateway.service", env)
+    dashboard = exec_start(DEPLOY / "systemd" / "venue-dashboard.service", env)
+    assert gateway[1] == "gateway" and dashboard[1] == "dashboard"
+    run_both(gateway, dashboard, env, port)
+
+
+def test_the_compose_services_start_serve_and_stop_cleanly(deployment):
+    """deploy/compose.yaml's gateway and dashboard commands behind the image's entrypoint."""
+    tournament, port, env = deployment
+    env = {**env, "VENUE_GATEWAY_PASSWORD": "compose-test"}
+    gateway = compose_command("gateway", env)
+    dashboard = compose_command("dashboard", env)
+    assert "--port" in dashboard and dashboard[dashboard.index("--port") + 1] == str(port)
+    run_both(gateway, dashboard, env, port)
+
+
+def test_a_lost_log_turns_the_deployed_dashboards_health_to_503(deployment):
+    """Issue 11, "A lost or rolled-back log goes unnoticed": the log's keys vanish under the
+    deployed gateway and dashboard (what a Redis restart without AOF does). The dashboard's
+    ``/api/health`` turns 503 naming LogReplaced, the gateway reports it, and neither writes a new
+    log over the lost one. The entry is an arbiter's ``note_added`` (docs/events.md)."""
+    import asyncio
+
+    from services.eventlog import open_log
+
+    tournament, port, env = deployment
+
+    async def first_entry():
+        log = open_log(REDIS_URL, tournament)
+        await log.append("note_added", {"text": "deploy test", "by": "chief"})
+        await log.close()
+
+    asyncio.run(first_entry())
+    gateway = start(exec_start(DEPLOY / "systemd" / "venue-gateway.service", env), env)
+    dashboard = start(exec_start(DEPLOY / "systemd" / "venue-dashboard.service", env), env)
+    store = redis.Redis.from_url(REDIS_URL)
+    try:
+        wait_until_serving(gateway, port, dashboard)
+        store.delete(*tournament_keys(tournament))
+        deadline = time.monotonic() + 10
+        while True:
+            health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2)
+            if health.status_code == 503:
+                break
+            assert time.monotonic() < deadline, f"still healthy: {health.json()}"
+            time.sleep(0.2)
+        assert health.json()["ok"] is False and "LogReplaced" in health.json()["error"]
+        assert store.exists(*tournament_keys(tournament)) == 0  # nothing written over it
+    finally:
+        results = [stop(gateway), stop(dashboard)]
+    assert "LogReplaced" in results[0][2]
+    assert all(code == 0 for code, _, _ in results)
