@@ -29,9 +29,20 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 TOKEN_TTL_S = 12 * 3600
 _hasher = PasswordHasher()
+
+
+def _lower_priority() -> None:
+    """Run this worker thread (and the threads argon2 starts from it) at a lower CPU priority, so a
+    burst of logins slows the hall's feeds as little as possible (Linux: nice is per thread)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (AttributeError, OSError):  # no per-thread priority here: the checks still run off the loop
+        pass
+
+
 # argon2 checks run here, off the event loop (each takes ~0.1 s of CPU and 64 MiB): two at a time,
 # the machine's cores; more logins wait their turn without holding the loop.
-_VERIFY_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="argon2-verify")
+_VERIFY_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="argon2-verify", initializer=_lower_priority)
 
 
 def hash_password(password: str) -> str:
