@@ -411,3 +411,29 @@ def test_pages_have_no_inline_script_or_style_so_the_csp_needs_no_unsafe_inline(
     finder = _InlineFinder()
     finder.feed(resources.files("dashboard").joinpath("templates", name).read_text("utf-8"))
     assert finder.found == []
+
+
+# --- settings ------------------------------------------------------------------------------------
+
+
+def test_settings_are_read_from_the_environment_and_checked():
+    """docs/arbiter.md "Settings": VENUE_LOGIN_LIMIT / VENUE_LOGIN_ADDRESS_LIMIT in limits' N/period
+    notation, VENUE_ALLOWED_ORIGINS as scheme://host[:port]; anything else stops the dashboard."""
+    from dashboard.arbiter.throttle import LoginThrottle
+    from dashboard.origins import allowed_origins
+
+    throttle = LoginThrottle.from_environment({"VENUE_LOGIN_LIMIT": "2/minute",
+                                               "VENUE_LOGIN_ADDRESS_LIMIT": "3 per hour"})
+    assert [throttle.start("chief", "192.0.2.40") for _ in range(2)] == [None, None]
+    assert 0 < throttle.start("chief", "192.0.2.40") <= 60
+    assert throttle.start("deputy", "192.0.2.40") is None  # the address's third try of three
+    assert 3000 <= throttle.start("arbiter", "192.0.2.40") <= 3600
+    for bad in ({"VENUE_LOGIN_LIMIT": "five"}, {"VENUE_LOGIN_ADDRESS_LIMIT": "20 per fortnight"}):
+        with pytest.raises(ValueError):
+            LoginThrottle.from_environment(bad)
+
+    assert allowed_origins({"VENUE_ALLOWED_ORIGINS": "HTTPS://Hall.Example.org:443/, http://[::1]:8000"}) == {
+        "https://hall.example.org", "http://[::1]:8000"}
+    for bad in ("hall.example.org", "https://hall.example.org/arbiter", "ftp://hall.example.org", "null"):
+        with pytest.raises(ValueError):
+            allowed_origins({"VENUE_ALLOWED_ORIGINS": bad})
