@@ -10,6 +10,9 @@
 - arbiters (login required, docs/arbiter.md): ``/arbiter``, ``/api/arbiter/*``, ``/ws/arbiter``;
   their actions are the only writes to the log.
 
+Every request goes through ``dashboard.security.middleware``: security headers, the origin check
+and CSRF protection (docs/arbiter.md "Security").
+
 Run it under uvicorn (``venue dashboard``), or in tests with Starlette's TestClient used as a context
 manager (so the fold task runs).
 """
@@ -29,9 +32,10 @@ from starlette.staticfiles import StaticFiles
 from services.eventlog.base import EventLog
 from services.hall.tournament_view import TournamentView
 
-from dashboard import api, pages, standings
+from dashboard import api, pages, security, standings
 from dashboard.arbiter import routes as arbiter
 from dashboard.arbiter.auth import Accounts
+from dashboard.arbiter.throttle import LoginThrottle
 from dashboard.arbiter.desk import Desk
 from dashboard.feed import DEFAULT_HISTORY, Feed
 from dashboard.hub import DEFAULT_CAP, Hub
@@ -46,8 +50,10 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
     ``history``: recent deltas kept for ``/ws/live?after=SEQ``; ``clock_rate``: how fast the shown
     clocks run against wall time (a demo's replay speed); ``accounts``: the arbiters who may log in
     (default: ``Accounts.load`` from the environment, ``VENUE_ARBITERS``; raises ValueError when
-    that is malformed). The app's state holds ``feed`` (``feed.view`` the hall view, ``feed.hub``
-    the spectators), ``tournament_view``, ``desk`` and ``accounts``.
+    that is malformed). The environment also gives ``VENUE_ALLOWED_ORIGINS``, ``VENUE_LOGIN_LIMIT``
+    and ``VENUE_LOGIN_ADDRESS_LIMIT`` (docs/arbiter.md; ValueError when malformed). The app's state
+    holds ``feed`` (``feed.view`` the hall view, ``feed.hub`` the spectators), ``tournament_view``,
+    ``desk``, ``accounts`` and ``login_throttle``.
     """
     tournament_view = TournamentView()
     desk = Desk()
@@ -79,12 +85,14 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
         *_arbiter_routes(),
         Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=security.middleware(accounts.secret, arbiter.COOKIE))
     app.state.feed = feed
     app.state.clock_rate = clock_rate
     app.state.tournament_view = tournament_view
     app.state.desk = desk
     app.state.accounts = accounts
+    app.state.login_throttle = LoginThrottle.from_environment()
     return app
 
 
@@ -93,7 +101,8 @@ async def arbiter_page(request: Request) -> HTMLResponse:
     r = request.app.state.feed.view.round or {}
     event = r.get("event") or "Tournament"
     return HTMLResponse(pages.render("arbiter.html", event=event, title=f"{event} - arbiter",
-                                     round_label=f"Round {r['round']}" if r.get("round") else ""))
+                                     round_label=f"Round {r['round']}" if r.get("round") else "",
+                                     csrf_token=security.csrf_token(request)))
 
 
 def _arbiter_routes() -> list:

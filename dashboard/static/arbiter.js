@@ -16,9 +16,13 @@
     document.body.appendChild(t); setTimeout(() => t.remove(), 3500);
   }
 
+  // Every POST carries the page's CSRF token (docs/arbiter.md "Security"); the session is the
+  // HttpOnly cookie, never a token in a URL.
+  const CSRF = document.querySelector('meta[name="csrf-token"]').content;
   async function api(path, body) {
     const opts = body === undefined ? { credentials: "same-origin" } :
-      { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+      { method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+        headers: { "Content-Type": "application/json", "X-CSRFToken": CSRF } };
     const r = await fetch(path, opts);
     let data = {};
     try { data = await r.json(); } catch (e) { /* empty body */ }

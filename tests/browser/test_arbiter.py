@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import time
 import uuid
 from pathlib import Path
@@ -267,8 +268,11 @@ def test_spectators_feed_carries_no_alert_or_action(hall):
     snap = arbiter.get("/api/arbiter/alerts").json()
     [alert] = [a for a in snap["alerts"] if a["kind"] == "draw_claimable"]
     note = "claim verified on the scoresheet"
+    # A cookie session sends the console page's CSRF token, as the console does (docs/arbiter.md).
+    [csrf] = re.findall(r'<meta name="csrf-token" content="([^"]+)"', arbiter.get("/arbiter").text)
     r = arbiter.post("/api/arbiter/actions", json={"action": "accept_claim", "game": GAME_ID, "kind": "threefold",
-                                                   "alert": alert["id"], "note": note})
+                                                   "alert": alert["id"], "note": note},
+                     headers={"X-CSRFToken": csrf})
     assert r.status_code == 200
     assert [e["type"] for e in r.json()["entries"]] == ["draw_claim_decided", "game_ended"]
     deadline = time.monotonic() + 5
