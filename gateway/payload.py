@@ -174,6 +174,9 @@ def parse(tournament: str, topic: str, payload: bytes | str) -> Message:
         raise BadMessage(reason, board=board, kind=kind, device=default_device) from None
     if not isinstance(body, dict):
         raise BadMessage("not a JSON object", board=board, kind=kind, device=default_device)
+    if _SURROGATE.search(text) and not _is_text(body):
+        raise BadMessage("not UTF-8 text: a \\u escape names half of a surrogate pair (e.g. \\ud800)",
+                         board=board, kind=kind, device=default_device)
     device = default_device
     if kind == "result":
         device = body.get("device", "board")
@@ -189,6 +192,19 @@ def parse(tournament: str, topic: str, payload: bytes | str) -> Message:
     if "sent_at" in body and not is_rfc3339(body["sent_at"]):
         _bad(msg, "bad field sent_at: an RFC 3339 date-time is required (e.g. 2024-04-04T14:00:00Z)")
     return msg
+
+
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _is_text(body: dict) -> bool:
+    """Whether every string in ``body`` is valid Unicode text (JSON's ``\\ud800`` escapes decode to
+    lone surrogates, which UTF-8 cannot encode: such text must never reach the log or a page)."""
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _bad(msg: Message, reason: str) -> None:

@@ -35,6 +35,7 @@ import contextlib
 import json
 import logging
 import time
+import uuid
 from collections import deque
 
 import aiomqtt
@@ -44,7 +45,7 @@ from gateway.coalesce import Coalescer
 from gateway.hall import Hall, Step
 from gateway.mqtt_url import parse_mqtt_url
 from gateway.payload import feedback_topic, topic_filters
-from services.eventlog.base import EventLog
+from services.eventlog.base import BadEntryError, EventLog, LogReplaced
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,8 @@ class Gateway:
     uses the login as client id, deploy/README.md); ``hold_ms``: how long a message waits for a
     missing ``seq``; ``clock_rate``: a replay's speed (1 in a real hall).
     Attributes: ``ready`` (asyncio.Event: state rebuilt and subscribed), ``connected`` (the MQTT link
-    is up now), ``hall`` (``gateway.hall.Hall``: the state), ``counts``.
+    is up now), ``hall`` (``gateway.hall.Hall``: the state), ``counts``, ``failure`` (the
+    ``LogReplaced`` that stopped it: the store no longer holds the log it folded; ``run`` raises it).
     """
 
     def __init__(self, log: EventLog, mqtt_url: str, slug: str | None = None, *,
@@ -133,6 +135,8 @@ class Gateway:
         self._last_seq = 0
         self._own: set[int] = set()
         self._appending = asyncio.Lock()
+        self._stop_all = asyncio.Event()
+        self.failure: BaseException | None = None
 
     # ----- running ------------------------------------------------------------------------------
     async def run(self) -> None:
@@ -142,9 +146,16 @@ class Gateway:
         worker = asyncio.create_task(self._work_loop(), name="gateway-work")
         ticker = asyncio.create_task(self._tick_loop(), name="gateway-tick")
         follower = asyncio.create_task(self._follow_loop(), name="gateway-follow")
+        mqtt = asyncio.create_task(self._mqtt_loop(), name="gateway-mqtt")
+        stop = asyncio.create_task(self._stop_all.wait(), name="gateway-stop")
         try:
-            await self._mqtt_loop()
+            await asyncio.wait({mqtt, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if self.failure is not None:
+                raise self.failure
         finally:
+            for task in (mqtt, stop):
+                task.cancel()
+            await asyncio.gather(mqtt, stop, return_exceptions=True)
             for task in (ticker, follower, worker):
                 task.cancel()
             self._handle_inbox(limit=None)
@@ -319,6 +330,11 @@ class Gateway:
                                  entry.data.get("round"), len(entry.data.get("games", [])))
             except asyncio.CancelledError:
                 raise
+            except LogReplaced as exc:
+                self.failure = exc
+                log.critical("gateway %s: %s; stopping", self.tournament, exc)
+                self._stop_all.set()
+                return
             except Exception:  # the store went away: follow again from the last entry seen
                 log.exception("gateway %s: following the log failed", self.tournament)
                 await asyncio.sleep(backoff)
@@ -337,10 +353,11 @@ class Gateway:
             batch, feedback, acks = self._pending, self._feedback, self._acks
             self._pending, self._feedback, self._acks = [], [], []
             self._coalesce.reset()
+            batch_id = uuid.uuid4().hex  # the same on every retry: a retry after a lost reply appends nothing
             while batch:
                 try:
                     async with self._appending:
-                        stored = await self.log.append_many(batch)
+                        stored = await self.log.append_many(batch, batch_id=batch_id)
                         self._own.update(e.seq for e in stored)
                     self.counts["entries"] += len(batch)
                     batch = []
@@ -349,9 +366,16 @@ class Gateway:
                     self._pending[:0] = batch
                     self._acks[:0] = acks
                     raise
-                except ValueError as exc:  # an entry the store cannot hold: replace it, keep the rest
+                except BadEntryError as exc:  # one entry the store cannot hold: replace it, keep the rest
                     log.error("gateway %s: the store refused an entry (%s)", self.tournament, exc)
-                    batch = _storable(batch)
+                    batch = _storable(batch, exc.index)
+                    batch_id = uuid.uuid4().hex
+                except LogReplaced as exc:
+                    # the store holds another log than the one this gateway folded: never write over it
+                    self.failure = exc
+                    log.critical("gateway %s: %s; stopping (nothing written)", self.tournament, exc)
+                    self._stop_all.set()
+                    return
                 except Exception:
                     self.counts["store_errors"] += 1
                     log.exception("gateway %s: append failed; retrying", self.tournament)
@@ -371,17 +395,16 @@ class Gateway:
                                    json.dumps(payload, separators=(",", ":")), FEEDBACK_QOS)
 
 
-def _storable(batch: list[tuple[str, dict, int]]) -> list[tuple[str, dict, int]]:
-    """``batch`` with every entry that is not valid UTF-8 JSON replaced by a ``message_rejected``
-    that says so (the entry's type and board kept), so the rest is stored."""
-    out = []
-    for type_, data, at in batch:
-        try:
-            json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
-            out.append((type_, data, at))
-        except (ValueError, TypeError, UnicodeEncodeError) as exc:
-            out.append(("message_rejected", {
-                "board": data.get("board") if isinstance(data.get("board"), str) else None,
-                "topic": None, "device": None, "seq": None, "raw": None,
-                "reason": f"internal error: a {type_} entry could not be stored: {type(exc).__name__}"}, at))
+def _storable(batch: list[tuple[str, dict, int]], index: int) -> list[tuple[str, dict, int]]:
+    """``batch`` with entry ``index`` (one the store refused: not valid UTF-8 JSON) replaced by a
+    ``message_rejected`` that says so, its board kept, so the rest is stored."""
+    type_, data, at = batch[index]
+    board = data.get("board") if isinstance(data, dict) and isinstance(data.get("board"), str) else None
+    try:
+        board = board.encode("utf-8") and board
+    except UnicodeEncodeError:
+        board = None
+    out = list(batch)
+    out[index] = ("message_rejected", {"board": board, "topic": None, "device": None, "seq": None, "raw": None,
+                                       "reason": f"internal error: a {str(type_)[:40]!r} entry could not be stored"}, at)
     return out

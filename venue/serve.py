@@ -332,7 +332,7 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
             print(f"  MQTT        {redact(mqtt)}")
             print(f"  event log   {redact(store)}")
             print("Ctrl-C to stop.", flush=True)
-            await gateway_task
+            await gateway_stopped(gateway_task)
         return 0
     finally:
         await _stop(gateway_task)
@@ -361,7 +361,7 @@ async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | 
         task = asyncio.create_task(gateway.run(), name="gateway")
         await gateway_ready(gateway, task)
         print(f"venue gateway: {slug}: {redact(mqtt)} -> {redact(store)}. Ctrl-C to stop.", flush=True)
-        await task
+        await gateway_stopped(task)
         return 0
     finally:
         await _stop(task)
@@ -436,6 +436,18 @@ async def gateway_ready(gateway, task: asyncio.Task, timeout: float = 15.0) -> N
     if task.done() and not task.cancelled() and task.exception() is not None:
         raise CliError(f"the gateway stopped: {task.exception()}")
     raise CliError(f"the gateway could not subscribe at the MQTT broker within {timeout:g} s")
+
+
+async def gateway_stopped(task: asyncio.Task) -> None:
+    """Wait for the gateway to end; CliError when it stopped itself because the store no longer
+    holds the log it folded (``LogReplaced``: a store restarted without its data, a restore of an
+    older backup): it never writes over a log it does not recognise."""
+    from services.eventlog.base import EventLogError
+
+    try:
+        await task
+    except EventLogError as exc:
+        raise CliError(f"the gateway stopped: {exc}") from None
 
 
 async def _stop(task) -> None:
