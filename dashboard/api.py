@@ -2,9 +2,11 @@
 
 - ``GET /api/health``: ``{"ok": bool, "tournament", "seq" (last folded), "caught_up", "spectators",
   "error": str|None}``; 503 when the event log cannot be read.
-- ``GET /api/games``: ``{"round": ROUND|None, "seq": N, "games": [GAME, ...]}`` (services.hall.view).
-- ``GET /api/games/{id}``: one GAME; 404 ``{"error": ...}`` when not in the current round.
-- ``GET /api/games/{id}.pgn``, ``GET /api/round.pgn``: PGN with %clk (services.hall.view_pgn);
+- ``GET /api/games[?round=R]``: ``{"round": ROUND|None, "seq": N, "games": [GAME, ...]}``
+  (services.views.spectator): the current round, or round R (404 for a round not set up).
+- ``GET /api/rounds``: ``{"current": R|None, "rounds": [ROUND, ...]}``, every round set up.
+- ``GET /api/games/{id}``: one GAME of any round; 404 ``{"error": ...}`` when there is none.
+- ``GET /api/games/{id}.pgn``, ``GET /api/round.pgn[?round=R]``: PGN with %clk (services.hall.view_pgn);
   checkers games are PDN (``application/x-draughts-pdn``, files named ``.pdn``), also at
   ``/api/games/{id}.pdn`` and ``/api/round.pdn``.
 - ``GET /board/{id}.svg?ply=N&size=PX&coords=0|1&flip=0|1``: the board after ply N (default now).
@@ -37,7 +39,23 @@ def _feed(request: Request) -> Feed:
 
 
 def _not_found(game_id: str) -> JSONResponse:
-    return JSONResponse({"error": f"no game {game_id!r} in the current round"}, status_code=404)
+    return JSONResponse({"error": f"no game {game_id!r} in this tournament"}, status_code=404)
+
+
+def _round(request: Request) -> str | None | JSONResponse:
+    """The ``round`` query parameter: None (the current round), a round set up, or a 404 response."""
+    number = request.query_params.get("round")
+    if number is None:
+        return None
+    if number not in _feed(request).state.rounds:
+        return JSONResponse({"error": f"no round {number[:20]!r} set up"}, status_code=404)
+    return number
+
+
+async def rounds(request: Request) -> JSONResponse:
+    """``GET /api/rounds``: every round set up, and which is the current one."""
+    view = _feed(request).view
+    return JSONResponse({"current": view.state.current, "rounds": view.rounds()})
 
 
 async def health(request: Request) -> JSONResponse:
@@ -49,8 +67,15 @@ async def health(request: Request) -> JSONResponse:
     return JSONResponse(body, status_code=200 if feed.error is None else 503)
 
 
-async def games(request: Request) -> JSONResponse:
-    """``GET /api/games``: the current round's GAMEs, encoded once per log seq."""
+async def games(request: Request) -> Response:
+    """``GET /api/games[?round=R]``: the current round's GAMEs, encoded once per log seq; or round R's."""
+    number = _round(request)
+    if isinstance(number, Response):
+        return number
+    if number is not None and number != _feed(request).state.current:
+        view = _feed(request).view
+        r = view.state.rounds[number]
+        return JSONResponse({"round": r.info(), "seq": view.seq, "games": view.games(number)})
     _, text = _feed(request).games_text()
     return Response(text, media_type="application/json")
 
@@ -65,25 +90,30 @@ async def game(request: Request) -> Response:
 
 
 async def game_pgn_route(request: Request, game_id: str) -> Response:
-    """One game as PGN with %clk (a checkers game as PDN, named ``.pdn``, whichever extension was
-    asked for); 404 when not in the current round."""
+    """One game of any round as PGN with %clk (a checkers game as PDN, named ``.pdn``, whichever
+    extension was asked for); 404 when there is none."""
     view = _feed(request).view
     g = view.game(game_id)
     if g is None:
         return _not_found(game_id)
     ext, media = _file_kind([g])
-    return PlainTextResponse(game_pgn(g, view.round), media_type=media,
+    r = view.state.rounds.get(g["round"])
+    return PlainTextResponse(game_pgn(g, r.info() if r else view.round), media_type=media,
                              headers={"Content-Disposition": f'inline; filename="{game_id}.{ext}"'})
 
 
 async def round_pgn_route(request: Request) -> Response:
-    """``GET /api/round.pgn`` (or ``.pdn``): every game of the current round, in board order; a
-    checkers round is PDN, named ``round-N.pdn``."""
+    """``GET /api/round.pgn[?round=R]`` (or ``.pdn``): every game of the current round (or round R),
+    in board order; a checkers round is PDN, named ``round-N.pdn``."""
+    number = _round(request)
+    if isinstance(number, Response):
+        return number
     view = _feed(request).view
-    games = view.games()
+    games = view.games(number)
+    info = view.state.rounds[number].info() if number is not None else view.round
     ext, media = _file_kind(games)
-    name = f"round-{view.round['round']}.{ext}" if view.round else f"round.{ext}"
-    return PlainTextResponse(round_pgn(games, view.round), media_type=media,
+    name = f"round-{info['round']}.{ext}" if info else f"round.{ext}"
+    return PlainTextResponse(round_pgn(games, info), media_type=media,
                              headers={"Content-Disposition": f'inline; filename="{name}"'})
 
 

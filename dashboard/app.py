@@ -1,8 +1,9 @@
 """The dashboard as a Starlette app (DESIGN.md "Dashboard").
 
 ``create_app(log)`` folds ``log`` (an ``EventLog``) in one background task started with the app
-(``log.follow``) into three folds: the spectators' hall view (``dashboard.feed``), the standings
-(``services.hall.tournament_view``) and the arbiters' desk (``dashboard.arbiter.desk``). It serves:
+(``log.follow``) into the one state (``services.state.HallState``, held by ``dashboard.feed``);
+the spectators' view, the standings (``services.views.standings``) and the arbiters' desk
+(``dashboard.arbiter.desk``, its alerts) are projections of it. It serves:
 
 - spectators (nothing acts): the JSON/PGN API (``dashboard.api``), the live feed ``/ws/live``
   (``dashboard.live``), board pictures, the pages ``/`` and ``/game/{id}``, standings and crosstable
@@ -30,7 +31,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from services.eventlog.base import EventLog
-from services.hall.tournament_view import TournamentView
+from services.views.standings import TournamentView
 
 from dashboard import api, pages, security, standings
 from dashboard.arbiter import routes as arbiter
@@ -55,9 +56,9 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
     holds ``feed`` (``feed.view`` the hall view, ``feed.hub`` the spectators), ``tournament_view``,
     ``desk``, ``accounts`` and ``login_throttle``.
     """
-    tournament_view = TournamentView()
     desk = Desk()
-    feed = Feed(log, Hub(queue_cap), history, observers=[tournament_view.apply, desk.ingest])
+    feed = Feed(log, Hub(queue_cap), history, observers=[desk.ingest])
+    tournament_view = TournamentView(feed.state)
     accounts = accounts if accounts is not None else Accounts.load(None)
 
     @contextlib.asynccontextmanager
@@ -76,6 +77,7 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
         Route("/game/{id}", pages.game),
         Route("/api/health", api.health),
         Route("/api/games", api.games),
+        Route("/api/rounds", api.rounds),
         Route("/api/round.pgn", api.round_pgn_route),
         Route("/api/round.pdn", api.round_pgn_route),
         Route("/api/games/{id}", api.game),

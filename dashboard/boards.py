@@ -70,7 +70,7 @@ def checkers_fen(start_fen: str | None, moves: tuple[str, ...]) -> str:
 
 def game_svg(game: dict, ply: int | None = None, size: int = 360, coordinates: bool = True,
              flipped: bool = False) -> str:
-    """The picture of GAME (services.hall.view) after ``ply`` (default: the current position).
+    """The picture of GAME (services.views.spectator) after ``ply`` (default: the current position).
     A checkers board at an earlier ply is the game's moves replayed to it (``checkers_fen``), drawn
     by pydraughts as the current one is (pydraughts has no size, coordinates or flip: the picture
     scales, White's men at the top). Raises ValueError for a ply out of range or a position that

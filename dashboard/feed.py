@@ -1,5 +1,7 @@
-"""The dashboard's live state: follows the event log, folds it into a ``HallView``, encodes each
-delta once and publishes it to the ``Hub``; keeps recent deltas so a reconnecting spectator can
+"""The dashboard's live state: follows the event log, folds it into the one state
+(``services.state.HallState``; ``state``), projects each change for spectators
+(``services.views.spectator.SpectatorView``; ``view``), encodes each delta once and publishes it to
+the ``Hub``; keeps recent deltas so a reconnecting spectator can
 resume from the last ``seq`` it saw.
 
 Errors: when the store fails (``EventLogError``, a connection error) the feed records the error
@@ -21,7 +23,8 @@ import logging
 from collections import deque
 
 from services.eventlog.base import EventLog
-from services.hall.view import HallView
+from services.state import HallState
+from services.views.spectator import SpectatorView
 
 from dashboard.boardspec import BoardSet, hall_order
 from dashboard.hub import Hub
@@ -46,7 +49,8 @@ class Feed:
         self.log = log_
         self.observers = list(observers or [])  # other folds of the same entries: f(entry), sync
         self.hub = hub
-        self.view = HallView()
+        self.state = HallState()
+        self.view = SpectatorView(self.state)
         self.recent: deque[tuple[int, str | None, str]] = deque(maxlen=max(1, history))  # seq, board|None, text
         self.floor = 0  # every delta with seq > floor is in ``recent``
         self.caught_up = asyncio.Event()
@@ -81,8 +85,10 @@ class Feed:
 
     def ingest(self, entry) -> None:
         """Fold one entry and publish its deltas (synchronous: no await between fold and publish);
-        then hand it to each observer (the standings fold, the arbiters' desk)."""
-        for delta in self.view.apply(entry):
+        then hand it to each observer (the arbiters' desk)."""
+        if entry.seq <= self.state.seq:
+            return  # a replay that overlaps
+        for delta in self.view.deltas(self.state.apply(entry), entry.seq):
             seq = delta["seq"]
             text = encode(delta)
             if delta["type"] == "round":
@@ -136,7 +142,7 @@ class Feed:
         return "[" + ",".join(parts) + "]"
 
     def snapshot(self, boards: BoardSet | None = None) -> tuple[int, str]:
-        """``(seq, text)`` of the coalesced latest full state (``HallView.snapshot``), once per seq;
+        """``(seq, text)`` of the coalesced latest full state (``SpectatorView.snapshot``), once per seq;
         with ``boards``, the same message with ``games`` cut to the games on those boards (encoded
         once per selection and seq, up to ``SNAPSHOT_CACHE`` selections kept)."""
         if boards is not None:

@@ -2,7 +2,7 @@
 
 Protocol (server to client, JSON text frames; the client never needs to send anything):
 
-1. ``{"type": "snapshot", "seq": N, "round": ROUND|None, "games": [GAME, ...]}`` (services.hall.view),
+1. ``{"type": "snapshot", "seq": N, "round": ROUND|None, "games": [GAME, ...]}`` (services.views.spectator),
    or, when the client connected with ``?after=SEQ`` and the server still holds every delta after
    SEQ, just those deltas;
 2. then every delta as it happens (``"round"`` or ``"game"`` messages, each with the log ``seq``);

@@ -9,6 +9,10 @@ Large rounds are paged: the hall page follows only the boards it shows (``/ws/li
 ``dashboard.boardspec``). ``GET /?boards=SPEC`` shows those boards; without it a round of more than
 ``PAGE_SIZE`` boards shows its first ``PAGE_SIZE`` boards, with links to the other pages. The game
 page follows its own board only.
+
+Every round stays readable: ``GET /?round=R`` shows round R (an earlier round is shown as recorded,
+from ``/api/games?round=R``, without the live feed), ``/game/{id}`` works for a game of any round,
+and the hall page has a round selector.
 """
 
 from __future__ import annotations
@@ -43,12 +47,19 @@ def render(name: str, raw: dict[str, str] | None = None, **values) -> str:
     return text
 
 
-def _common(request: Request) -> dict:
+def _common(request: Request, round_no: str | None = None) -> dict:
+    """The values every page shows; ``round_no``: the round the page is about (default: the
+    current one). ``archive`` is that round's number when it is not the current round (the page
+    then shows it as recorded, without the live feed)."""
     view = request.app.state.feed.view
-    r = view.round or {}
+    state = view.state
+    shown = state.rounds.get(round_no) if round_no is not None else None
+    r = shown.info() if shown is not None else (view.round or {})
     event = r.get("event") or "Tournament"
     return {
         "event": event,
+        "archive": r.get("round") if shown is not None and round_no != state.current else "",
+        "rounds": rounds_nav(view, r.get("round")),
         "round_label": f"Round {r['round']}" if r.get("round") else "",
         "site": r.get("site") if r.get("site") not in (None, "?") else "",
         "date": r.get("date") or "",
@@ -58,10 +69,25 @@ def _common(request: Request) -> dict:
     }
 
 
-def board_labels(view) -> list[str]:
-    """The current round's board labels in hall order, each once."""
+def rounds_nav(view, shown: str | None) -> str:
+    """The round selector (HTML; empty before a second round): a link per round set up, to
+    ``/?round=R`` (the current round to ``/``), the round shown marked current."""
+    state = view.state
+    if len(state.rounds) < 2:
+        return ""
+    links = []
+    for number in state.rounds:
+        href = "/" if number == state.current else "/?round=" + html.escape(number, quote=True)
+        current = ' class="current" aria-current="page"' if number == shown else ""
+        live = " (live)" if number == state.current else ""
+        links.append(f'<a href="{href}"{current}>{html.escape(number)}{live}</a>')
+    return '<span class="pager-label">Round</span>' + "".join(links)
+
+
+def board_labels(view, round_no: str | None = None) -> list[str]:
+    """A round's board labels (default: the current round) in hall order, each once."""
     seen: dict[str, None] = {}
-    for gid in view.ids():
+    for gid in view.ids(round_no):
         seen.setdefault(view.live_game(gid)["board"], None)
     return list(seen)
 
@@ -99,7 +125,10 @@ async def hall(request: Request) -> HTMLResponse:
     same page with the reason and no feed, when SPEC is refused); a round of more than
     ``PAGE_SIZE`` boards without ``boards`` shows its first page."""
     view = request.app.state.feed.view
-    labels = board_labels(view)
+    round_no = request.query_params.get("round")
+    if round_no is not None and round_no not in view.state.rounds:
+        round_no = None  # a round not set up: the current one (the selector shows what exists)
+    labels = board_labels(view, round_no)
     spec = request.query_params.get("boards")
     error, shown = "", None
     if spec is not None:
@@ -110,9 +139,10 @@ async def hall(request: Request) -> HTMLResponse:
     elif len(labels) > PAGE_SIZE:
         shown = pages(labels, PAGE_SIZE)[0]
     selection = selection_text(labels, shown) if shown is not None and not error else ""
-    values = _common(request)
+    values = _common(request, round_no)
+    rounds = values.pop("rounds")
     return HTMLResponse(
-        render("hall.html", raw={"pager": pager(labels, shown)}, boards=shown.spec if shown else "",
+        render("hall.html", raw={"pager": pager(labels, shown), "rounds": rounds}, boards=shown.spec if shown else "",
                boards_input=spec if spec is not None else "", error=error, selection=selection,
                **values),
         status_code=400 if error else 200)
@@ -127,10 +157,12 @@ def pair_text(game: dict, sep: str = " - ") -> str:
 
 
 async def game(request: Request) -> HTMLResponse:
-    """``GET /game/{id}``: one game's page (404 status, same page, when not in the round)."""
+    """``GET /game/{id}``: one game's page, of any round (404 status, same page, when there is no
+    such game)."""
     game_id = request.path_params["id"]
-    values = _common(request)
     g = request.app.state.feed.view.game(game_id)
+    values = _common(request, g["round"] if g is not None else None)
+    values.pop("rounds")
     if g is not None:
         values["title"] = f"{pair_text(g)} - {values['event']}"
     board = g["board"] if g is not None else game_id.partition("-")[2]
@@ -138,9 +170,10 @@ async def game(request: Request) -> HTMLResponse:
         boards = parse(board).spec  # the page follows its own board only
     except BoardSpecError:
         boards = ""  # an id that names no board: every board, as before
-    back = "/"  # the hall page holding this board
-    labels = board_labels(request.app.state.feed.view)
+    back = "/" if not values["archive"] else "/?round=" + values["archive"]  # the hall page holding this board
+    labels = board_labels(request.app.state.feed.view, values["archive"] or None)
     if len(labels) > PAGE_SIZE:
-        back = next(("/?boards=" + p.spec for p in pages(labels, PAGE_SIZE) if board in p), "/")
+        back = next((back + ("&" if "?" in back else "?") + "boards=" + p.spec
+                     for p in pages(labels, PAGE_SIZE) if board in p), back)
     return HTMLResponse(render("game.html", game_id=game_id, boards=boards, back=back, **values),
                         status_code=200 if g is not None else 404)

@@ -2,7 +2,7 @@
 
 - ``GET /api/standings?provisional=1``: STANDINGS of ``services.hall.tournament_json`` (``rows``,
   ``prizes``, ``playoff``); ``provisional=1``: games in progress count as draws
-  (``services.hall.tournament_view.PROVISIONAL_RESULT``).
+  (``services.views.standings.PROVISIONAL_RESULT``).
 - ``GET /api/crosstable?provisional=1``: CROSSTABLE.
 - ``GET /api/tournament.pgn``: every game of every round, PGN with ``[%clk]``.
 - ``GET /api/tournament.trf``: FIDE TRF16 of the tournament so far.
@@ -25,7 +25,7 @@ from starlette.routing import Route
 
 from services.hall.tournament_export import tournament_pgn, tournament_trf
 from services.hall.tournament_json import crosstable_json, standings_json
-from services.hall.tournament_view import TournamentView
+from services.views.standings import TournamentView
 from services.tournament.trf import TrfFieldError
 
 from dashboard.pages import render

@@ -1,7 +1,7 @@
 """``venue export --store URL --tournament SLUG --format pgn|trf [-o FILE]``
 
 Reads the tournament's whole event log (``services.eventlog.open_log``), folds it with
-``services.hall.tournament_view.TournamentView`` and writes every game of every round as PGN (with
+``services.views.standings.TournamentView`` and writes every game of every round as PGN (with
 ``[%clk]``) or the tournament so far as FIDE TRF16, to FILE or stdout. The log is only read.
 
 Exit status 0 on success; 2 on a usage error, a store that cannot be read, a log without any round,
@@ -17,7 +17,7 @@ import sys
 
 from services.eventlog import EventLogError, open_log
 from services.hall.tournament_export import tournament_pgn, tournament_trf
-from services.hall.tournament_view import TournamentView
+from services.views.standings import TournamentView
 
 PAGE = 10_000
 

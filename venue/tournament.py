@@ -14,7 +14,7 @@ import sys
 
 from services.hall.round_from_file import round_from_view
 from services.hall.tournament_log import ENTRY_TYPE, registration_due, tournament_from_data
-from services.hall.tournament_view import TournamentView
+from services.views.standings import TournamentView
 from services.regulations.fields import TournamentFileError
 from services.regulations.model import Tournament
 from services.regulations.tournament_file import load_tournament

@@ -27,6 +27,8 @@ Raises ActionError (status 400) on any bad body, naming the field.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from services.rules.base import SIDES
 
 RESULTS_PLAYED = {"1-0", "0-1", "1/2-1/2"}
@@ -57,9 +59,9 @@ def _side(body: dict) -> str:
     return side
 
 
-def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tuple[str, dict]]:
-    """The entries for one action. ``games``: id -> GAME of the current round (for checking the
-    game exists and taking its board). Raises ActionError."""
+def build(action: str, body: dict, by: str, games: Mapping[str, dict]) -> list[tuple[str, dict]]:
+    """The entries for one action. ``games``: id -> GAME of any round of the event (for checking
+    the game exists and taking its board). Raises ActionError."""
     if not isinstance(body, dict):
         raise ActionError("the body must be a JSON object")
 
@@ -67,7 +69,7 @@ def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tupl
         gid = _req(body, "game")
         g = games.get(gid)
         if g is None:
-            raise ActionError(f"game: no game {gid!r} in the current round")
+            raise ActionError(f"game: no game {gid!r} in this tournament")
         return g
 
     def base(g: dict | None) -> dict:
@@ -96,7 +98,7 @@ def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tupl
                                   "9.3: the claim must stand in the present position or by the intended "
                                   "move); set the result instead if the arbiter rules otherwise")
             out.append(("game_ended", {**base(g), "result": "1/2-1/2", "termination": CLAIM_TERMINATION[kind],
-                                       "ply": g.get("ply", 0), "by": "arbiter"}))
+                                       "ply": g.get("ply", 0), "by": "arbiter", "arbiter": by}))
         return out
     if action == "set_result":
         g = game_of()
@@ -113,7 +115,7 @@ def build(action: str, body: dict, by: str, games: dict[str, dict]) -> list[tupl
         out = [("arbiter_decision", decision)]
         if result != "*":
             out.append(("game_ended", {**base(g), "result": result, "termination": termination,
-                                       "forfeit": forfeit, "ply": g.get("ply", 0), "by": "arbiter"}))
+                                       "forfeit": forfeit, "ply": g.get("ply", 0), "by": "arbiter", "arbiter": by}))
         return out
     if action == "record_fine":
         amount = _req(body, "amount", int)
@@ -211,10 +213,10 @@ def _adjudicate(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     result = {"1-0": "0-1", "0-1": "1-0"}.get(decision.result, decision.result)
     return [("adjudication_recorded", {**base(g), **decision.to_json(), "result": result}),
             ("game_ended", {**base(g), "result": result, "termination": "arbiter",
-                            "ply": g.get("ply", 0), "by": "arbiter"})]
+                            "ply": g.get("ply", 0), "by": "arbiter", "arbiter": base(g)["by"]})]
 
 
-def _match_clock(g: dict, body: dict, base, games: dict[str, dict]) -> list[tuple[str, dict]]:
+def _match_clock(g: dict, body: dict, base, games: Mapping[str, dict]) -> list[tuple[str, dict]]:
     """Checkers 2017 X.A.a: the match clock of a Master division match, chosen before its first
     game starts: the players' wishes, and the referee's coin flip when they disagree
     (``services.regulations.checkers_rounds.choose_match_clock``: heads = 90 minutes, tails = 80

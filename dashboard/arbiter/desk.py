@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from services.hall.alerts import CLOSING_ACTIONS, RECORDED_ACTIONS, AlertQueue
+from services.views.alerts import CLOSING_ACTIONS, RECORDED_ACTIONS, AlertQueue
 
 from dashboard.hub import Hub
 

@@ -150,8 +150,7 @@ async def actions(request: Request) -> JSONResponse:
     if not isinstance(body, dict):
         return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
     feed = request.app.state.feed
-    games = {g["id"]: g for g in feed.view.all_games()} if hasattr(feed.view, "all_games") else \
-        {g["id"]: g for g in feed.view.games()}
+    games = feed.view.every_game()  # any game of the event, earlier rounds too
     try:
         items = build(str(body.get("action", "")), body, acct.login, games)
         alert = body.get("alert")

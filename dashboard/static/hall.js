@@ -100,6 +100,8 @@
     const games = [...st.games.values()];
     const link = document.getElementById("round-link");
     if (link && games.length && games.every((g) => g.variant === "checkers")) { link.href = "/api/round.pdn"; link.textContent = "Round PDN"; }
+    const archive = document.body.dataset.archive;
+    if (link && archive) link.href = `${link.pathname}?round=${encodeURIComponent(archive)}`;
     grid.innerHTML = "";
     cards.clear();
     for (const g of st.games.values()) { const c = build(g); cards.set(g.id, c); grid.appendChild(c); update(g); }

@@ -92,7 +92,19 @@ const Venue = (() => {
     if (el) { el.textContent = text; el.className = "conn " + cls; }
   }
 
+  // A page about an earlier round shows it as recorded: one read of /api/games?round=R, no feed.
+  function archived(handlers, round) {
+    setConn("recorded", "conn-final");
+    fetch(`/api/games?round=${encodeURIComponent(round)}`).then((r) => r.json()).then((j) => {
+      state.round = j.round;
+      state.games = new Map(j.games.map((g) => [g.id, g]));
+      state.seq = j.seq;
+      handlers.reset(state);
+    }).catch(() => setConn("unavailable", "conn-error"));
+  }
+
   function connect(handlers) {
+    if (body.dataset.archive) return archived(handlers, body.dataset.archive);
     let retry = 500;
     const boards = body.dataset.boards || "";
     const open = () => {

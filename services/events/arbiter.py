@@ -127,7 +127,9 @@ class AdjudicationRecorded(ArbiterAction, kw_only=True):
 class MoveTimerStarted(ArbiterAction, kw_only=True):
     """The referee started the five- or one-minute rule (checkers 2017 X.B.a, X.B.c)."""
 
-    rule: str
+    KEEP = ('rule',)
+
+    rule: str = "five_minute"
     side: Side | None = None
 
 

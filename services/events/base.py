@@ -7,8 +7,12 @@ each ``type`` has an :class:`Event` subclass (a ``msgspec.Struct``) whose fields
 - ``decode(type, data) -> Event`` checks and types one entry's data (``UnknownEvent`` for a type this
   version does not know, so an older gateway can read a newer log); raises :class:`BadEvent` for data
   that does not fit its type (a field missing or of the wrong kind);
-- ``encode(event) -> (type, data)`` gives what is appended; fields left at their default are omitted
-  (``held``, ``resumed``, ``forfeit`` appear only when true, as docs/events.md says).
+- ``encode(event) -> (type, data)`` gives what is appended: the fields docs/events.md says every
+  entry of the type has (a type's ``KEEP``, e.g. ``claimable`` and ``from`` of ``move_played``),
+  and the others only when they say something (not at their default: ``held``, ``resumed``,
+  ``forfeit`` appear when true, ``sent_at`` when the device sent one). Reading is lenient: only what
+  identifies an entry (its game or board, a move's ply and move, a clock's figures) is required; a
+  field an older writer left out takes its default.
 
 Why msgspec: typed records that are checked when read (``msgspec.convert``, ~0.3 us an entry) and
 written back to plain JSON without a hand-written ``to_json`` per type, fast enough for the gateway's
@@ -21,6 +25,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal, TypeVar
 
 import msgspec
+import msgspec.structs
 
 Side = Literal["white", "black"]
 """A side of the board (FIDE Laws 1.1). In checkers Black is the side the venue's boards show as Red."""
@@ -47,14 +52,34 @@ class BadEvent(ValueError):
         self.reason = reason
 
 
-class Event(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Event(msgspec.Struct, kw_only=True):
     """Base of every entry type. ``TYPE`` is the entry's ``type`` word (docs/events.md)."""
 
     TYPE: ClassVar[str] = ""
+    KEEP: ClassVar[tuple[str, ...]] = ()
 
     def encode(self) -> tuple[str, dict]:
-        """``(type, data)`` ready to append."""
-        return self.TYPE, msgspec.to_builtins(self)
+        """``(type, data)`` ready to append (see the module docstring for which fields)."""
+        data = msgspec.to_builtins(self)
+        for name, default in _droppable(type(self)):
+            if name in data and data[name] == default:
+                del data[name]
+        return self.TYPE, data
+
+
+_DROPPABLE: dict[type, tuple[tuple[str, object], ...]] = {}
+
+
+def _droppable(cls: type) -> tuple[tuple[str, object], ...]:
+    """``(encoded name, default)`` of ``cls``'s fields left out of the data when at their default:
+    those with a default that are not in ``cls.KEEP``."""
+    hit = _DROPPABLE.get(cls)
+    if hit is None:
+        keep = set(cls.KEEP)
+        hit = _DROPPABLE[cls] = tuple(
+            (f.encode_name, f.default) for f in msgspec.structs.fields(cls)
+            if f.default is not msgspec.NODEFAULT and f.name not in keep and f.encode_name not in keep)
+    return hit
 
 
 class UnknownEvent(Event):

@@ -15,8 +15,10 @@ from .base import Device, Event, Side, entry
 class FromDevice(Event, kw_only=True):
     """Fields of every entry made from one applied device message."""
 
+    KEEP = ('device',)
+
     board: str
-    device: Device
+    device: Device = "board"
     seq: int | None = None
     sent_at: str | None = None
     game: str | None = None
@@ -29,13 +31,15 @@ class MovePlayed(FromDevice, kw_only=True):
     ("move"/"position": which topic gave it, ``from`` in the data), ``resumed`` (the first legal move
     after a hold, field case F05)."""
 
+    KEEP = ('device', 'claimable', 'source')
+
     ply: int
     move: str
     san: str
     fen: str
     turn: Side
-    claimable: list[dict]
-    source: str = msgspec.field(name="from")
+    claimable: list[dict] = []
+    source: str = msgspec.field(default="move", name="from")
     resumed: bool = False
 
 
@@ -64,12 +68,14 @@ class MessageRejected(Event, kw_only=True):
     its device's order (its ``seq`` is used up); ``count``: repeats from the same source folded into
     one entry (a flooding device, issue "Nothing lost, no one in")."""
 
+    KEEP = ('board', 'topic', 'device', 'seq', 'raw')
+
     reason: str
-    board: str | None
-    topic: str | None
-    device: str | None
-    seq: int | None
-    raw: str | None
+    board: str | None = None
+    topic: str | None = None
+    device: str | None = None
+    seq: int | None = None
+    raw: str | None = None
     applied: bool = False
     count: int = 1
 
@@ -79,8 +85,10 @@ class MessageDuplicate(Event, kw_only=True):
     """A redelivery or retry, acknowledged and ignored; ``count`` duplicates folded into one entry,
     ``seq`` the last of them."""
 
+    KEEP = ('device',)
+
     board: str
-    device: str
+    device: str = "board"
     seq: int
     count: int = 1
 
@@ -89,8 +97,10 @@ class MessageDuplicate(Event, kw_only=True):
 class SeqGap(Event, kw_only=True):
     """A device skipped ``expected .. got-1`` (messages lost): applied from ``got`` on."""
 
+    KEEP = ('device',)
+
     board: str
-    device: str
+    device: str = "board"
     expected: int
     got: int
 
@@ -109,9 +119,11 @@ class MessageHeld(FromDevice, kw_only=True):
 class ClockReading(FromDevice, kw_only=True):
     """The clock device's own figures (ms) and the side whose time runs."""
 
+    KEEP = ('device', 'running')
+
     white_ms: int
     black_ms: int
-    running: Side | None
+    running: Side | None = None
 
 
 @entry("clock_started")
@@ -151,23 +163,29 @@ class ResultReported(FromDevice, kw_only=True):
 class DeviceOnline(Event, kw_only=True):
     """A device's retained status became ``online``."""
 
+    KEEP = ('device',)
+
     board: str
-    device: str
+    device: str = "board"
 
 
 @entry("device_offline")
 class DeviceOffline(Event, kw_only=True):
     """A device's status became ``offline`` (its last will, or said by itself)."""
 
+    KEEP = ('device',)
+
     board: str
-    device: str
+    device: str = "board"
 
 
 @entry("board_oriented")
 class BoardOriented(FromDevice, kw_only=True):
     """A sensor board's orientation read from its start snapshot (F06: turned 180 degrees)."""
 
-    rotated: bool
+    KEEP = ('device', 'rotated')
+
+    rotated: bool = False
 
 
 @entry("placement_seen")
@@ -221,7 +239,9 @@ class MatchGameStarted(FromDevice, kw_only=True):
 class DrawClaimable(Event, kw_only=True):
     """The claims open to the side to move changed (FIDE Laws 9.2, 9.3; checkers 40-move rule)."""
 
+    KEEP = ('claims',)
+
     game: str
     board: str
-    claims: list[dict]
+    claims: list[dict] = []
     ply: int | None = None

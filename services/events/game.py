@@ -23,12 +23,14 @@ class GameEnded(Event, kw_only=True):
     played: TRF ``+``/``-``), ``rule`` quoting the regulation applied, ``arbiter`` the login of the
     arbiter who decided (``by`` "arbiter"), ``note``, ``alert`` (the alert it answers)."""
 
+    KEEP = ('termination', 'ply', 'by')
+
     game: str
-    board: str
     result: str
-    termination: str | None
-    ply: int
-    by: str
+    board: str = ""
+    termination: str | None = None
+    ply: int = 0
+    by: str = "rules"
     forfeit: bool = False
     rule: str | None = None
     arbiter: str | None = None

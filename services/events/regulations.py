@@ -91,8 +91,10 @@ class ArmageddonScheduled(Setup, Event, kw_only=True):
 class ArmageddonDecided(AboutGame, kw_only=True):
     """A drawn Armageddon game scored for Black (draw odds)."""
 
-    winner: Side
-    result: str
+    KEEP = ('winner', 'result')
+
+    winner: Side = "black"
+    result: str = "0-1"
 
 
 @entry("match_game_ready")
@@ -100,15 +102,17 @@ class MatchGameReady(AboutGame, kw_only=True):
     """A checkers match's first game ended; the second waits, its clock paused at the carried times
     (11-Man National 2017 X.A.b)."""
 
+    KEEP = ('game_no', 'white_ms', 'black_ms', 'running')
+
     match: str | None = None
     follows: str | None = None
-    game_no: int
+    game_no: int = 2
     white: str | None = None
     black: str | None = None
     ballot: dict | None = None
-    white_ms: int | None
-    black_ms: int | None
-    running: Side | None
+    white_ms: int | None = None
+    black_ms: int | None = None
+    running: Side | None = None
 
 
 @entry("match_forfeit")
@@ -137,10 +141,12 @@ class TimeTroubleImpending(AboutGame, kw_only=True):
 class LateStartDraw(AboutGame, kw_only=True):
     """A checkers game not started by 30 minutes before its round's end is drawn (X.B.e)."""
 
+    KEEP = ('started_at',)
+
     round: str | None = None
     round_end_ms: int | None = None
     latest_start_ms: int | None = None
-    started_at: int | None
+    started_at: int | None = None
 
 
 @entry("move_timer_warning")

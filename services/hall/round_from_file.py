@@ -7,7 +7,7 @@
   over the results so far, written as a TRF16 file (``services.hall.tournament_trf``).
 
 :func:`round_from_view` pairs the next round of a tournament folded from the log
-(``services.hall.tournament_view``). Boards are numbered 1.. in pairing order; hall boards are those
+(``services.views.standings``). Boards are numbered 1.. in pairing order; hall boards are those
 of the file's ``[[boards]]`` in that order (numbers after the last one when the file lists fewer).
 A pairing-allocated bye (C.04.1, C.05 Annex 1 "the highest number counts as a bye") gets no board:
 ``byes: [start_no]``.

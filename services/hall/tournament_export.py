@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from services.hall.tournament_trf import trf_from_field
-from services.hall.tournament_view import TournamentView
+from services.views.standings import TournamentView
 from services.hall.view_pgn import game_pgn, pgn_time_control  # noqa: F401 (pgn_time_control: kept here too)
 from services.tournament.results import second_games
 from services.tournament.trf import dump_trf

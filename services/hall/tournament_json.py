@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from decimal import Decimal
 
-from services.hall.tournament_view import TournamentView
+from services.views.standings import TournamentView
 
 
 def _money(d: Decimal) -> str:

@@ -1,4 +1,4 @@
-"""PGN of the spectators' GAMEs (``services.hall.view``): Seven Tag Roster, TimeControl, Termination
+"""PGN of the spectators' GAMEs (``services.views.spectator``): Seven Tag Roster, TimeControl, Termination
 and the clock after every ply as ``[%clk h:mm:ss]`` (PGN standard 8.1.1; %clk as used by DGT and
 lichess broadcasts). Pure: a GAME dict in, text out.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from services.events import (ClockAdjusted, ClockPaused, ClockPressed, ClockResumed, ClockSet, ClockStarted,
                              GamePaused, GameResumed, MatchClockChosen, MatchGameReady)
 from services.events.device import ClockReading
-from services.hall.view_clock import frozen_clock
+from services.state.clock_reading import frozen_clock
 from services.regulations.clock_watch import watch_for
 from services.state.changes import Changes
 from services.state.hall import HallState, folds

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from services.events import (ArbiterDecision, ArmageddonDecided, DefaultForfeit, DrawClaimDecided, FineRecorded,
                              FlagFell, GameEnded)
-from services.hall.view_clock import frozen_clock
+from services.state.clock_reading import frozen_clock
 from services.state.changes import Changes
 from services.state.hall import HallState, folds
 

@@ -7,7 +7,7 @@ from services.events import (ArmageddonScheduled, LotsDrawn, MatchGameStarted, P
                              TournamentRegistered)
 from services.events.tournament import Setup
 from services.hall.tournament_log import tournament_from_data
-from services.hall.view_setup import side_to_move, start_fen
+from services.state.start import side_to_move, start_fen
 from services.regulations.clock_watch import watch_for
 from services.state.changes import Changes
 from services.state.hall import HallState, folds

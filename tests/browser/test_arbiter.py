@@ -42,7 +42,7 @@ from gateway import Gateway, embedded_broker
 from gateway.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
-from services.hall.view_replay import game_entries
+from replay_entries import game_entries
 from venue.serve import serving
 
 HERE = Path(__file__).resolve().parent

@@ -1,6 +1,6 @@
-"""The arbiters' alert queue (services.hall.alerts) folded from log entries."""
+"""The arbiters' alert queue (services.views.alerts) folded from log entries."""
 
-from services.hall.alerts import AlertQueue
+from services.views.alerts import AlertQueue
 
 CLAIM = {"kind": "threefold", "by_move": None, "evidence": {"plies": [0, 4, 8]}}
 

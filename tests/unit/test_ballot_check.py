@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 
 from gateway.hall import HELD
-from services.hall.alerts import AlertQueue
+from services.views.alerts import AlertQueue
 from services.regulations.checkers_match import ballot_deviation
 from services.rules.checkers_pdn import replay
 from tests.unit.test_gateway_match import GAME_25, Gateway

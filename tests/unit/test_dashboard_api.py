@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog
-from services.hall.view_replay import game_entries, round_started
+from replay_entries import game_entries, round_started
 
 T0 = 1_712_678_400_000
 SEVEN = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]

@@ -12,7 +12,7 @@ import pytest
 from dashboard.feed import Feed
 from dashboard.hub import Hub
 from services.eventlog.base import Entry
-from services.hall.view_replay import game_entries, round_started
+from replay_entries import game_entries, round_started
 
 
 @pytest.fixture(scope="module")

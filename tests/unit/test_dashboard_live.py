@@ -21,7 +21,7 @@ import websockets
 
 from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog
-from services.hall.view_replay import game_entries, round_started
+from replay_entries import game_entries, round_started
 from venue.serve import serving
 
 T0 = 1_712_678_400_000
@@ -177,7 +177,7 @@ async def test_f12_500_updates_of_2kb(round5):
     app = create_app(log, queue_cap=cap)
     hub = app.state.feed.hub
     # Each update is Gukesh-Abasov's full GAME state at a ply (moves, SAN, %clk): about 2 KB.
-    from services.hall.view import HallView
+    from services.views.spectator import SpectatorView as HallView
     from services.eventlog.base import Entry
 
     view = HallView()

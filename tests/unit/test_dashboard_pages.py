@@ -15,7 +15,7 @@ from dashboard.boardspec import parse
 from dashboard.pages import PAGE_SIZE
 from tests.unit.test_dashboard_api import client_for, wait_caught_up
 from services.eventlog.memory import MemoryLog
-from services.hall.view_replay import round_started
+from replay_entries import round_started
 
 T0 = 1_712_678_400_000
 

@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Account, Accounts, hash_password
 from services.eventlog.memory import MemoryLog
-from services.hall.view_replay import game_entries, round_started
+from replay_entries import game_entries, round_started
 
 T0 = 1_712_678_400_000
 

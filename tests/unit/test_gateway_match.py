@@ -133,7 +133,7 @@ def test_a_flag_in_game_one_forfeits_game_two_which_is_never_begun():
 
 def test_the_arbiters_are_told_of_the_match_forfeit():
     # DESIGN.md: arbiters "must be told at once when ... a flag fell"; here the flag costs two games
-    from services.hall.alerts import AlertQueue
+    from services.views.alerts import AlertQueue
 
     gw = Gateway()
     gw.clock("start", 90 * MIN, 90 * MIN, "black")

@@ -22,7 +22,7 @@ import pytest
 from dashboard.arbiter.actions import ActionError, build
 from services.eventlog.base import Entry
 from services.hall.round_from_file import round_from_tournament
-from services.hall.view import HallView
+from services.views.spectator import SpectatorView as HallView
 from services.regulations.enforcer import Enforcer
 from services.regulations.tournament_file import load_tournament
 

@@ -31,7 +31,7 @@ from services.hall.round_from_file import round_from_tournament
 from services.hall.tournament_export import tournament_trf
 from services.hall.tournament_json import crosstable_json
 from services.hall.tournament_log import tournament_registered_data
-from services.hall.tournament_view import TournamentView
+from services.views.standings import TournamentView
 from services.regulations.tournament_file import load_tournament
 from services.rules.checkers_pdn import read_pdn
 from services.tournament.results import results_from_trf

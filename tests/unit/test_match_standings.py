@@ -15,7 +15,7 @@ from pathlib import Path
 from services.eventlog.base import Entry
 from services.hall.round_from_file import round_from_tournament
 from services.hall.tournament_log import tournament_registered_data
-from services.hall.tournament_view import TournamentView
+from services.views.standings import TournamentView
 from services.regulations.tournament_file import load_tournament
 
 PRESET = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017.toml"

@@ -152,7 +152,7 @@ def test_swiss_round_from_the_folded_log(shared_data: Path) -> None:
     ``game_ended`` with ``forfeit``), folded, then paired: the pairs of NAME.pairs."""
     from services.eventlog.base import Entry
     from services.hall.round_from_file import round_from_view
-    from services.hall.tournament_view import TournamentView
+    from services.views.standings import TournamentView
 
     path = shared_data / "pairing" / "dutch" / "dutch-001005-29p-r4of9.trf"
     t = parse_trf(path.read_text())

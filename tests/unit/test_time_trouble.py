@@ -21,7 +21,7 @@ from dashboard.app import create_app
 from dashboard.arbiter.actions import ActionError, build
 from dashboard.arbiter.auth import Account, Accounts, hash_password
 from services.eventlog.memory import MemoryLog
-from services.hall.alerts import AlertQueue
+from services.views.alerts import AlertQueue
 from services.regulations.enforcer import TIME_TROUBLE_RULE, Enforcer
 from services.regulations.tournament_file import load_tournament
 

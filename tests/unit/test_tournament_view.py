@@ -1,4 +1,4 @@
-"""The tournament fold (services/hall/tournament_view.py): results, standings, prizes, play-off.
+"""The tournament fold (services/views/standings.py): results, standings, prizes, play-off.
 
 Sources of the expected values: ../shared/data/tiebreaks/round-robin (FIDE TieBreakServer v1.9.57,
 C.07 from March 2026); ../shared/regulations (Norway Chess 2023 points and prize money, US
@@ -18,7 +18,7 @@ from services.eventlog.base import Entry
 from services.hall.round_from_file import round_from_tournament
 from services.hall.setup import round_from_pgn
 from services.hall.tournament_log import tournament_from_data, tournament_registered_data
-from services.hall.tournament_view import TournamentView
+from services.views.standings import TournamentView
 from services.regulations.enforcer import Enforcer
 from services.regulations.tournament_file import load_tournament
 from services.tournament.trf import parse_trf

@@ -1,4 +1,4 @@
-"""The spectators' fold (services.hall.view) over the entries of real games.
+"""The spectators' fold (services.views.spectator) over the entries of real games.
 
 Source of every expected value: round 5 of the FIDE Candidates 2024 (open), in
 ../shared/data/chess/fide_candidates_2024_open.pgn (moves, SAN, FEN and [%clk] per ply, results),
@@ -12,8 +12,8 @@ import chess.pgn
 import pytest
 
 from services.eventlog.base import Entry
-from services.hall.view import HallView
-from services.hall.view_replay import game_entries, round_started
+from services.views.spectator import SpectatorView as HallView
+from replay_entries import game_entries, round_started
 
 T0 = 1_712_678_400_000  # 2024-04-09 16:00 UTC, ms
 

@@ -2,7 +2,7 @@
 with White pieces will continue with White in Armageddon." The spectators see it on the same board."""
 
 from services.eventlog.base import Entry
-from services.hall.view import HallView
+from services.views.spectator import SpectatorView as HallView
 
 SETUP = {"id": "1-1", "board": "1", "round": "1", "white": "Carlsen, Magnus", "black": "Nakamura, Hikaru",
          "variant": "chess", "time_control": "7200", "fen": None, "kind": "classical"}

@@ -6,7 +6,7 @@ clock times shall not be reset prior to the second game"); issue 6 (the same bal
 """
 
 from services.eventlog.base import Entry
-from services.hall.view import HallView
+from services.views.spectator import SpectatorView as HallView
 from services.regulations.checkers_match import match_setups
 
 MIN = 60_000

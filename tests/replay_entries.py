@@ -1,6 +1,6 @@
 """Log entries for a recorded chess game, as a gateway would write them from real boards and clocks.
 
-For tests and benchmarks of the fold (``services.hall.view``) and the dashboard: they need the
+For tests and benchmarks of the fold (``services.views.spectator``) and the dashboard: they need the
 entries of real games without running MQTT. Pure: a ``chess.pgn.Game`` in, a list of
 ``(type, data, at)`` out (ready for ``EventLog.append_many``).
 

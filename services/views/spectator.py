@@ -1,0 +1,188 @@
+"""The spectators' view: a projection of the hall's state (``services.state.HallState``), with no
+game model of its own.
+
+GAME (what ``game(id)`` / ``games()`` return, and what the dashboard's API serves)::
+
+    {"id": "5-1", "board": "1", "round": "5", "white": str, "black": str,
+     "white_elo": int|None, "black_elo": int|None, "variant": "chess"|"checkers",
+     "time_control": PGN TimeControl|None, "kind": str|None, "start_fen": FEN,
+     "first_side": "white"|"black" (who makes ply 1),
+     "fen": FEN after the last ply, "ply": int (0 = no move yet), "turn": "white"|"black",
+     "moves": [UCI or numeric, ...], "san": [str, ...],
+     "clocks": [ms|None, ...]  # one per ply: the mover's remaining time after it (PGN %clk)
+     "clock": {"white_ms": int, "black_ms": int, "running": "white"|"black"|None, "at": ms}|None,
+     "status": "waiting"|"playing"|"ended", "result": "*"|"1-0"|"0-1"|"1/2-1/2"|...,
+     "termination": None|word, "claimable": [{"kind", "by_move", "evidence"}, ...],
+     "last_move": UCI|None,
+     "match": {"id", "game_no": 1|2, "games": 2, "follows"?}|None,  # checkers matches
+     "ballot": {"ballot": ACF number, "moves": [3 moves], "name"}|None,
+     "match_clock": {"option", "how", "coin", "by", "at"}}  # only once the referee chose it (X.A.a)
+
+``clock.at`` is the time of the reading, so a browser shows ``white_ms - (now - at)`` for the running
+side. Delta messages (``deltas``; each carries the entry's ``seq``)::
+
+    {"type": "round", "seq": N, "round": ROUND, "games": [GAME, ...]}   # a new round: replace all
+    {"type": "game", "seq": N, "id": GAME id,
+     "set": {field: value, ...},            # fields to overwrite (fen, ply, clock, status, ...)
+     "append": {"move": str, "san": str},   # optional: one ply added (push to moves/san, None to clocks)
+     "clk": [[ply, ms], ...]}               # optional: clocks[ply - 1] = ms (PGN %clk, FIDE Laws 6)
+
+ROUND = ``{"round", "event", "site", "date"}``. Live deltas are about the current round; every
+round's games stay readable (``game(id)``, ``games(round)``, ``rounds()``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator, Mapping
+
+from services.eventlog.base import Entry
+from services.state import Changes, GameState, HallState
+
+GAME_FIELDS = ("id", "board", "round", "white", "black", "white_elo", "black_elo", "variant", "time_control",
+               "kind", "start_fen", "first_side", "fen", "ply", "turn", "moves", "san", "clocks", "clock",
+               "status", "result", "termination", "claimable", "last_move", "match", "ballot")
+
+
+def _elo(value) -> int | None:
+    try:
+        return int(value) if value not in (None, "", "-") else None
+    except (TypeError, ValueError):
+        return None
+
+
+def game_json(g: GameState) -> dict:
+    """The GAME of ``g`` (a new dict; its lists are copies)."""
+    s = g.setup
+    out = {
+        "id": g.id, "board": g.board, "round": g.round, "white": g.white, "black": g.black,
+        "white_elo": _elo(s.get("white_elo")), "black_elo": _elo(s.get("black_elo")), "variant": g.variant,
+        "time_control": copy.deepcopy(g.time_control), "kind": g.kind, "start_fen": g.start_fen,
+        "first_side": g.first_side, "fen": g.fen, "ply": g.ply, "turn": g.turn, "moves": list(g.moves),
+        "san": list(g.san), "clocks": list(g.clocks), "clock": dict(g.clock) if g.clock else None,
+        "status": g.status, "result": g.result, "termination": g.termination,
+        "claimable": copy.deepcopy(g.claimable), "last_move": g.last_move, "match": s.get("match"),
+        "ballot": s.get("ballot"),
+    }
+    if g.match_clock is not None:
+        out["match_clock"] = dict(g.match_clock)
+    return out
+
+
+def _board_key(g: dict) -> tuple:
+    b = g["board"]
+    return (0, int(b), b) if b.isdigit() else (1, 0, b)
+
+
+class SpectatorView:
+    """The spectators' projection of ``state`` (a new empty ``HallState`` when none is given: the
+    view then folds entries itself with ``apply``). GAMEs are built from the state when asked and
+    kept until the fold changes them."""
+
+    def __init__(self, state: HallState | None = None):
+        self.state = state if state is not None else HallState()
+        self._cache: dict[str, dict] = {}
+
+    # --- reading -------------------------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        """The last log seq folded into the state."""
+        return self.state.seq
+
+    @property
+    def round(self) -> dict | None:
+        """ROUND of the current round, or None before any."""
+        r = self.state.round()
+        return r.info() if r is not None else None
+
+    def rounds(self) -> list[dict]:
+        """ROUND of every round set up, in order."""
+        return [r.info() for r in self.state.rounds.values()]
+
+    def live_game(self, game_id: str) -> dict:
+        """The GAME of any round, kept between changes (never mutate it). KeyError when unknown."""
+        g = self._cache.get(game_id)
+        if g is None:
+            g = self._cache[game_id] = game_json(self.state.games[game_id])
+        return g
+
+    def game(self, game_id: str) -> dict | None:
+        """One GAME of any round (a copy), or None."""
+        return copy.deepcopy(self.live_game(game_id)) if game_id in self.state.games else None
+
+    def ids(self, round_no: str | None = None) -> list[str]:
+        """The game ids of a round (default: the current one) in hall-board order."""
+        r = self.state.round(round_no)
+        if r is None:
+            return []
+        games = [self.live_game(gid) for gid in r.games if gid in self.state.games]
+        return [g["id"] for g in sorted(games, key=_board_key)]
+
+    def games(self, round_no: str | None = None) -> list[dict]:
+        """Every GAME of a round (default: the current one) in hall-board order (copies)."""
+        return [copy.deepcopy(self.live_game(gid)) for gid in self.ids(round_no)]
+
+    def every_game(self) -> Mapping[str, dict]:
+        """Every game of every round, GAME by id, read-only and built when looked up (the arbiters
+        act on any game of the event)."""
+        return _Games(self)
+
+    def snapshot(self) -> dict:
+        """``{"type": "snapshot", "seq": N, "round": ROUND|None, "games": [GAME, ...]}``."""
+        return {"type": "snapshot", "seq": self.seq, "round": self.round, "games": self.games()}
+
+    # --- folding -------------------------------------------------------------------------------
+    def apply(self, entry: Entry) -> list[dict]:
+        """Fold one entry into the state (for a view that owns its state) and return its deltas."""
+        if entry.seq and entry.seq <= self.state.seq:
+            return []
+        return self.deltas(self.state.apply(entry), entry.seq)
+
+    def deltas(self, changes: Changes, seq: int) -> list[dict]:
+        """The delta messages for what one folded entry changed (see the module docstring)."""
+        touched = set(changes.games) | set(changes.appended) | set(changes.clk)
+        for gid in touched:
+            self._cache.pop(gid, None)
+        current = self.state.current
+        if changes.rounds:
+            for gid in list(self._cache):
+                if gid not in self.state.games:
+                    del self._cache[gid]
+            if current in changes.rounds:
+                return [{"type": "round", "seq": seq, "round": self.round, "games": self.games()}]
+        r = self.state.round()
+        out = []
+        for gid in sorted(touched):
+            g = self.state.games.get(gid)
+            if g is None or r is None or g.round != current or gid not in r.games:
+                continue
+            game = self.live_game(gid)
+            fields = [f for f in changes.games.get(gid, ()) if f in game]
+            delta: dict = {"type": "game", "seq": seq, "id": gid, "set": {f: copy.deepcopy(game[f]) for f in fields}}
+            ply = changes.appended.get(gid)
+            if ply is not None:
+                delta["append"] = {"move": game["moves"][ply - 1], "san": game["san"][ply - 1]}
+            clk = [[p, game["clocks"][p - 1]] for p in changes.clk.get(gid, ()) if 1 <= p <= len(game["clocks"])]
+            if clk:
+                delta["clk"] = clk
+            if delta["set"] or "append" in delta or clk:
+                out.append(delta)
+        return out
+
+
+class _Games(Mapping):
+    """``SpectatorView.every_game``: GAMEs of every round by id, built on lookup."""
+
+    def __init__(self, view: SpectatorView):
+        self._view = view
+
+    def __getitem__(self, game_id: str) -> dict:
+        if game_id not in self._view.state.games:
+            raise KeyError(game_id)
+        return self._view.live_game(game_id)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._view.state.games))
+
+    def __len__(self) -> int:
+        return len(self._view.state.games)

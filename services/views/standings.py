@@ -1,0 +1,225 @@
+"""The standings: a projection of the hall's state (``services.state.HallState``: its
+``tournament`` part, the players, every pairing's result, fines, withdrawals and lots) into
+standings with tie-breaks, the crosstable, prizes and the play-off (the issue "Pairings, standings,
+tie-breaks, prizes and playoffs"), with no game model of its own.
+
+``TournamentView(state)`` reads a state folded elsewhere (the dashboard's feed folds the one state
+that every view reads); ``TournamentView()`` owns a new state and folds entries itself with
+``apply`` (``venue export``, pairing the next round from the log). Reading (``standings``,
+``crosstable``, ...) raises ValueError only when the recorded results contradict each other (e.g. a
+player with two games in a round).
+"""
+
+from __future__ import annotations
+
+import copy
+from decimal import Decimal
+
+from services.eventlog.base import Entry
+from services.hall.tournament_games import GameRecord
+from services.hall.tournament_rank import cross_rows, rank
+from services.regulations.model import Tournament
+from services.state import HallState
+from services.tournament.crosstable import CrossRow
+from services.tournament.model import Field
+from services.tournament.playoffs import PlayoffPlan, playoff
+from services.tournament.prizes import PrizeResult, PrizeRule, distribute
+from services.tournament.scoring import CLASSICAL, NORWAY, Scoring
+from services.tournament.standings import StandingRow
+from services.views.spectator import game_json
+
+ROUND_ROBIN = ("round-robin", "double-round-robin")
+PROVISIONAL_RESULT = "1/2-1/2"
+"""What an unfinished game counts as in provisional standings: a draw. The spectators' GAME holds no
+evaluation (the gateway runs no engine) and FIDE has no rule to score an unfinished game; a draw is
+the neutral reading, and for Norway scoring it counts the 1 point a drawn classical game is sure of
+(``services.tournament.results``)."""
+
+
+class TournamentView:
+    """The standings of ``state`` (see the module docstring). ``tournament``: a tournament file to
+    apply until the log registers one. Attributes read from the state: ``tournament`` (the
+    registered file, else the given one), ``players`` (start number -> {"name", "rating", ...}),
+    ``games`` (game id -> GameRecord; byes under "bye-{round}-{start_no}"), ``rounds`` (round number
+    -> {"round", "event", "site", "date", "at"}), ``fines``, ``withdrawn``, ``lots``,
+    ``pairing_numbers``."""
+
+    def __init__(self, state: HallState | Tournament | None = None, tournament: Tournament | None = None):
+        if isinstance(state, Tournament):
+            state, tournament = None, state
+        self.state = state if state is not None else HallState(tournament)
+
+    def apply(self, entry: Entry) -> bool:
+        """Fold one entry into the state (for a view that owns its state); True when the standings
+        may have changed. Idempotent per ``seq``."""
+        if entry.seq and entry.seq <= self.state.seq:
+            return False
+        return self.state.apply(entry).standings
+
+    @property
+    def seq(self) -> int:
+        """The last log seq folded."""
+        return self.state.seq
+
+    @property
+    def tournament(self) -> Tournament | None:
+        """The registered tournament (else the one given), or None."""
+        return self.state.config
+
+    @property
+    def players(self) -> dict[int, dict]:
+        return self.state.tournament.players
+
+    @property
+    def games(self) -> dict[str, GameRecord]:
+        return self.state.tournament.records
+
+    @property
+    def fines(self) -> dict[int, Decimal]:
+        return self.state.tournament.fines
+
+    @property
+    def withdrawn(self) -> dict[int, int]:
+        return self.state.tournament.withdrawn
+
+    @property
+    def lots(self) -> dict[int, int]:
+        return self.state.tournament.lots
+
+    @property
+    def pairing_numbers(self) -> dict[int, int]:
+        return self.state.tournament.pairing_numbers
+
+    @property
+    def rounds(self) -> dict[int, dict]:
+        """Round number -> ``{"round", "event", "site", "date", "at"}`` of the numbered rounds."""
+        return {int(n): {**r.info(), "at": r.at} for n, r in self.state.rounds.items() if n.isdigit()}
+
+    @property
+    def current_round(self) -> int:
+        """The latest round started (0 before any)."""
+        return max(self.rounds, default=0)
+
+    @property
+    def name(self) -> str:
+        """The tournament's name (the file's, else the rounds' Event tag)."""
+        if self.tournament is not None:
+            return self.tournament.name
+        r = self.rounds.get(self.current_round) or {}
+        return r.get("event") or ""
+
+    def scoring(self) -> Scoring:
+        """The event's points (services.tournament.scoring): Norway Chess 3 / 1½ / 1 / 0 or 1 / ½ / 0."""
+        t = self.tournament
+        return NORWAY if t is not None and t.regulations.scoring == "norway-armageddon" else CLASSICAL
+
+    def tiebreak_order(self) -> list[str]:
+        """The regulations' tie-breaks in order (PTS is put first by the standings)."""
+        t = self.tournament
+        return list(t.regulations.tiebreaks) if t is not None and t.regulations.tiebreaks else ["PTS"]
+
+    def results(self, before_round: int | None = None) -> list[tuple]:
+        """``(GameResult, special score)`` of every pairing (of the rounds before ``before_round``),
+        for ``services.hall.round_from_file.round_from_tournament(results_so_far=...)``."""
+        return [g.as_result() for g in self._ordered() if before_round is None or g.round < before_round]
+
+    def absent(self, round_no: int) -> set[int]:
+        """Players withdrawn by round ``round_no`` (not to be paired in a Swiss)."""
+        return {s for s, r in self.withdrawn.items() if r <= round_no}
+
+    def rank(self, provisional: bool = False) -> tuple[Field, list[StandingRow]]:
+        """The tie-break field over the rounds started so far and its ranked rows. Tie-breaks count
+        classical games only: the rounds hold the classical games, Armageddon games only add the
+        Norway points (services.tournament.scoring.NorwayScoring), play-off games are not rounds."""
+        t = self.tournament
+        players = {s: (p["name"], p.get("rating")) for s, p in self.players.items()}
+        records = self.records(provisional)
+        return rank(players, records, rounds=self.current_round, scoring=self.scoring(),
+                    tiebreaks=self.tiebreak_order(), round_robin=t is not None and t.system in ROUND_ROBIN,
+                    lots=self.lots or None, provisional=provisional)
+
+    def records(self, provisional: bool = False) -> list[tuple]:
+        """``(GameResult, special score)`` of every pairing of every round started, in round and
+        board order; ``provisional``: unfinished games (a match's second game too) read as
+        :data:`PROVISIONAL_RESULT`."""
+        return [g.as_result(PROVISIONAL_RESULT if provisional else None) for g in self._ordered()]
+
+    def standings(self, provisional: bool = False) -> list[StandingRow]:
+        """Ranked standings; ``provisional``: unfinished games count as :data:`PROVISIONAL_RESULT`."""
+        return self.rank(provisional)[1]
+
+    def crosstable(self, provisional: bool = False) -> list[CrossRow]:
+        """The crosstable in rank order; a checkers match round's cell holds both games
+        (``services.tournament.crosstable.CrossCell.games``)."""
+        return cross_rows(*self.rank(provisional), self.records(provisional))
+
+    def forfeited_or_withdrew(self) -> set[int]:
+        """Players who lost a game by forfeit or withdrew (US 2023: no prize money for them)."""
+        out = set(self.withdrawn)
+        for g in self.games.values():
+            out.update(s for s in g.forfeited_by() if s is not None)
+        return out
+
+    def prize_rule(self) -> PrizeRule | None:
+        """The file's prize rule for ``services.tournament.prizes``; None without prize amounts."""
+        t = self.tournament
+        if t is None or not t.regulations.prizes.amounts:
+            return None
+        pz = t.regulations.prizes
+        return PrizeRule(tuple(Decimal(a) for a in pz.amounts), currency=pz.currency,
+                         sharing="tiebreak" if pz.sharing == "tiebreak" else "score",
+                         first_prize_shared=pz.sharing != "equal-except-first",
+                         withhold_after_forfeit=pz.withhold_after_forfeit, unit=Decimal(1),
+                         source=t.source or t.name)
+
+    def prizes(self, provisional: bool = False) -> PrizeResult | None:
+        """The prize money by the standings now (final once the last round is over), fines deducted
+        and forfeits withheld where the file says so; None when the file gives no prize amounts."""
+        rule = self.prize_rule()
+        if rule is None:
+            return None
+        return distribute(self.standings(provisional), rule, fines=self.fines,
+                          forfeited_or_withdrew=self.forfeited_or_withdrew())
+
+    def finished(self) -> bool:
+        """The last round of the file has been played to the end (every game has a result)."""
+        t = self.tournament
+        last = [g for g in self.games.values() if t is not None and g.round == t.rounds_total]
+        return bool(last) and all(g.finished for g in last)
+
+    def tied_for_first(self, provisional: bool = False) -> list[int]:
+        """Start numbers on the top score, best first by the tie-breaks."""
+        rows = self.standings(provisional)
+        return [r.start_no for r in rows if rows and r.points == rows[0].points]
+
+    def playoff(self, force: bool = False) -> PlayoffPlan | None:
+        """The play-off of the file's rule when two or more players tie for first after the last
+        round (``force``: as if the event ended now); None otherwise or with rule "none"."""
+        t = self.tournament
+        if t is None or t.regulations.playoff == "none" or not (force or self.finished()):
+            return None
+        return playoff(t.regulations.playoff, self.tied_for_first())
+
+    def round_games(self, rnd: int) -> list[dict]:
+        """The spectators' GAMEs (services.views.spectator) of round ``rnd`` in board order, each followed
+        by its match's second game (checkers) and its Armageddon game; copies."""
+        out = []
+        for g in self._ordered():
+            if g.round != rnd or not g.id:
+                continue
+            for gid in (g.id, g.second_id, g.armageddon_id):
+                if gid in self.state.games:
+                    out.append(game_json(self.state.games[gid]))
+        return out
+
+    def round_info(self, rnd: int) -> dict:
+        """ROUND of services.views.spectator (``round``, ``event``, ``site``, ``date``) for round ``rnd``."""
+        info = copy.deepcopy(self.rounds.get(rnd) or {"round": str(rnd)})
+        info.pop("at", None)
+        return info
+
+    def _ordered(self) -> list[GameRecord]:
+        def key(g: GameRecord) -> tuple:
+            return (g.round, g.black is None, int(g.board) if g.board.isdigit() else 10**9, g.board, g.white)
+
+        return sorted(self.games.values(), key=key)
