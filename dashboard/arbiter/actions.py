@@ -277,7 +277,7 @@ def _time_trouble(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     it answers if named, and the rule. Raises ActionError for an ended game or a bad side (the chess
     refusal is ``_checkers``'). The referee's judgement is not second-guessed: a call with more than
     5 minutes showing is recorded as made."""
-    from services.regulations.enforcer import TIME_TROUBLE_RULE
+    from services.regulations.clock_rules import TIME_TROUBLE_RULE
 
     if g.get("status") == "ended":
         raise ActionError(f"game: {g['id']} has already ended ({g.get('result')}); there is no time trouble to "

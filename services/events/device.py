@@ -220,8 +220,8 @@ class FlagFell(Event, kw_only=True):
     """The clock shows ``side`` at 0 (FIDE Laws 6.8); ``game_ended`` follows (6.9)."""
 
     game: str
-    board: str
     side: Side
+    board: str = ""
     white_ms: int | None = None
     black_ms: int | None = None
     seq: int | None = None

@@ -17,19 +17,16 @@ Here:
   "follows"?}``, the same ``ballot``, White and Black swapped in game 2.
 * :func:`carried_times`: game 2's clock from the last clock reading of game 1 (per player: the
   times follow the players, who change colours).
-* :class:`MatchKeeper`: the fold the gateway runs over the log; when a match's first game ends it
-  answers ``match_game_ready`` (game 2's carried clock, paused) or, after a flag fall,
-  ``match_forfeit`` + ``game_ended`` for game 2 (X.A.b; ``checkers_rounds.flag_forfeits``).
+* ``services.regulations.match_rules``: what is due when a match's first game ends:
+  ``match_game_ready`` (game 2's carried clock, paused) or, after a flag fall, ``match_forfeit`` +
+  ``game_ended`` for game 2 (X.A.b; ``checkers_rounds.flag_forfeits``).
 * :func:`ballot_deviation`: a board's move among the first three plies that is not the ballot's
   (X.A.d: "Red's first balloted move is made"): the gateway refuses it (docs/checkers.md).
 """
 
 from __future__ import annotations
 
-from services.rules.base import BLACK, WHITE, other
-from services.rules.results import TIME_FORFEIT, score
-
-from .checkers_rounds import flag_forfeits
+from services.rules.base import BLACK, WHITE
 
 GAMES_PER_MATCH = 2
 BALLOT_PLIES = 3  # Red's first move, White's reply, Red's second move: the three balloted moves
@@ -132,88 +129,3 @@ def carried_times(reading: dict | None, ended_at: int, rate: float = 1.0) -> dic
         spent = int(max(0, ended_at - int(reading.get("at") or ended_at)) * rate)
         left[running] = max(0, left[running] - spent)
     return {"white_ms": left[BLACK], "black_ms": left[WHITE]}
-
-
-def _loser(result: str) -> str | None:
-    try:
-        winner = score(result).winner
-    except (KeyError, ValueError):
-        return None
-    return other(winner) if winner in (WHITE, BLACK) else None
-
-
-class MatchKeeper:
-    """The match rules as a fold of the event log (the gateway shows it every entry, as the
-    enforcer). ``rate``: replay speed for the carried clock. ``observe`` returns the entries to
-    append; it never raises on odd entries. After a restart the log is replayed through it and the
-    answers thrown away: its own answers are in the log, so nothing is said twice."""
-
-    def __init__(self, rate: float = 1.0):
-        self.rate = rate
-        self.setups: dict[str, dict] = {}        # game id -> SETUP of a match game
-        self.second: dict[str, str] = {}         # game 1 id -> game 2 id
-        self.readings: dict[str, dict] = {}      # game id -> last clock reading
-        self.flagged: dict[str, str] = {}        # game id -> the side whose flag fell
-        self.answered: set[str] = set()          # game 1 ids whose end was answered
-        self.ended: set[str] = set()
-
-    def observe(self, type: str, data: dict, at: int) -> list[tuple[str, dict]]:
-        """Fold one entry; the entries the match rules call for in answer."""
-        try:
-            if type == "round_started":
-                for setup in data.get("games", []):
-                    self._add(setup)
-            elif type.startswith("clock_") and data.get("game") in self.setups:
-                self.readings[data["game"]] = {"white_ms": data.get("white_ms"), "black_ms": data.get("black_ms"),
-                                               "running": data.get("running"), "at": at}
-            elif type == "flag_fell" and data.get("game") in self.setups:
-                self.flagged[data["game"]] = data.get("side")
-            elif type in ("match_game_ready", "match_forfeit"):
-                self.answered.add(str(data.get("follows") or data.get("flagged_in")))
-            elif type == "game_ended":
-                return self._ended(data, at)
-            elif type == "arbiter_decision" and data.get("result") == "*":
-                self.ended.discard(data.get("game"))
-        except (KeyError, TypeError, ValueError):
-            return []
-        return []
-
-    def _add(self, setup: dict) -> None:
-        match = setup.get("match")
-        if not isinstance(match, dict):
-            return
-        self.setups[str(setup["id"])] = setup
-        if match.get("follows"):
-            self.second[str(match["follows"])] = str(setup["id"])
-
-    def _ended(self, data: dict, at: int) -> list[tuple[str, dict]]:
-        gid = data.get("game")
-        if gid not in self.setups or gid in self.ended:
-            return []
-        self.ended.add(gid)
-        nxt = self.second.get(gid)
-        if nxt is None or gid in self.answered or nxt in self.ended:
-            return []
-        self.answered.add(gid)
-        first, second = self.setups[gid], self.setups[nxt]
-        base = {"game": nxt, "board": str(second.get("board")), "match": second["match"]["id"]}
-        flag_side = self.flagged.get(gid)
-        by_flag = data.get("termination") == TIME_FORFEIT and data.get("by") != "regulations"
-        if flag_side is None and by_flag:
-            flag_side = _loser(data.get("result", ""))
-        if by_flag and flag_side in (WHITE, BLACK) and 1 in flag_forfeits(0, next_started=False):
-            # the player who flagged in game 1 plays the other colour in game 2 and forfeits it
-            side = other(flag_side)
-            result = "0-1" if side == WHITE else "1-0"
-            return [("match_forfeit", {**base, "flagged_in": gid, "side": side, "player": second.get(side),
-                                       "games": [gid, nxt], "result": result, "rule": RULE_FLAG}),
-                    ("game_ended", {"game": nxt, "board": base["board"], "result": result,
-                                    "termination": "forfeit", "forfeit": True, "ply": 0,
-                                    "by": "regulations", "rule": RULE_FLAG})]
-        clock = carried_times(self.readings.get(gid), at, self.rate)
-        return [("match_game_ready", {**base, "follows": gid, "game_no": 2,
-                                      "white": second.get("white"), "black": second.get("black"),
-                                      "ballot": second.get("ballot"),
-                                      "white_ms": clock["white_ms"] if clock else None,
-                                      "black_ms": clock["black_ms"] if clock else None,
-                                      "running": None, "rule": RULE_CARRY})]

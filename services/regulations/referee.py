@@ -50,11 +50,11 @@ def answers(state: HallState, event: Event, changes: Changes, now_ms: int) -> li
     if regulated and isinstance(event, ClockStarted) and event.running in ("white", "black") and event.game in state.games:
         g = state.games[event.game]
         seated = _other(event.running)
-        if g.arrived[seated] is None and not g.ended:
+        if g.arrived[seated] is None and not g.ended and g.variant == "chess":
             out.append(PresenceNoted(game=g.id, board=g.board, side=seated, player=g.player(seated),
                                      evidence="clock_started", arrived_at=now_ms,
-                                     rule="FIDE Laws 6.5: the player with Black starts White's clock at the start "
-                                          "of the game: Black is at the board"))
+                                     rule=f"FIDE Laws 6.5: the clock was started for {event.running}: "
+                                          f"{seated} is at the board"))
     for gid in list(changes.games):
         g = state.games.get(gid)
         if g is not None:
@@ -169,7 +169,9 @@ def round_start_ms(state: HallState, g: GameState) -> int | None:
 def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     """FIDE Laws 6.7.1 (default time) and, where the event fines it, not being at the board at the
     start (US 2023 rule 1). Only the absent player is defaulted: a player is present from a move, a
-    press, a clock started for the opponent (``presence_noted``) or the arbiter's check-in."""
+    press, a clock started for the opponent (``presence_noted``) or the arbiter's check-in; after
+    the arbiter overruled a default, the players then at the board are excused (6.7.1 "unless the
+    arbiter decides otherwise") and a player still absent is defaulted again."""
     from services.events import DefaultForfeit, PlayerNotAtBoard
 
     t = state.config
@@ -192,12 +194,13 @@ def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     if t.game != "chess" and kind not in regs.default_time_ms:
         return out  # FIDE Laws 6.7 is chess's; a checkers event sets its own (or none)
     default_ms = regs.default_time_for(kind)
-    verdict = lateness.default_verdict(start, default_ms, now_ms, g.arrived["white"], g.arrived["black"])
+    arrived = {side: start if side in g.excused else g.arrived[side] for side in ("white", "black")}
+    verdict = lateness.default_verdict(start, default_ms, now_ms, arrived["white"], arrived["black"])
     if verdict is None:
         return out
     how = f"FIDE Laws 6.7.1; default time {default_ms / 60000:g} min from the start of the round"
     rule = rule_for(state, "default_time", how, detail=how)
-    present = [s for s in ("white", "black") if g.arrived[s] is not None and g.arrived[s] <= verdict.deadline_ms]
+    present = [s for s in ("white", "black") if arrived[s] is not None and arrived[s] <= verdict.deadline_ms]
     out.append(DefaultForfeit(game=g.id, board=g.board, side=verdict.side, result=verdict.result, forfeit=True,
                               deadline_ms=verdict.deadline_ms, scheduled_start_ms=start, start_ms=start,
                               present=present, rule=rule))

@@ -45,10 +45,12 @@ def _decision(state: HallState, ev: ArbiterDecision, at: int, ch: Changes) -> No
     g = state.games[ev.game or ""]
     if ev.result == "*" and g.ended:
         # FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the same moves, the game on again.
-        # A default overruled is armed again: a player still not at the board is defaulted once more
-        # (the players at the board now are present: they were checked in or moved).
+        # A default overruled excuses the players at the board by now (checked in, moved, pressed)
+        # and is armed again for a player still absent, who is defaulted once more.
         g.status = "playing" if g.ply or (g.clock or {}).get("running") else "waiting"
         g.result, g.termination, g.forfeit, g.ended_by, g.ended_at = "*", None, False, None, None
+        if g.defaulted:
+            g.excused |= {side for side, when in g.arrived.items() if when is not None}
         g.defaulted = False
         ch.game(g.id, "status", "result", "termination")
     if state.tournament.set_result(g.id, ev.result, ev.forfeit):

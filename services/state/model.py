@@ -131,7 +131,8 @@ class GameState:
     when the clock started), whichever of the two reached the log first.
 
     Regulations' notes: ``arrived`` (side -> ms, FIDE Laws 6.7.1), ``started_at`` (first move or clock
-    start), ``defaulted``, ``fine_alerted``, ``follow_up`` (an Armageddon game follows it),
+    start), ``defaulted``, ``excused`` (sides the arbiter let play after a default: FIDE Laws 6.7.1
+    "unless the arbiter decides otherwise"), ``fine_alerted``, ``follow_up`` (an Armageddon game follows it),
     ``late_start_ruled``, ``time_trouble`` (sides alerted, X.A.d), ``timer``, ``paused`` (the side
     whose clock ran when an arbiter paused), ``flagged`` (the side whose flag fell), ``watch``
     (``services.regulations.clock_watch.ClockWatch``: the time control's model of the clock),
@@ -170,6 +171,7 @@ class GameState:
     arrived: dict[str, int | None] = field(default_factory=lambda: {"white": None, "black": None})
     started_at: int | None = None
     defaulted: bool = False
+    excused: set[str] = field(default_factory=set)
     fine_alerted: set[str] = field(default_factory=set)
     follow_up: bool = False
     late_start_ruled: bool = False

@@ -10,8 +10,9 @@ real match games of ../shared/data/checkers/tinsley.pdn: London 1992 games 25 an
 reverse).
 """
 
-from services.regulations.checkers_match import (RULE_CARRY, RULE_FLAG, MatchKeeper, carried_times,
-                                                  match_setups)
+from referee_harness import Referee
+
+from services.regulations.checkers_match import RULE_CARRY, RULE_FLAG, carried_times, match_setups
 from services.rules.checkers_ballots import load_deck
 
 MIN = 60_000
@@ -52,8 +53,10 @@ def test_clock_times_follow_the_players_into_the_second_game():
     assert carried_times(None, 5) is None
 
 
-def keeper_with_match() -> tuple[MatchKeeper, list[dict]]:
-    k = MatchKeeper()
+def keeper_with_match() -> tuple[Referee, list[dict]]:
+    """The match rules (services.regulations.match_rules) as the gateway applies them, with no
+    tournament file: a round_started with match games asks for them by itself."""
+    k = Referee(None)
     setups = match_setups(pairing(), BALLOT_15.to_json())
     k.observe("round_started", {"round": "1", "games": setups}, 0)
     return k, setups
@@ -118,9 +121,11 @@ def test_replaying_the_log_answers_nothing_twice():
     answers = k.observe("game_ended", {"game": "1-1.1", "result": "1-0", "termination": "recorded"}, 7)
     log = [("round_started", {"round": "1", "games": setups}),
            ("game_ended", {"game": "1-1.1", "result": "1-0", "termination": "recorded"}), *answers]
-    fresh = MatchKeeper()
-    said = [fresh.observe(t, d, 7) for t, d in log]
-    # a restarted gateway throws the replay's answers away; after the replay nothing is pending
-    assert fresh.answered == {"1-1.1"}
+    assert answers and answers[0][0] == "match_game_ready"
+    fresh = Referee(None)
+    for t, d in log:  # a restarted gateway folds the log and says nothing while it does
+        fresh.state.fold(t, d, 7)
+    # after the replay nothing is pending: the same end again, or time passing, says nothing
+    assert fresh.state.games["1-1.2"].prepared
+    assert fresh.tick(8) == []
     assert fresh.observe("game_ended", {"game": "1-1.1", "result": "1-0", "termination": "recorded"}, 8) == []
-    assert said[1] and said[1][0][0] == "match_game_ready"

@@ -1,6 +1,7 @@
 """The 2017 11-Man National's own rules (../shared/regulations/checkers-11-man-national-2017.txt)."""
 
 import pytest
+from referee_harness import played
 
 from services.regulations.checkers_rounds import (adjudicate, choose_match_clock, flag_forfeits,
                                                   late_start_draw)
@@ -97,7 +98,7 @@ def test_one_minute_rule_enforced_live_by_the_gateways_regulations():
     # and will declare the game forfeited if the player has not moved within the one-minute period."
     from pathlib import Path
 
-    from services.regulations.enforcer import Enforcer
+    from referee_harness import Referee as Enforcer
     from services.regulations.tournament_file import load_tournament
 
     path = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017.toml"
@@ -105,7 +106,7 @@ def test_one_minute_rule_enforced_live_by_the_gateways_regulations():
     e.observe("round_started", {"round": "1", "games": [{"id": "1-1", "board": "1", "round": "1",
                                                          "white": "A", "black": "B", "variant": "checkers"}]}, 0)
     e.observe("move_timer_started", {"game": "1-1", "rule": "one_minute", "side": "black"}, 1000)
-    e.observe("move_played", {"game": "1-1", "turn": "white"}, 20_000)  # Black moved in time
+    e.observe("move_played", played("1-1", 1, "11-15", first="black"), 20_000)  # Black moved in time
     assert e.tick(69_000) == []
     [warn] = e.tick(70_000)  # 50 s into White's minute
     assert warn[0] == "move_timer_warning" and warn[1]["side"] == "white"
@@ -126,7 +127,7 @@ def late_start_enforcer(end_ms: int | None):
     import dataclasses
     from pathlib import Path
 
-    from services.regulations.enforcer import Enforcer
+    from referee_harness import Referee as Enforcer
     from services.regulations.tournament_file import load_tournament
 
     path = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017.toml"
@@ -144,7 +145,7 @@ def test_late_start_draw_for_a_game_not_started_when_the_limit_passes():
     end = 4 * 60 * MIN
     e, _ = late_start_enforcer(end)
     limit = end - 30 * MIN
-    assert e.observe("move_played", {"game": "1-1", "turn": "white", "ply": 1}, limit) == []  # "not later than"
+    assert e.observe("move_played", played("1-1", 1, "11-15", first="black"), limit) == []  # "not later than"
     assert e.tick(limit) == []
     out = e.tick(limit + 1)
     assert [(t, d["game"]) for t, d in out] == [("late_start_draw", "1-2"), ("game_ended", "1-2")]
@@ -162,7 +163,7 @@ def test_late_start_draw_for_a_game_first_moved_after_the_limit():
     end = 4 * 60 * MIN
     e, _ = late_start_enforcer(end)
     late = end - 30 * MIN + 1
-    out = e.observe("move_played", {"game": "1-2", "turn": "white", "ply": 1}, late)
+    out = e.observe("move_played", played("1-2", 1, "11-15", board="2", first="black"), late)
     assert [t for t, _ in out] == ["late_start_draw", "game_ended"]
     assert out[0][1]["started_at"] == late and out[1][1]["ply"] == 1
     assert out[1][1]["result"] == "1/2-1/2"
@@ -170,7 +171,7 @@ def test_late_start_draw_for_a_game_first_moved_after_the_limit():
     e.observe("game_ended", out[1][1], late)
     e.observe("arbiter_decision", {"game": "1-2", "result": "*"}, late + 1000)
     assert [d["game"] for t, d in e.tick(late + 5000) if t == "late_start_draw"] == ["1-1"]  # never started
-    assert e.observe("move_played", {"game": "1-2", "turn": "black", "ply": 2}, late + 6000) == []
+    assert e.observe("move_played", played("1-2", 2, "23-19", board="2", first="black"), late + 6000) == []
 
 
 def test_a_clock_started_in_time_starts_the_game():
@@ -179,9 +180,10 @@ def test_a_clock_started_in_time_starts_the_game():
     end = 4 * 60 * MIN
     e, _ = late_start_enforcer(end)
     limit = end - 30 * MIN
-    e.observe("clock_started", {"game": "1-1", "white_ms": 90 * MIN, "black_ms": 90 * MIN, "running": "black"},
+    e.observe("clock_started", {"game": "1-1", "board": "1", "device": "clock", "seq": 1, "white_ms": 90 * MIN,
+                                "black_ms": 90 * MIN, "running": "black"},
               limit - 10_000)
-    assert e.observe("move_played", {"game": "1-1", "turn": "white", "ply": 1}, limit + 5000) == []
+    assert e.observe("move_played", played("1-1", 1, "11-15", first="black"), limit + 5000) == []
     assert [d["game"] for t, d in e.tick(limit + 6000) if t == "late_start_draw"] == ["1-2"]
 
 
@@ -215,7 +217,7 @@ def ballot_enforcer(ballot_first: bool):
     import dataclasses
     from pathlib import Path
 
-    from services.regulations.enforcer import Enforcer
+    from referee_harness import Referee as Enforcer
     from services.regulations.tournament_file import load_tournament
 
     path = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017.toml"
@@ -236,7 +238,9 @@ def play(e, events):
 
 
 def move(ply: int, text: str):
-    return "move_played", {"ply": ply, "move": text, "turn": "white" if ply % 2 else "black"}
+    data = played("1-1", ply, text, first="black")
+    del data["game"], data["board"]  # play() adds them
+    return "move_played", data
 
 
 def clock(event: str, white_ms: int, black_ms: int, running):

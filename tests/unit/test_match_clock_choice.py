@@ -23,7 +23,8 @@ from dashboard.arbiter.actions import ActionError, build
 from services.eventlog.base import Entry
 from services.hall.round_from_file import round_from_tournament
 from services.views.spectator import SpectatorView as HallView
-from services.regulations.enforcer import Enforcer
+from referee_harness import Referee as Enforcer
+from referee_harness import played
 from services.regulations.tournament_file import load_tournament
 
 PRESET = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017.toml"
@@ -137,7 +138,7 @@ def clock(e: Enforcer, gid: str, event: str, white_ms: int, black_ms: int, runni
 
 
 def moved(e: Enforcer, gid: str, ply: int, at: int) -> list:
-    return e.observe("move_played", {"game": gid, "board": "1", "ply": ply, "turn": "white" if ply % 2 else "black"}, at)
+    return e.observe("move_played", played(gid, ply, first="black"), at)
 
 
 def red_first_move(choice: dict | None) -> list:
@@ -164,13 +165,10 @@ def test_the_gateways_clock_model_follows_the_choice():
 
 def test_game_two_carries_game_one_times_under_the_chosen_control():
     # X.A.b: game 2 starts from the carried times; with 80+10 each of its presses adds 10 s too
-    from services.regulations.checkers_match import MatchKeeper
-
     (entry,) = choose(view_of(), wishes={"black": "80+10", "white": "80+10"})
-    e, keeper = Enforcer(preset()), MatchKeeper()
+    e = Enforcer(preset())  # the referee applies the match rules (services.regulations.match_rules) too
     for type_, data in (("round_started", round_one()), entry):
         e.observe(type_, data, 0)
-        keeper.observe(type_, data, 0)
     assert e.games["1-1.2"].setup["time_control"] == SPEC_80_10
     game2 = e.games["1-1.2"].watch
     assert game2.control.periods("white")[0].increment_ms == TEN_S

@@ -14,7 +14,7 @@ from dashboard.standings import routes
 from services.hall.round_from_file import round_from_tournament
 from services.hall.setup import round_from_pgn
 from services.hall.tournament_log import tournament_registered_data
-from services.regulations.enforcer import Enforcer
+from referee_harness import Referee as Enforcer
 from services.regulations.tournament_file import load_tournament
 from services.tournament.trf import parse_trf
 from test_tournament_view import Log

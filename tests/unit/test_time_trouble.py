@@ -4,7 +4,7 @@
     "The Referee may also call attention to impending time trouble (5 minutes or less prior to a
     time control), and spectators are never to do so."
 
-The gateway's regulations (services.regulations.enforcer, time passed in) tell the referee once per
+The gateway's regulations (services.regulations.referee, time passed in) tell the referee once per
 side per game when a side's time on a match clock is 5:00 or less; the referee's call is an action
 (dashboard.arbiter.actions ``call_time_trouble``), recorded with who, for whom, when and the rule."""
 
@@ -22,7 +22,9 @@ from dashboard.arbiter.actions import ActionError, build
 from dashboard.arbiter.auth import Account, Accounts, hash_password
 from services.eventlog.memory import MemoryLog
 from services.views.alerts import AlertQueue
-from services.regulations.enforcer import TIME_TROUBLE_RULE, Enforcer
+from referee_harness import Referee as Enforcer
+from referee_harness import played
+from services.regulations.clock_rules import TIME_TROUBLE_RULE
 from services.regulations.tournament_file import load_tournament
 
 X_A_D = ("The Referee may also call attention to impending time trouble (5 minutes or less prior to a time "
@@ -42,6 +44,8 @@ def checkers_enforcer() -> Enforcer:
 
 
 def feed(e: Enforcer, at: int, type_: str, **data) -> None:
+    if type_ == "move_played":
+        data = {**played("1-1", data["ply"], data.get("move", ""), first="black"), **data}
     e.observe(type_, {"game": "1-1", "board": "1", **data}, at)
 
 

@@ -19,7 +19,7 @@ from services.hall.round_from_file import round_from_tournament
 from services.hall.setup import round_from_pgn
 from services.hall.tournament_log import tournament_from_data, tournament_registered_data
 from services.views.standings import TournamentView
-from services.regulations.enforcer import Enforcer
+from referee_harness import Referee as Enforcer
 from services.regulations.tournament_file import load_tournament
 from services.tournament.trf import parse_trf
 
@@ -32,21 +32,22 @@ def _event(name: str):
 
 
 class Log:
-    """Entries with rising seq folded into a TournamentView (and shown to an Enforcer when given,
-    whose answers are appended as the gateway would)."""
+    """Entries with rising seq folded into a TournamentView (and shown to the regulations when
+    given, ``referee_harness.Referee``, whose answers are appended as the gateway would)."""
 
     def __init__(self, enforcer: Enforcer | None = None) -> None:
         self.view = TournamentView()
         self.entries: list[Entry] = []
         self.enforcer = enforcer
 
-    def add(self, type: str, data: dict) -> bool:
+    def add(self, type: str, data: dict, *, answer: bool = True) -> bool:
         e = Entry(len(self.entries) + 1, 1_700_000_000_000 + 1000 * len(self.entries), type, data)
         self.entries.append(e)
         changed = self.view.apply(e)
-        if self.enforcer is not None:
+        if self.enforcer is not None and answer:
+            # the regulations' answers (and answers to them), folded by the referee as the gateway does
             for t, d in self.enforcer.observe(type, data, e.at):
-                self.add(t, d)
+                self.add(t, d, answer=False)
         return changed
 
     def end(self, game: str, result: str, **extra) -> None:

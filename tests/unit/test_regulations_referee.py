@@ -1,8 +1,9 @@
-"""The regulations enforced live (services.regulations.enforcer) on each preset, quoting the rule."""
+"""The regulations enforced live (services.regulations.referee) on each preset, quoting the rule."""
 
 from pathlib import Path
 
-from services.regulations.enforcer import Enforcer
+from referee_harness import Referee as Enforcer
+from referee_harness import played
 from services.regulations.tournament_file import load_tournament
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
@@ -23,7 +24,8 @@ def play(e: Enforcer, start: int, moves_each: int) -> int:
     for i in range(moves_each):
         for turn in ("black", "white"):
             at += 1000
-            e.observe("move_played", {"game": "1-1", "board": "1", "turn": turn}, at)
+            ply = e.games["1-1"].ply + 1
+            e.observe("move_played", played("1-1", ply, turn=turn), at)
     return at
 
 
@@ -71,7 +73,7 @@ def test_norway_classical_30_moves_each_and_blitz_exempt():
     # Norway: "not allowed to agree to a draw until at least 30 moves have been made by each player"
     e, start = enforcer("norway-chess-2023.toml")
     at = play(e, start, 29)
-    e.observe("move_played", {"game": "1-1", "board": "1", "turn": "black"}, at + 1)  # White's 30th
+    e.observe("move_played", played("1-1", e.games["1-1"].ply + 1, turn="black"), at + 1)  # White's 30th
     out = report_draw(e, at + 2)
     assert types(out) == ["draw_offer_refused"] and out[0][1]["moves"] == {"white": 30, "black": 29}
     # "This rule does not apply to Blitz and Armageddon games."
@@ -131,9 +133,25 @@ def test_norway_classical_default_time_15_minutes_both_absent():
 
 
 def test_arbiter_may_overrule_a_default():
+    # FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the arbiter checks in the players who
+    # are at the board and reopens the game; it goes on and is not defaulted again.
     e, start = enforcer("us-championship-2023.toml")
-    out = e.tick(start + 31 * MIN)
-    for t, d in out:
-        e.observe(t, d, start + 31 * MIN)
-    e.observe("arbiter_decision", {"game": "1-1", "result": "*", "by": "chief"}, start + 32 * MIN)
+    assert types(e.tick(start + 31 * MIN))[-2:] == ["default_forfeit", "game_ended"]
+    for side in ("white", "black"):
+        e.observe("player_arrived", {"game": "1-1", "board": "1", "side": side, "by": "chief"}, start + 32 * MIN)
+    assert e.observe("arbiter_decision", {"game": "1-1", "result": "*", "by": "chief"}, start + 32 * MIN) == []
     assert e.games["1-1"].ended is False
+    assert e.tick(start + 40 * MIN) == []
+
+
+def test_an_overruled_default_fires_again_for_the_player_still_absent():
+    # Issue "One record, one fold": both were defaulted (0-0) while Black was in fact seated; the
+    # arbiter checks Black in as present from the start and reopens: White, still absent, loses
+    # (FIDE Laws 6.7.1: only the player who arrives after the default time loses): 0-1.
+    e, start = enforcer("us-championship-2023.toml")
+    e.tick(start + 31 * MIN)
+    e.observe("player_arrived", {"game": "1-1", "board": "1", "side": "black", "arrived_at": start, "by": "chief"},
+              start + 32 * MIN)
+    out = e.observe("arbiter_decision", {"game": "1-1", "result": "*", "by": "chief"}, start + 32 * MIN)
+    assert types(out) == ["default_forfeit", "game_ended"]
+    assert (out[0][1]["side"], out[1][1]["result"]) == ("white", "0-1")
