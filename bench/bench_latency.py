@@ -72,12 +72,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from services.events import MovePlayed, RoundStarted
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 import chess.pgn  # noqa: E402
-
 from _latency_clients import Boards, HopSubscriber, Recorder  # noqa: E402
 from _latency_hall import round_pgn, schedule, world_cup_games  # noqa: E402
 
@@ -407,7 +408,7 @@ class LogProbe:
     async def _follow(self) -> None:
         with contextlib.suppress(Exception):
             async for e in self.log.follow(after=0):
-                if e.type == "move_played":
+                if e.type == MovePlayed.TYPE:
                     key = (e.data["game"], int(e.data["ply"]))
                     self.seen.setdefault(key, time.perf_counter())
                     # the gateway's stamp (ms since the epoch) on this process's perf_counter scale
@@ -454,7 +455,7 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
     try:
         log = open_log(store, slug)
         try:
-            await log.append("round_started", setup)
+            await log.append(RoundStarted.TYPE, setup)
         finally:
             await log.close()
         phase("round logged")
@@ -806,6 +807,8 @@ async def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from venue.serve import run  # the services' event loop (uvloop) for the load generator too
+    from venue.serve import (
+        run,  # the services' event loop (uvloop) for the load generator too
+    )
 
     sys.exit(run(main()))

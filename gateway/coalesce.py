@@ -10,16 +10,18 @@ which is the latest one's; a passing placement keeps the last snapshot)."""
 
 from __future__ import annotations
 
-MERGEABLE = {"message_duplicate", "message_rejected", "move_rejected", "placement_seen"}
+from services.events import MessageDuplicate, MessageRejected, MoveRejected, PlacementSeen
+
+MERGEABLE = {MessageDuplicate.TYPE, MessageRejected.TYPE, MoveRejected.TYPE, PlacementSeen.TYPE}
 
 
 def _same(type_: str, a: dict, b: dict) -> bool:
-    if type_ == "message_duplicate":
+    if type_ == MessageDuplicate.TYPE:
         return True
-    if type_ == "message_rejected":
+    if type_ == MessageRejected.TYPE:
         return (a.get("reason"), a.get("topic"), bool(a.get("applied"))) == \
                (b.get("reason"), b.get("topic"), bool(b.get("applied")))
-    if type_ == "move_rejected":
+    if type_ == MoveRejected.TYPE:
         return (a.get("reason"), bool(a.get("held")), a.get("game")) == (b.get("reason"), bool(b.get("held")),
                                                                          b.get("game")) and not a.get("ballot")
     return a.get("reading") == b.get("reading") == "passing" and a.get("game") == b.get("game")

@@ -35,8 +35,8 @@ import chess
 from gateway import placement as pl
 from gateway.payload import Message
 from services.events import (BoardOriented, ClockPaused, ClockPressed, ClockResumed, ClockSet, ClockStarted,
-                             FlagFell, GameEnded, MatchGameStarted, MoveKept, MovePlayed, MoveRejected, PlacementSeen,
-                             ResultReported)
+                             DrawClaimReported, FlagFell, GameEnded, MatchGameStarted, MoveKept, MovePlayed,
+                             MoveRejected, PlacementSeen, ResultReported)
 from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
 from services.regulations.referee import review_result
 from services.rules.base import MoveRefused
@@ -229,7 +229,7 @@ class Decider:
             for event in refused:
                 turn.emit(event)
             first = refused[0]
-            if first.TYPE == "draw_claim_reported":
+            if first.TYPE == DrawClaimReported.TYPE:
                 return turn.answer(msg, True, CLAIM_PASSED)
             why = getattr(first, "rule", None) or first.TYPE.replace("_", " ")
             return turn.answer(msg, False, f"refused: {why}")
@@ -260,7 +260,7 @@ class Decider:
     def _keep_king_move(self, turn, board: BoardState, g: GameState, msg: Message, move: str) -> bool:
         """F07: while the clock is paused, a king move onto a centre square may be the first half of
         the result signal: keep it (``move_kept``) until the next message decides."""
-        if g.variant != "chess" or not UCI.match(move or "") or g.clock_event != "clock_paused":
+        if g.variant != "chess" or not UCI.match(move or "") or g.clock_event != ClockPaused.TYPE:
             return False
         position = self.hall.rules.board(g)
         m = chess.Move.from_uci(move)

@@ -46,6 +46,7 @@ from gateway.hall import Hall, Step
 from gateway.mqtt_url import parse_mqtt_url
 from gateway.payload import feedback_topic, topic_filters
 from services.eventlog.base import BadEntryError, EventLog, LogReplaced
+from services.events import MessageRejected, RoundStarted
 
 log = logging.getLogger(__name__)
 
@@ -266,7 +267,7 @@ class Gateway:
         for topic, bucket in self._buckets.items():
             if bucket.dropped:
                 board = topic.split("/")[3] if topic.count("/") >= 4 else None
-                self._take(Step(entries=[("message_rejected", {
+                self._take(Step(entries=[(MessageRejected.TYPE, {
                     "board": board, "topic": topic[:200], "device": "clock" if topic.endswith("/clock") else "board",
                     "seq": None, "raw": None, "count": bucket.dropped,
                     "reason": f"rate limit: {bucket.dropped} messages dropped (over {RATE_PER_S:g}/s)"})]), now_ms())
@@ -325,7 +326,7 @@ class Gateway:
                         continue
                     at = now_ms()
                     self._take(self.hall.external(entry.type, entry.data, entry.at, entry.seq, at), at)
-                    if entry.type == "round_started":
+                    if entry.type == RoundStarted.TYPE:
                         log.info("gateway %s: round %s started (%d boards)", self.tournament,
                                  entry.data.get("round"), len(entry.data.get("games", [])))
             except asyncio.CancelledError:
@@ -405,6 +406,6 @@ def _storable(batch: list[tuple[str, dict, int]], index: int) -> list[tuple[str,
     except UnicodeEncodeError:
         board = None
     out = list(batch)
-    out[index] = ("message_rejected", {"board": board, "topic": None, "device": None, "seq": None, "raw": None,
+    out[index] = (MessageRejected.TYPE, {"board": board, "topic": None, "device": None, "seq": None, "raw": None,
                                        "reason": f"internal error: a {str(type_)[:40]!r} entry could not be stored"}, at)
     return out

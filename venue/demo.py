@@ -22,6 +22,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
+from services.events import RoundStarted
 from venue.serve import CliError, dashboard_at, gateway_ready, simulator
 
 TOURNAMENT = "candidates-2024"
@@ -113,7 +114,7 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
                     mqtt_url = await stack.enter_async_context(embedded_broker(port=0))
                 except Exception as exc:  # amqtt's errors have no common base worth naming
                     raise CliError(f"cannot start the embedded MQTT broker: {exc}") from None
-                await log.append("round_started", setup)
+                await log.append(RoundStarted.TYPE, setup)
                 gateway = Gateway(log, mqtt_url, TOURNAMENT)
                 gateway_task = _task(stack, gateway.run(), "gateway")  # stopped before the broker
                 await gateway_ready(gateway, gateway_task)

@@ -42,6 +42,7 @@ from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 
+from services.events import ArmageddonScheduled, DrawClaimReported, DrawOfferRefused
 from venue.demo import ROUND_FILE, _task, watch
 from venue.serve import CliError, dashboard_at, gateway_ready
 from venue.tournament import missing_passwords
@@ -50,7 +51,7 @@ CHECKERS_FILE = "tinsley_chinook_1992.pdn"
 CHECKERS_MATCHES = "tinsley_chinook_1992_matches.pdn"
 LEAD_MS = 30_000  # round 1 starts at least this long after the demo does
 SETTLE_S = 3.0  # the boards are done and the log quiet this long: the games still open stay open
-ARBITER_PENDING = ("draw_offer_refused", "draw_claim_reported", "armageddon_scheduled")
+ARBITER_PENDING = (DrawOfferRefused.TYPE, DrawClaimReported.TYPE, ArmageddonScheduled.TYPE)
 
 
 def shipped_text(name: str) -> str:

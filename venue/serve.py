@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 import uvicorn
 
 from dashboard.direct_ws import DirectProtocol
-
+from services.events import RoundStarted
 
 # F12: a spectator that stops reading must cost bounded memory. Left to autotuning, Linux lets one
 # connection's kernel send buffer grow to tcp_wmem's maximum (4 MiB by default), which hides a stalled
@@ -203,9 +203,9 @@ async def open_store(url: str, tournament: str, timeout: float = 5.0):
 async def ensure_round(log, setup: dict) -> bool:
     """Append ``round_started`` with ``setup`` unless that round is in the log; True if appended."""
     for entry in await log.read():
-        if entry.type == "round_started" and str(entry.data.get("round")) == str(setup["round"]):
+        if entry.type == RoundStarted.TYPE and str(entry.data.get("round")) == str(setup["round"]):
             return False
-    await log.append("round_started", setup)
+    await log.append(RoundStarted.TYPE, setup)
     return True
 
 
@@ -305,8 +305,8 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
                     host: str, port: int, round_start: str | None = None) -> int:
     """``venue serve``: gateway and dashboard in one process. ``tournament``: a slug or a tournament
     file; ``round_path``: a PGN of the round's pairings, or a round number to pair from the file."""
-    from gateway import Gateway
     from dashboard.arbiter.auth import Accounts
+    from gateway import Gateway
 
     slug, t = resolve_tournament(tournament)
     if round_path is not None and not round_path.isdigit():

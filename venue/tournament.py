@@ -12,13 +12,17 @@ from __future__ import annotations
 import getpass
 import sys
 
+from services.events import RoundStarted
 from services.hall.round_from_file import round_from_view
-from services.hall.tournament_log import ENTRY_TYPE, registration_due, tournament_from_data
-from services.views.standings import TournamentView
+from services.hall.tournament_log import (
+    ENTRY_TYPE,
+    registration_due,
+    tournament_from_data,
+)
 from services.regulations.fields import TournamentFileError
 from services.regulations.model import Tournament
 from services.regulations.tournament_file import load_tournament
-
+from services.views.standings import TournamentView
 from venue.serve import CliError, read_text
 
 
@@ -53,7 +57,7 @@ async def current_round(log) -> int:
     """The highest round number already started in the log (0 when none)."""
     best = 0
     for entry in await log.read(0):
-        if entry.type == "round_started":
+        if entry.type == RoundStarted.TYPE:
             try:
                 best = max(best, int(entry.data.get("round")))
             except (TypeError, ValueError):
@@ -84,7 +88,7 @@ async def start_round(log, view: TournamentView, round_no: int | None,
         data = round_from_view(view, round_no, ballots=ballots)
     except (ValueError, KeyError) as exc:
         raise CliError(f"cannot pair round {round_no}: {exc}") from None
-    await log.append("round_started", data)
+    await log.append(RoundStarted.TYPE, data)
     return data
 
 
@@ -92,7 +96,7 @@ async def _ballots_used(log) -> set[int]:
     """The ACF numbers of the ballots recorded in the log's rounds."""
     used = set()
     for entry in await log.read(0):
-        if entry.type == "round_started":
+        if entry.type == RoundStarted.TYPE:
             for setup in entry.data.get("games", []):
                 number = (setup.get("ballot") or {}).get("ballot")
                 if isinstance(number, int):

@@ -29,6 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecision, ClockAdjusted, DrawClaimDecided,
+                             FineRecorded, GameEnded, GamePaused, GameResumed, MatchClockChosen, MoveTimerStarted,
+                             NoteAdded, PlayerArrived, ScoreSheetDifferences, ScoreSheetEntered, TimeTroubleCalled)
 from services.rules.base import SIDES
 
 RESULTS_PLAYED = {"1-0", "0-1", "1/2-1/2"}
@@ -90,14 +93,14 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict]) -> list[t
                    "alert": body.get("alert"),
                    "rule": {"threefold": "FIDE Laws 9.2", "fifty_moves": "FIDE Laws 9.3",
                             "forty_moves": "ACF/WCDF 40-move rule"}[kind]}
-        out = [("draw_claim_decided", decided)]
+        out = [(DrawClaimDecided.TYPE, decided)]
         if accepted:
             _open(g)
             if not any(c.get("kind") == kind for c in g.get("claimable") or ()):
                 raise ActionError(f"kind: no {kind} claim is open on game {g['id']} now (FIDE Laws 9.2, "
                                   "9.3: the claim must stand in the present position or by the intended "
                                   "move); set the result instead if the arbiter rules otherwise")
-            out.append(("game_ended", {**base(g), "result": "1/2-1/2", "termination": CLAIM_TERMINATION[kind],
+            out.append((GameEnded.TYPE, {**base(g), "result": "1/2-1/2", "termination": CLAIM_TERMINATION[kind],
                                        "ply": g.get("ply", 0), "by": "arbiter", "arbiter": by}))
         return out
     if action == "set_result":
@@ -112,9 +115,9 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict]) -> list[t
         termination = body.get("termination") or ("forfeit" if forfeit else "arbiter")
         decision = {**base(g), "result": result, "forfeit": forfeit, "termination": termination,
                     "previous": g.get("result")}
-        out = [("arbiter_decision", decision)]
+        out = [(ArbiterDecision.TYPE, decision)]
         if result != "*":
-            out.append(("game_ended", {**base(g), "result": result, "termination": termination,
+            out.append((GameEnded.TYPE, {**base(g), "result": result, "termination": termination,
                                        "forfeit": forfeit, "ply": g.get("ply", 0), "by": "arbiter", "arbiter": by}))
         return out
     if action == "record_fine":
@@ -128,30 +131,30 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict]) -> list[t
             player = g["white"] if side == "white" else g["black"]
         if not player:
             raise ActionError("player: is missing (or give game and side)")
-        return [("fine_recorded", {**base(g), "player": str(player), "amount": amount,
+        return [(FineRecorded.TYPE, {**base(g), "player": str(player), "amount": amount,
                                    "currency": str(body.get("currency") or "USD"),
                                    "reason": str(body.get("reason") or "not at the board at the start")})]
     if action == "check_in":
         g = game_of()
         side = _side(body)
-        return [("player_arrived", {**base(g), "side": side,
+        return [(PlayerArrived.TYPE, {**base(g), "side": side,
                                     "player": g["white"] if side == "white" else g["black"]})]
     if action == "adjust_clock":
         g = game_of()
         w, b = _req(body, "white_ms", int), _req(body, "black_ms", int)
         if w < 0 or b < 0:
             raise ActionError("white_ms/black_ms: a clock cannot show negative time")
-        return [("clock_adjusted", {**base(g), "white_ms": w, "black_ms": b,
+        return [(ClockAdjusted.TYPE, {**base(g), "white_ms": w, "black_ms": b,
                                     "previous": g.get("clock")})]
     if action in ("pause", "resume"):
         g = game_of()
-        return [("game_paused" if action == "pause" else "game_resumed", base(g))]
+        return [(GamePaused.TYPE if action == "pause" else GameResumed.TYPE, base(g))]
     if action == "note":
         g = games.get(body.get("game")) if body.get("game") else None
-        return [("note_added", {**base(g), "text": str(_req(body, "text"))[:4000]})]
+        return [(NoteAdded.TYPE, {**base(g), "text": str(_req(body, "text"))[:4000]})]
     if action == "resolve_alert":
         alert = _req(body, "alert", int)
-        return [("alert_resolved", {**base(None), "alert": alert})]
+        return [(AlertResolved.TYPE, {**base(None), "alert": alert})]
     if action == "enter_score_sheet":
         return _score_sheet(_checkers(game_of(), action), body, base)
     if action == "adjudicate":
@@ -169,14 +172,18 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict]) -> list[t
         side = body.get("side") or g.get("turn")
         if side not in SIDES:
             raise ActionError("side: white or black (default: the side on move)")
-        return [("move_timer_started", {**base(g), "rule": rule, "side": side})]
+        return [(MoveTimerStarted.TYPE, {**base(g), "rule": rule, "side": side})]
     raise ActionError(f"unknown action {action!r}")
 
 
 def _score_sheet(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     """Checkers 2017 XII: a player's score sheet, cross-checked against the board's record; every
     difference is flagged (``score_sheet_differences``, an alert) when there is one."""
-    from services.regulations.score_sheets import checkers_same, cross_check, sheet_moves
+    from services.regulations.score_sheets import (
+        checkers_same,
+        cross_check,
+        sheet_moves,
+    )
 
     side = _side(body)
     moves = body.get("moves")
@@ -189,10 +196,10 @@ def _score_sheet(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     full, short = list(g.get("moves") or []), list(g.get("san") or [])
     same = checkers_same(full, short) if g.get("variant") == "checkers" and len(full) == len(short) else None
     diffs = [d.to_json() for d in cross_check(full or short, {side: moves}, same)]
-    out = [("score_sheet_entered", {**base(g), "side": side, "moves": moves[:1000],
+    out = [(ScoreSheetEntered.TYPE, {**base(g), "side": side, "moves": moves[:1000],
                                     "board_plies": len(full or short), "differences": len(diffs)})]
     if diffs:
-        out.append(("score_sheet_differences", {**base(g), "side": side, "differences": diffs[:200],
+        out.append((ScoreSheetDifferences.TYPE, {**base(g), "side": side, "differences": diffs[:200],
                                                 "rule": "11-Man National 2017 XII: crosschecking for "
                                                         "recording errors"}))
     return out
@@ -211,8 +218,8 @@ def _adjudicate(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     # services.regulations.checkers_rounds gives PDN's order (Black's score first); the log uses
     # ours (docs/checkers.md: "1-0" = White won).
     result = {"1-0": "0-1", "0-1": "1-0"}.get(decision.result, decision.result)
-    return [("adjudication_recorded", {**base(g), **decision.to_json(), "result": result}),
-            ("game_ended", {**base(g), "result": result, "termination": "arbiter",
+    return [(AdjudicationRecorded.TYPE, {**base(g), **decision.to_json(), "result": result}),
+            (GameEnded.TYPE, {**base(g), "result": result, "termination": "arbiter",
                             "ply": g.get("ply", 0), "by": "arbiter", "arbiter": base(g)["by"]})]
 
 
@@ -225,7 +232,10 @@ def _match_clock(g: dict, body: dict, base, games: Mapping[str, dict]) -> list[t
     match are played under (``time_control``, a tournament-file table). Raises ActionError for a
     game that is no match's game 1, a game 1 already started or ended, a wish that is not "90" or
     "80+10", a missing coin flip when the wishes differ, a coin flip when they agree, a bad face."""
-    from services.regulations.checkers_rounds import RULE_CLOCK_CHOICE, choose_match_clock
+    from services.regulations.checkers_rounds import (
+        RULE_CLOCK_CHOICE,
+        choose_match_clock,
+    )
 
     match = g.get("match")
     if not isinstance(match, dict):
@@ -260,7 +270,7 @@ def _match_clock(g: dict, body: dict, base, games: Mapping[str, dict]) -> list[t
                           "referee's coin flip decides (X.A.a), heads = 90 minutes, tails = 80 minutes + 10 s") from None
     second = [gid for gid, other in games.items()
               if (other.get("match") or {}).get("follows") == g["id"]]
-    return [("match_clock_chosen", {
+    return [(MatchClockChosen.TYPE, {
         **base(g), "match": match.get("id"), "games": [g["id"], *second],
         "wishes": {"black": wishes["black"], "white": wishes["white"]},
         "players": {"black": g.get("black"), "white": g.get("white")},
@@ -285,7 +295,7 @@ def _time_trouble(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     side = _side(body)
     clock = g.get("clock") or {}
     left = clock.get(f"{side}_ms")
-    return [("time_trouble_called", {**base(g), "side": side, "player": g.get(side),
+    return [(TimeTroubleCalled.TYPE, {**base(g), "side": side, "player": g.get(side),
                                      "left_ms": left if isinstance(left, int) else None,
                                      "alert": body.get("alert"), "rule": TIME_TROUBLE_RULE})]
 

@@ -11,10 +11,19 @@ spectators' processes read) and the devices' MQTT client names (hall wiring, not
 
 from __future__ import annotations
 
-from services.regulations.model import (DrawOfferPolicy, Fine, HallBoard, Player, Prizes, Regulations,
-                                        RoundSchedule, Tournament)
+from services.events import TournamentRegistered
+from services.regulations.model import (
+    DrawOfferPolicy,
+    Fine,
+    HallBoard,
+    Player,
+    Prizes,
+    Regulations,
+    RoundSchedule,
+    Tournament,
+)
 
-ENTRY_TYPE = "tournament_registered"
+ENTRY_TYPE = TournamentRegistered.TYPE
 
 
 def tournament_registered_data(t: Tournament) -> dict:

@@ -22,8 +22,8 @@ the tournament file, ``services.regulations.model.Regulations.rules``, else the 
 
 from __future__ import annotations
 
-from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, ClockStarted, Event, GameEnded,
-                             PresenceNoted)
+from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, ClockStarted, Event,
+                             GameEnded, PresenceNoted)
 from services.regulations import lateness
 from services.regulations.clock_rules import time_trouble, timer_answers
 from services.regulations.match_rules import match_answers
@@ -52,7 +52,7 @@ def answers(state: HallState, event: Event, changes: Changes, now_ms: int) -> li
         seated = _other(event.running)
         if g.arrived[seated] is None and not g.ended and g.variant == "chess":
             out.append(PresenceNoted(game=g.id, board=g.board, side=seated, player=g.player(seated),
-                                     evidence="clock_started", arrived_at=now_ms,
+                                     evidence=ClockStarted.TYPE, arrived_at=now_ms,
                                      rule=f"FIDE Laws 6.5: the clock was started for {event.running}: "
                                           f"{seated} is at the board"))
     for gid in list(changes.games):
@@ -133,7 +133,10 @@ def _armageddon(state: HallState, g: GameState) -> ArmageddonScheduled:
 def _late_start(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     """11-Man National 2017 X.B.e for a checkers game in a round with a scheduled end."""
     from services.events import LateStartDraw
-    from services.regulations.checkers_rounds import LATEST_START_BEFORE_END_MS, late_start_draw
+    from services.regulations.checkers_rounds import (
+        LATEST_START_BEFORE_END_MS,
+        late_start_draw,
+    )
 
     if g.late_start_ruled or g.first_side != "black" or g.kind == "armageddon" or g.follow_up:
         return []

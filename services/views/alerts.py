@@ -12,28 +12,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecision, ArmageddonDecided,
+                             ArmageddonScheduled, ClockAdjusted, ClockDisagreement, DefaultForfeit, DeviceOffline,
+                             DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
+                             FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
+                             MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MoveRejected,
+                             MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PlayerArrived,
+                             PlayerNotAtBoard, ScoreSheetDifferences, ScoreSheetEntered, SeqGap, TimeTroubleCalled,
+                             TimeTroubleImpending)
+
 # entry type -> (severity, title); "action" alerts need an arbiter's decision.
 ALERTING: dict[str, tuple[str, str]] = {
-    "draw_claimable": ("action", "A draw can be claimed"),
-    "draw_claim_reported": ("action", "A draw is claimed: verify it"),
-    "draw_offer_refused": ("warning", "Draw by agreement refused by the regulations"),
-    "default_forfeit": ("action", "Lost by default (lateness)"),
-    "player_not_at_board": ("warning", "Player not at the board at the start"),
-    "flag_fell": ("action", "Flag fell"),
-    "move_rejected": ("action", "Illegal move on a board"),
-    "message_rejected": ("info", "Malformed device message"),
-    "seq_gap": ("warning", "Device messages missing (seq gap)"),
-    "device_offline": ("warning", "Device offline"),
-    "clock_disagreement": ("warning", "Clock and board disagree"),
-    "armageddon_scheduled": ("info", "Armageddon game to be played"),
-    "armageddon_decided": ("info", "Armageddon drawn: Black wins"),
-    "score_sheet_differences": ("warning", "Score sheet differs from the board's record"),
-    "move_timer_warning": ("warning", "Move timer: warning given"),
-    "move_timer_forfeit": ("action", "Move timer expired: game forfeited"),
-    "late_start_draw": ("info", "Game drawn: not started 30 minutes before the round's end (X.B.e)"),
-    "match_forfeit": ("action", "Flag in a match's first game: the second game is forfeited too (X.A.b)"),
-    "time_trouble_impending": ("info", "Time trouble impending (5:00 or less): the referee may call attention (X.A.d)"),
-    "match_game_ready": ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
+    DrawClaimable.TYPE: ("action", "A draw can be claimed"),
+    DrawClaimReported.TYPE: ("action", "A draw is claimed: verify it"),
+    DrawOfferRefused.TYPE: ("warning", "Draw by agreement refused by the regulations"),
+    DefaultForfeit.TYPE: ("action", "Lost by default (lateness)"),
+    PlayerNotAtBoard.TYPE: ("warning", "Player not at the board at the start"),
+    FlagFell.TYPE: ("action", "Flag fell"),
+    MoveRejected.TYPE: ("action", "Illegal move on a board"),
+    MessageRejected.TYPE: ("info", "Malformed device message"),
+    SeqGap.TYPE: ("warning", "Device messages missing (seq gap)"),
+    DeviceOffline.TYPE: ("warning", "Device offline"),
+    ClockDisagreement.TYPE: ("warning", "Clock and board disagree"),
+    ArmageddonScheduled.TYPE: ("info", "Armageddon game to be played"),
+    ArmageddonDecided.TYPE: ("info", "Armageddon drawn: Black wins"),
+    ScoreSheetDifferences.TYPE: ("warning", "Score sheet differs from the board's record"),
+    MoveTimerWarning.TYPE: ("warning", "Move timer: warning given"),
+    MoveTimerForfeit.TYPE: ("action", "Move timer expired: game forfeited"),
+    LateStartDraw.TYPE: ("info", "Game drawn: not started 30 minutes before the round's end (X.B.e)"),
+    MatchForfeit.TYPE: ("action", "Flag in a match's first game: the second game is forfeited too (X.A.b)"),
+    TimeTroubleImpending.TYPE: ("info", "Time trouble impending (5:00 or less): the referee may call attention (X.A.d)"),
+    MatchGameReady.TYPE: ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
 }
 # a move_rejected with ``expected``: the board's move was not the ballot's (11-Man National 2017 X.A.d)
 BALLOT_TITLE = "Move off the ballot"
@@ -44,14 +53,14 @@ ALERTING_ENDINGS = {
     "time_forfeit": "Flag fell: game ended on time (FIDE Laws 6.9)",
     "forfeit": "Game lost by forfeit",
 }
-CLOSING_ACTIONS = {"draw_claim_decided", "arbiter_decision", "time_trouble_called"}
+CLOSING_ACTIONS = {DrawClaimDecided.TYPE, ArbiterDecision.TYPE, TimeTroubleCalled.TYPE}
 # Entry types whose repeats from one board and device fold into that source's one open alert (with a
 # count) instead of one alert each: garbage from a faulty device would otherwise flood the console.
-GROUPED = {"message_rejected"}
+GROUPED = {MessageRejected.TYPE}
 # Arbiters' entries kept in the list of recorded actions (docs/arbiter.md), the checkers referee's too.
-RECORDED_ACTIONS = ("fine_recorded", "player_arrived", "clock_adjusted", "game_paused", "game_resumed",
-                    "note_added", "alert_resolved", "score_sheet_entered", "adjudication_recorded",
-                    "move_timer_started", "match_clock_chosen")
+RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, ClockAdjusted.TYPE, GamePaused.TYPE, GameResumed.TYPE,
+                    NoteAdded.TYPE, AlertResolved.TYPE, ScoreSheetEntered.TYPE, AdjudicationRecorded.TYPE,
+                    MoveTimerStarted.TYPE, MatchClockChosen.TYPE)
 
 
 @dataclass(eq=False)
@@ -96,14 +105,14 @@ class AlertQueue:
     def apply(self, seq: int, at: int, type: str, data: dict) -> list[Alert]:
         changed: list[Alert] = []
         game = data.get("game")
-        if type == "draw_claimable":
+        if type == DrawClaimable.TYPE:
             # A claim lapses once its position is gone (F01 (d)): the newer list replaces the old.
-            for a in self._open(game, "draw_claimable"):
+            for a in self._open(game, DrawClaimable.TYPE):
                 a.status = "lapsed"
                 changed.append(a)
             if not data.get("claims"):
                 return changed
-        if type == "move_rejected" and str(data.get("reason", "")).startswith("game over"):
+        if type == MoveRejected.TYPE and str(data.get("reason", "")).startswith("game over"):
             return changed  # pieces moved after the end (put away, the result signal): not a fault
         if type in GROUPED and (same := self._open_from_source(type, data)) is not None:
             same.count += 1
@@ -112,22 +121,22 @@ class AlertQueue:
             changed.append(same)
         elif type in ALERTING:
             severity, title = ALERTING[type]
-            if type == "move_rejected" and data.get("expected") is not None:
+            if type == MoveRejected.TYPE and data.get("expected") is not None:
                 title = BALLOT_TITLE
             changed.append(self._new(seq, at, type, severity, title, data))
-        elif type == "game_ended" and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter":
+        elif type == GameEnded.TYPE and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter":
             changed.append(self._new(seq, at, type, "info", ALERTING_ENDINGS[data["termination"]], data))
-        if type == "game_ended":
-            for a in self._open(game, "draw_claimable"):
+        if type == GameEnded.TYPE:
+            for a in self._open(game, DrawClaimable.TYPE):
                 a.status = "lapsed"
                 changed.append(a)
-        if type == "device_online":
+        if type == DeviceOnline.TYPE:
             for a in list(self.alerts.values()):
-                if (a.status == "open" and a.kind == "device_offline" and a.board == str(data.get("board"))
+                if (a.status == "open" and a.kind == DeviceOffline.TYPE and a.board == str(data.get("board"))
                         and a.evidence.get("device") == data.get("device")):
                     self._close(a, {"by": "device", "at": at, "note": "back online"}, "resolved")
                     changed.append(a)
-        if type == "alert_resolved":
+        if type == AlertResolved.TYPE:
             a = self.alerts.get(int(data.get("alert", -1)))
             if a:
                 self._close(a, {**data, "at": at}, "resolved")
@@ -148,11 +157,11 @@ class AlertQueue:
         named = data.get("alert")
         hits = [self.alerts[int(named)]] if named is not None and int(named) in self.alerts else []
         game = data.get("game")
-        if type == "draw_claim_decided":
-            hits += [a for a in self._open(game) if a.kind in ("draw_claimable", "draw_claim_reported")]
-        elif type == "time_trouble_called":
-            hits += [a for a in self._open(game, "time_trouble_impending") if a.evidence.get("side") == data.get("side")]
-        elif type == "arbiter_decision" and data.get("result") not in (None, "*"):
+        if type == DrawClaimDecided.TYPE:
+            hits += [a for a in self._open(game) if a.kind in (DrawClaimable.TYPE, DrawClaimReported.TYPE)]
+        elif type == TimeTroubleCalled.TYPE:
+            hits += [a for a in self._open(game, TimeTroubleImpending.TYPE) if a.evidence.get("side") == data.get("side")]
+        elif type == ArbiterDecision.TYPE and data.get("result") not in (None, "*"):
             hits += [a for a in self._open(game) if a.severity == "action"]
         return [a for a in dict.fromkeys(hits) if a.status == "open"]
 
