@@ -167,7 +167,7 @@ class Decider:
         if not g.ended and body["event"] in ("press", "pause", "resume"):
             side = flagged(body, before)
             if side is not None:
-                outcome = self.hall.rules.game(g).flag_fall(side)
+                outcome = self.hall.rules.judge(g).flag_fall(side)
                 turn.emit(FlagFell(game=g.id, board=g.board, side=side, white_ms=body["white_ms"],
                                    black_ms=body["black_ms"], seq=msg.seq))
                 self._ended(turn, g, outcome.result, outcome.termination, "rules")
@@ -233,7 +233,7 @@ class Decider:
                 return turn.answer(msg, True, CLAIM_PASSED)
             why = getattr(first, "rule", None) or first.TYPE.replace("_", " ")
             return turn.answer(msg, False, f"refused: {why}")
-        outcome = end_by_device(self.hall.rules.game(g), result, reason)
+        outcome = end_by_device(self.hall.rules.judge(g), result, reason)
         self._ended(turn, g, outcome.result, outcome.termination, "device")
         turn.answer(msg, True, None)
 

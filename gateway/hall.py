@@ -23,6 +23,7 @@ What a message means is decided in ``gateway.decide``.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import chess
@@ -99,12 +100,19 @@ class RulesCache:
         from gateway.games import new_game
 
         game = self._games.get(g.id)
-        if game is None or game.ply != g.ply or (g.ply and game.moves[-1] != g.moves[-1]):
+        if (game is None or game.ply != g.ply or (g.ply and game.moves[-1] != g.moves[-1])
+                or (game.outcome is not None and not g.ended)):
             game = new_game(g.setup)
             for move in g.moves:
                 game.play(move)
             self._games[g.id] = game
         return game
+
+    def judge(self, g):
+        """An independent copy of ``g``'s rules core, for asking how the game ends (``end``,
+        ``flag_fall`` record an outcome in the game they are asked: never in the cached one, which
+        must follow the state; a reopened game plays on)."""
+        return copy.deepcopy(self.game(g))
 
     def board(self, g) -> chess.Board:
         """The official position of chess game ``g`` as a python-chess Board (kept while the game

@@ -1,0 +1,201 @@
+"""One record, one fold (issue 10; DESIGN.md "Event log": "a restarted gateway or a new dashboard
+instance replays it and carries on; nothing lives only in memory"), as a property (hypothesis).
+
+Random device traffic goes through the live gateway (``gateway.hall.Hall``): legal and illegal moves
+on a move board, placements on a sensor board (legal moves, pieces in the hand, lifted and put
+back, castling with the rook first), clock events, duplicates, gaps and messages out of order,
+results and claims, garbage, status messages, time passing; and arbiters' actions
+(``dashboard.arbiter.actions.build``, appended as the console appends them). At random points a
+gateway rebuilt from the log so far must hold exactly the live state, field for field, and answer
+the next message exactly as the live one: the same entries and the same feedback.
+
+The events' tournament files: none (the Laws alone), US 2023 (draw ban, default time, fines) and
+Norway 2023 (Armageddon after a draw), with round 1 starting at the test's time zero.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import chess
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dashboard.arbiter.actions import ActionError, build
+from gateway.hall import Hall
+from services.regulations.tournament_file import load_tournament
+from services.views.spectator import SpectatorView
+
+T = "fold-property"
+T0 = 1_700_000_000_000
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+MIN = 60_000
+
+
+def tournament(name: str | None):
+    if name is None:
+        return None
+    t = load_tournament((EVENTS / name).read_text(), name)
+    r1 = dataclasses.replace(t.rounds[0], start_ms=T0, end_ms=None)
+    return dataclasses.replace(t, slug=T, rounds=(r1, *t.rounds[1:]))
+
+
+def round_started(t) -> dict:
+    kind = t.kind if t is not None else "classical"
+    return {"round": "1", "event": "Property", "site": "", "date": "2026.12.01", "start_ms": T0, "games": [
+        {"id": "1-1", "board": "1", "round": "1", "white": "A", "black": "B", "variant": "chess",
+         "time_control": "5400+30", "fen": None, "kind": kind, "white_no": 1, "black_no": 2},
+        {"id": "1-2", "board": "2", "round": "1", "white": "C", "black": "D", "variant": "chess",
+         "time_control": "5400+30", "fen": None, "kind": kind, "white_no": 3, "black_no": 4}]}
+
+
+class Run:
+    """The live gateway, its log and the devices' seq counters."""
+
+    def __init__(self, t):
+        self.t = t
+        self.hall = Hall(T, hold_ms=3000, config=t)
+        self.log: list[tuple[str, dict, int]] = []
+        self.now = T0 - MIN
+        self.seqs = {("1", "board"): 0, ("1", "clock"): 0, ("2", "board"): 0, ("2", "clock"): 0}
+        self.external("round_started", round_started(t))
+
+    def external(self, type_: str, data: dict) -> None:
+        """An entry someone else appends (the organiser, an arbiter), followed by the gateway."""
+        self.log.append((type_, data, self.now))
+        step = self.hall.external(type_, data, self.now, None, self.now)
+        self.log.extend((ty, d, self.now) for ty, d in step.entries)
+
+    def send(self, board: str, kind: str, body: dict | bytes, seq: int | None = None):
+        topic = f"venue/{T}/boards/{board}/{kind}"
+        if isinstance(body, dict):
+            device = "clock" if kind == "clock" else "board"
+            if seq is None:
+                self.seqs[(board, device)] += 1
+                seq = self.seqs[(board, device)]
+            payload = json.dumps({"seq": seq, **body}).encode()
+        else:
+            payload = body
+        return topic, payload
+
+    def rebuilt(self) -> Hall:
+        fresh = Hall(T, hold_ms=3000, config=self.t)
+        for seq, (type_, data, at) in enumerate(self.log, start=1):
+            fresh.fold(type_, json.loads(json.dumps(data)), at, seq)  # as stored: JSON text
+        return fresh
+
+
+def legal_ucis(run: Run, board: str) -> list[str]:
+    g = run.hall.state.board_game(board)
+    if g.ended:
+        return []
+    return sorted(m.uci() for m in chess.Board(g.fen).legal_moves)
+
+
+def message(data, run: Run):
+    """One device message (topic, payload) drawn for the live hall's state."""
+    board = data.draw(st.sampled_from(["1", "2"]))
+    kind = data.draw(st.sampled_from(["move", "move", "move", "clock", "clock", "result", "status", "junk", "seq"]))
+    legal = legal_ucis(run, board)
+    g = run.hall.state.board_game(board)
+    if kind == "move" and board == "1":
+        uci = data.draw(st.sampled_from(legal)) if legal and data.draw(st.booleans()) else \
+            data.draw(st.sampled_from(["e2e5", "a1a8", "zz", "e1g1", "d1h5"]))
+        return run.send(board, "move", {"move": uci})
+    if kind == "move":  # the sensor board: placements
+        position = chess.Board(g.fen)
+        shape = data.draw(st.sampled_from(["legal", "legal", "lifted", "same", "rook_first"]))
+        if shape == "legal" and legal:
+            position.push_uci(data.draw(st.sampled_from(legal)))
+        elif shape == "lifted":
+            squares = [sq for sq in chess.SQUARES if position.piece_at(sq)]
+            position.remove_piece_at(data.draw(st.sampled_from(squares)))
+        elif shape == "rook_first" and position.has_kingside_castling_rights(position.turn):
+            rank = 0 if position.turn == chess.WHITE else 7
+            rook = position.remove_piece_at(chess.square(7, rank))
+            if rook is not None:
+                position.set_piece_at(chess.square(5, rank), rook)
+        return run.send(board, "position", {"placement": position.board_fen()})
+    if kind == "clock":
+        event = data.draw(st.sampled_from(["start", "press", "press", "pause", "resume"]))
+        running = data.draw(st.sampled_from(["white", "black", None]))
+        white = data.draw(st.integers(0, 5_400_000))
+        black = data.draw(st.integers(0, 5_400_000))
+        return run.send(board, "clock", {"event": event, "white_ms": white, "black_ms": black, "running": running})
+    if kind == "result":
+        result = data.draw(st.sampled_from(["1-0", "0-1", "1/2-1/2"]))
+        reason = data.draw(st.sampled_from(["agreement", "threefold repetition", "resignation", "Fifty move rule"]))
+        return run.send(board, "result", {"result": result, "reason": reason})
+    if kind == "status":
+        return run.send(board, "status", data.draw(st.sampled_from([b"online", b"offline"])))
+    if kind == "junk":
+        return run.send(board, "move", data.draw(st.sampled_from([b"", b"{", b'{"seq": "x"}', b"[1]", b'{"seq":1}'])))
+    # seq faults: a duplicate of the last message, or one from the future (a gap, then maybe filled)
+    device = data.draw(st.sampled_from(["board", "clock"]))
+    last = run.seqs[(board, device)]
+    seq = data.draw(st.sampled_from([max(1, last), last + 2, last + 1]))
+    topic_kind = "clock" if device == "clock" else "move"
+    body = {"event": "press", "white_ms": 1000, "black_ms": 1000, "running": "white"} if device == "clock" else \
+        {"move": data.draw(st.sampled_from(legal or ["e2e4"]))}
+    run.seqs[(board, device)] = max(last, seq)
+    return run.send(board, topic_kind, body, seq=seq)
+
+
+def arbiter_action(data, run: Run) -> None:
+    """One of the console's actions on a game of the round, appended when it is valid."""
+    view = SpectatorView(run.hall.state)
+    gid = data.draw(st.sampled_from(["1-1", "1-2"]))
+    action = data.draw(st.sampled_from(["check_in", "set_result", "reopen", "adjust_clock", "pause", "resume"]))
+    body: dict = {"game": gid}
+    if action == "check_in":
+        body["side"] = data.draw(st.sampled_from(["white", "black"]))
+    elif action in ("set_result", "reopen"):
+        action, body["result"] = "set_result", "*" if action == "reopen" else \
+            data.draw(st.sampled_from(["1-0", "0-1", "1/2-1/2"]))
+    elif action == "adjust_clock":
+        body.update(white_ms=data.draw(st.integers(0, 5_400_000)), black_ms=data.draw(st.integers(0, 5_400_000)))
+    try:
+        items = build(action, body, "chief", view.every_game())
+    except ActionError:
+        return
+    for type_, entry in items:
+        run.external(type_, entry)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), event=st.sampled_from([None, "us-championship-2023.toml", "norway-chess-2023.toml"]))
+def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway(data, event):
+    run = Run(tournament(event))
+    for _ in range(data.draw(st.integers(5, 45))):
+        step_kind = data.draw(st.sampled_from(["message"] * 6 + ["tick", "arbiter", "check"]))
+        run.now += data.draw(st.sampled_from([0, 5, 400, 2_000, 4_000, 60_000, 10 * MIN]))
+        if step_kind == "tick":
+            step = run.hall.tick(run.now)
+            run.log.extend((t, d, run.now) for t, d in step.entries)
+        elif step_kind == "arbiter":
+            arbiter_action(data, run)
+        elif step_kind == "check":
+            fresh = run.rebuilt()
+            assert fresh.state.snapshot() == run.hall.state.snapshot()
+            assert fresh.state.errors == []
+            topic, payload = message(data, run)
+            live, again = run.hall.handle(topic, payload, run.now), fresh.handle(topic, payload, run.now)
+            assert again.entries == live.entries
+            assert again.feedback == live.feedback
+            run.log.extend((t, d, run.now) for t, d in live.entries)
+            assert fresh.state.snapshot() == run.hall.state.snapshot()
+            # time passing: the same answers (resend requests are feedback, asked again by each)
+            run.now += data.draw(st.sampled_from([1_000, 31 * MIN]))
+            ticked = run.hall.tick(run.now)
+            assert fresh.tick(run.now).entries == ticked.entries
+            run.log.extend((t, d, run.now) for t, d in ticked.entries)
+        else:
+            topic, payload = message(data, run)
+            step = run.hall.handle(topic, payload, run.now)
+            run.log.extend((t, d, run.now) for t, d in step.entries)
+        assert run.hall.faults == 0, run.hall.last_fault
+    fresh = run.rebuilt()
+    assert fresh.state.snapshot() == run.hall.state.snapshot()
+    assert fresh.state.errors == []
