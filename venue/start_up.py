@@ -85,14 +85,12 @@ async def start_up(log, t, round_no: int | None, start_ms: int | None = None, ac
 
 
 def _round_to_carry_on(state: HallState, round_no: int | None) -> str | None:
-    """The round of the log to carry on with (None: a round is to be started): the latest round
-    without ``--round``; round N when it is in the log; the latest when a later round than N is
-    (an earlier round is never set up again)."""
-    if round_no is None:
+    """The round of the log to carry on with (None: a round is to be started): the latest round set
+    up, unless ``--round N`` names a round that is neither in the log nor before one in it (a round
+    is never set up again, and the hall plays the latest)."""
+    if round_no is None or str(round_no) in state.rounds or round_no <= _highest(state):
         return state.current
-    if str(round_no) in state.rounds:
-        return str(round_no)
-    return state.current if round_no <= _highest(state) else None
+    return None
 
 
 def _highest(state: HallState) -> int:

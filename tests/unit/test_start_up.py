@@ -150,3 +150,17 @@ def test_parse_round_start():
         parse_round_start("2023-10-05T13:00:00", NOW)
     with pytest.raises(CliError, match="not a date and time"):
         parse_round_start("tomorrow", NOW)
+
+
+async def test_an_earlier_round_is_never_set_up_again(log):
+    """``--round 1`` once round 2 is in the log: nothing appended; the hall carries on with round 2."""
+    await start_up(log, preset(), 1, now_ms=NOW)
+    for g in (await log.read())[-1].data["games"]:
+        await log.append("game_ended", {"game": g["id"], "board": g["board"], "result": "0-1",
+                                        "termination": "resignation", "ply": 30, "by": "device"})
+    await start_up(log, preset(), 2, now_ms=NOW)
+    before = await log.read()
+    done = await start_up(log, preset(), 1, start_ms=NOW, now_ms=NOW)
+    assert await log.read() == before and done.setup["round"] == "2"
+    assert done.lines[1].endswith("carrying on; round 1 is in the log already; round 2 is the latest; "
+                                  "--round-start ignored (the round's start is in the log)")
