@@ -333,7 +333,7 @@ class Gateway:
                 raise
             except LogReplaced as exc:
                 self.failure = exc
-                log.critical("gateway %s: %s; stopping", self.tournament, exc)
+                log.critical("gateway %s: %s: %s; stopping", self.tournament, type(exc).__name__, exc)
                 self._stop_all.set()
                 return
             except Exception:  # the store went away: follow again from the last entry seen
@@ -374,7 +374,8 @@ class Gateway:
                 except LogReplaced as exc:
                     # the store holds another log than the one this gateway folded: never write over it
                     self.failure = exc
-                    log.critical("gateway %s: %s; stopping (nothing written)", self.tournament, exc)
+                    log.critical("gateway %s: %s: %s; stopping (nothing written)", self.tournament,
+                                 type(exc).__name__, exc)
                     self._stop_all.set()
                     return
                 except Exception:

@@ -3,8 +3,10 @@
 Subcommands::
 
     venue demo [--speed X] [--port P] [--host H] [--boards-kind move|position] [--exit-when-done] [--tournament FILE.toml]
-    venue serve --mqtt mqtt://HOST:PORT --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N] [--host H] [--port P]
+    venue serve --mqtt mqtt://HOST:PORT --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N]
+                [--round-start now|ISO] [--accept-changes] [--host H] [--port P]
     venue gateway --mqtt URL --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N]
+                  [--round-start now|ISO] [--accept-changes]
     venue dashboard --store URL --tournament SLUG|FILE.toml [--host H] [--port P]
     venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X] [--kind move|position] [--fault F ...]
     venue pair ...        (venue.pair.main)
@@ -127,8 +129,12 @@ def _store(p: argparse.ArgumentParser) -> None:
 
 def _round_start(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round-start", metavar="now|ISO",
-                   help="with a tournament file: the scheduled start of the round being started, 'now' "
-                   "or e.g. 2026-12-01T14:00:00+01:00 (the default time counts from it, FIDE Laws 6.7.1)")
+                   help="with a tournament file: when the round being started starts, 'now' or e.g. "
+                   "2026-12-01T14:00:00+01:00 (recorded in its round_started; the default time counts from "
+                   "it, FIDE Laws 6.7.1); ignored for a round already in the log")
+    p.add_argument("--accept-changes", action="store_true",
+                   help="register a changed tournament file even while a round is in play (its changes "
+                   "are printed and logged); without it such a file is refused")
 
 
 def _http(p: argparse.ArgumentParser) -> None:
@@ -158,10 +164,10 @@ def _run(args: argparse.Namespace) -> int:
                         exit_when_done=args.exit_when_done, tournament=args.tournament)
     elif args.command == "serve":
         coro = serve.run_serve(args.mqtt, args.store, args.tournament, args.round, args.variant,
-                               args.host, args.port, args.round_start)
+                               args.host, args.port, args.round_start, args.accept_changes)
     elif args.command == "gateway":
         coro = serve.run_gateway(args.mqtt, args.store, args.tournament, args.round, args.variant,
-                                 args.round_start)
+                                 args.round_start, args.accept_changes)
     elif args.command == "dashboard":
         coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port)
     else:

@@ -244,22 +244,21 @@ async def _forever() -> None:
     await asyncio.Event().wait()
 
 
-async def prepare(log, tournament_file, round_arg: str | None, variant: str) -> tuple[dict | None, bool]:
-    """Set the hall up in ``log``: register the tournament file (if any), then the round: a PGN file
-    of pairings, or a round number paired from the tournament file (None: round 1 if no round is in
-    the log yet, else carry on). Returns (the round's set-up or None, whether it was logged now)."""
+async def prepare(log, tournament_file, round_arg: str | None, variant: str, start_ms: int | None = None,
+                  accept_changes: bool = False):
+    """Set the hall up in ``log`` (``venue.start_up.StartUp``: the lines to print, the round's
+    set-up, whether it was logged now): a PGN file of pairings is logged as ``round_started``
+    unless that round is there; otherwise ``venue.start_up.start_up`` registers the tournament
+    file (the same file appends nothing; a changed one is refused while a round is in play unless
+    ``accept_changes``) and starts round ``round_arg`` (None: round 1 if no round is in the log yet,
+    else carry on) with its start ``start_ms`` (``--round-start``; None: the file's schedule)."""
+    from venue.start_up import StartUp, start_up
+
     if round_arg is not None and not round_arg.isdigit():
         setup = round_setup(round_arg, variant)
-        return setup, await ensure_round(log, setup)
-    if tournament_file is None:
-        if round_arg is not None:
-            raise CliError("--round N (a round number) needs --tournament FILE.toml to pair it from")
-        return None, False
-    from venue.tournament import register, start_round
-
-    view = await register(log, tournament_file)
-    setup = await start_round(log, view, int(round_arg) if round_arg else None)
-    return setup, setup is not None
+        added = await ensure_round(log, setup)
+        return StartUp([_round_note(setup, added)], setup, added)
+    return await start_up(log, tournament_file, int(round_arg) if round_arg else None, start_ms, accept_changes)
 
 
 def resolve_tournament(value: str):
@@ -279,16 +278,18 @@ def _round_note(setup: dict | None, added: bool) -> str:
     return f"round {setup['round']} ({len(setup['games'])} boards, {state})"
 
 
-async def schedule(log, t, round_arg: str | None, round_start: str | None):
-    """``t`` with the round this command starts moved to ``round_start`` (None: unchanged)."""
-    if t is None or round_start is None:
-        if round_start is not None:
-            raise CliError("--round-start needs --tournament FILE.toml")
-        return t
-    from venue.tournament import current_round, rescheduled
+def round_start_ms(t, round_start: str | None) -> int | None:
+    """``--round-start`` in ms since the epoch (None when not given), read before anything starts.
+    CliError on a bad time, or without a tournament file (a PGN round has no schedule to move)."""
+    if round_start is None:
+        return None
+    if t is None:
+        raise CliError("--round-start needs --tournament FILE.toml")
+    import time
 
-    number = int(round_arg) if round_arg and round_arg.isdigit() else (await current_round(log) or 1)
-    return rescheduled(t, number, round_start)
+    from venue.tournament import parse_round_start
+
+    return parse_round_start(round_start, int(time.time() * 1000))
 
 
 def warn_passwords(t) -> None:
@@ -302,15 +303,17 @@ def warn_passwords(t) -> None:
 
 
 async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | None, variant: str,
-                    host: str, port: int, round_start: str | None = None) -> int:
+                    host: str, port: int, round_start: str | None = None, accept_changes: bool = False) -> int:
     """``venue serve``: gateway and dashboard in one process. ``tournament``: a slug or a tournament
-    file; ``round_path``: a PGN of the round's pairings, or a round number to pair from the file."""
+    file; ``round_path``: a PGN of the round's pairings, or a round number to pair from the file;
+    ``round_start``: ``--round-start``; ``accept_changes``: ``--accept-changes`` (``prepare``)."""
     from dashboard.arbiter.auth import Accounts
     from gateway import Gateway
 
     slug, t = resolve_tournament(tournament)
     if round_path is not None and not round_path.isdigit():
         round_setup(round_path, variant)  # a broken file stops us before anything starts
+    start_ms = round_start_ms(t, round_start)
     try:
         accounts = Accounts.load(t)
     except ValueError as exc:
@@ -320,13 +323,14 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
     log = await open_store(store, slug)
     gateway_task = None
     try:
-        t = await schedule(log, t, round_path, round_start)
-        setup, added = await prepare(log, t, round_path, variant)
+        started = await prepare(log, t, round_path, variant, start_ms, accept_changes)
         gateway = Gateway(log, mqtt, slug, tournament=t)
         gateway_task = asyncio.create_task(gateway.run(), name="gateway")
         await gateway_ready(gateway, gateway_task)
         async with dashboard_at(log, host, port, accounts=accounts) as (url, _):
-            print(f"venue serve: {t.name if t else slug}: {_round_note(setup, added)}")
+            print(f"venue serve: {t.name if t else slug}")
+            for line in started.lines:
+                print(f"  {line}")
             print(f"  dashboard   {url}/")
             print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")
             print(f"  MQTT        {redact(mqtt)}")
@@ -340,23 +344,25 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
 
 
 async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | None = None,
-                      variant: str = "chess", round_start: str | None = None) -> int:
+                      variant: str = "chess", round_start: str | None = None, accept_changes: bool = False) -> int:
     """``venue gateway``: devices' MQTT messages into the event log, until stopped; with
     ``round_path`` (PGN, or a round number with a tournament file), first logs that round's
-    ``round_started`` unless it is there already."""
+    ``round_started`` unless it is there already; a tournament file is registered as ``prepare``
+    says."""
     from gateway import Gateway
 
     slug, t = resolve_tournament(tournament)
     if round_path is not None and not round_path.isdigit():
         round_setup(round_path, variant)
+    start_ms = round_start_ms(t, round_start)
     await check_mqtt(mqtt)
     log = await open_store(store, slug)
     task = None
     try:
-        t = await schedule(log, t, round_path, round_start)
         if round_path is not None or t is not None:
-            setup, added = await prepare(log, t, round_path, variant)
-            print(f"venue gateway: {_round_note(setup, added)}")
+            started = await prepare(log, t, round_path, variant, start_ms, accept_changes)
+            for line in started.lines:
+                print(f"venue gateway: {line}")
         gateway = Gateway(log, mqtt, slug, tournament=t)
         task = asyncio.create_task(gateway.run(), name="gateway")
         await gateway_ready(gateway, task)

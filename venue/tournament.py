@@ -4,7 +4,8 @@
 A tournament file is read and checked before anything starts (a broken one stops the command with
 its file, line and field); it is registered in the log as ``tournament_registered`` (once, and again
 only when the file changed: docs/tournament-log.md), and rounds are paired from it (Berger tables or
-the Dutch system) and logged as ``round_started``.
+the Dutch system) and logged as ``round_started`` with their real start (``--round-start``). What
+``venue serve`` does on a log that already holds the event is ``venue.start_up``'s.
 """
 
 from __future__ import annotations
@@ -13,12 +14,10 @@ import getpass
 import sys
 
 from services.events import RoundStarted
+from services.hall.registration import registration
 from services.hall.round_from_file import round_from_view
-from services.hall.tournament_log import (
-    ENTRY_TYPE,
-    registration_due,
-    tournament_from_data,
-)
+from services.hall.tournament_log import ENTRY_TYPE, tournament_from_data
+from services.views.standings import TournamentView
 from services.regulations.fields import TournamentFileError
 from services.regulations.model import Tournament
 from services.regulations.tournament_file import load_tournament
@@ -40,14 +39,16 @@ def load_file(path: str) -> Tournament:
 
 
 async def register(log, t: Tournament) -> TournamentView:
-    """Log ``tournament_registered`` for ``t`` unless the log already has it unchanged; returns the
-    tournament fold of the whole log (for pairing the next round)."""
+    """Log ``tournament_registered`` for ``t`` unless the log already has it unchanged (a changed
+    file at once, with its ``changes``: ``services.hall.registration``; ``venue serve`` decides
+    with the rounds in play instead, ``venue.start_up``); returns the tournament fold of the whole
+    log (for pairing the next round)."""
     view, last = TournamentView(), None
     for entry in await log.read(0):
         view.apply(entry)
         if entry.type == ENTRY_TYPE:
             last = entry.data
-    data = registration_due(t, last)
+    data = registration(last, t, accept_changes=True).data
     if data is not None:
         view.apply(await log.append(ENTRY_TYPE, data))
     return view
@@ -66,15 +67,12 @@ async def current_round(log) -> int:
 
 
 async def start_round(log, view: TournamentView, round_no: int | None,
-                      ballots: list[dict] | None = None) -> dict | None:
+                      ballots: list[dict] | None = None, start_ms: int | None = None) -> dict | None:
     """Pair and log round ``round_no`` (None: round 1 when no round is in the log yet, else carry on
     with the round being played). Returns the ``round_started`` data logged, or None when nothing
-    was logged. CliError when the round cannot be paired (past the last round, results missing).
-
-    Checkers matches (``services.regulations.checkers_match``): each match plays one three-move
-    ballot, ``ballots[i]`` for the i-th pairing (``Ballot.to_json()``), else drawn here from the ACF
-    deck (``checkers_ballots.draw_ballot`` with the system's randomness), skipping the ballots of
-    the rounds already in the log; the draw is recorded in the SETUPs of ``round_started``."""
+    was logged (the round, or a later one, is in the log already). ``start_ms``: when the round
+    starts (``--round-start``; None: the file's schedule), as :func:`pair_and_log`. CliError when
+    the round cannot be paired (past the last round, results missing)."""
     started = await current_round(log)
     if round_no is None:
         if started:
@@ -82,10 +80,24 @@ async def start_round(log, view: TournamentView, round_no: int | None,
         round_no = 1
     if round_no <= started:
         return None
+    return await pair_and_log(log, view, round_no, start_ms, ballots)
+
+
+async def pair_and_log(log, view: TournamentView, round_no: int, start_ms: int | None = None,
+                       ballots: list[dict] | None = None) -> dict:
+    """Pair round ``round_no`` of the tournament ``view`` folded from the log and append its
+    ``round_started``, with ``start_ms`` (the round's real start, ms since the epoch; None: the
+    file's schedule) and ``scheduled_start_ms`` when they differ (``round_from_file.round_times``).
+    Returns the data appended. CliError when the round cannot be paired.
+
+    Checkers matches (``services.regulations.checkers_match``): each match plays one three-move
+    ballot, ``ballots[i]`` for the i-th pairing (``Ballot.to_json()``), else drawn here from the ACF
+    deck (``checkers_ballots.draw_ballot`` with the system's randomness), skipping the ballots of
+    the rounds already in the log; the draw is recorded in the SETUPs of ``round_started``."""
     if ballots is None and view.tournament is not None and view.tournament.game == "checkers":
         ballots = _draw_ballots(len(view.tournament.players) // 2, await _ballots_used(log))
     try:
-        data = round_from_view(view, round_no, ballots=ballots)
+        data = round_from_view(view, round_no, ballots=ballots, start_ms=start_ms)
     except (ValueError, KeyError) as exc:
         raise CliError(f"cannot pair round {round_no}: {exc}") from None
     await log.append(RoundStarted.TYPE, data)
@@ -122,33 +134,22 @@ def _draw_ballots(count: int, used: set[int]) -> list[dict]:
     return out
 
 
-def rescheduled(t: Tournament, round_no: int, when: str) -> Tournament:
-    """``t`` with round ``round_no`` starting at ``when`` ("now" or ISO 8601 with its UTC offset):
-    the default time (FIDE Laws 6.7.1) counts from the scheduled start, so a demo, a rehearsal or a
-    delayed round sets it here. CliError on a bad time or an unscheduled round."""
-    import dataclasses
-    import time
+def parse_round_start(when: str, now_ms: int) -> int:
+    """``--round-start``: "now" (``now_ms``) or ISO 8601 with its UTC offset, as ms since the epoch.
+    It is recorded in the round's ``round_started`` (``start_ms``), never in the registered file:
+    the default time (FIDE Laws 6.7.1) counts from it. CliError on a bad time."""
     from datetime import datetime
 
     if when == "now":
-        ms = int(time.time() * 1000)
-        text = datetime.fromtimestamp(ms / 1000).astimezone().isoformat(timespec="seconds")
-    else:
-        try:
-            dt = datetime.fromisoformat(when)
-        except ValueError:
-            raise CliError(f"--round-start: not a date and time: {when!r} (write now or "
-                           "2026-12-01T14:00:00+01:00)") from None
-        if dt.tzinfo is None:
-            raise CliError("--round-start needs a UTC offset, e.g. 2026-12-01T14:00:00+01:00")
-        ms, text = int(dt.timestamp() * 1000), dt.isoformat()
-    rounds = list(t.rounds)
-    for i, r in enumerate(rounds):
-        if r.number == round_no:
-            end = None if r.end_ms is None else ms + (r.end_ms - r.start_ms)
-            rounds[i] = dataclasses.replace(r, start=text, start_ms=ms, end_ms=end)
-            return dataclasses.replace(t, rounds=tuple(rounds))
-    raise CliError(f"--round-start: round {round_no} is not scheduled in the tournament file")
+        return now_ms
+    try:
+        dt = datetime.fromisoformat(when)
+    except ValueError:
+        raise CliError(f"--round-start: not a date and time: {when!r} (write now or "
+                       "2026-12-01T14:00:00+01:00)") from None
+    if dt.tzinfo is None:
+        raise CliError("--round-start needs a UTC offset, e.g. 2026-12-01T14:00:00+01:00")
+    return int(dt.timestamp() * 1000)
 
 
 def missing_passwords(t: Tournament, environ=None) -> list[str]:

@@ -64,7 +64,8 @@ class TournamentRegistered(Event, kw_only=True):
 class RoundStarted(Event, kw_only=True):
     """A round set up (``--round`` from a PGN of pairings or paired from the tournament file).
     ``start_ms``: when the round starts (the schedule, or ``--round-start``): the default time (FIDE
-    Laws 6.7.1) counts from it; ``scheduled_start_ms``: the file's schedule when that differs;
+    Laws 6.7.1) counts from it; ``scheduled_start_ms``: the file's schedule when that differs; ``end_ms``: the round's scheduled end
+    (the late-start rule, checkers X.B.e), moved with its start;
     ``byes``: start numbers (or ``{"start_no", "code"}``) not paired this round."""
 
     round: str
@@ -75,6 +76,7 @@ class RoundStarted(Event, kw_only=True):
     byes: list[Any] = []
     start_ms: int | None = None
     scheduled_start_ms: int | None = None
+    end_ms: int | None = None
 
 
 @entry("player_withdrew")

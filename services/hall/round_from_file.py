@@ -15,7 +15,9 @@ A pairing-allocated bye (C.04.1, C.05 Annex 1 "the highest number counts as a by
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
 
 from services.hall.tournament_rank import build_field
 from services.regulations.checkers_match import is_match_event, match_setups
@@ -61,11 +63,15 @@ def _pairs_swiss(t: Tournament, round_no: int, results: Iterable[GameResult | tu
 
 def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, lots: Mapping[int, int] | None = None,
                           absent: Iterable[int] = (), initial_color: str = "white",
-                          ballots: Sequence[dict | None] | None = None) -> dict:
+                          ballots: Sequence[dict | None] | None = None, start_ms: int | None = None) -> dict:
     """The ``round_started`` data for round ``round_no`` of ``t``.
 
     Returns ``{"round": "N", "event", "site", "date": "YYYY.MM.DD", "games": [SETUP...],
-    "byes": [start_no...]}``; SETUP = ``{"id": "{round}-{board}", "board", "round", "white", "black",
+    "byes": [start_no...], "start_ms", "scheduled_start_ms"}``. ``start_ms``: when the round
+    starts (ms since the epoch; the default time counts from it, FIDE Laws 6.7.1): the argument
+    (``--round-start``), else the file's schedule; ``scheduled_start_ms``, the schedule, only when
+    the two differ; both left out for a round the file does not schedule and no ``start_ms`` given.
+    ``date``: the day the round starts, in the schedule's UTC offset (UTC when unscheduled). SETUP = ``{"id": "{round}-{board}", "board", "round", "white", "black",
     "white_no", "black_no", "white_elo", "black_elo", "variant", "time_control" (the file's spec of
     ``t.kind``: PGN text, or a table as a dict), "fen": None, "kind"}``.
 
@@ -93,10 +99,7 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
         pairs = _pairs_swiss(t, round_no, results_so_far or [], absent, initial_color)
     else:
         raise ValueError(f"system {t.system!r}: rounds are not paired from the tournament file")
-    try:
-        date = t.round(round_no).start[:10].replace("-", ".")
-    except KeyError:
-        date = "????.??.??"
+    times = round_times(t, round_no, start_ms)
     halls = [b.number for b in t.boards]
     spec = t.time_controls.get(t.kind)
     games, byes = [], []
@@ -115,8 +118,32 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
     if _matches(t, spec):
         games = [g for i, pairing in enumerate(games)
                  for g in match_setups(pairing, ballots[i] if ballots and i < len(ballots) else None)]
-    return {"round": str(round_no), "event": t.name, "site": t.site, "date": date, "games": games,
-            "byes": byes}
+    return {"round": str(round_no), "event": t.name, "site": t.site, "games": games, "byes": byes, **times}
+
+
+def round_times(t: Tournament, round_no: int, start_ms: int | None = None) -> dict:
+    """``date``, ``start_ms``, (when moved) ``scheduled_start_ms`` and (when the file schedules an end)
+    ``end_ms`` of round ``round_no`` starting at ``start_ms`` (None: as the file schedules it; a
+    moved round keeps its scheduled length); see :func:`round_from_tournament`."""
+    try:
+        scheduled = t.round(round_no)
+    except KeyError:
+        scheduled = None
+    if start_ms is None and scheduled is None:
+        return {"date": "????.??.??"}
+    if start_ms is None:
+        start_ms = scheduled.start_ms
+    zone = timezone.utc
+    if scheduled is not None:
+        with contextlib.suppress(ValueError):
+            zone = datetime.fromisoformat(scheduled.start).tzinfo or timezone.utc
+    out = {"date": datetime.fromtimestamp(start_ms / 1000, zone).strftime("%Y.%m.%d"), "start_ms": start_ms}
+    if scheduled is not None and scheduled.start_ms != start_ms:
+        out["scheduled_start_ms"] = scheduled.start_ms
+    if scheduled is not None and scheduled.end_ms is not None:
+        # a round moved keeps its length: the late-start rule (checkers X.B.e) counts from its end
+        out["end_ms"] = start_ms + (scheduled.end_ms - scheduled.start_ms)
+    return out
 
 
 def _matches(t: Tournament, spec) -> bool:
@@ -127,13 +154,13 @@ def _matches(t: Tournament, spec) -> bool:
 
 
 def round_from_view(view, round_no: int, *, initial_color: str = "white",
-                    ballots: Sequence[dict | None] | None = None) -> dict:
+                    ballots: Sequence[dict | None] | None = None, start_ms: int | None = None) -> dict:
     """:func:`round_from_tournament` for the tournament a ``TournamentView`` folded from the log:
     its registered file, the results of the earlier rounds, the recorded pairing numbers
-    (``lots_drawn``) and the players withdrawn by then; ``ballots`` as there. Raises ValueError when no
+    (``lots_drawn``) and the players withdrawn by then; ``ballots`` and ``start_ms`` as there. Raises ValueError when no
     ``tournament_registered`` entry was folded, or as :func:`round_from_tournament`."""
     if view.tournament is None:
         raise ValueError("no tournament_registered entry in the log: rounds cannot be paired from the file")
     return round_from_tournament(view.tournament, round_no, results_so_far=view.results(round_no),
                                  lots=view.pairing_numbers or None, absent=view.absent(round_no),
-                                 initial_color=initial_color, ballots=ballots)
+                                 initial_color=initial_color, ballots=ballots, start_ms=start_ms)

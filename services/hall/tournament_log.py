@@ -103,11 +103,3 @@ def tournament_from_data(data: dict) -> Tournament:
             rules={str(k): str(v) for k, v in (regs.get("rules") or {}).items()}),
         site=data.get("site", ""),
     )
-
-
-def registration_due(t: Tournament, registered: dict | None) -> dict | None:
-    """The ``tournament_registered`` data to append for ``t``, or None when ``registered`` (the data
-    of the log's latest such entry; None when it has none) already says the same: so a restarted
-    ``venue serve`` writes the file once, and again only when the organiser changed it."""
-    data = tournament_registered_data(t)
-    return None if registered == data else data

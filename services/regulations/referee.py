@@ -131,7 +131,8 @@ def _armageddon(state: HallState, g: GameState) -> ArmageddonScheduled:
 
 
 def _late_start(state: HallState, g: GameState, now_ms: int) -> list[Event]:
-    """11-Man National 2017 X.B.e for a checkers game in a round with a scheduled end."""
+    """11-Man National 2017 X.B.e for a checkers game in a round with a scheduled end (the
+    ``round_started`` entry's ``end_ms``, else the registered file's)."""
     from services.events import LateStartDraw
     from services.regulations.checkers_rounds import (
         LATEST_START_BEFORE_END_MS,
@@ -140,11 +141,14 @@ def _late_start(state: HallState, g: GameState, now_ms: int) -> list[Event]:
 
     if g.late_start_ruled or g.first_side != "black" or g.kind == "armageddon" or g.follow_up:
         return []
-    t = state.config
-    try:
-        end = t.round(int(g.round)).end_ms if t is not None else None
-    except (KeyError, ValueError):
-        return []
+    r = state.rounds.get(g.round)
+    end = r.end_ms if r is not None else None
+    if end is None:
+        t = state.config
+        try:
+            end = t.round(int(g.round)).end_ms if t is not None else None
+        except (KeyError, ValueError):
+            return []
     if end is None or not late_start_draw(end, g.started_at, now_ms):
         return []
     rule = rule_for(state, "late_start", "No game shall be started later than 30 minutes before a round time is "

@@ -3,6 +3,8 @@ round (an Armageddon game, a checkers match's next game begun), withdrawals and 
 
 from __future__ import annotations
 
+import msgspec
+
 from services.events import (ArmageddonScheduled, LotsDrawn, MatchGameStarted, PlayerWithdrew, RoundStarted,
                              TournamentRegistered)
 from services.events.tournament import Setup
@@ -29,7 +31,7 @@ def new_game(state: HallState, setup: Setup, round_no: str) -> GameState:
 
 @folds(TournamentRegistered)
 def _registered(state: HallState, ev: TournamentRegistered, at: int, ch: Changes) -> None:
-    data = ev.encode()[1]
+    data = msgspec.to_builtins(ev)  # every field, as registered
     state.tournament.register(tournament_from_data(data), data)
     for g in state.games.values():  # the clock models of games not started take the new rules
         if g.started_at is None:
@@ -45,7 +47,7 @@ def _round_started(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> 
         for gid in old.games:
             state.games.pop(gid, None)
     r = RoundState(number, ev.event or "", ev.site or "", ev.date or "", at, ev.start_ms, ev.scheduled_start_ms,
-                   byes=list(ev.byes))
+                   ev.end_ms, byes=list(ev.byes))
     state.rounds[number] = r
     state.current = number
     state.boards = {}

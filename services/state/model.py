@@ -215,7 +215,8 @@ class GameState:
 class RoundState:
     """One round: ``number`` (text, as in ``round_started``), ``event``/``site``/``date``, ``at`` (ms:
     when it was set up), ``start_ms`` (when it starts: the default time counts from it),
-    ``scheduled_start_ms`` (the tournament file's time when ``start_ms`` was moved), ``games`` (ids
+    ``scheduled_start_ms`` (the tournament file's time when ``start_ms`` was moved), ``end_ms`` (its
+    scheduled end, checkers X.B.e), ``games`` (ids
     in hall-board order, a match's second game and an Armageddon game after their first), ``byes``."""
 
     number: str
@@ -225,6 +226,7 @@ class RoundState:
     at: int = 0
     start_ms: int | None = None
     scheduled_start_ms: int | None = None
+    end_ms: int | None = None
     games: list[str] = field(default_factory=list)
     byes: list[Any] = field(default_factory=list)
 

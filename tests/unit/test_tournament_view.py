@@ -334,11 +334,11 @@ def test_entries_it_cannot_use_are_skipped() -> None:
 
 
 def test_registration_is_written_once_and_again_after_a_change() -> None:
-    from services.hall.tournament_log import registration_due
+    from services.hall.registration import registration
 
     t = _event("us-championship-2023.toml")
-    first = registration_due(t, None)
+    first = registration(None, t).data
     assert first == tournament_registered_data(t)
-    assert registration_due(t, json.loads(json.dumps(first))) is None  # as read back from the log
+    assert registration(json.loads(json.dumps(first)), t).data is None  # as read back from the log
     changed = replace(t, players=t.players[:11])
-    assert registration_due(changed, first)["players"][-1]["start_no"] == 11
+    assert registration(first, changed).data["players"][-1]["start_no"] == 11
