@@ -359,11 +359,11 @@ async def test_round_started_after_the_gateway_and_a_failing_store(candidates_ro
     real_append_many = log.append_many
     failures = {"left": 3}
 
-    async def flaky_append_many(items):
+    async def flaky_append_many(items, **kw):
         if failures["left"] > 0:
             failures["left"] -= 1
             raise EventLogError("store unavailable (test)")
-        return await real_append_many(items)
+        return await real_append_many(items, **kw)
 
     log.append_many = flaky_append_many
     async with embedded_broker() as url:
