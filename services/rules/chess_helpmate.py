@@ -2,34 +2,39 @@
 5.2.2 "by any possible series of legal moves")?
 
 Both sides cooperate: the question is whether *some* series of legal moves ends in a mate of the
-loser's king, not what good play would do. The search walks the tree of legal moves depth first,
-cheapest moves first, under a budget that grows by iterative deepening; what it returns is a proof
-either way or an honest "don't know":
+loser's king, not what good play would do. ``explore`` walks the positions reachable from the
+start depth first, each once, and returns a proof either way or an honest "don't know":
 
-- a mate found: the series of moves (UCI) that reaches it, replayable by anyone (``found``);
-- the whole tree exhausted without a mate: every position reachable from the start was visited
-  (up to transpositions) and none is a mate by ``winner``, so none can be reached (``exhausted``);
-  this is what proves, for instance, that a side whose only legal move captures the opponent's last
-  piece cannot be mated;
-- neither before the node budget ran out (``undetermined``).
+- ``FOUND``: a mate by ``winner`` was reached; the series of moves (UCI) that reaches it is kept,
+  replayable by anyone;
+- ``EXHAUSTED``: every position reachable from the start was visited (up to transpositions) and
+  none is a mate by ``winner``, so none can be reached; this is what proves, for instance, that a
+  side whose only legal move captures the opponent's last piece cannot be mated, or that two kings
+  jammed behind their pawns never get out;
+- ``OPEN`` (with a depth only): a line reached the depth without being settled, and the walk
+  stopped there: in a free position this happens after a handful of positions, which is what makes
+  a short forced-line test cheap;
+- ``UNDETERMINED``: the node budget ran out first.
 
-Leaves are cut off early when ``winner`` can no longer mate for a static reason: python-chess's
+Leaves are settled early when ``winner`` can no longer mate for a static reason: python-chess's
 ``has_insufficient_material`` (a lone king; a lone knight or same-coloured bishops against no
 pawns and nothing that could block its own king), or a blockade (``chess_blockade``) that leaves
-``winner`` no square from which to give check. Those cut-offs are proofs, so they keep the
-exhaustion argument sound.
+``winner`` no square from which to give check. Those are proofs, so they keep the exhaustion
+argument sound; a blockade can only change when a pawn moves or a man is taken, so it is only
+looked at again after such a move.
 
-How the budget is spent (the idea of Ambrona's CHA: deepen where the position gets closer to a
-mate, written here in our own terms): every move has a cost, 0 for a move that makes progress
-towards a mate, 1 for an ordinary move and 2 for one that works against it, and an iteration
-explores every line whose total cost stays within its allowance. Progress for ``winner``: a
-capture, a pawn move, a promotion, a piece moving closer to the loser's king. Progress for the
-loser: its king walking towards the corner chosen for the mate, and, when ``winner`` cannot mate
-without the loser's own men hemming its king in (a lone knight, bishops of one colour), pawn moves
-and promotions to a minor piece. Working against it: the loser capturing, ``winner`` capturing the
-men it needs as blockers. Zero-cost lines are bounded by ``MAX_PLIES``.
+Order (walking everything, where it matters for finding a mate soon; the idea of Ambrona's CHA,
+steering towards a mating pattern, written here in our own terms): moves that make progress
+towards a mate first, then ordinary moves, then moves that work against it. Progress for
+``winner``: a capture, a pawn move, a promotion, a piece moving closer to the loser's king.
+Progress for the loser: its king walking towards the corner chosen for the mate, and, when
+``winner`` cannot mate without the loser's own men hemming its king in (a lone knight, bishops of
+one colour), pawn moves and promotions to a minor piece. Working against it: the loser capturing,
+``winner`` capturing the men it needs as blockers.
 
-Pure: works on a copy of the board; no I/O, no clock reads.
+Limits: positions are told apart by the 9.2.2 key (``position_key``), so the 50/75-move and
+repetition rules (9.3, 9.6) are not modelled; a found line may be long and artless (it proves a
+mate exists, it does not play well). Pure: works on a copy of the board; no I/O, no clock reads.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ import chess
 from services.rules.chess_blockade import analyse
 from services.rules.chess_position import position_key
 
-MAX_PLIES = 400  # the longest line one iteration follows (zero-cost moves included)
+MAX_PLIES = 400  # the longest line a walk of everything follows (Python's recursion limit is 1000)
 FOUND, EXHAUSTED, OPEN, UNDETERMINED = "found", "exhausted", "open", "undetermined"
 
 
@@ -144,19 +149,9 @@ def explore(board: chess.Board, winner: chess.Color, node_limit: int,
     return search.walk(_FIRST_OPEN, depth)
 
 
-def helpmate(board: chess.Board, winner: chess.Color, node_limit: int) -> HelpmateResult:
-    """Search for a series of legal moves from ``board`` that ends with ``winner`` checkmating
-    (module notes). ``node_limit``: positions visited at most, over all iterations (>= 1). The board
-    is not changed. Raises ValueError for a limit below 1."""
-    if node_limit < 1:
-        raise ValueError(f"node_limit must be at least 1, got {node_limit}")
-    search = _Search(board, winner, node_limit)
-    return search.run()
-
-
 # How ``_Search.walk`` spends its budget: plies with a stop at the first unsettled line (``explore``
-# with a depth), every position once (``explore`` without), or move costs (``helpmate``).
-_FIRST_OPEN, _EVERYTHING, _DEEPENING = "first_open", "everything", "deepening"
+# with a depth), or every position once (``explore`` without).
+_FIRST_OPEN, _EVERYTHING = "first_open", "everything"
 
 
 class _Search:
@@ -171,18 +166,9 @@ class _Search:
         self.cut = False
         self.line: list[chess.Move] = []
 
-    def run(self) -> HelpmateResult:
-        """Iterative deepening over move costs (``helpmate``)."""
-        allowance = 0
-        while True:
-            result = self.walk(_DEEPENING, allowance)
-            if result.status != UNDETERMINED or self.nodes >= self.limit:
-                return result
-            allowance += 1
-
     def walk(self, mode: str, budget: int) -> HelpmateResult:
-        """One walk from the start: ``budget`` is plies (``_FIRST_OPEN``, ``_EVERYTHING``) or the
-        cost allowance (``_DEEPENING``). ``UNDETERMINED`` when the walk was cut short."""
+        """One walk from the start, ``budget`` plies deep at most. ``UNDETERMINED`` when a line
+        was cut short (``_EVERYTHING``: longer than ``MAX_PLIES``)."""
         self.seen = {}
         self.cut = False
         try:
@@ -209,8 +195,8 @@ class _Search:
         board = self.board
         key = position_key(board)
         before = self.seen.get(key)
-        # Walking everything, a position once seen is done; else one seen with at least as much
-        # budget left is.
+        # Walking everything, a position once seen is done; else one seen with at least as many
+        # plies to go is.
         if before is not None and (mode == _EVERYTHING or before >= budget):
             return False
         self.seen[key] = budget
@@ -224,17 +210,14 @@ class _Search:
                 raise _Open
             self.cut = True
             return False
-        for cost, _, move in sorted(self._costed(moves)):
-            if mode != _DEEPENING:
-                cost = 1
-            elif cost > budget:
-                self.cut = True
-                break
+        # Stopping at the first open line, any order does; else most promising first.
+        ordered = moves if mode == _FIRST_OPEN else [move for _, _, move in sorted(self._costed(moves))]
+        for move in ordered:
             zeroing = board.is_zeroing(move)
             board.push(move)
             try:
                 child_blocked = cannot_mate_statically(board, self.winner) if zeroing else False
-                if self._walk(mode, budget - cost, ply + 1, child_blocked):
+                if self._walk(mode, budget - 1, ply + 1, child_blocked):
                     self.line.append(move)
                     return True
             finally:
@@ -242,7 +225,8 @@ class _Search:
         return False
 
     def _costed(self, moves: list[chess.Move]) -> list[tuple[int, int, chess.Move]]:
-        """``(cost, tie-break, move)`` for each move (module notes)."""
+        """``(rank, tie-break, move)`` for each move: 0 progress, 1 ordinary, 2 against (module
+        notes)."""
         board = self.board
         winner = self.winner
         out = []

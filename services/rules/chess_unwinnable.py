@@ -16,10 +16,14 @@ the 5.2.2 question for both, each with a ``Unwinnability`` verdict that says how
    stalemate;
 2. blockade (tens to hundreds of microseconds, only when pawns are rammed): a locked structure
    that leaves the side no square from which to give check ever (``chess_blockade``);
-3. bounded helpmate search (``chess_helpmate``, milliseconds to a few hundred): both sides play
-   for the side's mate; a mate found proves "winnable" (the line is kept for the arbiter), a tree
-   exhausted without one proves "unwinnable" (e.g. a flagged side whose only legal move captures
-   the opponent's last piece), else "undetermined".
+3. bounded helpmate search (``chess_helpmate.explore``; both sides play for the side's mate):
+   first every line of up to ``FORCED_DEPTH`` plies, stopping at the first that stays open (a few
+   positions in a free position: a fraction of a millisecond); then, only where few positions can
+   be reachable (the side to move has at most ``CLOSING_MOVES`` legal moves, or five men at most),
+   every reachable position, up to the node budget. A mate reached proves "winnable" (the line is
+   kept for the arbiter), a walk that settled every line without one proves "unwinnable" (e.g. a
+   flagged side whose only legal move captures the opponent's last piece; kings jammed behind
+   their pawns), else "undetermined".
 
 Soundness: "unwinnable" is only ever a proof. "undetermined" is what a limited budget leaves; a
 caller deciding a flag fall treats it as winnable (the flag fall loses, as before; an arbiter may
@@ -27,10 +31,12 @@ still rule otherwise), and a caller testing for a dead position treats it as not
 goes on; no game is ever ended wrongly).
 
 Limits: the search counts positions, not plies, and ignores the 50/75-move and repetition rules
-(9.3, 9.6): "any possible series of legal moves" is read, as CHA reads it, without them. Positions
-where only a long manoeuvre proves a mate or its impossibility (closed structures the blockade
-cannot settle, with mobile pieces on both sides) end "undetermined" within a small budget. Measured
-against Ambrona's CHA test vectors (tests/unit/test_chess_unwinnable.py, bench/bench_dead_position.py).
+(9.3, 9.6): "any possible series of legal moves" is read, as CHA reads it, without them. It proves
+no mate where a mate needs a long manoeuvre in an open position (it leaves "undetermined"), and
+positions where only a long manoeuvre proves the impossibility (closed structures the blockade
+cannot settle, with mobile pieces on both sides) also end "undetermined". Measured against the
+test vectors of Ambrona's Chess Unwinnability Analyzer (CHA) and against real timeouts:
+``bench/bench_dead_position.py``; positions of each kind in tests/unit/test_chess_unwinnable.py.
 
 The verdicts are pure functions of the position (python-chess ``Board``; the board is not
 changed).
@@ -43,9 +49,9 @@ from itertools import islice
 
 import chess
 
-from services.rules.base import BLACK, WHITE, other
+from services.rules.base import BLACK, WHITE
 from services.rules.chess_blockade import analyse
-from services.rules.chess_helpmate import EXHAUSTED, FOUND, explore, helpmate
+from services.rules.chess_helpmate import EXHAUSTED, FOUND, explore
 
 WINNABLE, UNWINNABLE, UNDETERMINED = "winnable", "unwinnable", "undetermined"
 VERDICTS = (WINNABLE, UNWINNABLE, UNDETERMINED)
@@ -61,8 +67,12 @@ BUDGET = "search_budget_spent"  # 3., undetermined
 
 FORCED_DEPTH = 8  # plies of the first, all-lines walk (stops at the first free line)
 CLOSING_MOVES = 9  # measured on CHA's test vectors: 93% of the exhausted searches start there
-FLAG_FALL_NODES = 20_000  # one call per flag fall: about a second at the very worst
-PER_PLY_NODES = 0  # the per-move dead-position check: static and blockade only (no search)
+FLAG_FALL_NODES = 5_000  # one search per flag fall (bench/bench_dead_position.py: its cost)
+START_NODES = 5_000  # the same for a game set up from a FEN, judged before its first move
+PER_PLY_NODES = 300  # the per-move check's forced-line walk, when it runs at all
+PER_PLY_DEPTH = 6  # ... in plies
+FORCED_MOVES = 2  # ... which is when the side to move has at most this many legal moves
+FEW_MEN = 4  # ... counted only in a closed position or with at most this many men besides the kings
 
 _COLOR = {WHITE: chess.WHITE, BLACK: chess.BLACK}
 _SIDE = {chess.WHITE: WHITE, chess.BLACK: BLACK}
@@ -94,8 +104,7 @@ class Unwinnability:
                 "line": list(self.line), "nodes": self.nodes}
 
 
-def can_checkmate(board: chess.Board, side: str, nodes: int = FLAG_FALL_NODES,
-                  line_nodes: int = 0) -> Unwinnability:
+def can_checkmate(board: chess.Board, side: str, nodes: int = FLAG_FALL_NODES) -> Unwinnability:
     """Whether ``side`` ("white"/"black") can checkmate the other king by some series of legal
     moves from ``board`` (FIDE Laws 6.9; module notes). ``nodes``: the search budget (0 = static
     and blockade only). Raises ValueError for a bad side or a negative budget."""
@@ -122,20 +131,12 @@ def can_checkmate(board: chess.Board, side: str, nodes: int = FLAG_FALL_NODES,
             return Unwinnability(side, UNWINNABLE, SEARCH_EXHAUSTED, (), spent)
         if spent >= nodes or (depth is not None and not _worth_closing(board)):
             break
-    if line_nodes:
-        found = helpmate(board, color, line_nodes)
-        spent += found.nodes
-        if found.status == FOUND:
-            return Unwinnability(side, WINNABLE, HELPMATE, found.line, spent)
-        if found.status == EXHAUSTED:
-            return Unwinnability(side, UNWINNABLE, SEARCH_EXHAUSTED, (), spent)
     return Unwinnability(side, UNDETERMINED, BUDGET, (), spent)
 
 
 def _worth_closing(board: chess.Board) -> bool:
-    """Whether to walk every reachable position (module notes, 3.): only where few can be
-    reachable: the side to move has at most ``CLOSING_MOVES`` legal moves, or at most five men
-    stand on the board."""
+    """Whether to walk every reachable position (module notes, 3.): the side to move has at most
+    ``CLOSING_MOVES`` legal moves, or at most five men stand on the board."""
     if chess.popcount(board.occupied) <= 5:
         return True
     return sum(1 for _ in islice(board.generate_legal_moves(), CLOSING_MOVES + 1)) <= CLOSING_MOVES
@@ -186,6 +187,61 @@ def dead_position(board: chess.Board, nodes: int = PER_PLY_NODES) -> DeadPositio
     return DeadPosition(second.unwinnable, first, second)
 
 
+def forced_dead(board: chess.Board, nodes: int = PER_PLY_NODES, depth: int = PER_PLY_DEPTH) -> bool:
+    """Whether every line of up to ``depth`` plies from ``board`` ends where neither side
+    can mate any more (no mating material, a blockade, a mate of the side that would win, a
+    stalemate): a dead position by force, e.g. when the only legal move captures the opponent's
+    last piece (FIDE Laws 5.2.2). False proves nothing."""
+    for color in chess.COLORS:
+        if board.has_insufficient_material(color):
+            continue
+        if explore(board, color, max(nodes, 1), depth).status != EXHAUSTED:
+            return False
+    return True
+
+
+class DeadPositionWatch:
+    """The dead-position test (FIDE Laws 5.2.2) run after every move of a game, kept cheap: what
+    python-chess's insufficient material (which the game checks itself) does not cover.
+
+    - A blockade (``chess_blockade``) can only change when a pawn moves or a man is taken, so it
+      is analysed after such moves only and remembered; in an open position the analysis stops
+      after a bitboard test (about a microsecond).
+    - A forced line to a dead position (``forced_dead``) is looked for only where one is likely:
+      the side to move has at most ``FORCED_MOVES`` legal moves, counted only in a closed position
+      (the blockade analysis ran to the end) or with at most ``FEW_MEN`` men beside the kings (a
+      short forced line can only take a few men off the board).
+
+    ``bench/bench_dead_position.py`` and ``bench/bench_rules.py`` measure the cost per move."""
+
+    __slots__ = ("_closed", "_blocked")
+
+    def __init__(self, board: chess.Board):
+        self._note(board)
+
+    def _note(self, board: chess.Board) -> None:
+        blockade = analyse(board, _BOTH)
+        self._closed = blockade is not None
+        self._blocked = self._closed and not blockade.can_give_check(chess.WHITE) \
+            and not blockade.can_give_check(chess.BLACK)
+
+    def after_move(self, board: chess.Board, zeroing: bool) -> bool:
+        """Whether the position on ``board``, just reached, is dead by blockade or by force.
+        ``zeroing``: the move moved a pawn or took a man."""
+        if zeroing:
+            self._note(board)
+        if self._blocked:
+            return True
+        if not (self._closed or chess.popcount(board.occupied) <= FEW_MEN + 2):
+            return False
+        if sum(1 for _ in islice(board.generate_legal_moves(), FORCED_MOVES + 1)) > FORCED_MOVES:
+            return False
+        return forced_dead(board)
+
+
+_BOTH = (chess.WHITE, chess.BLACK)
+
+
 def side_of(color: chess.Color) -> str:
     """"white"/"black" for a python-chess colour."""
     return _SIDE[color]
@@ -194,5 +250,5 @@ def side_of(color: chess.Color) -> str:
 __all__ = [
     "BLOCKED", "BUDGET", "DeadPosition", "HELPMATE", "MATED", "MATERIAL", "SEARCH_EXHAUSTED",
     "STALEMATE", "UNDETERMINED", "UNWINNABLE", "Unwinnability", "VERDICTS", "WINNABLE",
-    "can_checkmate", "dead_position", "other", "side_of",
+    "DeadPositionWatch", "can_checkmate", "dead_position", "forced_dead", "side_of",
 ]
