@@ -19,11 +19,11 @@ the 5.2.2 question for both, each with a ``Unwinnability`` verdict that says how
 3. bounded helpmate search (``chess_helpmate.explore``; both sides play for the side's mate):
    first every line of up to ``FORCED_DEPTH`` plies, stopping at the first that stays open (a few
    positions in a free position: a fraction of a millisecond); then, only where few positions can
-   be reachable (the side to move has at most ``CLOSING_MOVES`` legal moves, or five men at most),
-   every reachable position, up to the node budget. A mate reached proves "winnable" (the line is
-   kept for the arbiter), a walk that settled every line without one proves "unwinnable" (e.g. a
-   flagged side whose only legal move captures the opponent's last piece; kings jammed behind
-   their pawns), else "undetermined".
+   be reachable (five men at most; the side to move with at most ``FORCED_MOVES`` legal moves, or
+   ``CLOSING_MOVES`` with pawns rammed), every reachable position, up to ``CLOSING_NODES``. A mate
+   reached proves "winnable" (the line is kept for the arbiter), a walk that settled every line
+   without one proves "unwinnable" (e.g. a flagged side whose only legal move captures the
+   opponent's last piece; kings jammed behind their pawns), else "undetermined".
 
 Soundness: "unwinnable" is only ever a proof. "undetermined" is what a limited budget leaves; a
 caller deciding a flag fall treats it as winnable (the flag fall loses, as before; an arbiter may
@@ -50,7 +50,7 @@ from itertools import islice
 import chess
 
 from services.rules.base import BLACK, WHITE
-from services.rules.chess_blockade import analyse
+from services.rules.chess_blockade import analyse, rammed
 from services.rules.chess_helpmate import EXHAUSTED, FOUND, explore
 
 WINNABLE, UNWINNABLE, UNDETERMINED = "winnable", "unwinnable", "undetermined"
@@ -67,6 +67,7 @@ BUDGET = "search_budget_spent"  # 3., undetermined
 
 FORCED_DEPTH = 8  # plies of the first, all-lines walk (stops at the first free line)
 CLOSING_MOVES = 9  # measured on CHA's test vectors: 93% of the exhausted searches start there
+CLOSING_NODES = 2_500  # ... and need fewer positions than this (bench/bench_dead_position.py)
 FLAG_FALL_NODES = 5_000  # one search per flag fall (bench/bench_dead_position.py: its cost)
 START_NODES = 5_000  # the same for a game set up from a FEN, judged before its first move
 PER_PLY_NODES = 300  # the per-move check's forced-line walk, when it runs at all
@@ -123,7 +124,8 @@ def can_checkmate(board: chess.Board, side: str, nodes: int = FLAG_FALL_NODES) -
         return Unwinnability(side, UNDETERMINED, BUDGET)
     spent = 0
     for depth in (FORCED_DEPTH, None):
-        found = explore(board, color, nodes - spent, depth)
+        budget = nodes - spent if depth is not None else min(nodes - spent, CLOSING_NODES)
+        found = explore(board, color, budget, depth)
         spent += found.nodes
         if found.status == FOUND:
             return Unwinnability(side, WINNABLE, HELPMATE, found.line, spent)
@@ -135,11 +137,13 @@ def can_checkmate(board: chess.Board, side: str, nodes: int = FLAG_FALL_NODES) -
 
 
 def _worth_closing(board: chess.Board) -> bool:
-    """Whether to walk every reachable position (module notes, 3.): the side to move has at most
-    ``CLOSING_MOVES`` legal moves, or at most five men stand on the board."""
+    """Whether to walk every reachable position (module notes, 3.): at most five men stand on the
+    board, or the side to move has at most ``FORCED_MOVES`` legal moves, or at most
+    ``CLOSING_MOVES`` with pawns rammed (kings and pieces jammed behind them)."""
     if chess.popcount(board.occupied) <= 5:
         return True
-    return sum(1 for _ in islice(board.generate_legal_moves(), CLOSING_MOVES + 1)) <= CLOSING_MOVES
+    count = sum(1 for _ in islice(board.generate_legal_moves(), CLOSING_MOVES + 1))
+    return count <= FORCED_MOVES or (count <= CLOSING_MOVES and bool(rammed(board)))
 
 
 def _static(board: chess.Board, color: chess.Color) -> Unwinnability | None:
