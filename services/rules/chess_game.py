@@ -38,7 +38,6 @@ from services.rules.results import (
 )
 
 _SIDE = {chess.WHITE: WHITE, chess.BLACK: BLACK}
-_COLOR = {WHITE: chess.WHITE, BLACK: chess.BLACK}
 _TERMINATION = {
     chess.Termination.CHECKMATE: CHECKMATE,
     chess.Termination.STALEMATE: STALEMATE,

@@ -54,7 +54,6 @@ from services.rules.chess_blockade import analyse, rammed
 from services.rules.chess_helpmate import EXHAUSTED, FOUND, explore
 
 WINNABLE, UNWINNABLE, UNDETERMINED = "winnable", "unwinnable", "undetermined"
-VERDICTS = (WINNABLE, UNWINNABLE, UNDETERMINED)
 
 # How a verdict was reached (``Unwinnability.reason``).
 MATERIAL = "insufficient_material"  # static, 1.
@@ -246,13 +245,8 @@ class DeadPositionWatch:
 _BOTH = (chess.WHITE, chess.BLACK)
 
 
-def side_of(color: chess.Color) -> str:
-    """"white"/"black" for a python-chess colour."""
-    return _SIDE[color]
-
-
 __all__ = [
     "BLOCKED", "BUDGET", "DeadPosition", "HELPMATE", "MATED", "MATERIAL", "SEARCH_EXHAUSTED",
-    "STALEMATE", "UNDETERMINED", "UNWINNABLE", "Unwinnability", "VERDICTS", "WINNABLE",
-    "DeadPositionWatch", "can_checkmate", "dead_position", "forced_dead", "side_of",
+    "STALEMATE", "UNDETERMINED", "UNWINNABLE", "Unwinnability", "WINNABLE",
+    "DeadPositionWatch", "can_checkmate", "dead_position", "forced_dead",
 ]
