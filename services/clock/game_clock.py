@@ -23,6 +23,11 @@ all events of a clock), and events must come in time order. Conventions (docs/cl
   press, pause or resume raises ``FlagFallen`` and changes nothing: no increment, no revival (F08).
   Only the arbiter's ``set`` moves a flagged clock on (it leaves it paused).
 - A press or pause by a side whose clock is not running raises ``NotRunning`` and is ignored.
+- Period time (``period_added``): ``"on_move"`` (default, a move counter) adds the next period's
+  time on the press completing the period's last move; ``"on_expiry"`` models a clock that adds it
+  when the current period's time runs out (``services.clock.expiry``): there the flag falls only
+  when a period runs out before its moves were made (FIDE Laws 6.9) or the last period runs out
+  (6.8), and ``expiry_flag`` says which.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from dataclasses import dataclass, replace
 
 from services.clock.control import TimeControl
 from services.clock.errors import ClockError, FlagFallen, NotRunning
+from services.clock.expiry import PERIOD_ADDED_MODES, PERIOD_ON_EXPIRY, PERIOD_ON_MOVE, Expiry, expiries
 from services.clock.press import PressResult
 from services.rules.base import BLACK, WHITE, other
 
@@ -49,6 +55,7 @@ class _State:
     move_used_ms: int = 0  # running time of the current move before ``since_ms`` (pauses)
     last_at: int | None = None
     presses: tuple[PressResult, ...] = ()
+    expired: tuple[int, int] = (0, 0)  # periods added on expiry so far, per side ("on_expiry")
 
 
 def _idx(side: str) -> int:
@@ -64,11 +71,13 @@ def _check_ms(name: str, value: int) -> None:
 class GameClock:
     """The clock of one game under ``control``.
 
-    ``GameClock(control, white_ms=None, black_ms=None, credit="press")``: the starting times
-    default to the control's (``TimeControl.starting_ms``); give them to carry time over (a match
-    clock) or to start from an arbiter's setting. ``credit``: when the increment is credited, one of
-    ``CREDITS`` (module notes). Raises ValueError for an untimed/unknown control, a negative time or
-    an unknown ``credit``, TypeError for a time that is not an int.
+    ``GameClock(control, white_ms=None, black_ms=None, credit="press", period_added="on_move")``:
+    the starting times default to the control's (``TimeControl.starting_ms``); give them to carry
+    time over (a match clock) or to start from an arbiter's setting. ``credit``: when the increment
+    is credited, one of ``CREDITS``; ``period_added``: when a later period's time is added, one of
+    ``expiry.PERIOD_ADDED_MODES`` (module notes). Raises ValueError for an untimed/unknown control,
+    a negative time or an unknown ``credit``/``period_added``, TypeError for a time that is not an
+    int.
 
     Events: ``start``, ``press``, ``pause``, ``resume``, ``set``. Queries: ``remaining``,
     ``flag_fall_at``, ``flagged``, ``moves_made``, ``move_used_ms``, ``presses``, ``running``,
@@ -77,9 +86,11 @@ class GameClock:
     """
 
     def __init__(self, control: TimeControl, white_ms: int | None = None,
-                 black_ms: int | None = None, credit: str = "press"):
+                 black_ms: int | None = None, credit: str = "press", period_added: str = PERIOD_ON_MOVE):
         if credit not in CREDITS:
             raise ValueError(f"credit must be one of {CREDITS}, got {credit!r}")
+        if period_added not in PERIOD_ADDED_MODES:
+            raise ValueError(f"period_added must be one of {PERIOD_ADDED_MODES}, got {period_added!r}")
         if not isinstance(control, TimeControl) or not control.timed:
             raise ValueError(f"a clock needs a timed TimeControl, got {control!r}")
         w = control.starting_ms(WHITE) if white_ms is None else white_ms
@@ -90,6 +101,8 @@ class GameClock:
                 raise ValueError(f"{name} must not be negative, got {v}")
         self.control = control
         self.credit = credit
+        self.period_added = period_added
+        self._on_expiry = period_added == PERIOD_ON_EXPIRY and control.kind == "periods"
         self._s = _State(base=(w, b))
 
     # ---- queries -------------------------------------------------------------------------
@@ -143,7 +156,7 @@ class GameClock:
         if side == s.to_move:
             delay, kind = self._delay()
             spent = max(0, used - delay) if kind == "simple" else used
-            return max(0, s.base[i] - spent)
+            return max(0, s.base[i] + self._expired_during(spent)[0] - spent)
         if self.control.kind == "sandclock":
             return s.base[i] + used
         return s.base[i]
@@ -167,6 +180,20 @@ class GameClock:
         None (FIDE Laws 6.8)."""
         self._check_at(at_ms)
         return self._s.to_move if self.flag_fall_at(at_ms) is not None else None
+
+    def periods_added(self, side: str) -> int:
+        """How many periods the clock has added on expiry for ``side`` (``"on_expiry"``; always 0
+        with ``"on_move"``, where ``moves_made`` tells the period)."""
+        return self._s.expired[_idx(side)]
+
+    def expiry_flag(self, at_ms: int) -> Expiry | None:
+        """On an ``"on_expiry"`` clock whose flag has fallen by ``at_ms``: the ``Expiry`` that made it
+        fall (``law`` "FIDE Laws 6.9": a period ran out before its moves were made, although such a
+        clock shows the next period's time and runs on; "FIDE Laws 6.8": the last period ran out).
+        None otherwise."""
+        if not self._on_expiry or self.flagged(at_ms) is None:
+            return None
+        return self._chain()[-1]
 
     def to_json(self, at_ms: int) -> dict:
         """``{"white_ms", "black_ms", "running", "to_move", "flagged", "flag_fall_at",
@@ -228,6 +255,10 @@ class GameClock:
         spent = max(0, used - delay) if kind else used
         number = s.moves[i] + 1
         increment, period = self.control.added_on_press(side, number)
+        expired = list(s.expired)
+        if self._on_expiry:
+            period, count = self._expired_during(spent)  # not on the press: when they ran out
+            expired[i] += count
         credited_now = increment if self.credit == "press" else 0  # else given at the move's start
         left = s.base[i] - spent + credited_now + period
         base = list(s.base)
@@ -241,7 +272,7 @@ class GameClock:
                              increment_ms=increment, period_ms=period, remaining_ms=left)
         self._s = replace(s, base=tuple(base), moves=tuple(moves), to_move=other(side),
                           since_ms=at_ms, move_used_ms=0, last_at=at_ms,
-                          presses=s.presses + (result,))
+                          presses=s.presses + (result,), expired=tuple(expired))
         return result
 
     def pause(self, at_ms: int) -> None:
@@ -316,11 +347,31 @@ class GameClock:
         return self.control.delay_of_move(s.to_move, s.moves[_idx(s.to_move)] + 1)
 
     def _flag_used(self) -> int:
-        """The move's running time at which the side to move reaches 0."""
+        """The move's running time at which the side to move reaches 0 (on an ``"on_expiry"``
+        clock: when the last period it can reach runs out)."""
         s = self._s
         delay, kind = self._delay()
-        base = s.base[_idx(s.to_move)]
+        base = self._chain()[-1].spent_ms if self._on_expiry else s.base[_idx(s.to_move)]
         return base + delay if kind == "simple" else base
+
+    def _chain(self) -> list[Expiry]:
+        """The periods that run out during the move in progress (``expiry.expiries``)."""
+        s = self._s
+        i = _idx(s.to_move)
+        return expiries(self.control, s.to_move, s.base[i], s.moves[i], s.expired[i])
+
+    def _expired_during(self, spent: int) -> tuple[int, int]:
+        """``(time added, periods added)`` on an ``"on_expiry"`` clock by the periods that ran out,
+        in time, within ``spent`` ms of the move in progress; (0, 0) otherwise."""
+        if not self._on_expiry:
+            return 0, 0
+        added = count = 0
+        for expiry in self._chain():
+            if not expiry.in_time or expiry.spent_ms > spent:
+                break
+            added += expiry.added_ms
+            count += 1
+        return added, count
 
     def _used(self, at_ms: int) -> int:
         s = self._s

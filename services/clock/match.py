@@ -14,7 +14,7 @@ from services.rules.base import BLACK, WHITE
 
 
 def carry_over(previous: GameClock, at_ms: int, swap_sides: bool = True) -> GameClock:
-    """The next game's clock: same control and credit convention, each player's time as
+    """The next game's clock: same control, credit and period conventions, each player's time as
     ``previous`` shows it at ``at_ms`` (the end of the game; a running clock is read as if paused
     then), move counters back to 0 ("the number of moves made is not relevant").
 
@@ -34,4 +34,5 @@ def carry_over(previous: GameClock, at_ms: int, swap_sides: bool = True) -> Game
     white, black = previous.remaining(WHITE, at_ms), previous.remaining(BLACK, at_ms)
     if swap_sides:
         white, black = black, white
-    return GameClock(previous.control, white_ms=white, black_ms=black, credit=previous.credit)
+    return GameClock(previous.control, white_ms=white, black_ms=black, credit=previous.credit,
+                     period_added=previous.period_added)

@@ -2,9 +2,18 @@
 
 python-chess underneath, never trusted with unchecked input (field case F05): every move goes through
 ``chess_moves.parse_move``. After every ply the game knows how it ended, if it did (checkmate 5.1.1,
-stalemate 5.2.1, dead position by insufficient material 5.2.2, fivefold repetition 9.6.1, 75 moves
-9.6.2, with a mate on the last move taking precedence), and which draws can be claimed (9.2, 9.3),
-with the evidence an arbiter checks. Repetitions are tracked incrementally (``RepetitionTable``).
+stalemate 5.2.1, dead position 5.2.2: by insufficient material, by a blockade or by force
+(``chess_unwinnable.DeadPositionWatch``), fivefold repetition 9.6.1, 75 moves 9.6.2, with a mate on
+the last move taking precedence), and which draws can be claimed (9.2, 9.3), with the evidence an
+arbiter checks. Repetitions are tracked incrementally (``RepetitionTable``).
+
+A game set up from a FEN is judged before its first move: a position that is already over (mate,
+stalemate, 75 moves, a dead position, searched as thoroughly as at a flag fall) is the ``outcome`` at
+ply 0, and ``claimable()`` at ply 0 offers what the start position allows (a halfmove clock of 99:
+a fifty-move claim with any move that is neither a pawn move nor a capture, 9.3.1).
+
+A flag fall (6.9) and a second completed illegal move (7.5.5) lose unless the opponent cannot
+checkmate by any possible series of legal moves (``chess_unwinnable.can_checkmate``).
 Pure: no I/O, no clock reads.
 """
 
@@ -20,13 +29,15 @@ from services.rules.chess_claims import (
 from services.rules.chess_moves import parse_move
 from services.rules.chess_position import CASTLING, fen_of_key, has_legal_move, position_key
 from services.rules.repetition import RepetitionTable
+from services.rules.chess_unwinnable import (
+    FLAG_FALL_NODES, START_NODES, DeadPositionWatch, Unwinnability, can_checkmate, dead_position,
+)
 from services.rules.results import (
-    CHECKMATE, FIVEFOLD_REPETITION, INSUFFICIENT_MATERIAL, RESIGNATION, SEVENTYFIVE_MOVES,
-    STALEMATE, TIME_FORFEIT, check_outcome, result_for_winner,
+    ARBITER, CHECKMATE, DEAD_POSITION, FIVEFOLD_REPETITION, INSUFFICIENT_MATERIAL, RESIGNATION,
+    SEVENTYFIVE_MOVES, STALEMATE, TIME_FORFEIT, check_outcome, result_for_winner,
 )
 
 _SIDE = {chess.WHITE: WHITE, chess.BLACK: BLACK}
-_COLOR = {WHITE: chess.WHITE, BLACK: chess.BLACK}
 _TERMINATION = {
     chess.Termination.CHECKMATE: CHECKMATE,
     chess.Termination.STALEMATE: STALEMATE,
@@ -89,10 +100,15 @@ class ChessGame:
         self._played: list[ChessPlayedMove] = []
         self._insufficient = board.is_insufficient_material()
         self._claims: list[Claim] | None = None
+        self._dead_watch = DeadPositionWatch(board)
         found = board.outcome()
         self._outcome = None if found is None else Outcome(
             result_for_winner(None if found.winner is None else _SIDE[found.winner]),
             _TERMINATION[found.termination])
+        if self._outcome is None and board.board_fen() != chess.STARTING_BOARD_FEN:
+            start = dead_position(board, START_NODES)  # once per game: the full test
+            if start.dead:
+                self._outcome = Outcome("1/2-1/2", start.reason)
 
     @classmethod
     def from_moves(cls, moves: list[str], fen: str | None = None) -> ChessGame:
@@ -177,7 +193,7 @@ class ChessGame:
         self._key = key
         if zeroing:  # material only changes by captures and promotions
             self._insufficient = board.is_insufficient_material()
-        self._outcome = self._ends_after(san, count)
+        self._outcome = self._ends_after(san, count, zeroing)
         self._claims = None
         self._moves.append(uci)
         self._sans.append(san)
@@ -186,9 +202,10 @@ class ChessGame:
         self._played.append(played)
         return played
 
-    def _ends_after(self, san: str, count: int) -> Outcome | None:
+    def _ends_after(self, san: str, count: int, zeroing: bool) -> Outcome | None:
         """The automatic end after a ply, in python-chess's order of precedence (a mate on the move
-        completing 75 moves or a fifth repetition is still a mate: FIDE Laws 9.6.2, F03(c))."""
+        completing 75 moves or a fifth repetition is still a mate: FIDE Laws 9.6.2, F03(c)); a
+        dead position beyond insufficient material (5.2.2) after the stalemate."""
         board = self._board
         mark = san[-1]
         if mark == "#":
@@ -197,6 +214,8 @@ class ChessGame:
             return Outcome("1/2-1/2", INSUFFICIENT_MATERIAL)
         if mark != "+" and not has_legal_move(board, in_check=False):
             return Outcome("1/2-1/2", STALEMATE)
+        if self._dead_watch.after_move(board, zeroing):
+            return Outcome("1/2-1/2", DEAD_POSITION)
         if board.halfmove_clock >= 150:
             return Outcome("1/2-1/2", SEVENTYFIVE_MOVES)
         if count >= 5:
@@ -263,14 +282,33 @@ class ChessGame:
         """``side`` resigns: the opponent wins (FIDE Laws 5.1.2). ValueError as in ``end``."""
         return self.end(result_for_winner(other(side)), RESIGNATION)
 
+    def can_checkmate(self, side: str, nodes: int = FLAG_FALL_NODES) -> Unwinnability:
+        """Whether ``side`` can checkmate the other king by some series of legal moves from the
+        current position (FIDE Laws 6.9, 7.5.5): ``chess_unwinnable.can_checkmate``, with its
+        verdict, how it was reached and, for a mating line found, the moves. The game is
+        unchanged. Raises ValueError for a bad side."""
+        return can_checkmate(self._board, side, nodes)
+
     def flag_fall(self, side: str) -> Outcome:
         """``side``'s flag has fallen: ``side`` loses, unless the opponent cannot checkmate by any
-        series of legal moves, then drawn (FIDE Laws 6.9). "Cannot checkmate" is python-chess's
-        ``has_insufficient_material(opponent)``: never wrong about a win (F04: K+N v K+P is a win,
-        K+N v K a draw). Termination "time_forfeit" either way. When the game has already ended the
-        recorded outcome is returned unchanged. Raises ValueError when ``side`` is not a side."""
+        possible series of legal moves, then drawn (FIDE Laws 6.9). "Cannot" only when proved
+        (``can_checkmate``: material, a blockade, or every reachable position searched); an
+        undecided search leaves the loss (F04: K+N v K+P is a win, K+N v K a draw). Termination
+        "time_forfeit" either way. When the game has already ended the recorded outcome is
+        returned unchanged. Raises ValueError when ``side`` is not a side."""
+        return self._lose_unless_unwinnable(side, TIME_FORFEIT)
+
+    def illegal_move_loss(self, side: str) -> Outcome:
+        """The arbiter declares the game lost by ``side`` for its second completed illegal move,
+        unless the opponent cannot checkmate by any possible series of legal moves, then drawn
+        (FIDE Laws 7.5.5; see ``services.rules.penalties``). Termination "arbiter". When the game
+        has already ended the recorded outcome is returned unchanged. Raises ValueError when
+        ``side`` is not a side."""
+        return self._lose_unless_unwinnable(side, ARBITER)
+
+    def _lose_unless_unwinnable(self, side: str, termination: str) -> Outcome:
         opponent = other(side)
         if self._outcome is None:
-            drawn = self._board.has_insufficient_material(_COLOR[opponent])
-            self._outcome = Outcome(result_for_winner(None if drawn else opponent), TIME_FORFEIT)
+            drawn = self.can_checkmate(opponent).unwinnable
+            self._outcome = Outcome(result_for_winner(None if drawn else opponent), termination)
         return self._outcome

@@ -44,7 +44,8 @@ CHECKMATE = "checkmate"  # 5.1.1
 STALEMATE = "stalemate"  # 5.2.1
 FIVEFOLD_REPETITION = "fivefold_repetition"  # 9.6.1
 SEVENTYFIVE_MOVES = "seventyfive_moves"  # 9.6.2
-INSUFFICIENT_MATERIAL = "insufficient_material"  # 5.2.2 dead position (at least insufficient material)
+INSUFFICIENT_MATERIAL = "insufficient_material"  # 5.2.2 dead position, by material alone
+DEAD_POSITION = "dead_position"  # 5.2.2 dead position otherwise (a blockade, a forced line)
 TIME_FORFEIT = "time_forfeit"  # 6.9
 AGREEMENT = "agreement"  # 5.2.3, 9.1
 RESIGNATION = "resignation"  # 5.1.2
@@ -55,18 +56,20 @@ ARBITER = "arbiter"  # an arbiter's decision (e.g. 7.5.5, 12.9)
 
 TERMINATIONS = (
     CHECKMATE, STALEMATE, FIVEFOLD_REPETITION, SEVENTYFIVE_MOVES, INSUFFICIENT_MATERIAL,
-    TIME_FORFEIT, AGREEMENT, RESIGNATION, THREEFOLD_REPETITION, FIFTY_MOVES, FORFEIT, ARBITER,
+    DEAD_POSITION, TIME_FORFEIT, AGREEMENT, RESIGNATION, THREEFOLD_REPETITION, FIFTY_MOVES, FORFEIT,
+    ARBITER,
 )
 DECISIVE_TERMINATIONS = (CHECKMATE, RESIGNATION)  # always a win for one side
 DRAWN_TERMINATIONS = (
-    STALEMATE, FIVEFOLD_REPETITION, SEVENTYFIVE_MOVES, INSUFFICIENT_MATERIAL, AGREEMENT,
-    THREEFOLD_REPETITION, FIFTY_MOVES,
+    STALEMATE, FIVEFOLD_REPETITION, SEVENTYFIVE_MOVES, INSUFFICIENT_MATERIAL, DEAD_POSITION,
+    AGREEMENT, THREEFOLD_REPETITION, FIFTY_MOVES,
 )
 
 # How PGN's Termination tag words them (PGN standard 9.8.1 values, lichess-style detail).
 PGN_TERMINATION = {
     CHECKMATE: "normal", STALEMATE: "normal", FIVEFOLD_REPETITION: "normal",
-    SEVENTYFIVE_MOVES: "normal", INSUFFICIENT_MATERIAL: "normal", AGREEMENT: "normal",
+    SEVENTYFIVE_MOVES: "normal", INSUFFICIENT_MATERIAL: "normal", DEAD_POSITION: "normal",
+    AGREEMENT: "normal",
     RESIGNATION: "normal", THREEFOLD_REPETITION: "normal", FIFTY_MOVES: "normal",
     TIME_FORFEIT: "time forfeit", FORFEIT: "rules infraction", ARBITER: "adjudication",
 }

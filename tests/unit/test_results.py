@@ -57,11 +57,16 @@ def test_winner_and_result_for_winner():
 
 
 def test_termination_words():
-    """The issue's list of termination words, exactly."""
+    """The issue's list of termination words, exactly, plus "dead_position" (issue 12: FIDE Laws
+    5.2.2, a dead position that is not one of insufficient material: a blockade, a forced line),
+    which is a draw."""
     assert set(TERMINATIONS) == {
         "checkmate", "stalemate", "fivefold_repetition", "seventyfive_moves", "insufficient_material",
-        "time_forfeit", "agreement", "resignation", "threefold_repetition", "fifty_moves", "forfeit",
-        "arbiter"}
+        "dead_position", "time_forfeit", "agreement", "resignation", "threefold_repetition",
+        "fifty_moves", "forfeit", "arbiter"}
+    assert check_outcome("1/2-1/2", "dead_position").code == "1/2-1/2"
+    with pytest.raises(ValueError):
+        check_outcome("1-0", "dead_position")
 
 
 def test_check_outcome_rejects_inconsistent_pairs():
