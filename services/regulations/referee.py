@@ -230,7 +230,7 @@ def review_result(state: HallState, game: str, result: str, reason: str | None, 
     t = state.config
     if g is None or g.ended or t is None:
         return None  # without a tournament file the device's result stands (the Laws alone)
-    kind = claim_kind(reason)
+    kind = claim_kind(reason, g.variant if g.variant in ("chess", "checkers") else "chess")
     words = (reason or "").strip().lower() or None
     base = {"game": g.id, "board": g.board, "result": result, "reason": words, "seq": seq}
     if result == DRAW and kind is not None:
