@@ -14,6 +14,11 @@ in order (fewer sends when a client or the hall is busy); clients handle both.
 A client keeps the highest ``seq`` it saw and reconnects with ``?after=SEQ``. Messages with a seq at
 or below one already sent are never sent again on the same connection.
 
+A dashboard serves nobody before it has caught up with the log (``Feed.caught_up``), nor a client
+that has seen more of the log (``after``) than it has folded (a node behind a load balancer that
+lags its peers): the first message waits until it can be as new as what the client had, for up to
+``CATCH_UP_WAIT_S``; then the server closes with 1013 (try again later), and the client reconnects.
+
 ``?boards=SPEC`` (``dashboard.boardspec``: ``1-20,25,31-40``; labels are GAME ``board`` strings)
 follows those boards only: the snapshot's ``games`` and a new round's ``games`` are cut to them, and
 only their games' deltas are sent (a resume sends only theirs; the seqs are still the log's, so they
@@ -35,6 +40,25 @@ from dashboard.feed import Feed
 from dashboard.hub import Client
 
 BATCH_MAX = 500  # messages per frame when a resuming client catches up
+CATCH_UP_WAIT_S = 30.0
+
+
+async def caught_up_to(feed: Feed, after: int | None, timeout_s: float | None = None) -> bool:
+    """Wait until ``feed`` has folded the log as it stood at start-up and at least up to ``after``
+    (a client's last seq); False when that did not happen within ``timeout_s`` (default
+    ``CATCH_UP_WAIT_S``)."""
+    timeout_s = CATCH_UP_WAIT_S if timeout_s is None else timeout_s
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    try:
+        await asyncio.wait_for(feed.caught_up.wait(), timeout_s)
+    except asyncio.TimeoutError:
+        return False
+    while after is not None and feed.view.seq < after:
+        if loop.time() >= deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
 
 
 def _after(ws: WebSocket) -> int | None:
@@ -81,10 +105,14 @@ async def live(ws: WebSocket) -> None:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await ws.close(code=1008, reason=str(exc)[:120])
         return
+    after = _after(ws)
+    if not await caught_up_to(feed, after):
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await ws.close(code=1013, reason="catching up with the event log: try again")
+        return
     client = feed.hub.add(boards)  # before the first message, so nothing published from now is missed
     client.direct = direct_writer(ws.scope)
     try:
-        after = _after(ws)
         missed = feed.since(after, boards) if after is not None else None
         if missed is None:
             seq, text = feed.snapshot(boards)

@@ -369,3 +369,53 @@ def test_direct_writer_absent_under_another_server():
 
     assert direct_writer({"type": "websocket", "extensions": {"websocket.http.response": {}}}) is None
     assert direct_writer({"type": "websocket"}) is None
+
+
+# --- issue 11 "Restarts seen late and snapshots that go back in time" ------------------------------
+
+class _SlowLog(MemoryLog):
+    """A log whose follower hands out each entry late, as a dashboard catching up with a long log."""
+
+    def __init__(self, *args, delay_s: float = 0.02, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.delay_s = delay_s
+
+    async def follow(self, after: int = 0, **kwargs):
+        async for entry in super().follow(after, **kwargs):
+            await asyncio.sleep(self.delay_s)
+            yield entry
+
+
+async def test_a_restarting_dashboard_sends_nothing_older_than_the_log(round5):
+    """A dashboard that has not caught up serves no snapshot: the first message a spectator gets is
+    as new as the log was when the dashboard started (issue 11: "a dashboard restarting accepts
+    spectators before it has caught up and sends them a snapshot older than their own state")."""
+    log = _SlowLog("candidates-2024")
+    stored = await log.append_many([round_started(round5, "5", T0)] + interleaved(round5)[:60])
+    async with serving(create_app(log)) as url:
+        async with websockets.connect(url.replace("http", "ws") + "/ws/live") as ws:
+            first = await recv(ws, timeout=10)
+            assert first["type"] == "snapshot" and first["seq"] >= stored[-1].seq
+            assert sum(g["ply"] for g in first["games"]) == sum(
+                1 for e in stored if e.type == "move_played")
+
+
+async def test_a_client_ahead_of_the_dashboard_waits_for_it(round5, monkeypatch):
+    """A client that saw seq N (on another dashboard node) is served by a node that has folded at
+    least N, or told to come back (close 1013), never sent an older state."""
+    import dashboard.live as live
+
+    monkeypatch.setattr(live, "CATCH_UP_WAIT_S", 0.5)
+    log = MemoryLog("candidates-2024")
+    await log.append_many([round_started(round5, "5", T0)])
+    async with serving(create_app(log)) as url:
+        base = url.replace("http", "ws") + "/ws/live"
+        async with websockets.connect(base + "?after=99") as ws:  # the log has 1 entry: never caught up
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await recv(ws, timeout=5)
+            assert closed.value.rcvd.code == 1013
+        entries = await log.append_many(interleaved(round5)[:3])
+        async with websockets.connect(base + f"?after={entries[-1].seq}") as ws:
+            await log.append_many(interleaved(round5)[3:4])
+            m = await recv(ws)
+            assert m["seq"] > entries[-1].seq
