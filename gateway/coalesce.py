@@ -6,13 +6,29 @@ the latest ``seq``, ``raw`` and placement are kept.
 
 Merging never changes what the fold makes of the log: the merged entry folds to the same state as
 the entries it stands for (duplicates and rejections change nothing but the device's last ``seq``,
-which is the latest one's; a passing placement keeps the last snapshot)."""
+which is the latest one's; a passing placement keeps the last snapshot).
+
+Entries that change no state at all (``STATELESS``: a duplicate, a message that could not be read)
+are also held back per source and kind for up to ``HOLD_MS`` and written as one entry with their
+count (``Repeats``): a device that alternates garbage and duplicates thousands of times a second
+writes a few entries a second. What such an entry stands for was acknowledged already (nothing of
+it can be played): a gateway killed meanwhile loses that count, never a move."""
 
 from __future__ import annotations
 
 from services.events import MessageDuplicate, MessageRejected, MoveRejected, PlacementSeen
 
 MERGEABLE = {MessageDuplicate.TYPE, MessageRejected.TYPE, MoveRejected.TYPE, PlacementSeen.TYPE}
+HOLD_MS = 1000
+
+
+def stateless(type_: str, data: dict) -> bool:
+    """Whether the entry changes nothing in the state and can wait (a duplicate, a message not
+    applied; a fault of ours, ``internal error: ...``, is written at once)."""
+    if type_ == MessageDuplicate.TYPE:
+        return True
+    return (type_ == MessageRejected.TYPE and not data.get("applied")
+            and not str(data.get("reason") or "").startswith("internal error"))
 
 
 def _same(type_: str, a: dict, b: dict) -> bool:
@@ -49,3 +65,30 @@ class Coalescer:
                 return True
         self._last[source] = len(pending)
         return False
+
+
+class Repeats:
+    """Stateless entries held per (kind, board, device, reason) and written once per ``HOLD_MS``
+    with their count (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._held: dict[tuple, tuple[str, dict, int]] = {}
+
+    def add(self, type_: str, data: dict, at: int) -> None:
+        """Hold one stateless entry made at ``at`` (ms)."""
+        key = (type_, data.get("board"), data.get("device"), data.get("reason"), data.get("topic"))
+        held = self._held.get(key)
+        if held is None:
+            self._held[key] = (type_, dict(data), at)
+        else:
+            count = int(held[1].get("count", 1)) + int(data.get("count", 1))
+            self._held[key] = (type_, {**data, "count": count}, held[2])
+
+    def due(self, now_ms: int, everything: bool = False) -> list[tuple[str, dict, int]]:
+        """The held entries whose first repeat is ``HOLD_MS`` old (all with ``everything``), taken."""
+        out = []
+        for key, (type_, data, at) in list(self._held.items()):
+            if everything or now_ms - at >= HOLD_MS:
+                out.append((type_, data, at))
+                del self._held[key]
+        return out

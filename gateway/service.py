@@ -10,8 +10,8 @@
 3. queues each message per device and handles the queues in turn (one flooding device cannot delay
    the others; over ``RATE_PER_S`` a device's messages are dropped and counted), folds what
    ``Hall.handle`` decides, and appends the entries with one ``append_many`` per loop tick;
-   repeated rejections and duplicates from one device in a batch are folded into one entry with a
-   count;
+   repeated rejections and duplicates from one device are folded into one entry with a count
+   (``gateway.coalesce``);
 4. **acknowledges a message only once its entries are stored** (the store is the acknowledgement:
    a gateway killed before the append loses nothing, the broker redelivers), then publishes the
    feedback (QoS 1);
@@ -41,7 +41,7 @@ from collections import deque
 import aiomqtt
 
 from gateway import mqtt_adapter as adapter
-from gateway.coalesce import Coalescer
+from gateway.coalesce import Coalescer, Repeats, stateless
 from gateway.hall import Hall, Step
 from gateway.mqtt_url import parse_mqtt_url
 from gateway.payload import feedback_topic, topic_filters
@@ -125,6 +125,7 @@ class Gateway:
                        "internal_errors": 0, "dropped": 0}
         self._pending: list[tuple[str, dict, int]] = []
         self._coalesce = Coalescer()
+        self._repeats = Repeats()
         self._acks: list[tuple[aiomqtt.Client, int, int]] = []
         self._feedback: list[tuple[str, dict]] = []
         self._inbox: dict[str, deque] = {}
@@ -160,6 +161,7 @@ class Gateway:
             for task in (ticker, follower, worker):
                 task.cancel()
             self._handle_inbox(limit=None)
+            self._pending.extend(self._repeats.due(now_ms(), everything=True))
             self._stopping = True
             self._wake.set()
             with contextlib.suppress(BaseException):
@@ -295,7 +297,9 @@ class Gateway:
 
     def _take(self, step: Step, at: int) -> None:
         for type_, data in step.entries:
-            if not self._coalesce.merge(self._pending, type_, data):
+            if stateless(type_, data):
+                self._repeats.add(type_, data, at)
+            elif not self._coalesce.merge(self._pending, type_, data):
                 self._pending.append((type_, data, at))
         self._feedback.extend(step.feedback)
         if step.entries or step.feedback:
@@ -307,6 +311,7 @@ class Gateway:
             await asyncio.sleep(0.2)
             at = now_ms()
             try:
+                self._pending.extend(self._repeats.due(at))
                 self._take(self.hall.tick(at), at)
             except Exception:  # noqa: BLE001 - the timer must keep running
                 self.counts["internal_errors"] += 1

@@ -74,5 +74,18 @@ def test_raw_payload_of_an_internal_error_is_bounded(gateway, monkeypatch):
 
 def test_deeply_nested_payload_through_receive(gateway):
     gateway._receive("venue/%s/boards/99/move" % T, b"[" * 1000 + b"]" * 1000)
-    (type_, data, _at), = gateway._pending
+    # a message that changes nothing waits up to a second to be counted with its repeats (coalesce.py)
+    (type_, data, _at), = gateway._repeats.due(0, everything=True)
     assert type_ == "message_rejected" and data["reason"].startswith("not JSON")
+
+
+def test_repeats_of_a_stateless_entry_are_written_once_a_second_with_their_count(gateway):
+    """Issue 11 "One board can starve the hall": duplicates and garbage from one device are counted,
+    not written one entry each (gateway/coalesce.py); a move is never held back."""
+    for _ in range(50):
+        gateway._receive(f"venue/{T}/boards/1/move", b"not json")
+        gateway._receive(*move("1", 1, "e2e4"))
+    assert [t for t, _, _ in gateway._pending] == ["move_played"]  # written at once
+    assert gateway._repeats.due(0) == []  # held for HOLD_MS after the first
+    held = {t: d for t, d, _ in gateway._repeats.due(10**15)}
+    assert held["message_rejected"]["count"] == 50 and held["message_duplicate"]["count"] == 49
