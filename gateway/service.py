@@ -311,7 +311,10 @@ class Gateway:
             await asyncio.sleep(0.2)
             at = now_ms()
             try:
-                self._pending.extend(self._repeats.due(at))
+                repeats = self._repeats.due(at)
+                if repeats:
+                    self._pending.extend(repeats)
+                    self._wake.set()
                 self._take(self.hall.tick(at), at)
             except Exception:  # noqa: BLE001 - the timer must keep running
                 self.counts["internal_errors"] += 1
