@@ -16,19 +16,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import socket
 import time
 from collections import defaultdict
 
 import aiomqtt
 import websockets
 
+from gateway import mqtt_adapter as adapter
+
 
 def _no_delay(client: aiomqtt.Client) -> None:
-    sock = client._client.socket()
-    if sock is not None:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    adapter.no_delay(client)
 
 
 class Progress:
@@ -99,21 +97,10 @@ class Boards:
     def publish_one(self, board: str, topic: str, payload: str) -> tuple[float, bool]:
         """Board ``board`` publishes ``payload`` (QoS 1) now: (the instant, accepted by paho)."""
         t = time.perf_counter()
-        paho = self.clients[board]._client
-        info = paho.publish(topic, payload, qos=1)
-        self._write_now(paho)
+        client = self.clients[board]
+        info = adapter.paho(client).publish(topic, payload, qos=1)
+        adapter.write_now(client)
         return t, info.rc == 0
-
-    @staticmethod
-    def _write_now(paho) -> None:
-        """Put the queued packet on the wire now rather than on the loop's next turn (a device sends
-        at once). aiomqtt registers its writer with ``call_soon_threadsafe`` but removes it at once,
-        so when paho is done writing, the writer it is about to add must be removed after it."""
-        with contextlib.suppress(Exception):
-            paho.loop_write()
-            if not paho._registered_write and paho.socket() is not None:
-                loop = asyncio.get_running_loop()
-                loop.call_soon(loop.remove_writer, paho.socket().fileno())
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):

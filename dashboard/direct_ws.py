@@ -21,6 +21,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.frames import Frame, Opcode
 
 EXTENSION = "venue.direct"
+# uvicorn's own attributes this adapter reads (tests/unit/test_adapters.py fails when one goes away)
+UVICORN_ATTRIBUTES = ("handshake_complete", "close_sent", "disconnected", "writable", "conn", "initial_response",
+                      "transport")
 # Above this many bytes waiting in the kernel-side buffer of asyncio's transport the frame is not
 # written directly: the client is slow, and the hub queues for it instead (bounded, field case F12).
 MAX_BUFFERED = 256 * 1024
@@ -56,6 +59,11 @@ class DirectProtocol(WebSocketsSansIOProtocol):
             return False
         transport.write(data)
         return True
+
+
+def missing_attributes(protocol) -> list[str]:
+    """The uvicorn attributes ``write_frame`` reads that ``protocol`` lacks (empty when all there)."""
+    return [name for name in UVICORN_ATTRIBUTES if not hasattr(protocol, name)]
 
 
 def direct_writer(scope: dict) -> Callable[[bytes], bool] | None:

@@ -34,7 +34,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import socket
 
 import aiomqtt
 import chess
@@ -42,7 +41,7 @@ import chess
 from devices.checkers_faults import illegal_move as illegal_checkers_move
 from devices.script import Ply, Script
 from gateway.mqtt_url import parse_mqtt_url
-from gateway.mqtt_adapter import no_delay
+from gateway.mqtt_adapter import cut_link, no_delay
 
 log = logging.getLogger(__name__)
 
@@ -309,10 +308,7 @@ class SimulatedBoard:
         if client is None or client is not self._client:
             return  # an old link, already replaced: the current one is fine
         self._up.clear()
-        sock = client._client.socket()  # paho's socket: no public way to fail the link
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
+        cut_link(client)  # no public way to fail the link: gateway/mqtt_adapter.py
 
     async def _go_offline(self) -> None:
         client = self._client

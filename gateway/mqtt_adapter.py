@@ -12,7 +12,7 @@ import socket
 
 import aiomqtt
 
-PAHO_ATTRIBUTES = ("manual_ack_set", "ack", "publish", "socket")
+PAHO_ATTRIBUTES = ("manual_ack_set", "ack", "publish", "socket", "loop_write")
 AIOMQTT_ATTRIBUTES = ("_client", "_queue")
 
 
@@ -73,3 +73,26 @@ def take_queued(client: aiomqtt.Client) -> list:
     while not queue.empty():
         out.append(queue.get_nowait())
     return out
+
+
+def cut_link(client: aiomqtt.Client) -> None:
+    """Fail the client's TCP link without a DISCONNECT (a simulated device losing its network: the
+    broker then publishes its will). Never raises."""
+    sock = paho(client).socket()
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+
+
+def write_now(client: aiomqtt.Client) -> None:
+    """Put paho's queued packets on the wire now rather than on the event loop's next turn (a
+    benchmark's device sends at once). aiomqtt registers paho's writer with ``call_soon_threadsafe``
+    and removes it when done, so a writer paho is about to add is removed after it. Never raises."""
+    import asyncio
+
+    inner = paho(client)
+    with contextlib.suppress(Exception):
+        inner.loop_write()
+        if not inner._registered_write and inner.socket() is not None:  # noqa: SLF001
+            loop = asyncio.get_running_loop()
+            loop.call_soon(loop.remove_writer, inner.socket().fileno())
