@@ -107,6 +107,9 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--fault", action="append", default=[], choices=SIMULATOR_FAULTS, metavar="FAULT",
                    help="inject a fault on every board, repeatable: " + ", ".join(SIMULATOR_FAULTS)
                    + " (docs/protocol.md, devices/station.py)")
+    m.add_argument("--credentials", metavar="FILE",
+                   help="credentials.json of deploy/make-mosquitto-passwords.py: each board logs in as its own "
+                        "device (the shipped Mosquitto's ACL)")
 
     sub.add_parser("pair", help="pair a round (venue pair --help)", add_help=False)
     sub.add_parser("tiebreaks", help="standings with tie-breaks (venue tiebreaks --help)", add_help=False)
@@ -172,7 +175,7 @@ def _run(args: argparse.Namespace) -> int:
         coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port)
     else:
         coro = serve.run_simulate(args.mqtt, args.tournament, args.pgn, args.speed, args.kind,
-                                  faults=frozenset(args.fault))
+                                  faults=frozenset(args.fault), credentials=args.credentials)
     return serve.run_until_stopped(coro)
 
 

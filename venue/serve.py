@@ -399,17 +399,28 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int) -> in
 
 
 async def run_simulate(mqtt: str, tournament: str, pgn_path: str, speed: float, kind: str,
-                       faults: frozenset = frozenset()) -> int:
+                       faults: frozenset = frozenset(), credentials: str | None = None) -> int:
     """``venue simulate``: replay ``pgn_path`` on simulated boards and clocks over MQTT, with the
-    simulators' ``faults`` (devices.station.FAULTS) injected on every board."""
+    simulators' ``faults`` (devices.station.FAULTS) injected on every board; ``credentials``: the
+    deployment's credentials.json (each board logs in as its own device)."""
     text = read_text(pgn_path)
+    logins = None
+    if credentials is not None:
+        import json
+
+        from devices.simulate import board_logins
+
+        try:
+            logins = board_logins(json.loads(read_text(credentials)), tournament)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CliError(f"{credentials}: not a credentials.json of deploy/make-mosquitto-passwords.py: {exc}") from None
     await check_mqtt(mqtt)
     simulate = simulator()
     print(f"venue simulate: {pgn_path} -> {redact(mqtt)} ({tournament}), speed {speed:g}x, "
           f"{kind} boards{', faults: ' + ', '.join(sorted(faults)) if faults else ''}. Ctrl-C to stop.",
           flush=True)
     try:
-        await simulate(mqtt, tournament, text, speed=speed, kind=kind, faults=frozenset(faults))
+        await simulate(mqtt, tournament, text, speed=speed, kind=kind, faults=frozenset(faults), logins=logins)
     except ValueError as exc:
         raise CliError(f"{pgn_path}: {exc}") from None
     print("venue simulate: every game has been played.", flush=True)

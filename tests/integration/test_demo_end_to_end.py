@@ -29,6 +29,7 @@ import chess.pgn
 import httpx
 import pytest
 
+from services.eventlog.redis import tournament_keys
 from venue.demo import ROUND_FILE, run_demo
 
 pytestmark = pytest.mark.integration
@@ -159,7 +160,7 @@ async def test_hall_on_mosquitto_and_redis(tmp_path, layout):
                 proc.send_signal(signal.SIGINT)
         outputs = [proc.communicate(timeout=30) for proc in services]
         with contextlib.suppress(Exception):
-            redis.Redis.from_url(REDIS_URL).delete(f"venue:{{{tournament}}}:log")
+            redis.Redis.from_url(REDIS_URL).delete(*tournament_keys(tournament))
     for proc, (out, err) in zip(services, outputs):
         assert proc.returncode == 0, err
         assert "Traceback" not in err and "stopped" in out

@@ -27,6 +27,7 @@ from dashboard.arbiter.actions import build
 from gateway import Gateway, embedded_broker
 from gateway.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
+from services.eventlog.redis import tournament_keys
 from services.regulations.tournament_file import load_tournament
 from venue.tournament import register, start_round
 
@@ -110,7 +111,7 @@ async def run_scenario(broker_url: str, store: str, preset_name: str, scenario, 
             import redis.asyncio as r
 
             conn = r.from_url(store)
-            await conn.delete(f"venue:{{{slug}}}:log", f"venue:{{{slug}}}:seq")
+            await conn.delete(*tournament_keys(slug))
             await conn.aclose()
         await log.close()
 
