@@ -114,7 +114,7 @@ def test_simulate_takes_the_documented_faults(monkeypatch):
 
     seen = {}
 
-    async def fake_run_simulate(mqtt, tournament, pgn, speed, kind, faults=frozenset()):
+    async def fake_run_simulate(mqtt, tournament, pgn, speed, kind, faults=frozenset(), credentials=None):
         seen.update(mqtt=mqtt, tournament=tournament, pgn=pgn, speed=speed, kind=kind, faults=faults)
         return 0
 
