@@ -22,7 +22,10 @@ class MatchingGraph:
         self.fixed: dict[int, int] = {}
 
     def set(self, i: int, j: int, weight: int) -> None:
-        """Set the weight of edge i-j (0 removes it)."""
+        """Set the weight of edge i-j (0 removes it); an edge at a fixed vertex stays out (a decided pair
+        outweighs any other edge)."""
+        if i in self.fixed or j in self.fixed:
+            return
         if i > j:
             i, j = j, i
         m = self.matcher
