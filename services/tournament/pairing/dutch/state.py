@@ -93,17 +93,19 @@ def _pab_eligible(start_no: int, games: list[Game], pts: PointSystem) -> bool:
 def build_players(inp: RoundInput) -> tuple[list[RoundPlayer], dict[int, RoundPlayer]]:
     """(players to pair this round, every valid player by start number).
 
-    Valid players are those who took part in some pairing or have no entry past the rounds played;
-    they are ranked by start number. Absent players (a ``next_entry`` or in ``inp.absent``) are valid
-    but not paired.
+    Valid players are those who took part in some pairing or are not absent from this round; they
+    are ranked by start number. Absent players (a ``next_entry`` or in ``inp.absent``) are not
+    paired.
     """
     pr = inp.played_rounds
     pts = inp.points
-    valid = [
-        s for s in sorted(inp.players)
-        if inp.players[s].next_entry is None or any(g.participated for g in inp.players[s].games)
-        or inp.players[s].next_entry.participated
-    ]
+    def absent_now(s: int) -> bool:
+        entry = inp.players[s].next_entry
+        return s in inp.absent or (entry is not None and not entry.participated)
+
+    # A player absent now who never took part in a pairing has no pairing number yet (a late
+    # entry, or one who withdrew before round 1): ranks, and so E.5 colours, count only the others.
+    valid = [s for s in sorted(inp.players) if not absent_now(s) or any(g.participated for g in inp.players[s].games)]
 
     def score_back(start_no: int, back: int) -> int:
         """Score (tenths, with acceleration) before the last ``back`` rounds."""
