@@ -15,6 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 
+HALF_SPLIT_MIN = 2000
+
+
 def max_weight_matching(n: int, edges: Iterable[tuple[int, int, int]]) -> list[int]:
     """A maximum weight matching of the graph with vertices ``0..n-1``.
 
@@ -92,6 +95,9 @@ class WeightedMatcher:
         self.changed: dict[int, int] = {}
         """Edges changed since the last solve, with their weight at that solve."""
         self.dirty: list[int] = []
+        self.share_raises = False
+        """Set by the caller before a :meth:`solve` after a bulk re-weighting: each raised edge's
+        deficit is then shared by both ends (keeps pairs whose edges rose alike tight)."""
 
     def edge(self, i: int, j: int) -> int:
         """The index of the candidate edge i-j of a graph built with every pair."""
@@ -193,6 +199,7 @@ class WeightedMatcher:
             if self.w[k] > old:
                 for v in (self.ei[k], self.ej[k]):
                     raised[v] = raised.get(v, 0) + 1
+        up: list[int] = []
         for k, old in self.changed.items():
             i, j = self.ei[k], self.ej[k]
             if self.w[k] < old:
@@ -200,16 +207,37 @@ class WeightedMatcher:
                     touched.update(self._dissolve_around(i))
                 touched.add(i)
                 touched.add(j)
-                continue
-            if self.w[k] == old:
-                continue
-            c = i if raised.get(i, 0) >= raised.get(j, 0) else j
-            if inb[c] >= n:
-                touched.update(self._dissolve_around(c))
-            sl = self.slack(k)
-            if sl < 0:
-                self.dualvar[c] -= sl
-                touched.add(c)
+            elif self.w[k] > old:
+                up.append(k)
+        if self.share_raises:
+            # Many raised edges: share each deficit between both ends, so a pair whose edge rose
+            # like its neighbours' stays tight (far fewer vertices to search again).
+            for k in up:
+                if self.slack(k) < 0:
+                    for v in (self.ei[k], self.ej[k]):
+                        if inb[v] >= n:
+                            touched.update(self._dissolve_around(v))
+            need: dict[int, int] = {}
+            for k in up:
+                sl = self.slack(k)
+                if sl < 0:
+                    half = (1 - sl) // 2
+                    for v in (self.ei[k], self.ej[k]):
+                        if need.get(v, 0) < half:
+                            need[v] = half
+            for v, d in need.items():
+                self.dualvar[v] += d
+                touched.add(v)
+        else:
+            for k in up:
+                i, j = self.ei[k], self.ej[k]
+                c = i if raised.get(i, 0) >= raised.get(j, 0) else j
+                if inb[c] >= n:
+                    touched.update(self._dissolve_around(c))
+                sl = self.slack(k)
+                if sl < 0:
+                    self.dualvar[c] -= sl
+                    touched.add(c)
         self.changed.clear()
         inb = self.inblossom
         freed: list[int] = []
@@ -225,6 +253,25 @@ class WeightedMatcher:
         for v in touched:
             if self.mate[v] == -1 and self.dualvar[v] > 0 and inb[v] == v:
                 self.dualvar[v] = self._required(v)
+        self._match_tight(sorted(touched))
+
+    def _match_tight(self, vertices: list[int]) -> None:
+        """Match free vertices (outside blossoms) joined by a tight edge: complementary slackness
+        holds for such an edge, so each one saves a search stage."""
+        mate, dual, endpoint, w, inb, scale = self.mate, self.dualvar, self.endpoint, self.w, self.inblossom, self.scale
+        for v in vertices:
+            if mate[v] != -1 or inb[v] != v or not dual[v]:
+                continue
+            dv = dual[v]
+            for p in self.active[v]:
+                wk = w[p >> 1]
+                if not wk:
+                    continue
+                x = endpoint[p]
+                if mate[x] == -1 and inb[x] == x and dv + dual[x] == scale * wk:
+                    mate[v] = p
+                    mate[x] = p ^ 1
+                    break
 
     def _dissolve_around(self, v: int) -> list[int]:
         """Dissolve every blossom containing v, pushing its dual onto its vertices; the vertices whose
@@ -487,7 +534,7 @@ class WeightedMatcher:
             self.queue[:] = []
             inb = self.inblossom
             roots = False
-            for v in range(n):
+            for v in range(n - 1, -1, -1):
                 if self.mate[v] == -1 and self.dualvar[v] > 0 and label[inb[v]] == 0:
                     self.assign_label(v, 1, -1)
                     roots = True

@@ -57,8 +57,8 @@ class _Round:
         self.matched = [False] * self.n
         self.mate: list[int] = []
 
-    def solve(self) -> None:
-        self.mate = self.g.solve()
+    def solve(self, bulk: bool = False) -> None:
+        self.mate = self.g.solve(bulk)
 
     def _complete(self) -> bool:
         """At most one player unmatched, and that one may take the PAB (C.2, C.4)."""
@@ -174,7 +174,7 @@ class _Bracket:
 
     def pair(self) -> None:
         r = self.r
-        r.solve()
+        r.solve(bulk=True)
         self._choose_mdps()
         self._pair_mdps()
         self._pair_remainder()
@@ -222,13 +222,17 @@ class _Bracket:
             if not r.matched[v]:
                 continue
             addend = len(vs)
+            top = -1
             for o in range(self.nsgb - 1, self.sgb - 1, -1):
                 if r.matched[vs[o]]:
                     continue
                 if base[o][p]:
                     self._set(p, o, base[o][p] + addend)
                     addend += 1
-            r.solve()
+                    top = vs[o]
+            if r.mate[v] != top:
+                # Otherwise only v's edges gained, its partner's the most: the optimum stays optimal.
+                r.solve()
             self._fix(v, r.mate[v])
 
     def _pair_remainder(self) -> None:
@@ -306,11 +310,15 @@ class _Bracket:
             if not self._pairs_down(v):
                 continue
             addend = 0
+            top = -1
             for o in reversed(rem):
                 if o <= p or r.matched[vs[o]]:
                     continue
                 if base[o][p]:
                     self._set(p, o, base[o][p] + addend)
+                    top = vs[o]
                 addend += 1
-            r.solve()
+            if r.mate[v] != top:
+                # Otherwise only v's edges gained, its partner's the most: the optimum stays optimal.
+                r.solve()
             self._fix(v, r.mate[v])

@@ -48,8 +48,10 @@ class MatchingGraph:
         self.fixed[i] = j
         self.fixed[j] = i
 
-    def solve(self) -> list[int]:
-        """A maximum weight matching as a mate list (unmatched: itself)."""
+    def solve(self, bulk: bool = False) -> list[int]:
+        """A maximum weight matching as a mate list (unmatched: itself). ``bulk``: most of the
+        changes since the last solve raised whole groups of edges alike (a new bracket's weights)."""
+        self.matcher.share_raises = bulk
         mate = self.matcher.solve()
         result = [v if m == -1 else m for v, m in enumerate(mate)]
         for v, p in self.fixed.items():
