@@ -13,6 +13,7 @@ Written here afresh; it computes a maximum *weight* matching (not forced to maxi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from heapq import heappop, heappush
 
 
 HALF_SPLIT_MIN = 2000
@@ -81,6 +82,7 @@ class WeightedMatcher:
         self.inblossom = list(range(n))
         self.blossomparent = [-1] * (2 * n)
         self.blossomchilds: list[list[int] | None] = [None] * (2 * n)
+        self.blossomleaves: list[list[int]] = [[] for _ in range(2 * n)]
         self.blossombase = list(range(n)) + [-1] * n
         self.blossomendps: list[list[int] | None] = [None] * (2 * n)
         self.bestedge = [-1] * (2 * n)
@@ -116,23 +118,31 @@ class WeightedMatcher:
             self.changed.setdefault(k, self.w[k])
             self.w[k] = weight
 
+    def compact(self) -> None:
+        """Drop the edges whose weight is 0 from the per-vertex lists the search scans (they come
+        back if they gain a weight again)."""
+        if self.fresh:
+            return
+        w, listed, active = self.w, self.listed, self.active
+        for v in range(self.n):
+            ends = active[v]
+            kept = [p for p in ends if w[p >> 1]]
+            if len(kept) != len(ends):
+                for p in ends:
+                    if not w[p >> 1]:
+                        listed[p >> 1] = False
+                active[v] = kept
+
     def slack(self, k: int) -> int:
         """Slack of edge k between two different top-level blossoms (units of 1/scale)."""
         return self.dualvar[self.ei[k]] + self.dualvar[self.ej[k]] - self.scale * self.w[k]
 
     def leaves(self, b: int) -> list[int]:
-        """The vertices inside blossom b (b itself for a vertex), in cycle order."""
+        """The vertices inside blossom b (b itself for a vertex); kept per blossom from its creation
+        (a blossom's vertex set never changes while it exists)."""
         if b < self.n:
             return [b]
-        out: list[int] = []
-        stack = [b]
-        while stack:
-            t = stack.pop()
-            if t < self.n:
-                out.append(t)
-            else:
-                stack.extend(reversed(self.blossomchilds[t]))
-        return out
+        return self.blossomleaves[b]
 
     # -- warm start ---------------------------------------------------------------------------
 
@@ -308,7 +318,8 @@ class WeightedMatcher:
             self.labelend[w] = self.labelend[b] = p
             self.bestedge[w] = self.bestedge[b] = -1
             if t == 1:
-                self.queue.extend(self.leaves(b))
+                for x in self.leaves(b):
+                    heappush(self.queue, x)
                 return
             base = self.blossombase[b]
             mp = self.mate[base]
@@ -365,13 +376,14 @@ class WeightedMatcher:
             w = self.endpoint[self.labelend[bw]]
             bw = inb[w]
         self.blossomchilds[b] = path
+        self.blossomleaves[b] = [x for sub in path for x in (self.blossomleaves[sub] if sub >= self.n else (sub,))]
         self.blossomendps[b] = endps
         self.label[b] = 1
         self.labelend[b] = self.labelend[bb]
         self.dualvar[b] = 0
         for x in self.leaves(b):
             if self.label[inb[x]] == 2:
-                self.queue.append(x)
+                heappush(self.queue, x)
             inb[x] = b
         # The least-slack edge to other S-blossoms (for the dual change) is found lazily, only if a
         # dual change happens while this blossom exists: most blossoms vanish before that.
@@ -545,7 +557,7 @@ class WeightedMatcher:
                 allowedge = self.allowedge
                 bestedge, ei, ej = self.bestedge, self.ei, self.ej
                 while self.queue and not augmented:
-                    v = self.queue.pop()
+                    v = heappop(self.queue)
                     inb = self.inblossom
                     dual = self.dualvar
                     dv = dual[v]
@@ -671,10 +683,10 @@ class WeightedMatcher:
             i, j = self.ei[deltaedge], self.ej[deltaedge]
             if label[inb[i]] == 0:
                 i = j
-            self.queue.append(i)
+            heappush(self.queue, i)
         elif deltatype == 3:
             self.allowedge[deltaedge] = self.stage
-            self.queue.append(self.ei[deltaedge])
+            heappush(self.queue, self.ei[deltaedge])
         else:
             self.expand_blossom(deltablossom, False)
         return True

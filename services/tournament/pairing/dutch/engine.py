@@ -174,6 +174,7 @@ class _Bracket:
 
     def pair(self) -> None:
         r = self.r
+        r.g.compact()
         r.solve(bulk=True)
         self._choose_mdps()
         self._pair_mdps()

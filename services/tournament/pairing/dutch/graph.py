@@ -48,6 +48,11 @@ class MatchingGraph:
         self.fixed[i] = j
         self.fixed[j] = i
 
+    def compact(self) -> None:
+        """Forget removed edges (those of fixed pairs, mostly) in the search's lists: worth it
+        once per bracket, when many pairs have been fixed."""
+        self.matcher.compact()
+
     def solve(self, bulk: bool = False) -> list[int]:
         """A maximum weight matching as a mate list (unmatched: itself). ``bulk``: most of the
         changes since the last solve raised whole groups of edges alike (a new bracket's weights)."""
