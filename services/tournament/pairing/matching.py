@@ -398,7 +398,25 @@ class WeightedMatcher:
         inb, label, w, endpoint = self.inblossom, self.label, self.w, self.endpoint
         dual, ei, ej, scale = self.dualvar, self.ei, self.ej, self.scale
         best, best_slack = -1, 0
-        for x in self.leaves(b):
+        inside = self.leaves(b)
+        if self.dense:
+            # Few S-vertices outside a big blossom (the usual case): look those pairs up directly.
+            others = [y for y in range(self.n) if label[inb[y]] == 1 and inb[y] != b]
+            if len(others) * 4 < self.n:
+                n2 = 2 * self.n
+                for x in inside:
+                    dx = dual[x]
+                    for y in others:
+                        i, j = (x, y) if x < y else (y, x)
+                        k = i * (n2 - i - 1) // 2 + (j - i - 1)
+                        wk = w[k]
+                        if wk:
+                            sl = dx + dual[y] - scale * wk
+                            if best == -1 or sl < best_slack:
+                                best, best_slack = k, sl
+                self.bestedge[b] = best
+                return
+        for x in inside:
             dx = dual[x]
             for p in self.active[x]:
                 k = p >> 1
