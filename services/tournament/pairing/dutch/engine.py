@@ -74,6 +74,7 @@ class _Round:
         for lo in range(n):
             for hi in range(lo):
                 self.g.set(hi, lo, w.completion_weight(lo, hi, top) if odd else w.weight(hi, lo, False, False))
+        self.g.start_from_duals(w.completion_duals(top) if odd else w.outside_duals())
         self.solve()
         if not self._complete():
             raise NoValidPairing("the players cannot all be paired within the absolute criteria (C.04.3 C.1-C.4)")
@@ -95,6 +96,7 @@ class _Round:
         for lo in range(n):
             for hi in range(lo):
                 self.g.set(hi, lo, w.weight(hi, lo, False, False))
+        self.g.start_from_duals(w.outside_duals())
         return c9
 
     def pair(self) -> tuple[list[tuple[RoundPlayer, RoundPlayer]], RoundPlayer | None]:

@@ -48,6 +48,12 @@ class MatchingGraph:
         self.fixed[i] = j
         self.fixed[j] = i
 
+    def start_from_duals(self, duals: list[int]) -> bool:
+        """Restart the optimum from vertex duals that keep every edge feasible (see
+        :meth:`~services.tournament.pairing.matching.WeightedMatcher.start_from_duals`); False when
+        they do not (nothing changes then). Fixed pairs stay fixed."""
+        return self.matcher.start_from_duals(duals)
+
     def compact(self) -> None:
         """Forget removed edges (those of fixed pairs, mostly) in the search's lists: worth it
         once per bracket, when many pairs have been fixed."""

@@ -77,6 +77,31 @@ class RoundWeights:
         r = (r << self.score_bits) | (self.shifts[a.score] + self.shifts[b.score])
         return (r << self.group_bits) | (a.score >= top)
 
+    def completion_duals(self, top: int) -> list[int]:
+        """Vertex duals under which every :meth:`completion_weight` edge is feasible and all but
+        those between the top score group and the rest are tight (the weights are sums of vertex
+        terms plus the top-group bit): the matching's best start."""
+        out = []
+        for p in self.players:
+            term = ((not p.bye_ok) << self.score_bits) + self.shifts[p.score]
+            out.append((((1 << self.score_bits) + 2 * term) << self.group_bits) + (p.score >= top))
+        return out
+
+    def outside_duals(self) -> list[int]:
+        """Vertex duals making every edge of weight ``weight(hi, lo, False, False)`` (both players
+        outside the bracket: completion, PAB candidacy, C.9) tight: those weights are sums of vertex
+        terms."""
+        gb, sb, pr = self.group_bits, self.score_bits, self.played_rounds
+        below_c9 = 4 * gb + 2 * gb * min(pr, 2) + 2 * sb * min(pr, 2) + 3 * gb + 1
+        below_t = 2 * (gb + sb) + 2 * gb + below_c9
+        out = []
+        for i, p in enumerate(self.players):
+            d = (1 + 2 * (not self.candidate[i])) << below_t
+            if self.c9 and p.score == self.bye_score:
+                d += (2 * self.c9_rank[p.played]) << below_c9
+            out.append(d)
+        return out
+
     def weight(self, hi: int, lo: int, in_bracket: bool, in_next: bool) -> int:
         """The weight of the edge between ``players[hi]`` and ``players[lo]`` (hi ranks higher) when
         ``lo`` is in the bracket being paired (``in_bracket``) or in the next score group
