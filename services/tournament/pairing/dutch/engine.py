@@ -71,10 +71,11 @@ class _Round:
         n, w, ps = self.n, self.w, self.players
         odd = n & 1
         top = ps[0].score
-        for lo in range(n):
-            for hi in range(lo):
-                self.g.set(hi, lo, w.completion_weight(lo, hi, top) if odd else w.weight(hi, lo, False, False))
-        self.g.start_from_duals(w.completion_duals(top) if odd else w.outside_duals())
+        allowed = w.allowed_pairs()
+        if odd:
+            self.g.load(w.completion_weights(top, allowed), w.completion_duals(top))
+        else:
+            self.g.load(w.outside_weights(allowed), w.outside_duals())
         self.solve()
         if not self._complete():
             raise NoValidPairing("the players cannot all be paired within the absolute criteria (C.04.3 C.1-C.4)")
@@ -93,10 +94,7 @@ class _Round:
         played = sorted((p.played for p in ps if p.score == w.bye_score), reverse=True)
         w.c9_rank = {count: rank for rank, count in enumerate(played)}
         w.c9 = c9
-        for lo in range(n):
-            for hi in range(lo):
-                self.g.set(hi, lo, w.weight(hi, lo, False, False))
-        self.g.start_from_duals(w.outside_duals())
+        self.g.load(w.outside_weights(allowed), w.outside_duals())
         return c9
 
     def pair(self) -> tuple[list[tuple[RoundPlayer, RoundPlayer]], RoundPlayer | None]:

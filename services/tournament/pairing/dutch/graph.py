@@ -4,6 +4,8 @@ can be fixed once decided (bbpPairings' "finalizePair").
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from services.tournament.pairing.matching import WeightedMatcher
 
 
@@ -20,6 +22,7 @@ class MatchingGraph:
         self.n = n
         self.matcher = WeightedMatcher(n)
         self.fixed: dict[int, int] = {}
+        self._compacted_at = 0
 
     def set(self, i: int, j: int, weight: int) -> None:
         """Set the weight of edge i-j (0 removes it); an edge at a fixed vertex stays out (a decided pair
@@ -48,6 +51,21 @@ class MatchingGraph:
         self.fixed[i] = j
         self.fixed[j] = i
 
+    def load(self, weight: Callable[[int, int], int], duals: list[int]) -> None:
+        """Set every edge i-j (i < j) to ``weight(i, j)`` at once and start the optimum from
+        ``duals`` (falling back to duals that are always feasible when these are not): the fast way
+        to weigh a whole round before anything is fixed."""
+        m, n = self.matcher, self.n
+        m.w = [max(weight(i, j), 0) for i in range(n) for j in range(i + 1, n)]
+        m.changed.clear()
+        if not m.start_from_duals(duals):
+            top = [0] * n
+            for k, wk in enumerate(m.w):
+                for v in (m.ei[k], m.ej[k]):
+                    if 2 * wk > top[v]:
+                        top[v] = 2 * wk
+            m.start_from_duals(top)
+
     def start_from_duals(self, duals: list[int]) -> bool:
         """Restart the optimum from vertex duals that keep every edge feasible (see
         :meth:`~services.tournament.pairing.matching.WeightedMatcher.start_from_duals`); False when
@@ -55,9 +73,11 @@ class MatchingGraph:
         return self.matcher.start_from_duals(duals)
 
     def compact(self) -> None:
-        """Forget removed edges (those of fixed pairs, mostly) in the search's lists: worth it
-        once per bracket, when many pairs have been fixed."""
-        self.matcher.compact()
+        """Forget removed edges (those of fixed pairs, mostly) in the search's lists, once an eighth
+        of the vertices more have been fixed since the last time (each pass reads every list)."""
+        if len(self.fixed) - self._compacted_at >= max(8, self.n // 8):
+            self._compacted_at = len(self.fixed)
+            self.matcher.compact()
 
     def solve(self, bulk: bool = False) -> list[int]:
         """A maximum weight matching as a mate list (unmatched: itself). ``bulk``: most of the
