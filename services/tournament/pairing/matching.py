@@ -67,6 +67,8 @@ class WeightedMatcher:
         self.ei = [i for i, _ in pairs]
         self.ej = [j for _, j in pairs]
         self.w = [0] * len(pairs)
+        self.sw = [0] * len(pairs)
+        """``scale * w``, kept with the weights: the search reads it for every edge it scans."""
         self.endpoint = [v for pair in pairs for v in pair]
         self.neighbend: list[list[int]] = [[] for _ in range(n)]
         for k, (i, j) in enumerate(pairs):
@@ -117,6 +119,7 @@ class WeightedMatcher:
         if self.w[k] != weight:
             self.changed.setdefault(k, self.w[k])
             self.w[k] = weight
+            self.sw[k] = self.scale * weight
 
     def compact(self) -> None:
         """Drop the edges whose weight is 0 from the per-vertex lists the search scans (they come
@@ -158,6 +161,7 @@ class WeightedMatcher:
         self.blossombestedges = [None] * (2 * n)
         self.unusedblossoms = list(range(n, 2 * n))
         self.scale = 2
+        self.sw = [2 * x for x in w]
         self.dualvar = list(duals) + [0] * n
         self._match_tight(list(range(n)))
         for v in range(n):
@@ -576,6 +580,7 @@ class WeightedMatcher:
 
     def _rescale(self) -> None:
         self.scale *= 2
+        self.sw = [2 * x for x in self.sw]
         self.dualvar = [2 * d for d in self.dualvar]
 
     # -- the search ------------------------------------------------------------------------------
@@ -612,7 +617,7 @@ class WeightedMatcher:
                     dual = self.dualvar
                     dv = dual[v]
                     bv = inb[v]
-                    scale = self.scale
+                    sw = self.sw
                     for p in self.active[v]:
                         k = p >> 1
                         wk = w[k]
@@ -624,7 +629,7 @@ class WeightedMatcher:
                             continue
                         kslack = 0
                         if allowedge[k] != stage:
-                            kslack = dv + dual[x] - scale * wk
+                            kslack = dv + dual[x] - sw[k]
                             if kslack <= 0:
                                 allowedge[k] = stage
                             elif label[bx] != 1 and label[x] != 0:
@@ -651,11 +656,11 @@ class WeightedMatcher:
                                 self.labelend[x] = p ^ 1
                         elif label[bx] == 1:
                             be = bestedge[bv]
-                            if be == -1 or kslack < dual[ei[be]] + dual[ej[be]] - scale * w[be]:
+                            if be == -1 or kslack < dual[ei[be]] + dual[ej[be]] - sw[be]:
                                 bestedge[bv] = k
                         elif label[x] == 0:
                             be = bestedge[x]
-                            if be == -1 or kslack < dual[ei[be]] + dual[ej[be]] - scale * w[be]:
+                            if be == -1 or kslack < dual[ei[be]] + dual[ej[be]] - sw[be]:
                                 bestedge[x] = k
                 if augmented:
                     break

@@ -40,6 +40,7 @@ class MatchingGraph:
             if k not in m.changed:
                 m.changed[k] = old
             m.w[k] = weight
+            m.sw[k] = m.scale * weight
 
     def fix(self, i: int, j: int) -> None:
         """Decide the pair i-j: every edge at i or j goes; the pair stays matched."""
