@@ -13,8 +13,9 @@ included). Also printed: the start-up alone (``venue pair --berger 2``) and the 
 of building the players' pairing state (score groups). Wall and CPU times are the median of
 ``--repeat`` runs; CPU (user + system of the child) is the figure to compare on a shared machine.
 
-Usage: python bench/bench_pairing.py [--bbp PATH] [--players 300] [--rounds 11] [--repeat 3] [--seed S]
-Prints a table; no assertion.
+Usage: python bench/bench_pairing.py [--bbp PATH] [--players 300] [--rounds 11] [--repeat 3]
+[--seeds S1,S2,...] (one table per tournament; the time of a round depends on the tournament).
+Prints the tables; no assertion.
 """
 
 from __future__ import annotations
@@ -112,16 +113,22 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=300)
     ap.add_argument("--rounds", type=int, default=11, help="the later round to pair (default 11)")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=2013)
+    ap.add_argument("--seeds", default="2013,11,5", help="comma-separated seeds, one tournament each")
     args = ap.parse_args()
+    for seed in (int(x) for x in args.seeds.split(",")):
+        run(args, seed)
+
+
+def run(args: argparse.Namespace, seed: int) -> None:
+    """Build one tournament, time both commands on its rounds, print its table."""
     venue = [sys.executable, "-m", "venue", "pair"]
     with tempfile.TemporaryDirectory(prefix="bench-pairing") as tmp:
         t0 = time.perf_counter()
         if args.bbp:
-            full = bbp_tournament(args.bbp, args.players, args.rounds, args.seed, tmp)
+            full = bbp_tournament(args.bbp, args.players, args.rounds, seed, tmp)
             source = "bbpPairings' generator"
         else:
-            full = our_tournament(args.players, args.rounds - 1, args.seed)
+            full = our_tournament(args.players, args.rounds - 1, seed)
             source = "our engine"
         build = time.perf_counter() - t0
         rows: list[tuple[str, float, float, float | None]] = []
@@ -144,7 +151,7 @@ def main() -> None:
         c0 = time.process_time()
         build_players(inp)
         rows.append(("in-process: players' state (baseline)", 0.0, time.process_time() - c0, None))
-    print(f"Dutch pairing, {args.players} players (seed {args.seed}; tournament from {source} in {build:.1f} s; "
+    print(f"Dutch pairing, {args.players} players (seed {seed}; tournament from {source} in {build:.1f} s; "
           f"median of {args.repeat})")
     print(f"{'what':<40}{'wall (s)':>10}{'CPU (s)':>10}{'CPU / bbpPairings':>19}")
     for name, wall, cpu, ratio in rows:

@@ -247,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {done} tournaments, {sum(total.rounds.values())} rounds, "
                       f"{len(total.differences)} differences", file=sys.stderr, flush=True)
     rounds = sum(total.rounds.values())
-    print(f"tournaments: {args.tournaments} (seed {args.seed}; generator failures {total.generator_failures})")
+    print(f"tournaments compared: {args.tournaments - total.generator_failures} (seed {args.seed}; "
+          f"{total.generator_failures} more that bbpPairings' generator could not complete)")
     print(f"rounds compared: {rounds}  ({', '.join(f'{v} {total.rounds[v]}' for v in VARIANTS if total.rounds[v])})")
     print(f"differences: {len(total.differences)}")
     for kind, count in Counter(k for _, k, _ in total.differences).most_common():
