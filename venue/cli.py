@@ -23,8 +23,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from venue.serve import CliError
-
 # devices.station.FAULTS (kept here so the parser needs no MQTT client; a unit test keeps them equal)
 SIMULATOR_FAULTS = ("disconnect", "duplicate", "illegal", "malformed", "out_of_order", "rotated")
 
@@ -146,13 +144,15 @@ def _http(p: argparse.ArgumentParser) -> None:
 
 
 def _passthrough(name: str, argv: list[str]) -> int:
-    """``venue pair``/``venue tiebreaks``: import the module only now and hand it the rest."""
+    """``venue pair``/``venue tiebreaks``/``venue export``: import the module only now and hand it
+    the rest (so ``venue pair`` starts without the web stack)."""
     import importlib
 
     try:
         module = importlib.import_module(f"venue.{name}")
     except ImportError as exc:
-        raise CliError(f"'venue {name}' is not available in this installation ({exc})") from None
+        print(f"venue: error: 'venue {name}' is not available in this installation ({exc})", file=sys.stderr)
+        return 2
     return int(module.main(argv) or 0)
 
 
@@ -182,9 +182,11 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in ("pair", "tiebreaks", "export"):
+        return _passthrough(args_list[0], args_list[1:])
+    from venue.serve import CliError  # the web stack, loaded only by the commands that run it
+
     try:
-        if args_list and args_list[0] in ("pair", "tiebreaks", "export"):
-            return _passthrough(args_list[0], args_list[1:])
         if args_list and args_list[0] == "hash-password":
             from venue.tournament import hash_password_main
 

@@ -46,3 +46,15 @@ def test_unpairable_exit_1(tmp_path: Path, capsys) -> None:
     )
     assert main([str(f)]) == 1
     assert "absolute criteria" in capsys.readouterr().err
+
+
+def test_venue_pair_starts_without_the_web_stack() -> None:
+    """``venue pair`` is a command an arbiter runs between rounds: loading it (the ``venue`` entry
+    point, then the pair module) must not import the web or messaging stack."""
+    import subprocess
+    import sys
+
+    code = ("import sys, venue.cli, venue.pair; "
+            "print(sorted(m for m in ('starlette', 'uvicorn', 'redis', 'aiomqtt', 'amqtt') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

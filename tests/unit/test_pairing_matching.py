@@ -84,3 +84,50 @@ def test_incremental_solves_stay_optimal(seed: int) -> None:
                         elif roll < 0.6:
                             weights[key] = rng.randint(1, scale)
                         matcher.set_weight(*key, weights[key])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bulk_raises_shared_and_compaction_stay_optimal(seed: int) -> None:
+    """Whole groups of edges raised at once (solved with ``share_raises``, as for a new bracket),
+    removed edges compacted out of the search lists: still the optimum of exhaustive search."""
+    rng = random.Random(200 + seed)
+    for _ in range(30):
+        n = rng.randint(3, 9)
+        matcher = WeightedMatcher(n)
+        weights = {(i, j): rng.randint(1, 50) if rng.random() < 0.7 else 0 for i in range(n) for j in range(i + 1, n)}
+        for key, w in weights.items():
+            matcher.set_weight(*key, w)
+        for _ in range(6):
+            group = set(rng.sample(range(n), rng.randint(2, n)))
+            bump = rng.choice([1, 7, 1000])
+            for (i, j), w in weights.items():
+                if i in group and j in group and w:
+                    weights[(i, j)] = w + bump + rng.randint(0, 3)
+                    matcher.set_weight(i, j, weights[(i, j)])
+                elif rng.random() < 0.1:
+                    weights[(i, j)] = 0
+                    matcher.set_weight(i, j, 0)
+            matcher.share_raises = rng.random() < 0.7
+            if rng.random() < 0.5:
+                matcher.solve()
+                matcher.compact()
+            mate = matcher.solve()
+            assert sum(weights[(v, m)] for v, m in enumerate(mate) if m > v) == _best(n, weights)
+
+
+def test_start_from_duals() -> None:
+    """Weights that are sums of vertex terms (w = a_i + a_j on the edges present): starting from the
+    duals 2a_i gives the optimum of exhaustive search; infeasible duals are refused."""
+    rng = random.Random(7)
+    for _ in range(60):
+        n = rng.randint(2, 9)
+        a = [rng.randint(1, 20) for _ in range(n)]
+        weights = {(i, j): (a[i] + a[j] if rng.random() < 0.7 else 0) for i in range(n) for j in range(i + 1, n)}
+        matcher = WeightedMatcher(n)
+        for key, w in weights.items():
+            matcher.set_weight(*key, w)
+        if any(weights.values()):
+            assert not matcher.start_from_duals([0] * n)
+        assert matcher.start_from_duals([2 * x for x in a])
+        mate = matcher.solve()
+        assert sum(weights[(v, m)] for v, m in enumerate(mate) if m > v) == _best(n, weights)

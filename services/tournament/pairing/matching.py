@@ -13,6 +13,10 @@ Written here afresh; it computes a maximum *weight* matching (not forced to maxi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from heapq import heappop, heappush
+
+
+HALF_SPLIT_MIN = 2000
 
 
 def max_weight_matching(n: int, edges: Iterable[tuple[int, int, int]]) -> list[int]:
@@ -63,6 +67,8 @@ class WeightedMatcher:
         self.ei = [i for i, _ in pairs]
         self.ej = [j for _, j in pairs]
         self.w = [0] * len(pairs)
+        self.sw = [0] * len(pairs)
+        """``scale * w``, kept with the weights: the search reads it for every edge it scans."""
         self.endpoint = [v for pair in pairs for v in pair]
         self.neighbend: list[list[int]] = [[] for _ in range(n)]
         for k, (i, j) in enumerate(pairs):
@@ -78,6 +84,7 @@ class WeightedMatcher:
         self.inblossom = list(range(n))
         self.blossomparent = [-1] * (2 * n)
         self.blossomchilds: list[list[int] | None] = [None] * (2 * n)
+        self.blossomleaves: list[list[int]] = [[] for _ in range(2 * n)]
         self.blossombase = list(range(n)) + [-1] * n
         self.blossomendps: list[list[int] | None] = [None] * (2 * n)
         self.bestedge = [-1] * (2 * n)
@@ -92,6 +99,9 @@ class WeightedMatcher:
         self.changed: dict[int, int] = {}
         """Edges changed since the last solve, with their weight at that solve."""
         self.dirty: list[int] = []
+        self.share_raises = False
+        """Set by the caller before a :meth:`solve` after a bulk re-weighting: each raised edge's
+        deficit is then shared by both ends (keeps pairs whose edges rose alike tight)."""
 
     def edge(self, i: int, j: int) -> int:
         """The index of the candidate edge i-j of a graph built with every pair."""
@@ -109,24 +119,66 @@ class WeightedMatcher:
         if self.w[k] != weight:
             self.changed.setdefault(k, self.w[k])
             self.w[k] = weight
+            self.sw[k] = self.scale * weight
+
+    def compact(self) -> None:
+        """Drop the edges whose weight is 0 from the per-vertex lists the search scans (they come
+        back if they gain a weight again)."""
+        if self.fresh:
+            return
+        w, listed, active = self.w, self.listed, self.active
+        for v in range(self.n):
+            ends = active[v]
+            kept = [p for p in ends if w[p >> 1]]
+            if len(kept) != len(ends):
+                for p in ends:
+                    if not w[p >> 1]:
+                        listed[p >> 1] = False
+                active[v] = kept
+
+    def start_from_duals(self, duals: list[int]) -> bool:
+        """Forget the current optimum and start the next :meth:`solve` from these vertex duals (in
+        units where an edge is feasible when ``duals[i] + duals[j] >= 2 * weight``): the edges they
+        make tight are matched greedily. For weights that are sums of vertex terms the caller knows
+        duals making nearly every edge tight, far better than the generic start. Returns False (and
+        changes nothing) when the duals are not feasible for the current weights."""
+        n, w = self.n, self.w
+        if len(duals) != n or any(d < 0 for d in duals):
+            return False
+        for k, wk in enumerate(w):
+            if wk and duals[self.ei[k]] + duals[self.ej[k]] < 2 * wk:
+                return False
+        self.active = [[p for p in self.neighbend[v] if w[p >> 1]] for v in range(n)]
+        self.listed = [bool(x) for x in w]
+        self.fresh = False
+        self.changed.clear()
+        self.mate = [-1] * n
+        self.inblossom = list(range(n))
+        self.blossomparent = [-1] * (2 * n)
+        self.blossomchilds = [None] * (2 * n)
+        self.blossombase = list(range(n)) + [-1] * n
+        self.blossomendps = [None] * (2 * n)
+        self.blossombestedges = [None] * (2 * n)
+        self.unusedblossoms = list(range(n, 2 * n))
+        self.scale = 2
+        self.sw = [2 * x for x in w]
+        self.dualvar = list(duals) + [0] * n
+        self._match_tight(list(range(n)))
+        for v in range(n):
+            if self.mate[v] == -1 and self.dualvar[v]:
+                self.dualvar[v] = self._required(v)
+        return True
 
     def slack(self, k: int) -> int:
         """Slack of edge k between two different top-level blossoms (units of 1/scale)."""
         return self.dualvar[self.ei[k]] + self.dualvar[self.ej[k]] - self.scale * self.w[k]
 
     def leaves(self, b: int) -> list[int]:
-        """The vertices inside blossom b (b itself for a vertex), in cycle order."""
+        """The vertices inside blossom b (b itself for a vertex); kept per blossom from its creation
+        (a blossom's vertex set never changes while it exists)."""
         if b < self.n:
             return [b]
-        out: list[int] = []
-        stack = [b]
-        while stack:
-            t = stack.pop()
-            if t < self.n:
-                out.append(t)
-            else:
-                stack.extend(reversed(self.blossomchilds[t]))
-        return out
+        return self.blossomleaves[b]
 
     # -- warm start ---------------------------------------------------------------------------
 
@@ -193,6 +245,7 @@ class WeightedMatcher:
             if self.w[k] > old:
                 for v in (self.ei[k], self.ej[k]):
                     raised[v] = raised.get(v, 0) + 1
+        up: list[int] = []
         for k, old in self.changed.items():
             i, j = self.ei[k], self.ej[k]
             if self.w[k] < old:
@@ -200,16 +253,37 @@ class WeightedMatcher:
                     touched.update(self._dissolve_around(i))
                 touched.add(i)
                 touched.add(j)
-                continue
-            if self.w[k] == old:
-                continue
-            c = i if raised.get(i, 0) >= raised.get(j, 0) else j
-            if inb[c] >= n:
-                touched.update(self._dissolve_around(c))
-            sl = self.slack(k)
-            if sl < 0:
-                self.dualvar[c] -= sl
-                touched.add(c)
+            elif self.w[k] > old:
+                up.append(k)
+        if self.share_raises:
+            # Many raised edges: share each deficit between both ends, so a pair whose edge rose
+            # like its neighbours' stays tight (far fewer vertices to search again).
+            for k in up:
+                if self.slack(k) < 0:
+                    for v in (self.ei[k], self.ej[k]):
+                        if inb[v] >= n:
+                            touched.update(self._dissolve_around(v))
+            need: dict[int, int] = {}
+            for k in up:
+                sl = self.slack(k)
+                if sl < 0:
+                    half = (1 - sl) // 2
+                    for v in (self.ei[k], self.ej[k]):
+                        if need.get(v, 0) < half:
+                            need[v] = half
+            for v, d in need.items():
+                self.dualvar[v] += d
+                touched.add(v)
+        else:
+            for k in up:
+                i, j = self.ei[k], self.ej[k]
+                c = i if raised.get(i, 0) >= raised.get(j, 0) else j
+                if inb[c] >= n:
+                    touched.update(self._dissolve_around(c))
+                sl = self.slack(k)
+                if sl < 0:
+                    self.dualvar[c] -= sl
+                    touched.add(c)
         self.changed.clear()
         inb = self.inblossom
         freed: list[int] = []
@@ -225,6 +299,25 @@ class WeightedMatcher:
         for v in touched:
             if self.mate[v] == -1 and self.dualvar[v] > 0 and inb[v] == v:
                 self.dualvar[v] = self._required(v)
+        self._match_tight(sorted(touched))
+
+    def _match_tight(self, vertices: list[int]) -> None:
+        """Match free vertices (outside blossoms) joined by a tight edge: complementary slackness
+        holds for such an edge, so each one saves a search stage."""
+        mate, dual, endpoint, w, inb, scale = self.mate, self.dualvar, self.endpoint, self.w, self.inblossom, self.scale
+        for v in vertices:
+            if mate[v] != -1 or inb[v] != v or not dual[v]:
+                continue
+            dv = dual[v]
+            for p in self.active[v]:
+                wk = w[p >> 1]
+                if not wk:
+                    continue
+                x = endpoint[p]
+                if mate[x] == -1 and inb[x] == x and dv + dual[x] == scale * wk:
+                    mate[v] = p
+                    mate[x] = p ^ 1
+                    break
 
     def _dissolve_around(self, v: int) -> list[int]:
         """Dissolve every blossom containing v, pushing its dual onto its vertices; the vertices whose
@@ -261,7 +354,8 @@ class WeightedMatcher:
             self.labelend[w] = self.labelend[b] = p
             self.bestedge[w] = self.bestedge[b] = -1
             if t == 1:
-                self.queue.extend(self.leaves(b))
+                for x in self.leaves(b):
+                    heappush(self.queue, x)
                 return
             base = self.blossombase[b]
             mp = self.mate[base]
@@ -318,13 +412,14 @@ class WeightedMatcher:
             w = self.endpoint[self.labelend[bw]]
             bw = inb[w]
         self.blossomchilds[b] = path
+        self.blossomleaves[b] = [x for sub in path for x in (self.blossomleaves[sub] if sub >= self.n else (sub,))]
         self.blossomendps[b] = endps
         self.label[b] = 1
         self.labelend[b] = self.labelend[bb]
         self.dualvar[b] = 0
         for x in self.leaves(b):
             if self.label[inb[x]] == 2:
-                self.queue.append(x)
+                heappush(self.queue, x)
             inb[x] = b
         # The least-slack edge to other S-blossoms (for the dual change) is found lazily, only if a
         # dual change happens while this blossom exists: most blossoms vanish before that.
@@ -339,7 +434,25 @@ class WeightedMatcher:
         inb, label, w, endpoint = self.inblossom, self.label, self.w, self.endpoint
         dual, ei, ej, scale = self.dualvar, self.ei, self.ej, self.scale
         best, best_slack = -1, 0
-        for x in self.leaves(b):
+        inside = self.leaves(b)
+        if self.dense:
+            # Few S-vertices outside a big blossom (the usual case): look those pairs up directly.
+            others = [y for y in range(self.n) if label[inb[y]] == 1 and inb[y] != b]
+            if len(others) * 4 < self.n:
+                n2 = 2 * self.n
+                for x in inside:
+                    dx = dual[x]
+                    for y in others:
+                        i, j = (x, y) if x < y else (y, x)
+                        k = i * (n2 - i - 1) // 2 + (j - i - 1)
+                        wk = w[k]
+                        if wk:
+                            sl = dx + dual[y] - scale * wk
+                            if best == -1 or sl < best_slack:
+                                best, best_slack = k, sl
+                self.bestedge[b] = best
+                return
+        for x in inside:
             dx = dual[x]
             for p in self.active[x]:
                 k = p >> 1
@@ -467,6 +580,7 @@ class WeightedMatcher:
 
     def _rescale(self) -> None:
         self.scale *= 2
+        self.sw = [2 * x for x in self.sw]
         self.dualvar = [2 * d for d in self.dualvar]
 
     # -- the search ------------------------------------------------------------------------------
@@ -487,7 +601,7 @@ class WeightedMatcher:
             self.queue[:] = []
             inb = self.inblossom
             roots = False
-            for v in range(n):
+            for v in range(n - 1, -1, -1):
                 if self.mate[v] == -1 and self.dualvar[v] > 0 and label[inb[v]] == 0:
                     self.assign_label(v, 1, -1)
                     roots = True
@@ -498,12 +612,12 @@ class WeightedMatcher:
                 allowedge = self.allowedge
                 bestedge, ei, ej = self.bestedge, self.ei, self.ej
                 while self.queue and not augmented:
-                    v = self.queue.pop()
+                    v = heappop(self.queue)
                     inb = self.inblossom
                     dual = self.dualvar
                     dv = dual[v]
                     bv = inb[v]
-                    scale = self.scale
+                    sw = self.sw
                     for p in self.active[v]:
                         k = p >> 1
                         wk = w[k]
@@ -515,7 +629,7 @@ class WeightedMatcher:
                             continue
                         kslack = 0
                         if allowedge[k] != stage:
-                            kslack = dv + dual[x] - scale * wk
+                            kslack = dv + dual[x] - sw[k]
                             if kslack <= 0:
                                 allowedge[k] = stage
                             elif label[bx] != 1 and label[x] != 0:
@@ -542,11 +656,11 @@ class WeightedMatcher:
                                 self.labelend[x] = p ^ 1
                         elif label[bx] == 1:
                             be = bestedge[bv]
-                            if be == -1 or kslack < dual[ei[be]] + dual[ej[be]] - scale * w[be]:
+                            if be == -1 or kslack < dual[ei[be]] + dual[ej[be]] - sw[be]:
                                 bestedge[bv] = k
                         elif label[x] == 0:
                             be = bestedge[x]
-                            if be == -1 or kslack < dual[ei[be]] + dual[ej[be]] - scale * w[be]:
+                            if be == -1 or kslack < dual[ei[be]] + dual[ej[be]] - sw[be]:
                                 bestedge[x] = k
                 if augmented:
                     break
@@ -624,10 +738,10 @@ class WeightedMatcher:
             i, j = self.ei[deltaedge], self.ej[deltaedge]
             if label[inb[i]] == 0:
                 i = j
-            self.queue.append(i)
+            heappush(self.queue, i)
         elif deltatype == 3:
             self.allowedge[deltaedge] = self.stage
-            self.queue.append(self.ei[deltaedge])
+            heappush(self.queue, self.ei[deltaedge])
         else:
             self.expand_blossom(deltablossom, False)
         return True

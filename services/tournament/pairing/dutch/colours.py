@@ -40,37 +40,48 @@ def _last_difference(a: RoundPlayer, b: RoundPlayer) -> tuple[int, int]:
 
 
 def neutral_color(p: RoundPlayer, o: RoundPlayer) -> int:
-    """The colour for p against o from the colour rules E.1-E.4 alone (preferences, their strength,
+    """The colour for p against o from the colour rules E.1-E.3 alone (preferences, their strength,
     alternation from the latest differing round); NO_COLOR when those rules do not decide."""
+    return colour_rule(p, o)[0]
+
+
+def colour_rule(p: RoundPlayer, o: RoundPlayer) -> tuple[int, str]:
+    """(colour for p against o, the rule of C.04.3 E that decided it) from E.1-E.3; (NO_COLOR, "")
+    when those rules do not decide."""
     if preferences_compatible(p.color_pref, o.color_pref):
         if p.color_pref != NO_COLOR:
-            return p.color_pref
+            return p.color_pref, "E.1"
         if o.color_pref != NO_COLOR:
-            return invert(o.color_pref)
-        return NO_COLOR
+            return invert(o.color_pref), "E.1"
+        return NO_COLOR, ""
     if p.absolute and (p.imbalance > o.imbalance or not o.absolute):
-        return p.color_pref
+        return p.color_pref, "E.2"
     if o.absolute and (o.imbalance > p.imbalance or not p.absolute):
-        return invert(o.color_pref)
+        return invert(o.color_pref), "E.2"
     if p.strong and not o.strong:
-        return p.color_pref
+        return p.color_pref, "E.2"
     if o.strong and not p.strong:
-        return invert(o.color_pref)
+        return invert(o.color_pref), "E.2"
     mine, theirs = _last_difference(p, o)
     if mine != NO_COLOR and theirs != NO_COLOR:
-        return theirs
-    return NO_COLOR
+        return theirs, "E.3"
+    return NO_COLOR, ""
 
 
 def color_for(p: RoundPlayer, o: RoundPlayer, initial_color: int) -> int:
-    """The colour p gets against o (C.04.3 E.1-E.5): E.1-E.4 as :func:`neutral_color`; otherwise the
-    higher-ranked player gets his preference, or, with no preference at all, the initial colour when
-    his rank is odd (1st, 3rd, ...) and the other colour when it is even (E.5)."""
-    result = neutral_color(p, o)
+    """The colour p gets against o (C.04.3 E.1-E.5); see :func:`color_and_rule`."""
+    return color_and_rule(p, o, initial_color)[0]
+
+
+def color_and_rule(p: RoundPlayer, o: RoundPlayer, initial_color: int) -> tuple[int, str]:
+    """(colour p gets against o, the rule that decided it): E.1-E.3 as :func:`colour_rule`; otherwise
+    the higher-ranked player gets his preference (E.4), or, with no preference at all, the initial
+    colour when his rank is odd (1st, 3rd, ...) and the other colour when it is even (E.5)."""
+    result, rule = colour_rule(p, o)
     if result != NO_COLOR:
-        return result
+        return result, rule
     if p.color_pref == NO_COLOR:
         if _ranks_below(p, o):
-            return initial_color if o.rank & 1 else invert(initial_color)
-        return invert(initial_color) if p.rank & 1 else initial_color
-    return invert(o.color_pref) if _ranks_below(p, o) else p.color_pref
+            return (initial_color if o.rank & 1 else invert(initial_color)), "E.5"
+        return (invert(initial_color) if p.rank & 1 else initial_color), "E.5"
+    return (invert(o.color_pref) if _ranks_below(p, o) else p.color_pref), "E.4"

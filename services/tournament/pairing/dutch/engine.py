@@ -1,62 +1,32 @@
-"""The Dutch system's bracket-by-bracket procedure over maximum weight matchings (C.04.3 B and C).
+"""The Dutch system's bracket-by-bracket procedure over one maximum weight matching (C.04.3 B and C).
 
-Score groups are paired from the top (C.04.3 B.1). For each bracket (moved-down players plus the
-residents) and the score group below it, the engine:
+One graph joins every pair of players to be paired. Its first optimum checks that the round can be
+paired at all (C.1-C.4) and fixes the PAB assignee's score (C.5). Then score groups are paired from
+the top (B.1): for each bracket (moved-down players plus residents) the edges of the bracket and of
+the next score group get the weights of :mod:`.weights`, the edges further down keep those of the
+completion check (so every decision leaves the rest of the round pairable), and the engine:
 
-1. chooses which moved-down players (MDPs) are paired in the bracket, highest first (C.04.3 B.2/C.6);
-2. chooses their opponents, preferring the highest-ranked resident that keeps the optimum (S1-S2
-   order of B.2, B.5);
-3. among the remainder, finds the fewest exchanges between S1 and S2 and which players are exchanged
-   (B.3-B.4: lowest S1 players out, highest S2 players in), then pairs each S1 player with the
-   highest S2 player that keeps the optimum (B.5 transpositions);
-4. checks (with a separate cardinality matching over everyone left) that the rest of the round can
-   still be paired (C.4); if not, this is the penultimate pairing bracket and it is paired again
-   together with all players below it (B.8, the collapsed last bracket).
+1. chooses which moved-down players (MDPs) are paired in the bracket, highest first (B.2, C.6);
+2. gives each the highest resident that keeps the optimum (B.2, B.5);
+3. in the remainder finds the fewest exchanges between S1 and S2 and which players are exchanged
+   (B.3-B.4: lowest S1 players out, highest S2 players in);
+4. pairs each S1 player with the highest S2 player that keeps the optimum (B.5 transpositions).
 
-Each step fixes a decision by raising edge weights slightly and recomputing the optimum, exactly in
-the manner of bbpPairings v6 (whose results the tests compare with).
+Each step fixes a decision by raising edge weights slightly and recomputing the optimum, in the
+manner of bbpPairings (FIDE-endorsed), whose pairings the fixtures and tools/compare_dutch.py
+compare with.
 """
 
 from __future__ import annotations
 
-from services.tournament.pairing.dutch.colours import may_meet
 from services.tournament.pairing.dutch.graph import MatchingGraph
 from services.tournament.pairing.dutch.history import RoundInput
 from services.tournament.pairing.dutch.state import RoundPlayer, build_players
-from services.tournament.pairing.dutch.weights import Bracket
+from services.tournament.pairing.dutch.weights import RoundWeights
 
 
 class NoValidPairing(ValueError):
-    """No pairing of the round meets the absolute criteria (C.04.3 C.1-C.3)."""
-
-
-def _complete(mate: list[int]) -> bool:
-    return all(m != v for v, m in enumerate(mate))
-
-
-def _validity_graph(players: list[RoundPlayer], threshold: int | None) -> tuple[MatchingGraph, int | None]:
-    """(graph, PAB score). The graph joins the pairs allowed by C.1 and C.3 and, for an odd number of
-    players, a dummy vertex to each player who may take the PAB (C.2) with the lowest score a PAB
-    assignee can have in a complete pairing (C.4, C.5), which is the PAB score returned (None for an
-    even number). Raises :class:`NoValidPairing` when the round cannot be paired."""
-    n = len(players)
-    odd = n & 1
-    graph = MatchingGraph(n + odd)
-    for i in range(n):
-        for j in range(i + 1, n):
-            if may_meet(players[i], players[j], threshold):
-                graph.set(i, j, 1)
-    if not odd:
-        if not _complete(graph.solve()):
-            raise NoValidPairing("the players cannot all be paired within the absolute criteria (C.04.3 C.1-C.4)")
-        return graph, None
-    for score in sorted({p.score for p in players if p.bye_ok}):
-        for i, p in enumerate(players):
-            if p.bye_ok and p.score == score:
-                graph.set(i, n, 1)
-        if _complete(graph.solve()):
-            return graph, score
-    raise NoValidPairing("the players cannot all be paired within the absolute criteria (C.04.3 C.1-C.4)")
+    """No pairing of the round meets the absolute criteria (C.04.3 C.1-C.4)."""
 
 
 def pair_round(inp: RoundInput) -> tuple[list[tuple[RoundPlayer, RoundPlayer]], RoundPlayer | None]:
@@ -67,232 +37,289 @@ def pair_round(inp: RoundInput) -> tuple[list[tuple[RoundPlayer, RoundPlayer]], 
     Raises :class:`NoValidPairing` when no pairing meets the absolute criteria.
     """
     players, _ = build_players(inp)
+    if not players:
+        return [], None
     threshold = None
     if inp.played_rounds >= inp.total_rounds - 1:
         threshold = inp.played_rounds * max(inp.points.win, inp.points.draw) >> 1
-    n = len(players)
-    validity, bye_score = _validity_graph(players, threshold)
+    return _Round(players, RoundWeights(players, threshold, inp.played_rounds)).pair()
 
-    pairs: list[tuple[RoundPlayer, RoundPlayer]] = []
-    nxt = 0
-    top = players[0].score if players else 0
-    by_index: list[RoundPlayer] = []
-    vindex: list[int] = []
-    while nxt < n and players[nxt].score >= top:
-        by_index.append(players[nxt])
-        vindex.append(len(vindex))
-        nxt += 1
-    special = nxt == n
-    sg_begin = 0
-    while len(by_index) > 1 or nxt < n:
-        next_begin = len(by_index)
-        group_start = nxt
-        while nxt < n and (special or players[nxt].score >= players[group_start].score):
-            by_index.append(players[nxt])
-            vindex.append(nxt)
-            nxt += 1
-        matched = _pair_bracket(
-            Bracket(by_index, sg_begin, next_begin, special, nxt == n, inp.played_rounds, threshold, bye_score),
-            validity,
-            vindex,
-        )
-        if not special and not _complete(validity.solve()):
-            del by_index[next_begin:]
-            del vindex[next_begin:]
-            nxt = group_start
-            special = True
-            continue
-        special = nxt == n
-        new_players: list[RoundPlayer] = []
-        new_vindex: list[int] = []
-        sg_begin = 0
-        for idx, p in enumerate(by_index):
-            if idx < next_begin and idx in matched:
-                if idx < matched[idx]:
-                    pairs.append((p, by_index[matched[idx]]))
-            else:
-                new_players.append(p)
-                new_vindex.append(vindex[idx])
+
+class _Round:
+    """The state of one round's pairing: the graph over all players (vertex = index in ``players``,
+    which are in pairing order) and the decisions taken so far."""
+
+    def __init__(self, players: list[RoundPlayer], weights: RoundWeights) -> None:
+        self.players = players
+        self.w = weights
+        self.n = len(players)
+        self.g = MatchingGraph(self.n)
+        self.matched = [False] * self.n
+        self.mate: list[int] = []
+
+    def solve(self, bulk: bool = False) -> None:
+        self.mate = self.g.solve(bulk)
+
+    def _complete(self) -> bool:
+        """At most one player unmatched, and that one may take the PAB (C.2, C.4)."""
+        free = [v for v, m in enumerate(self.mate) if m == v]
+        return len(free) <= 1 and all(self.players[v].bye_ok for v in free)
+
+    def _initial(self) -> bool:
+        """Weigh every edge for the completion check, solve, and (odd number) fix the PAB score and
+        whether C.9 applies in the first bracket. Returns the C.9 flag."""
+        n, w, ps = self.n, self.w, self.players
+        odd = n & 1
+        top = ps[0].score
+        allowed = w.allowed_pairs()
+        if odd:
+            self.g.load(w.completion_weights(top, allowed), w.completion_duals(top))
+        else:
+            self.g.load(w.outside_weights(allowed), w.outside_duals())
+        self.solve()
+        if not self._complete():
+            raise NoValidPairing("the players cannot all be paired within the absolute criteria (C.04.3 C.1-C.4)")
+        if not odd:
+            return False
+        bye = next(v for v, m in enumerate(self.mate) if m == v)
+        w.set_bye_score(ps[bye].score)
+        c9 = w.bye_score >= top
+        if c9:
+            for v, p in enumerate(ps):
+                if p.score < top:
+                    break
+                if ps[self.mate[v]].score < top:
+                    c9 = False
+                    break
+        played = sorted((p.played for p in ps if p.score == w.bye_score), reverse=True)
+        w.c9_rank = {count: rank for rank, count in enumerate(played)}
+        w.c9 = c9
+        self.g.load(w.outside_weights(allowed), w.outside_duals())
+        return c9
+
+    def pair(self) -> tuple[list[tuple[RoundPlayer, RoundPlayer]], RoundPlayer | None]:
+        """Pair the brackets from the top; returns (pairs, PAB assignee or None)."""
+        ps, n = self.players, self.n
+        odd = n & 1
+        self.w.c9 = self._initial()
+        bracket = [v for v in range(n) if ps[v].score >= ps[0].score]
+        nxt = len(bracket)
+        sg_begin = 0  # moved-down players in `bracket`
+        sg_vertex = 0  # the first resident's vertex
+        pairs: list[tuple[RoundPlayer, RoundPlayer]] = []
+        while len(bracket) > 1 or nxt < n:
+            next_begin = len(bracket)
+            next_vertex = sg_vertex + (next_begin - sg_begin)
+            group_start = nxt
+            while nxt < n and ps[nxt].score >= ps[group_start].score:
+                bracket.append(nxt)
+                nxt += 1
+            _Bracket(self, bracket, sg_begin, next_begin, sg_vertex, next_vertex).pair()
+            new_bracket: list[int] = []
+            sg_begin = 0
+            c9 = bool(odd) and group_start < n and self.w.bye_score >= ps[group_start].score
+            for idx, v in enumerate(bracket):
+                if idx < next_begin and self.matched[v]:
+                    if v < self.mate[v]:
+                        pairs.append((ps[v], ps[self.mate[v]]))
+                    continue
+                new_bracket.append(v)
                 if idx < next_begin:
                     sg_begin += 1
-        by_index, vindex = new_players, new_vindex
-    bye = by_index[0] if by_index else None
-    return pairs, bye
+                if c9 and ps[self.mate[v]].score < ps[group_start].score:
+                    c9 = False
+            self.w.c9 = c9
+            bracket = new_bracket
+            sg_vertex = next_vertex
+        paired = {id(p) for pair in pairs for p in pair}
+        left = [p for p in ps if id(p) not in paired]
+        return pairs, (left[0] if left else None)
 
 
-def _pair_bracket(b: Bracket, validity: MatchingGraph, vindex: list[int]) -> dict[int, int]:
-    """Pair one bracket; returns {index: partner index} for every player paired in it (both ends).
+class _Bracket:
+    """One pairing bracket: ``vs`` the vertices of its moved-down players (``vs[:sgb]``), residents
+    (``vs[sgb:nsgb]``) and the next score group (``vs[nsgb:]``); residents' vertices run from
+    ``sgv`` to ``nsgv`` (exclusive)."""
 
-    Fixes the chosen pairs in ``validity`` too (by vertex ``vindex[i]``).
-    """
-    ps = b.players
-    size = len(ps)
-    sgb, nsgb = b.sg_begin, b.next_begin
-    base: dict[tuple[int, int], int] = {}
-    g = MatchingGraph(size)
-    for lo in range(sgb, size):
-        for hi in range(lo):
-            w = b.base_weight(hi, lo)
-            if w:
-                base[(hi, lo)] = w
-                g.set(hi, lo, w)
+    def __init__(self, rnd: _Round, vs: list[int], sgb: int, nsgb: int, sgv: int, nsgv: int) -> None:
+        self.r = rnd
+        self.vs = vs
+        self.sgb, self.nsgb, self.sgv, self.nsgv = sgb, nsgb, sgv, nsgv
+        w = rnd.w
+        # base[lo][hi]: the bracket weight of the edge between vs[hi] and vs[lo] (hi < lo).
+        self.base: list[list[int]] = [[] for _ in vs]
+        for lo in range(sgb, len(vs)):
+            row = self.base[lo]
+            vlo = vs[lo]
+            in_bracket = lo < nsgb
+            for hi in range(lo):
+                wt = w.weight(vs[hi], vlo, in_bracket, not in_bracket)
+                row.append(wt)
+                rnd.g.set(vs[hi], vlo, wt)
 
-    def bw(hi: int, lo: int) -> int:
-        return base.get((hi, lo), 0)
+    def _set(self, i: int, j: int, weight: int) -> None:
+        self.r.g.set(self.vs[i], self.vs[j], weight)
 
-    mate = g.solve()
-    matched: dict[int, int] = {}
-    is_matched = [False] * size
+    def _in_bracket(self, v: int) -> bool:
+        """Vertex v is one of this bracket's residents."""
+        return self.sgv <= v < self.nsgv
 
-    def in_bracket(v: int) -> bool:
-        return sgb <= v < nsgb
+    def _pairs_down(self, v: int) -> bool:
+        """v is matched to a lower resident of the bracket."""
+        return v < self.r.mate[v] < self.nsgv
 
-    def fix(i: int, j: int) -> None:
-        is_matched[i] = is_matched[j] = True
-        matched[i] = j
-        matched[j] = i
-        g.fix(i, j)
-        validity.fix(vindex[i], vindex[j])
+    def _fix(self, v: int, m: int) -> None:
+        self.r.matched[v] = self.r.matched[m] = True
+        self.r.g.fix(v, m)
 
-    # 1. Which moved-down players are paired in this bracket (highest scores first).
-    chosen = [False] * size
-    group_score = None
-    remaining = remaining_matched = 0
-    for p in range(sgb):
-        if p == 0 or ps[p].score < group_score:
-            group_score = ps[p].score
-            remaining = remaining_matched = 0
-            q = p
-            while q < size and ps[q].score >= group_score:
-                remaining += 1
-                if in_bracket(mate[q]):
-                    remaining_matched += 1
-                q += 1
-        if not remaining_matched:
-            continue
-        if remaining <= remaining_matched:
-            chosen[p] = True
-            continue
-        remaining -= 1
-        if not in_bracket(mate[p]):
-            for o in range(sgb, nsgb):
-                w = bw(p, o)
-                if w:
-                    g.set(p, o, w | 1)
-            mate = g.solve()
-        if in_bracket(mate[p]):
-            chosen[p] = True
-            remaining_matched -= 1
-            for o in range(sgb, nsgb):
-                w = bw(p, o)
-                if w:
-                    g.set(p, o, (w | (nsgb - sgb)) + 1)
+    def pair(self) -> None:
+        r = self.r
+        r.g.compact()
+        r.solve(bulk=True)
+        self._choose_mdps()
+        self._pair_mdps()
+        self._pair_remainder()
 
-    # 2. Their opponents: the highest resident that keeps the optimum.
-    for p in range(sgb):
-        if not chosen[p]:
-            continue
-        addend = size
-        top = -1
-        for o in range(nsgb - 1, sgb - 1, -1):
-            if is_matched[o]:
+    def _choose_mdps(self) -> None:
+        """Step 1: which moved-down players are paired in the bracket, highest score first (C.6)."""
+        r, vs, ps, base = self.r, self.vs, self.r.players, self.base
+        sgb, nsgb = self.sgb, self.nsgb
+        group_score = None
+        remaining = remaining_matched = 0
+        for p in range(sgb):
+            score = ps[vs[p]].score
+            if group_score is None or score < group_score:
+                group_score = score
+                remaining = remaining_matched = 0
+                q = p
+                while ps[vs[q]].score >= group_score:
+                    remaining += 1
+                    remaining_matched += self._in_bracket(r.mate[vs[q]])
+                    q += 1
+            if not remaining_matched:
                 continue
-            w = bw(p, o)
-            if w:
-                g.set(p, o, w + addend)
-                addend += 1
-                top = o
-        if mate[p] != top:
-            # Only p's edges gained, and its partner's the most: the optimum stays optimal.
-            mate = g.solve()
-        fix(p, mate[p])
+            v = vs[p]
+            if remaining <= remaining_matched:
+                r.matched[v] = True
+                continue
+            remaining -= 1
+            if not self._in_bracket(r.mate[v]):
+                for o in range(sgb, nsgb):
+                    if base[o][p]:
+                        self._set(p, o, base[o][p] | 1)
+                r.solve()
+            if self._in_bracket(r.mate[v]):
+                r.matched[v] = True
+                remaining_matched -= 1
+                for o in range(sgb, nsgb):
+                    if base[o][p]:
+                        self._set(p, o, (base[o][p] | (nsgb - sgb)) + 1)
 
-    # 3. The remainder: S1 = its first `pairs` players, S2 the rest.
-    remainder = [p for p in range(sgb, nsgb) if not mate[p] < sgb]
-    rpairs = sum(1 for p in remainder if mate[p] < p)
+    def _pair_mdps(self) -> None:
+        """Step 2: each chosen moved-down player gets the highest resident that keeps the optimum."""
+        r, vs, base = self.r, self.vs, self.base
+        for p in range(self.sgb):
+            v = vs[p]
+            if not r.matched[v]:
+                continue
+            addend = len(vs)
+            top = -1
+            for o in range(self.nsgb - 1, self.sgb - 1, -1):
+                if r.matched[vs[o]]:
+                    continue
+                if base[o][p]:
+                    self._set(p, o, base[o][p] + addend)
+                    addend += 1
+                    top = vs[o]
+            if r.mate[v] != top:
+                # Otherwise only v's edges gained, its partner's the most: the optimum stays optimal.
+                r.solve()
+            self._fix(v, r.mate[v])
 
-    def ew(hi: int, lo: int, hi_pos: int) -> int:
-        return b.exchange_weight(bw(hi, lo), hi_pos, rpairs)
+    def _pair_remainder(self) -> None:
+        """Steps 3 and 4: exchanges in the remainder, then S1 against S2 (C.04.3 B.3-B.5)."""
+        r, vs, base, w = self.r, self.vs, self.base, self.r.w
+        rem = [o for o in range(self.sgb, self.nsgb) if r.mate[vs[o]] >= self.sgv]
+        rpairs = sum(1 for o in rem if r.mate[vs[o]] < vs[o])
 
-    for lo in remainder:
-        for pos, hi in enumerate(remainder):
-            if lo <= hi:
+        def ew(hi: int, lo: int, pos: int) -> int:
+            return w.exchange_weight(base[lo][hi], pos, rpairs)
+
+        for i, lo in enumerate(rem):
+            for pos in range(i):
+                self._set(rem[pos], lo, ew(rem[pos], lo, pos))
+        r.solve()
+        exchanges = sum(1 for p in rem[:rpairs] if not self._pairs_down(vs[p]))
+
+        # 3a. The lowest S1 players that can be exchanged are.
+        left = exchanges
+        it = rpairs
+        while it > 0 and left:
+            it -= 1
+            p = rem[it]
+            v = vs[p]
+            if self._pairs_down(v):
+                for o in rem[it + 1:]:
+                    wt = ew(p, o, it)
+                    if wt:
+                        self._set(p, o, wt - 1)
+                r.solve()
+            exchange = not self._pairs_down(v)
+            left -= exchange
+            for o in rem[it + 1:]:
+                if exchange:
+                    base[o][p] = 0
+                self._set(p, o, ew(p, o, it))
+
+        # 3b. The highest S2 players that can be exchanged are.
+        left = exchanges
+        for it in range(rpairs, len(rem)):
+            if left <= 1:
                 break
-            g.set(hi, lo, ew(hi, lo, pos))
-    mate = g.solve()
+            p = rem[it]
+            v = vs[p]
+            already = self._pairs_down(v)
+            if not already:
+                for o in rem[it + 1:]:
+                    wt = ew(p, o, it)
+                    if wt:
+                        self._set(p, o, wt + 1)
+                r.solve()
+            if self._pairs_down(v):
+                left -= 1
+                for o in rem[:it]:
+                    base[p][o] = 0
+                    self._set(p, o, 0)
+                for o in range(self.nsgb, len(vs)):
+                    base[o][p] = 0
+                    self._set(p, o, 0)
+            if not already:
+                for o in rem[it + 1:]:
+                    self._set(p, o, ew(p, o, it))
 
-    def pairs_down(v: int) -> bool:
-        return v < mate[v] < nsgb
+        # 3c. Fix who is in S1 and who in S2; drop the exchange preferences.
+        for i, p in enumerate(rem):
+            down = self._pairs_down(vs[p])
+            for o in rem[i + 1:]:
+                if not down or self._pairs_down(vs[o]):
+                    base[o][p] = 0
+                self._set(p, o, base[o][p])
 
-    exchanges = sum(1 for p in remainder[:rpairs] if not pairs_down(p))
-
-    # 3a. Lowest S1 players to exchange.
-    left = exchanges
-    pos = rpairs
-    while pos > 0 and left:
-        pos -= 1
-        p = remainder[pos]
-        if pairs_down(p):
-            for o in remainder[pos + 1:]:
-                w = ew(p, o, pos)
-                if w:
-                    g.set(p, o, w - 1)
-            mate = g.solve()
-        exchange = not pairs_down(p)
-        left -= exchange
-        for o in remainder[pos + 1:]:
-            if exchange:
-                base.pop((p, o), None)
-            g.set(p, o, ew(p, o, pos))
-
-    # 3b. Highest S2 players to exchange.
-    left = exchanges
-    for pos in range(rpairs, len(remainder)):
-        if left <= 1:
-            break
-        p = remainder[pos]
-        already = pairs_down(p)
-        if not already:
-            for o in remainder[pos + 1:]:
-                w = ew(p, o, pos)
-                if w:
-                    g.set(p, o, w + 1)
-            mate = g.solve()
-        if pairs_down(p):
-            left -= 1
-            for o in remainder[:pos]:
-                base.pop((o, p), None)
-                g.set(o, p, 0)
-            for o in range(nsgb, size):
-                base.pop((p, o), None)
-                g.set(p, o, 0)
-        if not already:
-            for o in remainder[pos + 1:]:
-                g.set(p, o, ew(p, o, pos))
-
-    # 3c. Fix who is in S1 and who in S2, and drop the exchange preferences.
-    for i, p in enumerate(remainder):
-        for o in remainder[i + 1:]:
-            if not pairs_down(p) or pairs_down(o):
-                base.pop((p, o), None)
-            g.set(p, o, bw(p, o))
-
-    # 4. Each S1 player gets the highest S2 player that keeps the optimum.
-    for p in remainder:
-        if not pairs_down(p):
-            continue
-        addend = 0
-        top = -1
-        for o in reversed(remainder):
-            if o <= p or is_matched[o]:
+        # 4. Each S1 player gets the highest S2 player that keeps the optimum.
+        for p in rem:
+            v = vs[p]
+            if not self._pairs_down(v):
                 continue
-            w = bw(p, o)
-            if w:
-                g.set(p, o, w + addend)
-                top = o
-            addend += 1
-        if mate[p] != top:
-            # Only p's edges gained, and its partner's the most: the optimum stays optimal.
-            mate = g.solve()
-        fix(p, mate[p])
-    return matched
+            addend = 0
+            top = -1
+            for o in reversed(rem):
+                if o <= p or r.matched[vs[o]]:
+                    continue
+                if base[o][p]:
+                    self._set(p, o, base[o][p] + addend)
+                    top = vs[o]
+                addend += 1
+            if r.mate[v] != top:
+                # Otherwise only v's edges gained, its partner's the most: the optimum stays optimal.
+                r.solve()
+            self._fix(v, r.mate[v])

@@ -4,6 +4,8 @@ can be fixed once decided (bbpPairings' "finalizePair").
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from services.tournament.pairing.matching import WeightedMatcher
 
 
@@ -20,9 +22,13 @@ class MatchingGraph:
         self.n = n
         self.matcher = WeightedMatcher(n)
         self.fixed: dict[int, int] = {}
+        self._compacted_at = 0
 
     def set(self, i: int, j: int, weight: int) -> None:
-        """Set the weight of edge i-j (0 removes it)."""
+        """Set the weight of edge i-j (0 removes it); an edge at a fixed vertex stays out (a decided pair
+        outweighs any other edge)."""
+        if i in self.fixed or j in self.fixed:
+            return
         if i > j:
             i, j = j, i
         m = self.matcher
@@ -34,6 +40,7 @@ class MatchingGraph:
             if k not in m.changed:
                 m.changed[k] = old
             m.w[k] = weight
+            m.sw[k] = m.scale * weight
 
     def fix(self, i: int, j: int) -> None:
         """Decide the pair i-j: every edge at i or j goes; the pair stays matched."""
@@ -45,8 +52,38 @@ class MatchingGraph:
         self.fixed[i] = j
         self.fixed[j] = i
 
-    def solve(self) -> list[int]:
-        """A maximum weight matching as a mate list (unmatched: itself)."""
+    def load(self, weight: Callable[[int, int], int], duals: list[int]) -> None:
+        """Set every edge i-j (i < j) to ``weight(i, j)`` at once and start the optimum from
+        ``duals`` (falling back to duals that are always feasible when these are not): the fast way
+        to weigh a whole round before anything is fixed."""
+        m, n = self.matcher, self.n
+        m.w = [max(weight(i, j), 0) for i in range(n) for j in range(i + 1, n)]
+        m.changed.clear()
+        if not m.start_from_duals(duals):
+            top = [0] * n
+            for k, wk in enumerate(m.w):
+                for v in (m.ei[k], m.ej[k]):
+                    if 2 * wk > top[v]:
+                        top[v] = 2 * wk
+            m.start_from_duals(top)
+
+    def start_from_duals(self, duals: list[int]) -> bool:
+        """Restart the optimum from vertex duals that keep every edge feasible (see
+        :meth:`~services.tournament.pairing.matching.WeightedMatcher.start_from_duals`); False when
+        they do not (nothing changes then). Fixed pairs stay fixed."""
+        return self.matcher.start_from_duals(duals)
+
+    def compact(self) -> None:
+        """Forget removed edges (those of fixed pairs, mostly) in the search's lists, once an eighth
+        of the vertices more have been fixed since the last time (each pass reads every list)."""
+        if len(self.fixed) - self._compacted_at >= max(8, self.n // 8):
+            self._compacted_at = len(self.fixed)
+            self.matcher.compact()
+
+    def solve(self, bulk: bool = False) -> list[int]:
+        """A maximum weight matching as a mate list (unmatched: itself). ``bulk``: most of the
+        changes since the last solve raised whole groups of edges alike (a new bracket's weights)."""
+        self.matcher.share_raises = bulk
         mate = self.matcher.solve()
         result = [v if m == -1 else m for v, m in enumerate(mate)]
         for v, p in self.fixed.items():

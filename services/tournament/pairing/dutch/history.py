@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from services.tournament.pairing.dutch import records  # noqa: I001 (a sibling module, not the package API)
+from services.tournament.pairing.dutch.acceleration import baku_accelerations
 from services.tournament.trf import TrfTournament
 
 WHITE, BLACK, NO_COLOR = 0, 1, 2
@@ -91,7 +93,9 @@ class RoundInput:
     ``players`` by start number; ``total_rounds`` the planned number of rounds (for the last-round
     exception of C.04.3 C.3 on colours of top scorers); ``initial_color`` the colour drawn for the
     top-ranked player in round 1 (WHITE/BLACK), NO_COLOR when unknown; ``absent`` start numbers not to
-    be paired this round (withdrawals, requested byes) in addition to those with a ``next_entry``.
+    be paired this round (withdrawals, requested byes) in addition to those with a ``next_entry``;
+    ``forbidden`` groups of players who must not meet each other this round (the organiser's
+    forbidden pairs, TRF ``XXP``; C.04.3 C.1 treats them like players who have met).
     """
 
     players: dict[int, PlayerRecord]
@@ -100,6 +104,7 @@ class RoundInput:
     initial_color: int = NO_COLOR
     points: PointSystem = field(default_factory=PointSystem)
     absent: frozenset[int] = frozenset()
+    forbidden: tuple[frozenset[int], ...] = ()
 
 
 _WIN_CODES = "+W1FU"
@@ -119,26 +124,6 @@ def _game_from_trf(start_no: int, opponent: int | None, color: str | None, code:
         raise ValueError(f"player {start_no}: bye code {code!r} with an opponent")
     participated = opponent is not None or code in "U+"
     return Game(opponent, col, score, played, participated)
-
-
-def _accelerations(t: TrfTournament) -> dict[int, list[int]]:
-    """XXA lines: ``XXA NNNN pppp pppp ...`` (start number, then 4-column scores per round)."""
-    out: dict[int, list[int]] = {}
-    for line in t.header:
-        if not line.startswith("XXA"):
-            continue
-        try:
-            start_no = int(line[4:8])
-            values = []
-            pos = 9
-            while pos + 4 <= len(line.rstrip()) or pos < len(line.rstrip()):
-                chunk = line[pos:pos + 4]
-                values.append(round(float(chunk) * 10) if chunk.strip() else 0)
-                pos += 5
-        except ValueError:
-            raise ValueError(f"XXA line not understood: {line!r}") from None
-        out[start_no] = values
-    return out
 
 
 def _point_system(t: TrfTournament) -> PointSystem:
@@ -200,7 +185,7 @@ def round_input_from_trf(t: TrfTournament) -> RoundInput:
         raise ValueError("the total number of rounds (XXR line) is missing")
     if not t.players:
         raise ValueError("no player (001) lines")
-    accel = _accelerations(t)
+    accel = records.accelerations(t)
     played_rounds = 0
     raw: dict[int, list[Game]] = {}
     for start_no in sorted(t.players):
@@ -226,7 +211,7 @@ def round_input_from_trf(t: TrfTournament) -> RoundInput:
     players: dict[int, PlayerRecord] = {}
     for start_no, games in raw.items():
         games = games + [ABSENT] * (played_rounds - len(games))
-        rec = PlayerRecord(start_no, games[:played_rounds], accel.get(start_no, []))
+        rec = PlayerRecord(start_no, games[:played_rounds], (accel or {}).get(start_no, []))
         if len(games) > played_rounds:
             rec.next_entry = games[played_rounds]
         players[start_no] = rec
@@ -237,5 +222,19 @@ def round_input_from_trf(t: TrfTournament) -> RoundInput:
             back = players[g.opponent].games[rnd - 1]
             if not back.played or back.opponent != start_no or back.color == g.color:
                 raise ValueError(f"round {rnd}: player {start_no}'s game contradicts player {g.opponent}'s entry")
+    points = _point_system(t)
+    if accel is None:
+        accel = {}
+        if records.is_baku(t):
+            accel = baku_accelerations(sorted(raw), t.total_rounds, points.win, points.draw, points.loss, played_rounds)
+            for start_no, rec in players.items():
+                rec.accelerations = accel.get(start_no, [])
+    for start_no, values in accel.items():
+        if len(values) > t.total_rounds:
+            raise ValueError(f"player {start_no}: more acceleration entries than rounds (XXR {t.total_rounds})")
     order = sorted(players)
-    return RoundInput(players, played_rounds, t.total_rounds, _initial_color(t, players, order), _point_system(t))
+    return RoundInput(
+        players, played_rounds, t.total_rounds, _initial_color(t, players, order), points,
+        absent=records.requested_byes(t, played_rounds + 1),
+        forbidden=records.forbidden_groups(t, played_rounds + 1),
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from services.tournament.pairing.dutch.history import NO_COLOR, WHITE, WIN, BLACK, RoundInput, invert
+from services.tournament.pairing.dutch.history import BLACK, NO_COLOR, WHITE, Game, PointSystem, RoundInput, invert
 
 FLOAT_DOWN, FLOAT_UP, FLOAT_NONE = 0, 1, 2
 
@@ -24,7 +24,8 @@ class RoundPlayer:
     more) played games when they were the same, else NO_COLOR; ``strong``: a strong, not absolute,
     preference (C.04.3 A.6.b); ``floats[k-1]``: float direction k rounds ago (k = 1, 2);
     ``colors``: the colours of the played games, oldest first; ``bye_ok``: may get the PAB;
-    ``unplayed``: rounds without a played game (byes, forfeits, absences; C.04.3 C.9).
+    ``unplayed``: rounds without a played game (byes, forfeits, absences; C.04.3 C.9); ``played``:
+    games played over the board (the C.9 count the engine ranks).
     """
 
     start_no: int
@@ -39,6 +40,7 @@ class RoundPlayer:
     bye_ok: bool = True
     met: frozenset[int] = frozenset()
     unplayed: int = 0
+    played: int = 0
 
     @property
     def absolute_imbalance(self) -> bool:
@@ -77,20 +79,33 @@ def _color_data(colors: list[int]) -> tuple[int, int, int, bool]:
     return pref, imbalance, repeated, (not absolute) and imbalance > 0
 
 
+def _pab_eligible(start_no: int, games: list[Game], pts: PointSystem) -> bool:
+    """C.04.2 (2026) / C.04.3 C.2: no PAB for a player who already had one, or who scored the points
+    of a win without playing (forfeit win, full-point bye)."""
+    for g in games:
+        if g.played:
+            continue
+        if (g.participated and g.opponent is None) or pts.of(start_no, g) >= pts.win:
+            return False
+    return True
+
+
 def build_players(inp: RoundInput) -> tuple[list[RoundPlayer], dict[int, RoundPlayer]]:
     """(players to pair this round, every valid player by start number).
 
-    Valid players are those who took part in some pairing or have no entry past the rounds played;
-    they are ranked by start number. Absent players (a ``next_entry`` or in ``inp.absent``) are valid
-    but not paired.
+    Valid players are those who took part in some pairing or are not absent from this round; they
+    are ranked by start number. Absent players (a ``next_entry`` or in ``inp.absent``) are not
+    paired.
     """
     pr = inp.played_rounds
     pts = inp.points
-    valid = [
-        s for s in sorted(inp.players)
-        if inp.players[s].next_entry is None or any(g.participated for g in inp.players[s].games)
-        or inp.players[s].next_entry.participated
-    ]
+    def absent_now(s: int) -> bool:
+        entry = inp.players[s].next_entry
+        return s in inp.absent or (entry is not None and not entry.participated)
+
+    # A player absent now who never took part in a pairing has no pairing number yet (a late
+    # entry, or one who withdrew before round 1): ranks, and so E.5 colours, count only the others.
+    valid = [s for s in sorted(inp.players) if not absent_now(s) or any(g.participated for g in inp.players[s].games)]
 
     def score_back(start_no: int, back: int) -> int:
         """Score (tenths, with acceleration) before the last ``back`` rounds."""
@@ -100,6 +115,10 @@ def build_players(inp: RoundInput) -> tuple[list[RoundPlayer], dict[int, RoundPl
         acc = rec.accelerations[idx] if idx < len(rec.accelerations) else 0
         return total + acc
 
+    forbidden: dict[int, set[int]] = {}
+    for group in inp.forbidden:
+        for s in group:
+            forbidden.setdefault(s, set()).update(group - {s})
     everyone: dict[int, RoundPlayer] = {}
     for rank, s in enumerate(valid):
         rec = inp.players[s]
@@ -111,8 +130,9 @@ def build_players(inp: RoundInput) -> tuple[list[RoundPlayer], dict[int, RoundPl
                 floats.append(FLOAT_NONE)
                 continue
             g = rec.games[pr - back]
-            if not g.played and pts.of(s, g) > pts.loss:
-                floats.append(FLOAT_DOWN)
+            if not g.played:
+                # A8: points without playing count as a downfloat; an unplayed loss is no float.
+                floats.append(FLOAT_DOWN if pts.of(s, g) > pts.loss else FLOAT_NONE)
                 continue
             mine = score_back(s, back)
             theirs = mine if g.opponent is None else score_back(g.opponent, back)
@@ -127,9 +147,10 @@ def build_players(inp: RoundInput) -> tuple[list[RoundPlayer], dict[int, RoundPl
             strong=strong,
             floats=(floats[0], floats[1]),
             colors=colors,
-            bye_ok=not any((not g.played) and g.participated and g.score == WIN for g in rec.games),
-            met=frozenset(g.opponent for g in rec.games if g.played),
+            bye_ok=_pab_eligible(s, rec.games, pts),
+            met=frozenset(g.opponent for g in rec.games if g.played) | frozenset(forbidden.get(s, ())),
             unplayed=sum(1 for g in rec.games if not g.played),
+            played=len(colors),
         )
     to_pair = [
         p for s, p in everyone.items()
