@@ -276,8 +276,9 @@ def _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, acco
         "time control:")
     for line in lines:
         out(f"    {line}")
-    for no in setup.get("byes") or []:
-        out(f"    bye         {t.player(no).name}")
+    for bye in setup.get("byes") or []:  # the PAB's start number, or {"start_no", "code"} of an absent player
+        no, code = (bye, "") if isinstance(bye, int) else (bye["start_no"], f" ({bye['code']})")
+        out(f"    bye         {t.player(no).name}{code}")
     out(f"  spectators   {url}/")
     out(f"  arbiters     {url}/arbiter ({len(accounts.by_login)} login(s) from the file and "
         "the environment)")

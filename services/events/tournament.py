@@ -1,9 +1,10 @@
 """Entries of the organiser: the tournament registered from its file, rounds set up, withdrawals,
-drawings of lots (docs/events.md "Round set-up", docs/tournament-log.md)."""
+drawings of lots, and the arbiter's actions that reach the next Swiss pairing (requested byes, late
+entries, forbidden pairs, acceleration) (docs/events.md "Round set-up", docs/tournament-log.md)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -99,3 +100,76 @@ class LotsDrawn(Event, kw_only=True):
     method: str | None = None
     seed: int | None = None
     by: str | None = None
+
+
+ByeCode = Literal["H", "F", "Z"]
+"""A requested bye's TRF16 code (FIDE C.04.2 byes): half-point, full-point, zero-point."""
+
+
+class PairingAction(Event, kw_only=True):
+    """Fields of every arbiter's action for the Swiss pairings: ``by`` (the arbiter's login) and
+    ``note`` (docs/arbiter.md "Round tools")."""
+
+    by: str | None = None
+    note: str | None = None
+
+
+class PlayerByeAction(PairingAction, kw_only=True):
+    """About one player's round: ``start_no``, ``round`` and the player's name (``player``, for the
+    record)."""
+
+    start_no: int
+    round: int
+    player: str | None = None
+
+
+@entry("bye_requested")
+class ByeRequested(PlayerByeAction, kw_only=True):
+    """``start_no`` asked not to be paired in round ``round`` (Swiss): a requested bye scored
+    ``code`` (H half point, F full point, Z zero; FIDE C.04.2). The next pairing of that round leaves
+    him out and its ``round_started`` lists him in ``byes`` with the code (docs/pairing.md)."""
+
+    KEEP = ("code",)
+
+    code: ByeCode = "H"
+
+
+@entry("bye_request_cancelled")
+class ByeRequestCancelled(PlayerByeAction, kw_only=True):
+    """A requested bye of ``start_no`` for round ``round`` withdrawn before that round was paired:
+    he is paired again."""
+
+
+@entry("player_entered")
+class PlayerEntered(PairingAction, kw_only=True):
+    """A late entry (Swiss): a new player ``start_no`` who plays from round ``first_round``; the
+    rounds before it are byes scored ``missed`` (Z zero-point, or H where the regulations give half a
+    point), written so in the TRF (docs/pairing.md "Arbiter actions")."""
+
+    KEEP = ("missed",)
+
+    start_no: int
+    name: str
+    first_round: int
+    rating: int | None = None
+    fide_id: str | None = None
+    federation: str | None = None
+    title: str | None = None
+    missed: Literal["Z", "H"] = "Z"
+
+
+@entry("pairing_forbidden")
+class PairingForbidden(PairingAction, kw_only=True):
+    """``players`` (two or more start numbers) must not be paired with each other in the rounds
+    still to be paired (the organiser's forbidden pairs, TRF ``XXP``; C.04.3 C.1 treats them like
+    players who have met)."""
+
+    players: list[int]
+
+
+@entry("acceleration_set")
+class AccelerationSet(PairingAction, kw_only=True):
+    """The Swiss pairing's acceleration: ``method`` "baku" (Baku acceleration, FIDE C.04.7, TRF
+    ``192 FIDE_DUTCH_2025_BAKU``) or "none"."""
+
+    method: Literal["baku", "none"]

@@ -16,6 +16,7 @@ A pairing-allocated bye (C.04.1, C.05 Annex 1 "the highest number counts as a by
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 
@@ -23,7 +24,8 @@ from services.hall.tournament_rank import build_field
 from services.regulations.checkers_match import is_match_event, match_setups
 from services.regulations.controls import control_from_spec
 from services.hall.tournament_trf import trf_from_field
-from services.regulations.model import Tournament
+from services.regulations.model import Player, Tournament
+from services.tournament.pairing.actions import Action, BakuAcceleration, ForbiddenPair, RequestedBye, apply_actions
 from services.tournament.pairing.berger import berger_schedule
 from services.tournament.pairing.dutch import round_input_from_trf
 from services.tournament.pairing.dutch.result import pair_input
@@ -45,29 +47,49 @@ def _pairs_round_robin(t: Tournament, round_no: int, lots: Mapping[int, int] | N
 
 
 def _pairs_swiss(t: Tournament, round_no: int, results: Iterable[GameResult | tuple[GameResult, str | None]],
-                 absent: Iterable[int], initial_color: str) -> list[tuple[int, int | None]]:
+                 absences: Mapping[int, str], initial_color: str, forbidden: Sequence[Iterable[int]],
+                 acceleration: str | None) -> list[tuple[int, int | None]]:
     records = [r if isinstance(r, tuple) else (r, None) for r in results]
     records = [(g, s) for g, s in records if g.round < round_no]
     if any(not g.finished for g, _ in records):
         raise ValueError(f"round {round_no} cannot be paired: a game of an earlier round has no result")
     players = {p.start_no: (p.name, p.rating) for p in t.players}
     fld = build_field(players, records, rounds=round_no - 1)
-    trf = trf_from_field(fld, name=t.name, rounds_total=t.rounds_total, initial_color=initial_color)
+    # after round 1 the first colour is read from the history, as from the exported TRF (no XXC)
+    trf = trf_from_field(fld, name=t.name, rounds_total=t.rounds_total,
+                         initial_color=initial_color if round_no == 1 else None)
+    trf = apply_actions(trf, swiss_actions(round_no, absences, forbidden, acceleration), round_no)
     inp = round_input_from_trf(trf)
     if inp.played_rounds != round_no - 1:
         raise ValueError(f"round {round_no} cannot be paired: results are recorded for "
                          f"{inp.played_rounds} rounds, not {round_no - 1}")
-    inp.absent = frozenset(absent)
     return [(p.white, p.black) for p in pair_input(inp)]
 
 
+def swiss_actions(round_no: int, absences: Mapping[int, str], forbidden: Sequence[Iterable[int]] = (),
+                  acceleration: str | None = None) -> list[Action]:
+    """The arbiter's actions for round ``round_no`` as ``services.tournament.pairing.actions``
+    records, what ``venue pair`` enters in a TRF: ``absences`` (start number -> "H"/"F"/"Z": a
+    requested bye, a withdrawal's or a late entry's missed round) as that round's entries,
+    ``forbidden`` groups as ``XXP`` lines, ``acceleration`` "baku" as C.04.7's ``192`` record."""
+    actions: list[Action] = [RequestedBye(sno, round_no, code) for sno, code in sorted(absences.items())]
+    actions += [ForbiddenPair(frozenset(group)) for group in forbidden]
+    if acceleration == "baku":
+        actions.append(BakuAcceleration())
+    elif acceleration is not None:
+        raise ValueError(f"acceleration {acceleration!r}: only Baku acceleration (C.04.7) is known")
+    return actions
+
+
 def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, lots: Mapping[int, int] | None = None,
-                          absent: Iterable[int] = (), initial_color: str = "white",
+                          absent: Iterable[int] | Mapping[int, str] = (), initial_color: str = "white",
+                          forbidden: Sequence[Iterable[int]] = (), acceleration: str | None = None,
                           ballots: Sequence[dict | None] | None = None, start_ms: int | None = None) -> dict:
     """The ``round_started`` data for round ``round_no`` of ``t``.
 
     Returns ``{"round": "N", "event", "site", "date": "YYYY.MM.DD", "games": [SETUP...],
-    "byes": [start_no...], "start_ms", "scheduled_start_ms"}``. ``start_ms``: when the round
+    "byes": [start_no (the pairing-allocated bye), {"start_no", "code"} (a Swiss player absent:
+    "H"/"F"/"Z") ...], "start_ms", "scheduled_start_ms"}``. ``start_ms``: when the round
     starts (ms since the epoch; the default time counts from it, FIDE Laws 6.7.1): the argument
     (``--round-start``), else the file's schedule; ``scheduled_start_ms``, the schedule, only when
     the two differ; both left out for a round the file does not schedule and no ``start_ms`` given.
@@ -76,9 +98,15 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
     ``t.kind``: PGN text, or a table as a dict), "fen": None, "kind"}``.
 
     ``results_so_far``: :class:`GameResult` (or ``(GameResult, special score)``) of earlier rounds,
-    needed for a Swiss; ``lots``: start number -> pairing number (round robin); ``absent``: start
-    numbers not to be paired (Swiss: withdrawn or on a requested bye); ``initial_color``: the colour
-    drawn for the first-ranked player in round 1 (Swiss, C.04.3 E.5).
+    needed for a Swiss; ``lots``: start number -> pairing number (round robin). Swiss only:
+    ``absent``: start numbers not to be paired, with their TRF code (start number -> "H"/"F"/"Z": a
+    requested bye, a withdrawal "Z", a late entry's missed round), or without one (then "Z");
+    ``forbidden``: groups of start numbers that must not meet (``XXP``); ``acceleration``: "baku"
+    (C.04.7) or None; ``initial_color``: the colour drawn for the first-ranked player in round 1
+    (C.04.3 E.5; later rounds read it from the history, as a pairing program reads the exported
+    TRF). The Swiss round is paired from the TRF of the results so far with these entered the way
+    ``venue pair`` enters its actions (``swiss_actions``, ``services.tournament.pairing.actions``):
+    the same pairing as ``venue pair`` on the exported TRF with the same actions.
 
     Checkers match events (``services.regulations.checkers_match.is_match_event``: the main control
     is a match clock, 11-Man National 2017 X.A.a): each pairing is a match of two games on its hall
@@ -96,7 +124,8 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
     if t.system in ROUND_ROBIN:
         pairs = _pairs_round_robin(t, round_no, lots)
     elif t.system == "swiss-dutch":
-        pairs = _pairs_swiss(t, round_no, results_so_far or [], absent, initial_color)
+        absences = dict(absent) if isinstance(absent, Mapping) else dict.fromkeys(absent, "Z")
+        pairs = _pairs_swiss(t, round_no, results_so_far or [], absences, initial_color, forbidden, acceleration)
     else:
         raise ValueError(f"system {t.system!r}: rounds are not paired from the tournament file")
     times = round_times(t, round_no, start_ms)
@@ -118,6 +147,8 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
     if _matches(t, spec):
         games = [g for i, pairing in enumerate(games)
                  for g in match_setups(pairing, ballots[i] if ballots and i < len(ballots) else None)]
+    if t.system == "swiss-dutch":
+        byes += [{"start_no": sno, "code": code} for sno, code in sorted(absences.items())]
     return {"round": str(round_no), "event": t.name, "site": t.site, "games": games, "byes": byes, **times}
 
 
@@ -156,11 +187,21 @@ def _matches(t: Tournament, spec) -> bool:
 def round_from_view(view, round_no: int, *, initial_color: str = "white",
                     ballots: Sequence[dict | None] | None = None, start_ms: int | None = None) -> dict:
     """:func:`round_from_tournament` for the tournament a ``TournamentView`` folded from the log:
-    its registered file, the results of the earlier rounds, the recorded pairing numbers
-    (``lots_drawn``) and the players withdrawn by then; ``ballots`` and ``start_ms`` as there. Raises ValueError when no
-    ``tournament_registered`` entry was folded, or as :func:`round_from_tournament`."""
+    its registered file and the players entered late (``player_entered``), the results of the
+    earlier rounds, the recorded pairing numbers (``lots_drawn``), and for a Swiss the arbiter's
+    actions for the round (``TournamentView.absences``: withdrawals, requested byes, late entries'
+    missed rounds; forbidden pairs; the acceleration); ``ballots`` and ``start_ms`` as there.
+    Raises ValueError when no ``tournament_registered`` entry was folded, or as
+    :func:`round_from_tournament`."""
     if view.tournament is None:
         raise ValueError("no tournament_registered entry in the log: rounds cannot be paired from the file")
-    return round_from_tournament(view.tournament, round_no, results_so_far=view.results(round_no),
-                                 lots=view.pairing_numbers or None, absent=view.absent(round_no),
+    t = view.tournament
+    registered = {p.start_no for p in t.players}
+    late = tuple(Player(sno, p["name"], p.get("rating"), p.get("fide_id"), p.get("federation"), p.get("title"))
+                 for sno, p in sorted(view.players.items()) if sno in view.late_entries and sno not in registered)
+    if late:
+        t = replace(t, players=t.players + late)
+    return round_from_tournament(t, round_no, results_so_far=view.results(round_no),
+                                 lots=view.pairing_numbers or None, absent=view.absences(round_no),
+                                 forbidden=view.forbidden, acceleration=view.acceleration,
                                  initial_color=initial_color, ballots=ballots, start_ms=start_ms)

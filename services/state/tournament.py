@@ -26,7 +26,14 @@ class TournamentState:
     that entry's data; ``players``: start number -> {"name", "rating", "fide_id", "federation",
     "title"}; ``records``: game id -> GameRecord (byes under "bye-{round}-{start_no}"); ``fines``:
     start number -> total; ``withdrawn``: start number -> first round not played; ``lots``: start
-    number -> lot (tie-break LOT); ``pairing_numbers``: start number -> Berger pairing number."""
+    number -> lot (tie-break LOT); ``pairing_numbers``: start number -> Berger pairing number.
+
+    The arbiter's actions for the Swiss pairings (docs/pairing.md "Arbiter actions"):
+    ``requested_byes``: round -> {start number: "H"/"F"/"Z"} (cancelled ones removed);
+    ``late_entries``: start number -> {"first_round", "missed"} of players entered after the
+    registration (also in ``players``; their missed rounds already started are bye records);
+    ``forbidden``: groups of start numbers that must not meet (sorted tuples, each once);
+    ``acceleration``: "baku" or None."""
 
     tournament: Tournament | None = None
     registered: dict | None = None
@@ -36,6 +43,10 @@ class TournamentState:
     withdrawn: dict[int, int] = field(default_factory=dict)
     lots: dict[int, int] = field(default_factory=dict)
     pairing_numbers: dict[int, int] = field(default_factory=dict)
+    requested_byes: dict[int, dict[int, str]] = field(default_factory=dict)
+    late_entries: dict[int, dict] = field(default_factory=dict)
+    forbidden: list[tuple[int, ...]] = field(default_factory=list)
+    acceleration: str | None = None
     arm_parent: dict[str, str] = field(default_factory=dict)
     second_parent: dict[str, str] = field(default_factory=dict)
 
@@ -110,6 +121,34 @@ class TournamentState:
             return False
         record.set_result(*code)
         return True
+
+    def enter(self, start_no: int, player: dict, first_round: int, missed: str, started: list[int]) -> None:
+        """A late entry: ``player`` ({"name", "rating", "fide_id", "federation", "title"}) as
+        ``start_no`` from round ``first_round``; each round of ``started`` before it gets his bye
+        record scored ``missed``. ValueError when the number or the name is taken (nothing changed)."""
+        if start_no in self.players:
+            raise ValueError(f"start number {start_no} is taken by {self.players[start_no]['name']!r}")
+        if any(p["name"] == player["name"] for p in self.players.values()):
+            raise ValueError(f"a player named {player['name']!r} is entered already")
+        self.players[start_no] = dict(player)
+        self.late_entries[start_no] = {"first_round": first_round, "missed": missed}
+        for rnd in started:
+            if rnd < first_round:
+                self.records[f"bye-{rnd}-{start_no}"] = GameRecord("", rnd, "", start_no, None, result=missed)
+
+    def absences(self, round_no: int) -> dict[int, str]:
+        """Start number -> TRF code of the players not to be paired in round ``round_no`` (Swiss):
+        a requested bye's code; a late entry's ``missed`` code before his first round; "Z" for a
+        player withdrawn by then (a withdrawal outranks a bye he had asked for: he no longer
+        plays)."""
+        out = dict(self.requested_byes.get(round_no, {}))
+        for sno, entered in self.late_entries.items():
+            if round_no < entered["first_round"]:
+                out[sno] = entered["missed"]
+        for sno, first in self.withdrawn.items():
+            if first <= round_no:
+                out[sno] = "Z"
+        return out
 
     def player(self, start_no, name) -> int:
         """The start number of a player given by number or name; KeyError when unknown."""

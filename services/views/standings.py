@@ -124,8 +124,29 @@ class TournamentView:
         return [g.as_result() for g in self._ordered() if before_round is None or g.round < before_round]
 
     def absent(self, round_no: int) -> set[int]:
-        """Players withdrawn by round ``round_no`` (not to be paired in a Swiss)."""
-        return {s for s, r in self.withdrawn.items() if r <= round_no}
+        """Players not to be paired in round ``round_no`` of a Swiss (the keys of :meth:`absences`)."""
+        return set(self.absences(round_no))
+
+    def absences(self, round_no: int) -> dict[int, str]:
+        """Start number -> TRF code ("H"/"F"/"Z") of the players not paired in round ``round_no`` of a
+        Swiss: withdrawn by then, a requested bye, a late entry's missed round
+        (``services.state.tournament.TournamentState.absences``)."""
+        return self.state.tournament.absences(round_no)
+
+    @property
+    def late_entries(self) -> dict[int, dict]:
+        """Start number -> ``{"first_round", "missed"}`` of the players entered late."""
+        return self.state.tournament.late_entries
+
+    @property
+    def forbidden(self) -> list[tuple[int, ...]]:
+        """Groups of start numbers that must not meet (``pairing_forbidden``)."""
+        return self.state.tournament.forbidden
+
+    @property
+    def acceleration(self) -> str | None:
+        """The Swiss pairing's acceleration ("baku", C.04.7) or None."""
+        return self.state.tournament.acceleration
 
     def rank(self, provisional: bool = False) -> tuple[Field, list[StandingRow]]:
         """The tie-break field over the rounds started so far and its ranked rows. Tie-breaks count

@@ -148,35 +148,16 @@ def test_checkers_eleven_players_round_1() -> None:
 
 
 def test_swiss_round_from_the_folded_log(shared_data: Path) -> None:
-    """The fixture's rounds written as log entries (byes in ``round_started``, forfeits as
-    ``game_ended`` with ``forfeit``), folded, then paired: the pairs of NAME.pairs."""
-    from services.eventlog.base import Entry
+    """The fixture's rounds written as log entries (tests/trf_log.py: byes in ``round_started``,
+    forfeits as ``game_ended`` with ``forfeit``), folded, then paired: the pairs of NAME.pairs.
+    (tests/unit/test_pairing_log.py pairs all 40 fixtures so, with the arbiter's actions.)"""
+    from trf_log import folded, pairs_of, read_pairs, trf_entries
+
     from services.hall.round_from_file import round_from_view
     from services.views.standings import TournamentView
 
     path = shared_data / "pairing" / "dutch" / "dutch-001005-29p-r4of9.trf"
-    t = parse_trf(path.read_text())
-    entries: list[tuple[str, dict]] = [("tournament_registered", {
-        "name": t.name, "slug": "swiss", "system": "swiss-dutch", "rounds_total": t.total_rounds,
-        "players": [{"start_no": p.start_no, "name": p.name, "rating": p.rating} for p in t.players.values()]})]
-    codes = {"1-0": ("1-0", False), "0-1": ("0-1", False), "1/2-1/2": ("1/2-1/2", False),
-             "+-": ("1-0", True), "-+": ("0-1", True), "--": ("0-0", True)}
-    results = results_from_trf(t)
-    for rnd in range(1, 4):
-        games = [g for g in results if g.round == rnd and g.black is not None]
-        setups = [{"id": f"{rnd}-{i}", "board": str(i), "white": t.players[g.white].name, "white_no": g.white,
-                   "black": t.players[g.black].name, "black_no": g.black} for i, g in enumerate(games, start=1)]
-        byes = [{"start_no": g.white, "code": g.result} for g in results if g.round == rnd and g.black is None]
-        entries.append(("round_started", {"round": str(rnd), "games": setups, "byes": byes}))
-        for i, g in enumerate(games, start=1):
-            result, forfeit = codes[g.result]
-            entries.append(("game_ended", {"game": f"{rnd}-{i}", "result": result, "forfeit": forfeit}))
-    view = TournamentView()
-    for seq, (type_, data) in enumerate(entries, start=1):
-        view.apply(Entry(seq, seq, type_, data))
-    words = path.with_suffix(".pairs").read_text().split()
-    expected = {(int(w), None if b == "0" else int(b)) for w, b in zip(words[1::2], words[2::2])}
-    d = round_from_view(view, 4)
-    assert {(g["white_no"], g["black_no"]) for g in d["games"]} | {(s, None) for s in d["byes"]} == expected
+    d = round_from_view(folded(trf_entries(parse_trf(path.read_text()))), 4)
+    assert pairs_of(d) == read_pairs(path.with_suffix(".pairs").read_text())
     with pytest.raises(ValueError, match="tournament_registered"):
         round_from_view(TournamentView(), 1)
