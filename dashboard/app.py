@@ -117,6 +117,7 @@ def _arbiter_routes() -> list:
         Route("/api/arbiter/logout", arbiter.logout, methods=["POST"]),
         Route("/api/arbiter/me", arbiter.me),
         Route("/api/arbiter/alerts", arbiter.alerts),
+        Route("/api/arbiter/round-tools", arbiter.round_tools),
         Route("/api/arbiter/actions", arbiter.actions, methods=["POST"]),
         WebSocketRoute("/ws/arbiter", arbiter.arbiter_ws),
     ]

@@ -19,6 +19,16 @@ fields and entries:
 | ``adjudicate`` | game, members (three), votes {member: black/white/draw} | adjudication_recorded, game_ended (checkers 2017 X.B.d) |
 | ``call_time_trouble`` | game, side, alert? | time_trouble_called (checkers 2017 X.A.d: the referee called attention to impending time trouble) |
 | ``choose_match_clock`` | game (a match's game 1, not started), wishes {black, white: "90"/"80+10"}, coin? ("heads"/"tails", only when they disagree) | match_clock_chosen (checkers 2017 X.A.a) |
+| ``withdraw_player`` | player (start number), from_round? (default: the next round to pair) | player_withdrew (not paired from then on) |
+| ``request_bye`` | player, round? (default: the next round to pair), code? ("H" default, "F", "Z") | bye_requested (Swiss, FIDE C.04.2) |
+| ``cancel_bye`` | player, round? | bye_request_cancelled (before that round is paired) |
+| ``enter_player`` | name, rating?, fide_id?, federation?, title?, first_round?, missed? ("Z" default, "H"), start_no? (default: the next free one) | player_entered (Swiss late entry) |
+| ``forbid_pair`` | players (two or more start numbers) | pairing_forbidden (Swiss, TRF XXP) |
+| ``set_acceleration`` | method ("baku" or "none"), before round 1 is paired | acceleration_set (Swiss, FIDE C.04.7) |
+
+The last six ("Round tools", docs/arbiter.md) need the folded state (``state``: the tournament
+registered, its players and rounds); the next Swiss pairing reads their entries
+(``services.hall.round_from_file.round_from_view``).
 
 Results: "1-0", "0-1", "1/2-1/2", "*" (reopen), and with ``forfeit`` true the unplayed "1-0",
 "0-1", "0-0" (TRF ``+``/``-``); special scores an arbiter may award: "0-0", "1/2-0", "0-1/2".
@@ -29,9 +39,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecision, ClockAdjusted, DrawClaimDecided,
-                             FineRecorded, GameEnded, GamePaused, GameResumed, MatchClockChosen, MoveTimerStarted,
-                             NoteAdded, PlayerArrived, ScoreSheetDifferences, ScoreSheetEntered, TimeTroubleCalled)
+from services.events import (AccelerationSet, AdjudicationRecorded, AlertResolved, ArbiterDecision,
+                             ByeRequestCancelled, ByeRequested, ClockAdjusted, DrawClaimDecided, FineRecorded,
+                             GameEnded, GamePaused, GameResumed, MatchClockChosen, MoveTimerStarted, NoteAdded,
+                             PairingForbidden, PlayerArrived, PlayerEntered, PlayerWithdrew, ScoreSheetDifferences,
+                             ScoreSheetEntered, TimeTroubleCalled)
 from services.rules.base import SIDES
 
 RESULTS_PLAYED = {"1-0", "0-1", "1/2-1/2"}
@@ -62,9 +74,10 @@ def _side(body: dict) -> str:
     return side
 
 
-def build(action: str, body: dict, by: str, games: Mapping[str, dict]) -> list[tuple[str, dict]]:
+def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=None) -> list[tuple[str, dict]]:
     """The entries for one action. ``games``: id -> GAME of any round of the event (for checking
-    the game exists and taking its board). Raises ActionError."""
+    the game exists and taking its board); ``state``: the folded ``HallState`` (the round tools'
+    actions check the tournament's players and rounds in it). Raises ActionError."""
     if not isinstance(body, dict):
         raise ActionError("the body must be a JSON object")
 
@@ -173,6 +186,8 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict]) -> list[t
         if side not in SIDES:
             raise ActionError("side: white or black (default: the side on move)")
         return [(MoveTimerStarted.TYPE, {**base(g), "rule": rule, "side": side})]
+    if action in ROUND_TOOLS:
+        return [ROUND_TOOLS[action](body, base(None), state).encode()]
     raise ActionError(f"unknown action {action!r}")
 
 
@@ -312,3 +327,171 @@ def _checkers(g: dict, action: str) -> dict:
 def _open(g: dict) -> None:
     if g.get("status") == "ended":
         raise ActionError(f"game: {g['id']} has already ended ({g.get('result')}); set the result instead")
+
+
+# --- round tools: the arbiter's actions that reach the next Swiss pairing (docs/pairing.md) -------
+
+def _event_of(state, action: str, swiss: bool = True):
+    """The registered tournament; ActionError without one, or (``swiss``) when it is not a Swiss."""
+    t = state.config if state is not None else None
+    if t is None:
+        raise ActionError(f"{action}: no tournament file is registered in the log, so there is no next round "
+                          "to pair (venue serve --tournament FILE.toml)")
+    if swiss and t.system != "swiss-dutch":
+        raise ActionError(f"{action}: {t.name} is paired by {t.system} tables; requested byes, late entries, "
+                          "forbidden pairs and acceleration are for a Swiss (FIDE C.04)")
+    return t
+
+
+def _latest_round(state) -> int:
+    """The highest round number set up in the log (0 before round 1)."""
+    return max((int(r) for r in state.rounds if r.isdigit()), default=0)
+
+
+def _whole(body: dict, key: str, default: int | None = None) -> int:
+    """``body[key]`` as a whole number (a JSON number, or digits as text from a form); ``default``
+    when absent. ActionError otherwise."""
+    value = body.get(key)
+    if value in (None, "") and default is not None:
+        return default
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionError(f"{key}: must be a whole number, not {value!r}")
+    return value
+
+
+def _player(body: dict, state, key: str = "player") -> tuple[int, str]:
+    """The start number and name of ``body[key]``; ActionError for a start number nobody has."""
+    sno = _whole(body, key)
+    p = state.tournament.players.get(sno)
+    if p is None:
+        raise ActionError(f"{key}: no player with start number {sno}")
+    return sno, p["name"]
+
+
+def _round_to_pair(body: dict, state, t, key: str = "round") -> int:
+    """``body[key]`` (default: the round after the latest set up): a round not paired yet."""
+    latest = _latest_round(state)
+    rnd = _whole(body, key, latest + 1)
+    if rnd <= latest:
+        raise ActionError(f"{key}: round {rnd} is paired already (its pairing is published); round {latest + 1} "
+                          "is the next one to pair")
+    if rnd > t.rounds_total:
+        raise ActionError(f"{key}: round {rnd} is past the last round ({t.rounds_total})")
+    return rnd
+
+
+def _withdraw_player(body: dict, base: dict, state) -> PlayerWithdrew:
+    """A player withdraws (any system: US 2023 rule 1 withholds his prize): not paired from
+    ``from_round`` on (default the next round to pair; the round in play at the earliest, whose game
+    the arbiter then scores with set_result)."""
+    t = _event_of(state, "withdraw_player", swiss=False)
+    sno, name = _player(body, state)
+    latest = _latest_round(state)
+    rnd = _whole(body, "from_round", latest + 1)
+    if not max(latest, 1) <= rnd <= t.rounds_total:
+        raise ActionError(f"from_round: {rnd} is not a round still to be played (rounds {max(latest, 1)}-"
+                          f"{t.rounds_total}); the rounds before stand as played")
+    already = state.tournament.withdrawn.get(sno)
+    if already is not None and already <= rnd:
+        raise ActionError(f"player: {name} withdrew from round {already} already")
+    return PlayerWithdrew(player=name, start_no=sno, from_round=rnd, **base)
+
+
+def _request_bye(body: dict, base: dict, state) -> ByeRequested:
+    """A requested bye (FIDE C.04.2: half-point H, full-point F or zero-point Z) for a round not
+    paired yet; refused for a player withdrawn by then, a late entry's missed round, or a second
+    request for the same round (cancel the first)."""
+    t = _event_of(state, "request_bye")
+    sno, name = _player(body, state)
+    rnd = _round_to_pair(body, state, t)
+    code = body.get("code") or "H"
+    if code not in ("H", "F", "Z"):
+        raise ActionError(f"code: a requested bye is H (half point), F (full point) or Z (zero), not {code!r}")
+    ts = state.tournament
+    if ts.withdrawn.get(sno, rnd + 1) <= rnd:
+        raise ActionError(f"player: {name} withdrew from round {ts.withdrawn[sno]}; he is not paired in round {rnd}")
+    entered = ts.late_entries.get(sno)
+    if entered is not None and rnd < entered["first_round"]:
+        raise ActionError(f"player: {name} plays from round {entered['first_round']}; round {rnd} is a missed round "
+                          f"({entered['missed']}) already")
+    have = ts.requested_byes.get(rnd, {}).get(sno)
+    if have is not None:
+        raise ActionError(f"player: {name} has a requested bye ({have}) for round {rnd} already: cancel it first")
+    return ByeRequested(start_no=sno, round=rnd, code=code, player=name, **base)
+
+
+def _cancel_bye(body: dict, base: dict, state) -> ByeRequestCancelled:
+    """Cancel a requested bye before its round is paired: he is paired again."""
+    t = _event_of(state, "cancel_bye")
+    sno, name = _player(body, state)
+    rnd = _round_to_pair(body, state, t)
+    if sno not in state.tournament.requested_byes.get(rnd, {}):
+        raise ActionError(f"player: {name} has no requested bye for round {rnd}")
+    return ByeRequestCancelled(start_no=sno, round=rnd, player=name, **base)
+
+
+def _text(body: dict, key: str, limit: int) -> str | None:
+    value = body.get(key)
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str):
+        raise ActionError(f"{key}: must be text")
+    return value.strip()[:limit] or None
+
+
+def _enter_player(body: dict, base: dict, state) -> PlayerEntered:
+    """A late entry in a Swiss: a new player from ``first_round`` (a round not paired yet), the
+    rounds before it byes scored ``missed`` (Z, or H where the regulations give half a point)."""
+    t = _event_of(state, "enter_player")
+    name = _text(body, "name", 200)
+    if not name:
+        raise ActionError("name: is missing")
+    players = state.tournament.players
+    if any(p["name"] == name for p in players.values()):
+        raise ActionError(f"name: {name!r} is a player of this tournament already")
+    rating = None if body.get("rating") in (None, "") else _whole(body, "rating")
+    if rating is not None and not 0 < rating < 4000:
+        raise ActionError(f"rating: {rating} is not a rating (leave it empty for an unrated player)")
+    first = _round_to_pair(body, state, t, "first_round")
+    missed = body.get("missed") or "Z"
+    if missed not in ("Z", "H"):
+        raise ActionError(f"missed: the rounds missed are zero-point (Z) or half-point (H) byes, not {missed!r}")
+    sno = _whole(body, "start_no", max(players, default=0) + 1)
+    if sno < 1 or sno in players:
+        raise ActionError(f"start_no: {sno} is taken (or not a start number); leave it out for the next free one")
+    return PlayerEntered(start_no=sno, name=name, first_round=first, rating=rating, missed=missed,
+                         fide_id=_text(body, "fide_id", 12), federation=_text(body, "federation", 3),
+                         title=_text(body, "title", 3), **base)
+
+
+def _forbid_pair(body: dict, base: dict, state) -> PairingForbidden:
+    """Players who must not be paired with each other in the rounds still to pair (TRF XXP)."""
+    _event_of(state, "forbid_pair")
+    given = body.get("players")
+    if not isinstance(given, list):
+        raise ActionError("players: the start numbers of two or more players, as a list")
+    numbers = sorted({_player({"players": x}, state, "players")[0] for x in given})
+    if len(numbers) < 2:
+        raise ActionError("players: two or more different players")
+    if tuple(numbers) in state.tournament.forbidden:
+        raise ActionError(f"players: {', '.join(map(str, numbers))} must not meet already")
+    return PairingForbidden(players=numbers, **base)
+
+
+def _set_acceleration(body: dict, base: dict, state) -> AccelerationSet:
+    """Baku acceleration (FIDE C.04.7) or none, before round 1 is paired: its virtual points run
+    from round 1, and rounds paired without them would not be the method's."""
+    _event_of(state, "set_acceleration")
+    method = body.get("method")
+    if method not in ("baku", "none"):
+        raise ActionError(f"method: baku (FIDE C.04.7) or none, not {method!r}")
+    if _latest_round(state):
+        raise ActionError("method: the acceleration is set before round 1 is paired")
+    return AccelerationSet(method=method, **base)
+
+
+ROUND_TOOLS = {"withdraw_player": _withdraw_player, "request_bye": _request_bye, "cancel_bye": _cancel_bye,
+               "enter_player": _enter_player, "forbid_pair": _forbid_pair, "set_acceleration": _set_acceleration}
+"""The round tools' actions: each builds its one entry (a typed record) or raises ActionError."""

@@ -9,6 +9,9 @@ any of this. Origins and CSRF tokens are checked before any route runs (dashboar
 - ``POST /api/arbiter/logout``: revokes the session (its token is refused from then on, and its
   open ``/ws/arbiter`` closes with 1008).
 - ``GET /api/arbiter/alerts`` -> the desk snapshot (open alerts, closed ones, recent actions).
+- ``GET /api/arbiter/round-tools`` -> what the next pairing reads from the log: players, who is
+  left out of the next round and with which code, requested byes, late entries, forbidden pairs,
+  acceleration (services.views.round_tools).
 - ``POST /api/arbiter/actions`` ``{"action": NAME, ...fields}`` (JSON, else 415) ->
   ``{"entries": [ENTRY...]}``; 400 with ``{"error"}`` on a bad request (dashboard.arbiter.actions).
 - ``/ws/arbiter``: the desk snapshot, then alert and action messages (dashboard.arbiter.desk);
@@ -30,6 +33,7 @@ from starlette.websockets import WebSocket
 from dashboard.arbiter.actions import ActionError, build
 from dashboard.arbiter.auth import Account, Session
 from dashboard.live import _drain_incoming, _write
+from services.views.round_tools import round_tools as round_tools_json
 
 COOKIE = "venue_arbiter"
 TOKEN_IN_URL = ("a session token never goes in a URL (proxies log URLs and browsers keep them): "
@@ -137,6 +141,13 @@ async def alerts(request: Request) -> JSONResponse:
     return JSONResponse(request.app.state.desk.snapshot_dict())
 
 
+async def round_tools(request: Request) -> JSONResponse:
+    """``GET /api/arbiter/round-tools``: the Round tools panel's data (services.views.round_tools)."""
+    if current(request) is None:
+        return _unauthorized(request)
+    return JSONResponse(round_tools_json(request.app.state.feed.state))
+
+
 async def actions(request: Request) -> JSONResponse:
     acct = current(request)
     if acct is None:
@@ -152,7 +163,7 @@ async def actions(request: Request) -> JSONResponse:
     feed = request.app.state.feed
     games = feed.view.every_game()  # any game of the event, earlier rounds too
     try:
-        items = build(str(body.get("action", "")), body, acct.login, games)
+        items = build(str(body.get("action", "")), body, acct.login, games, feed.state)
         alert = body.get("alert")
         if alert is not None and int(alert) not in request.app.state.desk.queue.alerts:
             raise ActionError(f"alert: no alert {alert} (see GET /api/arbiter/alerts)")

@@ -74,6 +74,7 @@
     $("logout").hidden = false; $("notify").hidden = false;
     $("who").textContent = "Signed in as " + (me.name || me.login);
     connect();
+    loadRoundTools();
   }
 
   // --- the live queue ---------------------------------------------------------------------------
@@ -476,6 +477,80 @@
       } finally { button.disabled = false; }
     });
   }
+
+  // --- round tools: withdrawals, requested byes, late entries, forbidden pairs (docs/arbiter.md
+  // "Round tools"). The panel shows what the next pairing will read from the log.
+  const BYE_NAMES = { H: "half-point bye", F: "full-point bye", Z: "zero-point bye" };
+  let tools = null;
+  // ``seq``: an action's entry; the dashboard folds it as it follows the log, so ask again until it has.
+  async function loadRoundTools(seq) {
+    for (let i = 0; i < 40; i++) {
+      try { tools = await api("/api/arbiter/round-tools"); } catch (e) { return; }
+      if (!seq || tools.seq >= seq) break;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    renderRoundTools();
+  }
+  const lastSeq = (r) => Math.max(0, ...(r.entries || []).map((e) => e.seq));
+  function playerLabel(p) { return `${p.start_no} \u00b7 ${p.name}${p.rating ? " (" + p.rating + ")" : ""}`; }
+  function nameOf(sno) { const p = tools.players.find((x) => x.start_no === sno); return p ? p.name : "#" + sno; }
+  function renderRoundTools() {
+    const t = tools, panel = $("round-tools");
+    panel.hidden = !t || !t.event;
+    if (panel.hidden) return;
+    for (const f of panel.querySelectorAll(".rt-swiss")) f.hidden = !t.swiss;
+    $("rt-next").textContent = t.next_round ? `next to pair: round ${t.next_round} of ${t.rounds_total}` : "every round is paired";
+    const options = t.players.filter((p) => p.withdrawn_from == null)
+      .map((p) => `<option value="${p.start_no}">${esc(playerLabel(p))}</option>`).join("");
+    for (const sel of panel.querySelectorAll(".rt-player")) { const keep = sel.value; sel.innerHTML = options; if (keep) sel.value = keep; }
+    for (const inp of panel.querySelectorAll("input[type=number]")) if (/round$/.test(inp.name)) inp.placeholder = String(t.next_round || "");
+    const parts = [];
+    if (t.next_round) {
+      parts.push(t.absent_next.length ? `<b>Round ${t.next_round} leaves out:</b><ul id="rt-absent">${t.absent_next.map((a) =>
+        `<li data-start-no="${a.start_no}">${esc(a.name)}: <b class="rt-code">${esc(a.code)}</b> (${esc(BYE_NAMES[a.code] || a.code)})</li>`).join("")}</ul>`
+        : `<b>Round ${t.next_round} pairs every player.</b>`);
+    }
+    if (t.requested_byes.length) {
+      parts.push(`Requested byes:<ul id="rt-byes">${t.requested_byes.map((b) => `<li>round ${b.round}: ${esc(b.name)} ${esc(b.code)} ` +
+        `<button type="button" data-cancel="${b.start_no}" data-round="${b.round}">Cancel</button></li>`).join("")}</ul>`);
+    }
+    const gone = t.players.filter((p) => p.withdrawn_from != null);
+    if (gone.length) parts.push("Withdrawn: " + gone.map((p) => `${esc(p.name)} (from round ${p.withdrawn_from})`).join(", "));
+    if (t.late_entries.length) parts.push("Late entries: " + t.late_entries.map((e) => `${esc(e.name)} (from round ${e.first_round}, missed rounds ${esc(e.missed)})`).join(", "));
+    if (t.forbidden.length) parts.push("Must not meet: " + t.forbidden.map((g) => g.map((s) => esc(nameOf(s))).join(" / ")).join("; "));
+    if (t.acceleration) parts.push(`Acceleration: ${esc(t.acceleration)} (C.04.7)`);
+    $("rt-summary").innerHTML = parts.map((x) => `<div>${x}</div>`).join("");
+  }
+  function roundToolBody(form) {
+    const f = Object.fromEntries(new FormData(form).entries()), num = (x) => (x === "" || x == null ? undefined : Number(x));
+    const action = form.dataset.act;
+    if (action === "withdraw_player") return { action, player: num(f.player), from_round: num(f.from_round) };
+    if (action === "request_bye") return { action, player: num(f.player), round: num(f.round), code: f.code };
+    if (action === "enter_player") return { action, name: f.name.trim(), rating: num(f.rating), first_round: num(f.first_round), missed: f.missed };
+    return { action, players: [num(f.a), num(f.b)] };
+  }
+  for (const form of document.querySelectorAll("#round-tools .ref-form")) {
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const error = form.querySelector(".error"), button = form.querySelector("button[type=submit]");
+      error.textContent = ""; button.disabled = true;
+      try {
+        const r = await api("/api/arbiter/actions", roundToolBody(form));
+        toast("Recorded: " + form.dataset.act.replace(/_/g, " "));
+        for (const inp of form.querySelectorAll("input")) inp.value = "";
+        await loadRoundTools(lastSeq(r));
+      } catch (e) { error.textContent = e.message; } finally { button.disabled = false; }
+    });
+  }
+  $("rt-summary").addEventListener("click", async (ev) => {
+    const b = ev.target.closest("[data-cancel]");
+    if (!b) return;
+    try {
+      const r = await api("/api/arbiter/actions", { action: "cancel_bye", player: Number(b.dataset.cancel), round: Number(b.dataset.round) });
+      toast("Recorded: bye cancelled"); await loadRoundTools(lastSeq(r));
+    } catch (e) { toast("Refused: " + e.message); }
+  });
+  setInterval(() => { if (!$("console").hidden) loadRoundTools(); }, 15000);
 
   api("/api/arbiter/me").then(signedIn).catch(() => { $("login-name").focus(); });
 })();
