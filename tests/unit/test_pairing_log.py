@@ -185,3 +185,17 @@ def test_a_cancelled_bye_is_paired_again(shared_data: Path) -> None:
     data = round_from_view(folded(trf_entries(t) + [_bye(5, 6, "H"), cancel]), 6)
     assert pairs_of(data) == read_pairs(path.with_suffix(".pairs").read_text())
     assert [b for b in data["byes"] if isinstance(b, dict)] == []
+
+
+def test_a_player_entered_ahead_sits_out_until_his_round(shared_data: Path) -> None:
+    """A late entry from round 8 recorded before round 7 is paired: round 7 leaves him out with his
+    missed-round code and is the fixture's own pairing (dutch-001001's .pairs, bbpPairings: a player
+    who never took part in a pairing has no pairing number yet, docs/pairing.md); set up, round 7
+    is one more missed round on his line."""
+    path = _shared(shared_data, "001001")
+    view = folded(trf_entries(parse_trf(path.read_text())) + [_entered(53, "Late Player", 1800, 8)])
+    data = round_from_view(view, 7)
+    assert pairs_of(data) == read_pairs(path.with_suffix(".pairs").read_text())
+    assert [b for b in data["byes"] if isinstance(b, dict)] == [{"start_no": 53, "code": "Z"}]
+    view.apply(as_log([("round_started", data)], view.seq + 1)[0])
+    assert [g.result for g in parse_trf(tournament_trf(view)).players[53].games] == ["Z"] * 7
