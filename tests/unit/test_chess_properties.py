@@ -43,10 +43,37 @@ def expected_threefold_moves(board: chess.Board) -> set[str]:
     return found
 
 
+def dead_by_lookahead(board: chess.Board, depth: int = 3) -> bool:
+    """An independent oracle for FIDE Laws 5.2.2 in the small positions these games reach: dead when
+    neither side has mating material (python-chess), or, with no mate on the board, when every legal
+    move leads to a dead position within ``depth`` plies (e.g. the only legal move captures the
+    opponent's last piece). Never says dead where a mate can follow within ``depth``."""
+    if board.is_insufficient_material():
+        return True
+    if board.is_checkmate() or depth == 0:
+        return False
+    moves = list(board.legal_moves)
+    if not moves:
+        return False  # stalemate is its own ending
+    for move in moves:
+        board.push(move)
+        try:
+            if not dead_by_lookahead(board, depth - 1):
+                return False
+        finally:
+            board.pop()
+    return True
+
+
 def check_ply(game: ChessGame, board: chess.Board) -> None:
     found = board.outcome()
     expected = None if found is None else (_RESULT[found.winner], _WORDS[found.termination])
     got = game.outcome
+    if expected is None and got is not None and got.termination == "dead_position":
+        # FIDE Laws 5.2.2 beyond python-chess's insufficient material: checked by the oracle above
+        assert got.result == "1/2-1/2" and dead_by_lookahead(board), board.fen()
+        event("ended: dead_position (5.2.2)")
+        return
     assert (None if got is None else (got.result, got.termination)) == expected, board.fen()
     if got is not None:
         event(f"ended: {got.termination}")
