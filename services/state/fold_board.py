@@ -36,8 +36,9 @@ def _gap(state: HallState, ev: SeqGap, at: int, ch: Changes) -> None:
 
 @folds(MoveRejected)
 def _rejected(state: HallState, ev: MoveRejected, at: int, ch: Changes) -> None:
-    if ev.held:
-        state.boards[ev.board].held = True
+    board = state.boards[ev.board]
+    if ev.held and not board.held:  # the first illegal move is the irregularity; later ones wait
+        board.held, board.held_by, board.held_move = True, ev.side, ev.move
 
 
 @folds(PlacementSeen)

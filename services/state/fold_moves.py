@@ -1,11 +1,12 @@
 """Folding moves and claims: ``move_played`` appends a ply (with its clock when the press already
-came: presses are matched to plies by counting, ``services.state.plies``), ``draw_claimable`` sets
-the claims open to the side to move (FIDE Laws 9.2, 9.3; a claim about a position no longer on the
-board lapsed, field case F01)."""
+came: presses are matched to plies by counting, ``services.state.plies``), ``move_composed``
+replaces the last ply by the move two same-side reports make together (FIDE Laws 6.2.1: the press
+completes the move), ``draw_claimable`` sets the claims open to the side to move (FIDE Laws 9.2,
+9.3; a claim about a position no longer on the board lapsed, field case F01)."""
 
 from __future__ import annotations
 
-from services.events import DrawClaimable, MovePlayed
+from services.events import DrawClaimable, MoveComposed, MovePlayed
 from services.state.changes import Changes
 from services.state.hall import HallState, folds
 from services.state.plies import clock_for_ply
@@ -46,6 +47,19 @@ def _move(state: HallState, ev: MovePlayed, at: int, ch: Changes) -> None:
         board.physical = None
     ch.appended[g.id] = ev.ply
     ch.game(g.id, *fields)
+
+
+@folds(MoveComposed)
+def _composed(state: HallState, ev: MoveComposed, at: int, ch: Changes) -> None:
+    """The last ply becomes the composed move; its clock, the mover's presence and the clock
+    model's move count stay as they were (one move, not two)."""
+    g = state.games[ev.game or ""]
+    if ev.ply != g.ply or not g.moves or g.moves[-1] != ev.replaces:
+        raise ValueError(f"move_composed for ply {ev.ply} ({ev.replaces}) does not match ply {g.ply} of game {g.id}")
+    g.moves[-1], g.san[-1] = ev.move, ev.san or ev.move
+    g.fen, g.turn, g.last_move = ev.fen, ev.turn, ev.move
+    g.claimable, g.claims_ply = list(ev.claimable), ev.ply
+    ch.game(g.id, "moves", "san", "fen", "turn", "last_move", "claimable")
 
 
 @folds(DrawClaimable)

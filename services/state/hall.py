@@ -19,7 +19,8 @@ Rules of the fold:
 
 The handlers are in ``fold_round`` (tournament, rounds, games added), ``fold_board`` (device
 messages: seqs, holds, placements), ``fold_moves`` (moves, claims), ``fold_clock`` (clock readings and
-the per-ply clocks), ``fold_results`` (ends, reopenings, standings) and ``fold_notes`` (what the
+the per-ply clocks), ``fold_penalties`` (offences counted, presses that completed no move),
+``fold_results`` (ends, reopenings, standings) and ``fold_notes`` (what the
 regulations noted: presence, defaults, timers).
 """
 
@@ -157,7 +158,8 @@ def _uses_seq(event: Event) -> bool:
 
 def load_handlers() -> None:
     """Import the fold modules (each registers its handlers)."""
-    from services.state import fold_board, fold_clock, fold_moves, fold_notes, fold_results, fold_round  # noqa: F401
+    from services.state import (fold_board, fold_clock, fold_moves, fold_notes, fold_penalties,  # noqa: F401
+                                fold_results, fold_round)
 
 
 load_handlers()
