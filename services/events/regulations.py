@@ -98,6 +98,8 @@ class PenaltyProposed(AboutGame, kw_only=True):
     ``regulations.appendix``); ``ply`` (plies on the board), ``move`` (the illegal move as sent),
     ``presses`` (the offender's presses counted: one of them pressed without a move)."""
 
+    KEEP = ('add_ms', 'game_lost')
+
     side: Side
     offence: str
     how: str

@@ -61,8 +61,8 @@ def propose(state, g, side: str, how: str, *, result: str | None = None, evidenc
     number = g.offences.get(side, {}).get(offence, 0) + 1
     cls, part = game_class(state, g)
     p = penalty(offence, number, cls, part)
-    law = {PRESS_WITHOUT_MOVE: "FIDE Laws 7.5.3, ", ILLEGAL: "FIDE Laws 7.5.1, "}.get(how, "") + \
-        p.law.removeprefix("FIDE Laws ")
+    first = {PRESS_WITHOUT_MOVE: "7.5.3, ", ILLEGAL: "7.5.1, "}.get(how, "")
+    law = "FIDE Laws " + first + p.law.removeprefix("FIDE Laws ")
     return PenaltyProposed(game=g.id, board=g.board, rule=rule_for(state, "penalties", law), side=side,
                            offence=offence, how=how, offence_no=number, to=other(side), add_ms=p.add_ms,
                            game_lost=p.game_lost, result=result if p.game_lost else None,
