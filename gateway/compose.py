@@ -34,6 +34,8 @@ from __future__ import annotations
 import chess
 
 from gateway import placement as pl
+from gateway.payload import ids
+from services.events import MoveComposed
 from services.state.plies import clock_for_ply
 
 COMPOSED = "composed with the previous report by the same side: the move is what the board shows at the press"
@@ -68,3 +70,35 @@ def composed(before: chess.Board, recorded: str, placement: str) -> str | None:
     if guess.kind != pl.MOVE or guess.move == recorded:
         return None
     return guess.move
+
+
+def report(decider, turn, board, g, msg, move: str | None, placement: str | None) -> bool:
+    """A report (a move board's ``move`` UCI, or a sensor board's ``placement``) that is no legal
+    move in the official position, tried as the second report by the side that made the last ply,
+    before its press (module notes): when the two make one legal move from the position before that
+    ply, it is recorded (``move_composed``) and answered; else False (the report is what it was:
+    illegal, or passing). ``decider``: the ``gateway.decide.Decider``."""
+    if g.variant != "chess" or board.pending is not None or not open_move(g) or g.ply in g.stood:
+        return False
+    mover = chess.WHITE if g.mover(g.ply) == "white" else chess.BLACK
+    if placement is None:
+        placement = physical(g.fen, move, mover)
+        if placement is None:
+            return False
+    before = decider.hall.rules.game(g).board
+    if not before.move_stack:
+        return False
+    before.pop()
+    replaced = g.moves[-1]
+    uci = composed(before, replaced, placement)
+    if uci is None:
+        return False
+    game, played = decider.hall.rules.replace_last(g, uci)
+    claims = [c.to_json() for c in game.claimable()]
+    previous = list(g.claimable)
+    turn.emit(MoveComposed(game=g.id, ply=played.ply, move=played.move, san=played.san, fen=played.fen,
+                           turn=game.turn, replaces=replaced, parts=[replaced, move], claimable=claims,
+                           source=msg.kind, **ids(msg)))
+    decider.after_move(turn, g, game, played.ply, claims, previous)
+    turn.answer(msg, True, COMPOSED, fen=played.fen)
+    return True

@@ -22,7 +22,8 @@ Rules applied here (docs/protocol.md has the device-side view):
   (``move_composed``, FIDE Laws 6.2.1: ``gateway.compose``);
 - a press by the side whose illegal move holds the board completes that illegal move (7.5.1), a
   press without a move past the grace period is an illegal move too (7.5.3): ``penalty_proposed``
-  (``gateway.irregular``);
+  (``gateway.irregular``); in rapid under A.5 and blitz under B.3 a completed illegal move the
+  opponent plays on from stands (A.5.2): recorded, flagged, and the game goes on from it;
 - F06: a placement board whose first snapshot is the start turned 180 degrees is mapped s -> 63 - s,
   its ``move`` topic too (``board_oriented``);
 - F07: the kings on the centre squares are the result signal, never a move; while the clock is
@@ -37,18 +38,18 @@ Rules applied here (docs/protocol.md has the device-side view):
 
 from __future__ import annotations
 
-import re
-
 import chess
 
 from gateway import irregular, laws
+from gateway.games import new_game
 from gateway import placement as pl
-from gateway.compose import COMPOSED, composed, open_move, physical
-from gateway.payload import Message
+from gateway import compose
+from gateway.payload import UCI, Message, ids
 from services.clock.expiry import judge_period_added
 from services.events import (BoardOriented, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
                              ClockStarted, DrawClaimable, DrawClaimReported, FlagFell, GameEnded, MatchGameStarted,
                              MoveComposed, MoveKept, MovePlayed, MoveRejected, PlacementSeen, ResultReported)
+from services.regulations import irregularities
 from services.regulations.controls import control_of
 from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
 from services.regulations.referee import review_result
@@ -62,7 +63,6 @@ PASSING = "passing state: no legal move gives this placement"
 SIGNAL_WAIT = "result signal: waiting for the other king"
 PENDING = "pending: waiting for the next placement (castling with the rook first?)"
 CLAIM_PASSED = "claim passed to the arbiter: the game goes on until the arbiter decides"
-UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
 CLOCK_EVENTS = {"start": ClockStarted, "press": ClockPressed, "pause": ClockPaused, "resume": ClockResumed,
                 "set": ClockSet, "period_added": ClockPeriodAdded}
 
@@ -123,7 +123,7 @@ class Decider:
             if board.rotated and UCI.match(text):
                 text = pl.rotate_uci(text)
         if g.ended:
-            return self._after_end(turn, board, g, msg, move=text)
+            return self.after_end(turn, board, g, msg, move=text)
         if board.pending is not None and UCI.match(text):
             # F07: the second king of the result signal (an illegal move on its own)
             signal = pl.result_signal(pl.move_piece(board.pending.fen_after.split(" ")[0], text))
@@ -132,10 +132,10 @@ class Decider:
         self._release(turn, board)
         g = self.state.games[board.game]
         if g.ended:
-            return self._after_end(turn, board, g, msg, move=text)
+            return self.after_end(turn, board, g, msg, move=text)
         if self._keep_king_move(turn, board, g, msg, text):
             return turn.answer(msg, True, SIGNAL_WAIT)
-        self._play(turn, board, g, msg, text, "move")
+        self.play(turn, board, g, msg, text, "move")
 
     def _on_position(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
         if g.variant != "chess":
@@ -148,7 +148,7 @@ class Decider:
         if board.rotated:
             placement = pl.rotate_placement(placement)
         if g.ended:
-            return self._after_end(turn, board, g, msg, placement=placement)
+            return self.after_end(turn, board, g, msg, placement=placement)
         signal = pl.result_signal(placement)
         if signal:
             return self._result(turn, board, g, msg, signal, "result signal")
@@ -171,7 +171,7 @@ class Decider:
         if guess.kind == pl.SAME:
             return self._seen(turn, g, msg, placement, "same", None)
         if guess.kind == pl.TRANSIENT:
-            if not board.held and self._compose(turn, board, g, msg, None, placement):
+            if not board.held and compose.report(self, turn, board, g, msg, None, placement):
                 return
             turn.answer(msg, True, PASSING)
             return self._seen(turn, g, msg, placement, "passing", None, answer=False)
@@ -181,7 +181,7 @@ class Decider:
             return turn.answer(msg, True, PENDING)
         if self._keep_king_move(turn, board, g, msg, guess.move):
             return turn.answer(msg, True, SIGNAL_WAIT)
-        self._play(turn, board, g, msg, guess.move, "position")
+        self.play(turn, board, g, msg, guess.move, "position")
 
     def _seen(self, turn, g: GameState, msg: Message, placement: str, reading: str, pending, *,
               answer: bool = True) -> None:
@@ -236,7 +236,7 @@ class Decider:
         self._result(turn, board, g, msg, msg.body["result"], msg.body.get("reason") or "agreement")
 
     # ----- helpers ------------------------------------------------------------------------------
-    def _play(self, turn, board: BoardState, g: GameState, msg: Message, move: str, source: str) -> None:
+    def play(self, turn, board: BoardState, g: GameState, msg: Message, move: str, source: str) -> None:
         resumed = board.held
         off = self._off_ballot(g, move)
         if off is not None:
@@ -248,8 +248,10 @@ class Decider:
             played = game.play(move)
         except MoveRefused as refused:
             if board.held:
+                if UCI.match(move) and irregular.stands(self, turn, board, g, msg, move, source):
+                    return
                 return self._refuse(turn, board, g, msg, move, HELD, hold=True)  # F05: only a legal move lifts it
-            if UCI.match(move) and self._compose(turn, board, g, msg, move, None):
+            if UCI.match(move) and compose.report(self, turn, board, g, msg, move, None):
                 return
             readable = bool(UCI.match(move)) or g.variant != "chess"
             side = self._side_of(g, move)
@@ -259,44 +261,16 @@ class Decider:
         before = list(g.claimable)
         turn.emit(MovePlayed(game=g.id, ply=played.ply, move=played.move, san=played.san, fen=played.fen,
                              turn=game.turn, claimable=claims, source=source, resumed=resumed, **ids(msg)))
-        self._after_move(turn, g, game, played.ply, claims, before)
+        self.after_move(turn, g, game, played.ply, claims, before)
         turn.answer(msg, True, None, fen=played.fen)
 
-    def _after_move(self, turn, g: GameState, game, ply: int, claims: list, before: list) -> None:
+    def after_move(self, turn, g: GameState, game, ply: int, claims: list, before: list) -> None:
         """After a ply: the claims when they changed, the automatic end when there is one."""
         if _keys(claims) != _keys(before):
             turn.emit(DrawClaimable(game=g.id, board=g.board, ply=ply, claims=claims))
         if game.outcome is not None:
             self._ended(turn, g, game.outcome.result, game.outcome.termination, "rules",
                         evidence=laws.end_evidence(game, game.outcome))
-
-    def _compose(self, turn, board: BoardState, g: GameState, msg: Message, move: str | None,
-                 placement: str | None) -> bool:
-        """A second report by the side that made the last ply, before its press (``gateway.compose``):
-        when the two make one legal move from the position before that ply, record it
-        (``move_composed``) and answer; else False (the report is what it was: illegal, or passing)."""
-        if g.variant != "chess" or board.pending is not None or not open_move(g):
-            return False
-        mover = chess.WHITE if g.mover(g.ply) == "white" else chess.BLACK
-        if placement is None:
-            placement = physical(g.fen, move, mover)
-            if placement is None:
-                return False
-        before = self.hall.rules.game(g).board
-        before.pop()
-        replaced = g.moves[-1]
-        uci = composed(before, replaced, placement)
-        if uci is None:
-            return False
-        game, played = self.hall.rules.replace_last(g, uci)
-        claims = [c.to_json() for c in game.claimable()]
-        previous = list(g.claimable)
-        turn.emit(MoveComposed(game=g.id, ply=played.ply, move=played.move, san=played.san, fen=played.fen,
-                               turn=game.turn, replaces=replaced, parts=[replaced, move], claimable=claims,
-                               source=msg.kind, **ids(msg)))
-        self._after_move(turn, g, game, played.ply, claims, previous)
-        turn.answer(msg, True, COMPOSED, fen=played.fen)
-        return True
 
     def _side_of(self, g: GameState, move: str) -> str | None:
         """The side whose man stands on chess move ``move``'s from-square in the official position."""
@@ -342,7 +316,7 @@ class Decider:
         turn.emit(GameEnded(game=g.id, board=g.board, result=result, termination=termination, ply=g.ply, by=by,
                             evidence=evidence))
 
-    def _after_end(self, turn, board: BoardState, g: GameState, msg: Message, *, move=None, placement=None) -> None:
+    def after_end(self, turn, board: BoardState, g: GameState, msg: Message, *, move=None, placement=None) -> None:
         """F07: after the end the pieces are followed physically; the kings on the centre squares
         report the result; king moves towards it are not moves; anything else is "game over"."""
         physical = board.physical or g.fen.split(" ")[0]
@@ -381,15 +355,7 @@ class Decider:
             return
         msg = Message(board.board, pending.kind, pending.device, pending.seq,
                       {"sent_at": pending.sent_at} if pending.sent_at else {})
-        self._play(turn, board, self.state.games[board.game], msg, pending.move, pending.kind)
-
-
-def ids(msg: Message) -> dict:
-    """The device fields of an entry made from ``msg``."""
-    out = {"board": msg.board, "device": msg.device, "seq": msg.seq}
-    if msg.sent_at:
-        out["sent_at"] = msg.sent_at
-    return out
+        self.play(turn, board, self.state.games[board.game], msg, pending.move, pending.kind)
 
 
 def _keys(claims: list) -> list:

@@ -91,7 +91,8 @@ class Turn:
 
 class RulesCache:
     """The rules core of each game (``services.rules``), derived from the state's moves: rebuilt
-    from the SETUP and the moves whenever it is not at the state's ply (a restart, a failed fold)."""
+    from the SETUP and the moves (``gateway.games.replay``) whenever it is not at the state's ply (a
+    restart, a failed fold)."""
 
     def __init__(self) -> None:
         self._games: dict[str, object] = {}
@@ -99,15 +100,12 @@ class RulesCache:
 
     def game(self, g):
         """The rules core of GameState ``g`` at its current ply (``services.rules.base.Game``)."""
-        from gateway.games import new_game
+        from gateway.games import replay
 
         game = self._games.get(g.id)
         if (game is None or game.ply != g.ply or (g.ply and game.moves[-1] != g.moves[-1])
                 or (game.outcome is not None and not g.ended)):
-            game = new_game(g.setup)
-            for move in g.moves:
-                game.play(move)
-            self._games[g.id] = game
+            game = self._games[g.id] = replay(g)
         return game
 
     def replace_last(self, g, move: str):
@@ -115,11 +113,9 @@ class RulesCache:
         reports composed into one move, ``gateway.compose``), kept as the cached game: the state
         folds the ``move_composed`` that says so next. Raises MoveRefused when ``move`` is not legal
         in the position before that ply."""
-        from gateway.games import new_game
+        from gateway.games import replay
 
-        game = new_game(g.setup)
-        for earlier in g.moves[:-1]:
-            game.play(earlier)
+        game = replay(g, g.ply - 1)
         played = game.play(move)
         self._games[g.id] = game
         return game, played

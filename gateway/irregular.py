@@ -13,14 +13,24 @@
   checkmate by any possible series of legal moves: the proposal then carries the result and the
   opponent's verdict (``gateway.laws.illegal_move_loss``, the gateway's bounded search).
 
-The press that completed no move is taken out of the per-ply clock record by the fold, so the
-side's next press belongs to its next move (``services.state.fold_penalties``). Chess only: the
-checkers rules (11-Man National 2017) have their own procedure.
+- A.5.2 (rapid under A.5, blitz under B.3): a completed illegal move the opponent plays on from
+  stands (``stands``): recorded as a ply, flagged, and the game goes on from the position it left.
+  In standard play, and under A.4 and B.2, the board stays held (F05: 7.5.1 reinstates the
+  position before the irregularity).
+
+A press that completed no ply is taken out of the per-ply clock record by the fold, so the side's
+next press belongs to its next move (``services.state.fold_penalties``). Chess only: the checkers
+rules (11-Man National 2017) have their own procedure.
 """
 
 from __future__ import annotations
 
+import chess
+
 from gateway import laws
+from gateway.games import new_game
+from gateway.payload import UCI, ids
+from services.events import MovePlayed
 from services.regulations import irregularities as ir
 
 
@@ -56,3 +66,46 @@ def propose(decider, turn, g, side: str, how: str, *, move: str | None = None, p
         outcome, evidence = laws.illegal_move_loss(decider.hall.rules.game(g), side)
         result = outcome.result
     turn.emit(ir.propose(decider.state, g, side, how, result=result, evidence=evidence, move=move, presses=presses))
+
+
+def stands(decider, turn, board, g, msg, move: str, source: str) -> bool:
+    """FIDE Laws A.5.2 (rapid under A.5, blitz under B.3): "If the opponent does not claim and
+    the arbiter does not intervene, the illegal move shall stand and the game shall continue.
+    Once the opponent has made his/her next move, an illegal move cannot be corrected". The board
+    is held by the side to move's completed illegal move (pressed; any, without a clock) and the
+    opponent's move ``move`` is legal in the position the illegal move left: the illegal move is
+    recorded as a ply, flagged (``move_played`` ``illegal``, ``fen`` that position), the rules
+    core goes on from there (``gateway.games.Continued``) and ``move`` is played. False when the
+    event's Laws keep the hold (standard play, A.4, B.2), when the illegal move cannot stand in
+    a position (it left its own king in check) or ``move`` is not legal after it."""
+    side, illegal = board.held_by, board.held_move or ""
+    completed = board.held_press is not None or g.clock is None
+    if (g.variant != "chess" or side is None or side != g.turn or not UCI.match(illegal) or not completed
+            or not ir.stands(decider.state, g)):
+        return False
+    position = decider.hall.rules.board(g).copy(stack=False)
+    try:
+        step, reply = chess.Move.from_uci(illegal), chess.Move.from_uci(move)
+    except ValueError:  # "a1a1": no move at all
+        return False
+    if position.color_at(step.from_square) != (side == "white"):
+        return False  # python-chess's push needs the mover's man on the from-square
+    try:
+        san = position.san(step)
+    except (ValueError, AssertionError, AttributeError):
+        san = illegal
+    position.push(step)  # F05's bare push, on purpose: this move stood
+    if not position.is_valid() or not position.is_legal(reply):
+        return False
+    left = new_game({**g.setup, "fen": position.fen()})
+    claims = [c.to_json() for c in left.claimable()]
+    previous = list(g.claimable)
+    turn.emit(MovePlayed(game=g.id, ply=g.ply + 1, move=illegal, san=san, fen=position.fen(), turn=left.turn,
+                         claimable=claims, source=source, illegal=True, **ids(msg)))
+    g = decider.state.games[board.game]
+    decider.after_move(turn, g, decider.hall.rules.game(g), g.ply, claims, previous)
+    if decider.state.games[board.game].ended:
+        decider.after_end(turn, board, g, msg, move=move)
+    else:
+        decider.play(turn, board, g, msg, move, source)
+    return True

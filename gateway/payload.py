@@ -16,6 +16,7 @@ from gateway.placement import normalize
 
 KINDS = ("move", "position", "clock", "result", "status")
 CLOCK_EVENTS = ("start", "press", "pause", "resume", "set", "period_added")
+UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")  # a chess move as boards send it
 MAX_PERIOD = 99  # a control has a handful of periods; a larger number is a broken device
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 DEVICES = ("board", "clock")
@@ -273,3 +274,11 @@ _CHECKS = {
     "clock": _check_clock,
     "result": _check_result,
 }
+
+
+def ids(msg: Message) -> dict:
+    """The device fields of an entry made from ``msg``."""
+    out = {"board": msg.board, "device": msg.device, "seq": msg.seq}
+    if msg.sent_at:
+        out["sent_at"] = msg.sent_at
+    return out

@@ -29,7 +29,9 @@ class MovePlayed(FromDevice, kw_only=True):
     """A legal ply: ``ply`` (from 1), ``move`` (UCI or numeric), ``san``, ``fen`` after it, ``turn``
     (side to move after), ``claimable`` (CLAIMs open now, FIDE Laws 9.2/9.3), ``source``
     ("move"/"position": which topic gave it, ``from`` in the data), ``resumed`` (the first legal move
-    after a hold, field case F05)."""
+    after a hold, field case F05), ``illegal`` (an illegal move that stands: the opponent moved on
+    from the position it left before it was corrected, FIDE Laws A.5.2 in rapid under A.5 and blitz
+    under B.3; ``fen`` is that position, ``san`` the move written as if it were legal)."""
 
     KEEP = ('device', 'claimable', 'source')
 
@@ -41,6 +43,7 @@ class MovePlayed(FromDevice, kw_only=True):
     claimable: list[dict] = []
     source: str = msgspec.field(default="move", name="from")
     resumed: bool = False
+    illegal: bool = False
 
 
 @entry("move_composed")

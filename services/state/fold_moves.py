@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from services.events import DrawClaimable, MoveComposed, MovePlayed
 from services.state.changes import Changes
+from services.state.fold_penalties import void_at_resume
 from services.state.hall import HallState, folds
 from services.state.plies import clock_for_ply
 
@@ -19,11 +20,16 @@ def _move(state: HallState, ev: MovePlayed, at: int, ch: Changes) -> None:
         # Not the next ply: a record doubled by a store retry, or a gap; the state cannot place it.
         raise ValueError(f"ply {ev.ply} does not follow ply {g.ply} of game {g.id}")
     mover = g.mover(ev.ply)
+    if ev.resumed:
+        void_at_resume(state, g, mover, at)
+    fields = {"fen", "ply", "turn", "last_move", "claimable"}
+    if ev.illegal:
+        g.stood[ev.ply] = ev.fen  # A.5.2: the rules core goes on from the position it left
+        fields.add("stood")
     g.moves.append(ev.move)
     g.san.append(ev.san or ev.move)
     g.fen, g.turn, g.last_move = ev.fen, ev.turn, ev.move
     g.claimable, g.claims_ply = list(ev.claimable), ev.ply
-    fields = {"fen", "ply", "turn", "last_move", "claimable"}
     if g.status == "waiting":
         g.status = "playing"
         fields.add("status")

@@ -16,7 +16,7 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              ArmageddonScheduled, ClockAdjusted, ClockDisagreement, DefaultForfeit, DeviceOffline,
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
                              FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
-                             MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MoveRejected,
+                             MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MovePlayed, MoveRejected,
                              MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyProposed,
                              PlayerArrived, PlayerNotAtBoard, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
@@ -45,6 +45,8 @@ ALERTING: dict[str, tuple[str, str]] = {
     MatchGameReady.TYPE: ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
     PenaltyProposed.TYPE: ("action", "Penalty to apply (FIDE Laws 7.5.5, 9.5.3)"),
 }
+# a move_played with ``illegal``: an illegal move the opponent played on from, in rapid or blitz
+STOOD_TITLE = "Illegal move stood: the game goes on from it (FIDE Laws A.5.2)"
 # a move_rejected with ``expected``: the board's move was not the ballot's (11-Man National 2017 X.A.d)
 BALLOT_TITLE = "Move off the ballot"
 # game_ended terminations the Laws end automatically and the arbiter must still be told of (9.6).
@@ -128,6 +130,8 @@ class AlertQueue:
             if type == MoveRejected.TYPE and data.get("expected") is not None:
                 title = BALLOT_TITLE
             changed.append(self._new(seq, at, type, severity, title, data))
+        elif type == MovePlayed.TYPE and data.get("illegal"):
+            changed.append(self._new(seq, at, type, "warning", STOOD_TITLE, data))
         elif type == GameEnded.TYPE and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter":
             changed.append(self._new(seq, at, type, "info", ALERTING_ENDINGS[data["termination"]], data))
         if type == GameEnded.TYPE:

@@ -12,8 +12,9 @@ start); and arbiters' actions
 gateway rebuilt from the log so far must hold exactly the live state, field for field, and answer
 the next message exactly as the live one: the same entries and the same feedback.
 
-The events' tournament files: none (the Laws alone), US 2023 (draw ban, default time, fines) and
-Norway 2023 (Armageddon after a draw), with round 1 starting at the test's time zero.
+The events' tournament files: none (the Laws alone), US 2023 (draw ban, default time, fines),
+Norway 2023 (Armageddon after a draw) and Norway 2023 blitz (an unnoticed illegal move stands, A.5.2),
+with round 1 starting at the test's time zero.
 """
 
 from __future__ import annotations
@@ -52,11 +53,12 @@ STARTS = [None, "4k3/8/8/8/8/8/4P3/R3K3 w Q - 99 80", "4k3/8/8/1p1p1p1p/1P1P1P1P
 
 def round_started(t, fen: str | None = None) -> dict:
     kind = t.kind if t is not None else "classical"
+    control = t.time_controls[kind] if t is not None else "5400+30"
     return {"round": "1", "event": "Property", "site": "", "date": "2026.12.01", "start_ms": T0, "games": [
         {"id": "1-1", "board": "1", "round": "1", "white": "A", "black": "B", "variant": "chess",
-         "time_control": "5400+30", "fen": None, "kind": kind, "white_no": 1, "black_no": 2},
+         "time_control": control, "fen": None, "kind": kind, "white_no": 1, "black_no": 2},
         {"id": "1-2", "board": "2", "round": "1", "white": "C", "black": "D", "variant": "chess",
-         "time_control": "5400+30", "fen": fen, "kind": kind, "white_no": 3, "black_no": 4}]}
+         "time_control": control, "fen": fen, "kind": kind, "white_no": 3, "black_no": 4}]}
 
 
 class Run:
@@ -102,6 +104,23 @@ def legal_ucis(run: Run, board: str) -> list[str]:
     return sorted(m.uci() for m in chess.Board(g.fen).legal_moves)
 
 
+def replies_after_illegal(run: Run, board: str) -> list[str]:
+    """The opponent's legal moves in the position the illegal move holding ``board`` left, if any."""
+    b = run.hall.state.boards[board]
+    g = run.hall.state.board_game(board)
+    if not b.held or g.ended or not b.held_move or len(b.held_move) < 4:
+        return []
+    position = chess.Board(g.fen)
+    try:
+        move = chess.Move.from_uci(b.held_move)
+    except ValueError:
+        return []
+    if position.piece_at(move.from_square) is None:
+        return []
+    position.push(move)
+    return sorted(m.uci() for m in position.legal_moves) if position.is_valid() else []
+
+
 def two_steps(position: chess.Board, data) -> tuple[str, str] | None:
     """A legal move of at least two squares along a line (a slide, a pawn's double step) cut into
     the two steps a board may report before the press: (from -> passed square, passed -> to)."""
@@ -145,7 +164,10 @@ def message(data, run: Run, board: str):
     g = run.hall.state.board_game(board)
     if kind == "move" and board == "1":
         uci = data.draw(st.sampled_from(legal)) if legal and data.draw(st.booleans()) else \
-            data.draw(st.sampled_from(["e2e5", "a1a8", "zz", "e1g1", "d1h5"]))
+            data.draw(st.sampled_from(["e2e5", "a1a8", "zz", "e1g1", "d1h5", "e1e3", "e8e6"]))
+        replies = replies_after_illegal(run, board)
+        if replies and data.draw(st.booleans()):
+            uci = data.draw(st.sampled_from(replies))  # the opponent plays on (A.5.2 in blitz)
         return run.send(board, "move", {"move": uci})
     if kind == "move":  # the sensor board: placements
         position = chess.Board(g.fen)
@@ -216,7 +238,8 @@ def arbiter_action(data, run: Run) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(data=st.data(), event=st.sampled_from([None, "us-championship-2023.toml", "norway-chess-2023.toml"]),
+@given(data=st.data(), event=st.sampled_from([None, "us-championship-2023.toml", "norway-chess-2023.toml",
+                                              "norway-chess-2023-blitz.toml"]),
        start=st.sampled_from(STARTS))
 def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway(data, event, start):
     run = Run(tournament(event), start)

@@ -18,7 +18,7 @@ from hall_driver import Driver
 
 from dashboard.arbiter.actions import ActionError, build
 from services.regulations.tournament_file import load_tournament
-from services.views.alerts import AlertQueue
+from services.views.alerts import STOOD_TITLE, AlertQueue
 from services.views.spectator import SpectatorView
 
 MIN = 60_000
@@ -189,3 +189,70 @@ def test_apply_penalty_refuses_what_the_laws_do_not_give():
         build("apply_penalty", {"game": "1-1", "side": "black", "add_ms": 300_000}, "chief", games)
     with pytest.raises(ActionError, match="side"):
         build("apply_penalty", {"game": "1-1", "side": "red", "add_ms": 120_000}, "chief", games)
+
+
+def test_in_blitz_an_illegal_move_the_opponent_plays_on_from_stands():
+    """A.5.2 (blitz under B.3, the default: B.4): "If the opponent does not claim and the arbiter does
+    not intervene, the illegal move shall stand and the game shall continue. Once the opponent has
+    made his/her next move, an illegal move cannot be corrected". F05 (a) in blitz (3 min + 2 s):
+    White's e1e3 is completed by the press; Black replies b8c6, legal in the position Ke3 left: the
+    record keeps 2.Ke3, flagged (``illegal``), with its press as its clock, and the game goes on from
+    there. A rebuilt gateway holds the same state and answers the next move as the live one."""
+    d = Driver("1", config=event("blitz", "180+2"), time_control="180+2", kind="blitz")
+    f05(d, 3 * MIN, 3 * MIN)
+    d.move("1", "b8c6")
+    stood, reply = d.of("move_played")[-2:]
+    assert (stood["ply"], stood["move"], stood["san"], stood["illegal"]) == (3, "e1e3", "Ke3", True)
+    assert stood["fen"] == "rnbqkbnr/pppp1ppp/8/4p3/4P3/4K3/PPPP1PPP/RNBQ1BNR b kq - 1 2"
+    assert (reply["ply"], reply["move"], reply["san"]) == (4, "b8c6", "Nc6")
+    g = d.hall.state.games["1-1"]
+    assert g.moves == ["e2e4", "e7e5", "e1e3", "b8c6"] and g.stood == {3: stood["fen"]}
+    assert g.clocks[2] == 3 * MIN - 3000  # the press that completed it: its ply's clock
+    assert not d.hall.state.boards["1"].held
+    fresh = d.rebuilt()
+    assert fresh.state.snapshot() == d.hall.state.snapshot()
+    live = d.move("1", "e3d3")
+    again = fresh.handle("venue/hall-test/boards/1/move", b'{"seq": 5, "move": "e3d3"}', d.now)
+    assert again.entries == live.entries and live.entries[0][1]["san"] == "Kd3"
+
+
+@pytest.mark.parametrize("control, kind, regulations", [
+    ("180+2", "blitz", 'appendix = { blitz = "B.2" }'),  # B.2: the Competitive Rules in full
+    ("5400+30", "classical", ""),  # standard play: 7.5.1 reinstates the position
+])
+def test_where_the_laws_reinstate_the_position_the_board_stays_held(control, kind, regulations):
+    """7.5.1 (standard play; blitz under B.2): "the position immediately before the irregularity shall
+    be reinstated": the reply is not played, the board stays held (F05) for the arbiter."""
+    d = Driver("1", config=event(kind, control, regulations), time_control=control, kind=kind)
+    f05(d, 3 * MIN, 3 * MIN)
+    d.move("1", "b8c6")
+    assert d.hall.state.games["1-1"].moves == ["e2e4", "e7e5"] and d.hall.state.boards["1"].held
+    assert not [m for m in d.of("move_played") if m.get("illegal")]
+
+
+def test_a_record_with_an_illegal_move_that_stood_is_shown_and_exported():
+    """The spectators' GAME says which ply stood and the position it left (``stood``); the board
+    picture at each ply is drawn from it, and the PGN (whose movetext must be legal moves) starts
+    from that position with the record before it in a tag."""
+    import io
+
+    import chess.pgn
+
+    from dashboard.boards import game_svg
+    from services.hall.view_pgn import game_pgn
+
+    d = Driver("1", config=event("blitz", "180+2"), time_control="180+2", kind="blitz")
+    f05(d, 3 * MIN, 3 * MIN)
+    d.move("1", "b8c6")
+    game = SpectatorView(d.hall.state).game("1-1")
+    assert game["stood"] == [{"ply": 3, "fen": "rnbqkbnr/pppp1ppp/8/4p3/4P3/4K3/PPPP1PPP/RNBQ1BNR b kq - 1 2"}]
+    for ply in range(game["ply"] + 1):
+        assert game_svg(game, ply).startswith("<svg")
+    pgn = chess.pgn.read_game(io.StringIO(game_pgn(game)))
+    assert pgn.headers["FEN"] == game["stood"][0]["fen"]
+    assert pgn.headers["IllegalMoveStood"] == "e4 e5 Ke3(illegal) (FIDE Laws A.5.2)"
+    assert [m.uci() for m in pgn.mainline_moves()] == ["b8c6"]
+    queue = AlertQueue()
+    for seq, (t, data) in enumerate(d.entries, start=1):
+        queue.apply(seq, 0, t, data)
+    assert STOOD_TITLE in [a.title for a in queue.open_alerts()]
