@@ -54,6 +54,7 @@ from services.regulations.controls import control_of
 from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
 from services.regulations.referee import review_result
 from services.rules.base import MoveRefused
+from services.rules.chess_unwinnable import START_NODES
 from services.state import BoardState, GameState
 from services.state.plies import completed_moves
 
@@ -97,7 +98,7 @@ class Decider:
             return
         game = self.hall.rules.game(g)
         if game.outcome is not None:
-            evidence = laws.end_evidence(game, game.outcome)
+            evidence = laws.end_evidence(game, game.outcome, START_NODES)  # the rules core's own budget
             return self._ended(turn, g, game.outcome.result, game.outcome.termination, "rules",
                                evidence={**evidence, "at": "start"} if evidence else None)
         claims = [c.to_json() for c in game.claimable()]

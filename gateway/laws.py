@@ -59,20 +59,26 @@ def illegal_move_loss(game, side: str) -> tuple[Outcome, dict | None]:
     return lost_unless_unwinnable(game, side, ARBITER)
 
 
-def dead_evidence(game) -> dict | None:
+def dead_evidence(game, nodes: int = LIVE_NODES) -> dict | None:
     """Both sides' verdicts for a position the rules core found dead (FIDE Laws 5.2.2), as
-    ``{"white": Unwinnability, "black": Unwinnability}`` JSON; None for checkers."""
+    ``{"white": Unwinnability, "black": Unwinnability}`` JSON, searched with ``nodes`` per side;
+    None for checkers. The rules core's own proof after a move may be a short forced line
+    (``DeadPositionWatch``) that this search, walking longer lines first, leaves undetermined: the
+    evidence then also says ``"forced_line": true``."""
     if getattr(game, "variant", None) != "chess":
         return None
     from services.rules.chess_unwinnable import dead_position
 
-    found = dead_position(game.board, LIVE_NODES)
-    return {"white": found.white.to_json(), "black": found.black.to_json()}
+    found = dead_position(game.board, nodes)
+    out = {"white": found.white.to_json(), "black": found.black.to_json()}
+    if not found.dead:
+        out["forced_line"] = True
+    return out
 
 
-def end_evidence(game, outcome: Outcome) -> dict | None:
+def end_evidence(game, outcome: Outcome, nodes: int = LIVE_NODES) -> dict | None:
     """The evidence of an automatic end for ``game_ended``: both sides' verdicts at a dead position
     (5.2.2); nothing for a mate, a stalemate or 9.6, which the position shows by itself."""
     if outcome.termination in ("dead_position", "insufficient_material"):
-        return dead_evidence(game)
+        return dead_evidence(game, nodes)
     return None
