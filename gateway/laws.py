@@ -25,7 +25,7 @@ LIVE_NODES = 300
 the 2-core development machine over the CHA test vectors (3,606 sides, the hardest positions we
 know): worst about 0.1 s at 300 (p99 about 50 ms), 0.5 s at 1,000 and 0.8 s at 5,000 (the rules
 core's own ``FLAG_FALL_NODES``); real flag falls (lichess timeouts) stay under 75 ms. 300 proves
-1,121 of the 1,857 sides CHA labels unable to mate (5,000: about 1,420)."""
+1,121 of the 1,857 sides CHA labels unable to mate (5,000: 1,378)."""
 
 
 def opponent_can_mate(game, side: str) -> dict | None:

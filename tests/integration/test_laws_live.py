@@ -21,6 +21,7 @@ from pathlib import Path
 import aiomqtt
 import chess
 import pytest
+from eventlog_helpers import delete_redis_log
 from live_helpers import log_until, running
 
 from dashboard.arbiter.actions import build
@@ -28,7 +29,6 @@ from gateway import Gateway
 from gateway.compose import COMPOSED
 from gateway.decide import CLAIM_PASSED, GAME_OVER
 from services.eventlog import open_log
-from services.eventlog.redis import tournament_keys
 from services.regulations.tournament_file import load_tournament
 from services.views.spectator import SpectatorView
 from services.state import HallState
@@ -122,11 +122,7 @@ class Hall:
     async def close(self) -> None:
         await self.log.close()
         if self.store.startswith("redis"):
-            import redis.asyncio as aioredis
-
-            conn = aioredis.from_url(self.store)
-            await conn.delete(*tournament_keys(self.slug))
-            await conn.aclose()
+            await delete_redis_log(self.store, self.slug)
 
 
 @pytest.fixture(params=["sqlite", "redis"])
