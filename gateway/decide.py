@@ -40,18 +40,15 @@ from __future__ import annotations
 
 import chess
 
-from gateway import irregular, laws
-from gateway.games import new_game
+from gateway import compose, irregular, laws
 from gateway import placement as pl
-from gateway import compose
 from gateway.payload import UCI, Message, ids
 from services.clock.expiry import judge_period_added
 from services.events import (BoardOriented, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
                              ClockStarted, DrawClaimable, DrawClaimReported, FlagFell, GameEnded, MatchGameStarted,
-                             MoveComposed, MoveKept, MovePlayed, MoveRejected, PlacementSeen, ResultReported)
-from services.regulations import irregularities
-from services.regulations.controls import control_of
+                             MoveKept, MovePlayed, MoveRejected, PlacementSeen, ResultReported)
 from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
+from services.regulations.controls import control_of
 from services.regulations.referee import review_result
 from services.rules.base import MoveRefused
 from services.rules.chess_unwinnable import START_NODES
@@ -96,7 +93,10 @@ class Decider:
         are offered with ``draw_claimable`` at ply 0."""
         if g.ended or g.ply or not g.setup.get("fen"):
             return
-        game = self.hall.rules.game(g)
+        try:
+            game = self.hall.rules.game(g)
+        except ValueError:
+            return  # a start FEN the rules refuse: its moves are answered "internal error", not here
         if game.outcome is not None:
             evidence = laws.end_evidence(game, game.outcome, START_NODES)  # the rules core's own budget
             return self._ended(turn, g, game.outcome.result, game.outcome.termination, "rules",
@@ -238,6 +238,9 @@ class Decider:
 
     # ----- helpers ------------------------------------------------------------------------------
     def play(self, turn, board: BoardState, g: GameState, msg: Message, move: str, source: str) -> None:
+        """Play ``move`` (from topic ``source``: "move"/"position") on ``g``: ``move_played`` and what
+        follows it, or, when the rules refuse it, an illegal move that stands (A.5.2), a second
+        report composed with the first (6.2.1), or ``move_rejected`` (F05: the board held)."""
         resumed = board.held
         off = self._off_ballot(g, move)
         if off is not None:

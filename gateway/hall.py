@@ -248,10 +248,13 @@ class Hall:
                     self._drain(turn, board.board, name)
                 elif now_ms - self._asked.get((board.board, name), 0) >= self.ask_every_ms:
                     self._ask(turn, board.board, name, min(dev.waiting))
-        try:
-            for g in list(self.state.games.values()):
+        for g in list(self.state.games.values()):
+            try:
                 self.decider.start_due(turn, g)
                 irregular.presses_due(self.decider, turn, g)
+            except Exception as exc:  # noqa: BLE001 - one game's fault must not stop the others'
+                self._fault(exc)
+        try:
             for event in referee.tick(self.state, now_ms):
                 turn.emit(event)
         except Exception as exc:  # noqa: BLE001 - time must keep passing for the other boards

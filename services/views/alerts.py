@@ -75,7 +75,7 @@ class Alert:
     ``severity`` ("action" | "warning" | "info"), ``title``, ``game`` and ``board`` (or None),
     ``evidence`` (the entry's data), ``status`` ("open" | "resolved" | "lapsed"), ``resolution``
     (the closing action's data, with ``by`` and ``at``), ``count`` (how many entries it stands for:
-    repeats of a ``GROUPED`` type from the same board and device), ``last_at`` (ms of the latest;
+    repeats of a ``GROUPED`` type from the same board, device and game), ``last_at`` (ms of the latest;
     ``evidence`` is then the latest entry's data, ``id`` and ``at`` the first's)."""
 
     id: int

@@ -6,12 +6,9 @@ Sources: DESIGN.md (device protocol), docs/events.md (entry types), ../shared/ca
 
 from __future__ import annotations
 
-import json
-
 import chess
 import pytest
-
-from hall_driver import T, Driver, round_started  # noqa: F401 (round_started: used below)
+from hall_driver import T, Driver
 
 from gateway.hall import GAME_OVER, HELD, Hall
 
