@@ -21,13 +21,20 @@ COLORS = {
 }
 
 
-def chess_position(start_fen: str, moves: tuple[str, ...]) -> tuple[chess.Board, chess.Move | None]:
+def chess_position(start_fen: str, moves: tuple[str, ...], stood: tuple[tuple[int, str], ...] = ()
+                   ) -> tuple[chess.Board, chess.Move | None]:
     """The board after ``moves`` (UCI) from ``start_fen``, and the last move (None at the start).
-    Raises ValueError on an illegal or unparsable move."""
+    ``stood``: ``(ply, FEN after it)`` of illegal moves that stood (FIDE Laws A.5.2, GAME
+    ``stood``): the board is that position there. Raises ValueError on an illegal or unparsable
+    move that did not stand."""
     board = chess.Board(start_fen)
+    after = dict(stood)
     last = None
-    for uci in moves:
+    for ply, uci in enumerate(moves, start=1):
         last = chess.Move.from_uci(uci)
+        if ply in after:
+            board = chess.Board(after[ply])
+            continue
         if last not in board.legal_moves:
             raise ValueError(f"illegal move {uci} in {board.fen()}")
         board.push(last)
@@ -36,9 +43,9 @@ def chess_position(start_fen: str, moves: tuple[str, ...]) -> tuple[chess.Board,
 
 @lru_cache(maxsize=8192)
 def chess_svg(start_fen: str, moves: tuple[str, ...], size: int = 360, coordinates: bool = True,
-              flipped: bool = False) -> str:
+              flipped: bool = False, stood: tuple[tuple[int, str], ...] = ()) -> str:
     """SVG text of the position after ``moves``, last move highlighted, king in check marked."""
-    board, last = chess_position(start_fen, moves)
+    board, last = chess_position(start_fen, moves, stood)
     check = board.king(board.turn) if board.is_check() else None
     return chess.svg.board(board, lastmove=last, check=check, size=size, coordinates=coordinates,
                            orientation=chess.BLACK if flipped else chess.WHITE, colors=COLORS)
@@ -82,4 +89,5 @@ def game_svg(game: dict, ply: int | None = None, size: int = 360, coordinates: b
         if n == game["ply"]:
             return checkers_svg(game["fen"])
         return checkers_svg(checkers_fen(game.get("start_fen"), tuple(game["moves"][:n])))
-    return chess_svg(game["start_fen"], tuple(game["moves"][:n]), size, coordinates, flipped)
+    stood = tuple((x["ply"], x["fen"]) for x in game.get("stood") or () if x["ply"] <= n)
+    return chess_svg(game["start_fen"], tuple(game["moves"][:n]), size, coordinates, flipped, stood)

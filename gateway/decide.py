@@ -12,8 +12,18 @@ Rules applied here (docs/protocol.md has the device-side view):
   appended, until the board's next message that is legal in the official position, or a placement
   equal to the official position (``placement_seen`` "same");
 - automatic ends (checkmate, stalemate, fivefold, 75 moves, dead position) give ``game_ended`` by
-  "rules"; a clock at 0 for a side gives ``flag_fell`` and ``game_ended`` (FIDE Laws 6.9); a result
+  "rules" (a dead position with both sides' verdicts as ``evidence``, FIDE Laws 5.2.2); a game set up
+  from a position already over ends before its first move, and a claim its start allows is offered
+  at ply 0 (``start_due``, level-triggered); a clock at 0 for a side, or a period of a clock that adds
+  the next on expiry run out before its moves were made (``period_added``), gives ``flag_fell`` and
+  ``game_ended`` (FIDE Laws 6.9, the opponent's verdict as ``evidence``: ``gateway.laws``); a result
   message gives ``result_reported`` then ``game_ended`` by "device", unless the regulations refuse it;
+- two reports by the same side before its press are the one move the board shows at the press
+  (``move_composed``, FIDE Laws 6.2.1: ``gateway.compose``);
+- a press by the side whose illegal move holds the board completes that illegal move (7.5.1), a
+  press without a move past the grace period is an illegal move too (7.5.3): ``penalty_proposed``
+  (``gateway.irregular``); in rapid under A.5 and blitz under B.3 a completed illegal move the
+  opponent plays on from stands (A.5.2): recorded, flagged, and the game goes on from it;
 - F06: a placement board whose first snapshot is the start turned 180 degrees is mapped s -> 63 - s,
   its ``move`` topic too (``board_oriented``);
 - F07: the kings on the centre squares are the result signal, never a move; while the clock is
@@ -28,19 +38,22 @@ Rules applied here (docs/protocol.md has the device-side view):
 
 from __future__ import annotations
 
-import re
-
 import chess
 
+from gateway import compose, irregular, laws
 from gateway import placement as pl
-from gateway.payload import Message
-from services.events import (BoardOriented, ClockPaused, ClockPressed, ClockResumed, ClockSet, ClockStarted,
-                             DrawClaimReported, FlagFell, GameEnded, MatchGameStarted, MoveKept, MovePlayed,
-                             MoveRejected, PlacementSeen, ResultReported)
+from gateway.payload import UCI, Message, ids
+from services.clock.expiry import judge_period_added
+from services.events import (BoardOriented, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
+                             ClockStarted, DrawClaimable, DrawClaimReported, FlagFell, GameEnded, MatchGameStarted,
+                             MoveKept, MovePlayed, MoveRejected, PlacementSeen, ResultReported)
 from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
+from services.regulations.controls import control_of
 from services.regulations.referee import review_result
 from services.rules.base import MoveRefused
+from services.rules.chess_unwinnable import START_NODES
 from services.state import BoardState, GameState
+from services.state.plies import completed_moves
 
 HELD = "held: illegal move pending arbiter decision"
 GAME_OVER = "game over"
@@ -48,9 +61,8 @@ PASSING = "passing state: no legal move gives this placement"
 SIGNAL_WAIT = "result signal: waiting for the other king"
 PENDING = "pending: waiting for the next placement (castling with the rook first?)"
 CLAIM_PASSED = "claim passed to the arbiter: the game goes on until the arbiter decides"
-UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
 CLOCK_EVENTS = {"start": ClockStarted, "press": ClockPressed, "pause": ClockPaused, "resume": ClockResumed,
-                "set": ClockSet}
+                "set": ClockSet, "period_added": ClockPeriodAdded}
 
 
 class Decider:
@@ -65,10 +77,33 @@ class Decider:
 
     # ----- one applied message ------------------------------------------------------------------
     def apply(self, turn, msg: Message) -> None:
-        """Decide one message that is next in its device's order."""
+        """Decide one message that is next in its device's order (a game over before its first
+        move is ended first: the message then meets the game as the Laws have it)."""
         board = self.state.boards[msg.board]
         self._next_game(turn, board, msg)
+        self.start_due(turn, self.state.games[board.game])
         getattr(self, f"_on_{msg.kind}")(turn, board, self.state.games[board.game], msg)
+
+    def start_due(self, turn, g: GameState) -> None:
+        """A game set up from a position (its SETUP's ``fen``) is judged before its first move
+        (level-triggered: at set-up, on every tick, before a message, so a restart does it too):
+        a position already over (checkmate, stalemate, 75 moves: 5.1.1, 5.2.1, 9.6.2; a dead
+        position: 5.2.2) ends the game with ``game_ended`` by "rules" at ply 0; otherwise the claims
+        the start allows (a halfmove clock of 99: the fifty-move claim with any quiet move, 9.3.1)
+        are offered with ``draw_claimable`` at ply 0."""
+        if g.ended or g.ply or not g.setup.get("fen"):
+            return
+        try:
+            game = self.hall.rules.game(g)
+        except ValueError:
+            return  # a start FEN the rules refuse: its moves are answered "internal error", not here
+        if game.outcome is not None:
+            evidence = laws.end_evidence(game, game.outcome, START_NODES)  # the rules core's own budget
+            return self._ended(turn, g, game.outcome.result, game.outcome.termination, "rules",
+                               evidence={**evidence, "at": "start"} if evidence else None)
+        claims = [c.to_json() for c in game.claimable()]
+        if _keys(claims) != _keys(g.claimable):
+            turn.emit(DrawClaimable(game=g.id, board=g.board, ply=0, claims=claims))
 
     def _next_game(self, turn, board: BoardState, msg: Message) -> None:
         """A ``move`` or clock ``start`` after the board's game ended begins its next queued game."""
@@ -89,7 +124,7 @@ class Decider:
             if board.rotated and UCI.match(text):
                 text = pl.rotate_uci(text)
         if g.ended:
-            return self._after_end(turn, board, g, msg, move=text)
+            return self.after_end(turn, board, g, msg, move=text)
         if board.pending is not None and UCI.match(text):
             # F07: the second king of the result signal (an illegal move on its own)
             signal = pl.result_signal(pl.move_piece(board.pending.fen_after.split(" ")[0], text))
@@ -98,10 +133,10 @@ class Decider:
         self._release(turn, board)
         g = self.state.games[board.game]
         if g.ended:
-            return self._after_end(turn, board, g, msg, move=text)
+            return self.after_end(turn, board, g, msg, move=text)
         if self._keep_king_move(turn, board, g, msg, text):
             return turn.answer(msg, True, SIGNAL_WAIT)
-        self._play(turn, board, g, msg, text, "move")
+        self.play(turn, board, g, msg, text, "move")
 
     def _on_position(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
         if g.variant != "chess":
@@ -114,7 +149,7 @@ class Decider:
         if board.rotated:
             placement = pl.rotate_placement(placement)
         if g.ended:
-            return self._after_end(turn, board, g, msg, placement=placement)
+            return self.after_end(turn, board, g, msg, placement=placement)
         signal = pl.result_signal(placement)
         if signal:
             return self._result(turn, board, g, msg, signal, "result signal")
@@ -137,6 +172,8 @@ class Decider:
         if guess.kind == pl.SAME:
             return self._seen(turn, g, msg, placement, "same", None)
         if guess.kind == pl.TRANSIENT:
+            if not board.held and compose.report(self, turn, board, g, msg, None, placement):
+                return
             turn.answer(msg, True, PASSING)
             return self._seen(turn, g, msg, placement, "passing", None, answer=False)
         if not board.held and pl.castling_prefix(g.fen, guess.move):
@@ -145,7 +182,7 @@ class Decider:
             return turn.answer(msg, True, PENDING)
         if self._keep_king_move(turn, board, g, msg, guess.move):
             return turn.answer(msg, True, SIGNAL_WAIT)
-        self._play(turn, board, g, msg, guess.move, "position")
+        self.play(turn, board, g, msg, guess.move, "position")
 
     def _seen(self, turn, g: GameState, msg: Message, placement: str, reading: str, pending, *,
               answer: bool = True) -> None:
@@ -162,22 +199,48 @@ class Decider:
             self._release(turn, board)
             g = self.state.games[board.game]
         before = dict(g.clock) if g.clock else None
-        turn.emit(CLOCK_EVENTS[body["event"]](game=g.id, white_ms=body["white_ms"], black_ms=body["black_ms"],
-                                              running=body.get("running"), **ids(msg)))
-        if not g.ended and body["event"] in ("press", "pause", "resume"):
+        event = body["event"]
+        period = {"side": body["side"], "period": body["period"]} if event == "period_added" else {}
+        turn.emit(CLOCK_EVENTS[event](game=g.id, white_ms=body["white_ms"], black_ms=body["black_ms"],
+                                      running=body.get("running"), **period, **ids(msg)))
+        if not g.ended and event in ("press", "pause", "resume"):
             side = flagged(body, before)
             if side is not None:
-                outcome = self.hall.rules.judge(g).flag_fall(side)
-                turn.emit(FlagFell(game=g.id, board=g.board, side=side, white_ms=body["white_ms"],
-                                   black_ms=body["black_ms"], seq=msg.seq))
-                self._ended(turn, g, outcome.result, outcome.termination, "rules")
+                self._flag(turn, g, side, body, msg.seq)
+        if not g.ended and event == "period_added":
+            self._period_added(turn, g, body, msg.seq)
+        if not g.ended and event == "press" and body.get("running") in ("white", "black"):
+            irregular.pressed(self, turn, board, g, "black" if body["running"] == "white" else "white")
         turn.answer(msg, True, None)
+
+    def _flag(self, turn, g: GameState, side: str, body: dict, seq: int | None, expiry: dict | None = None) -> None:
+        """``side``'s flag fell: ``flag_fell`` with the opponent's verdict, then ``game_ended``
+        (FIDE Laws 6.9: lost, drawn when the opponent cannot checkmate; ``gateway.laws``)."""
+        outcome, evidence = laws.flag_fall(self.hall.rules.game(g), side)
+        turn.emit(FlagFell(game=g.id, board=g.board, side=side, white_ms=body["white_ms"], black_ms=body["black_ms"],
+                           seq=seq, evidence=evidence, expiry=expiry))
+        self._ended(turn, g, outcome.result, outcome.termination, "rules", evidence=evidence)
+
+    def _period_added(self, turn, g: GameState, body: dict, seq: int | None) -> None:
+        """The clock added a period because ``side``'s period ran out (``services.clock.expiry``):
+        in time when the side had completed the period's moves (6.2: the game goes on), else the
+        flag fell then (6.9), whatever the clock shows now. Unjudged without a timed control."""
+        control = control_of(g.setup, self.state.config)
+        if control is None or not control.timed or control.kind != "periods":
+            return
+        side = body["side"]
+        expiry = judge_period_added(control, side, body["period"] - 2, completed_moves(g, side))
+        if not expiry.in_time:
+            self._flag(turn, g, side, body, seq, expiry=expiry.to_json())
 
     def _on_result(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
         self._result(turn, board, g, msg, msg.body["result"], msg.body.get("reason") or "agreement")
 
     # ----- helpers ------------------------------------------------------------------------------
-    def _play(self, turn, board: BoardState, g: GameState, msg: Message, move: str, source: str) -> None:
+    def play(self, turn, board: BoardState, g: GameState, msg: Message, move: str, source: str) -> None:
+        """Play ``move`` (from topic ``source``: "move"/"position") on ``g``: ``move_played`` and what
+        follows it, or, when the rules refuse it, an illegal move that stands (A.5.2), a second
+        report composed with the first (6.2.1), or ``move_rejected`` (F05: the board held)."""
         resumed = board.held
         off = self._off_ballot(g, move)
         if off is not None:
@@ -189,20 +252,36 @@ class Decider:
             played = game.play(move)
         except MoveRefused as refused:
             if board.held:
+                if UCI.match(move) and irregular.stands(self, turn, board, g, msg, move, source):
+                    return
                 return self._refuse(turn, board, g, msg, move, HELD, hold=True)  # F05: only a legal move lifts it
+            if UCI.match(move) and compose.report(self, turn, board, g, msg, move, None):
+                return
             readable = bool(UCI.match(move)) or g.variant != "chess"
-            return self._refuse(turn, board, g, msg, move, refused.reason, hold=readable)
+            side = self._side_of(g, move)
+            return self._refuse(turn, board, g, msg, move, refused.reason, hold=readable,
+                                extra={"side": side} if side else None)
         claims = [c.to_json() for c in game.claimable()]
         before = list(g.claimable)
         turn.emit(MovePlayed(game=g.id, ply=played.ply, move=played.move, san=played.san, fen=played.fen,
                              turn=game.turn, claimable=claims, source=source, resumed=resumed, **ids(msg)))
-        if _keys(claims) != _keys(before):
-            from services.events import DrawClaimable
-
-            turn.emit(DrawClaimable(game=g.id, board=g.board, ply=played.ply, claims=claims))
-        if game.outcome is not None:
-            self._ended(turn, g, game.outcome.result, game.outcome.termination, "rules")
+        self.after_move(turn, g, game, played.ply, claims, before)
         turn.answer(msg, True, None, fen=played.fen)
+
+    def after_move(self, turn, g: GameState, game, ply: int, claims: list, before: list) -> None:
+        """After a ply: the claims when they changed, the automatic end when there is one."""
+        if _keys(claims) != _keys(before):
+            turn.emit(DrawClaimable(game=g.id, board=g.board, ply=ply, claims=claims))
+        if game.outcome is not None:
+            self._ended(turn, g, game.outcome.result, game.outcome.termination, "rules",
+                        evidence=laws.end_evidence(game, game.outcome))
+
+    def _side_of(self, g: GameState, move: str) -> str | None:
+        """The side whose man stands on chess move ``move``'s from-square in the official position."""
+        if g.variant != "chess" or not UCI.match(move):
+            return None
+        piece = self.hall.rules.board(g).piece_at(chess.parse_square(move[:2]))
+        return None if piece is None else ("white" if piece.color == chess.WHITE else "black")
 
     def _off_ballot(self, g: GameState, move: str) -> dict | None:
         """``checkers_match.ballot_deviation`` for a checkers game with a ballot from the standard
@@ -237,10 +316,11 @@ class Decider:
         self._ended(turn, g, outcome.result, outcome.termination, "device")
         turn.answer(msg, True, None)
 
-    def _ended(self, turn, g: GameState, result: str, termination: str, by: str) -> None:
-        turn.emit(GameEnded(game=g.id, board=g.board, result=result, termination=termination, ply=g.ply, by=by))
+    def _ended(self, turn, g: GameState, result: str, termination: str, by: str, evidence: dict | None = None) -> None:
+        turn.emit(GameEnded(game=g.id, board=g.board, result=result, termination=termination, ply=g.ply, by=by,
+                            evidence=evidence))
 
-    def _after_end(self, turn, board: BoardState, g: GameState, msg: Message, *, move=None, placement=None) -> None:
+    def after_end(self, turn, board: BoardState, g: GameState, msg: Message, *, move=None, placement=None) -> None:
         """F07: after the end the pieces are followed physically; the kings on the centre squares
         report the result; king moves towards it are not moves; anything else is "game over"."""
         physical = board.physical or g.fen.split(" ")[0]
@@ -279,15 +359,7 @@ class Decider:
             return
         msg = Message(board.board, pending.kind, pending.device, pending.seq,
                       {"sent_at": pending.sent_at} if pending.sent_at else {})
-        self._play(turn, board, self.state.games[board.game], msg, pending.move, pending.kind)
-
-
-def ids(msg: Message) -> dict:
-    """The device fields of an entry made from ``msg``."""
-    out = {"board": msg.board, "device": msg.device, "seq": msg.seq}
-    if msg.sent_at:
-        out["sent_at"] = msg.sent_at
-    return out
+        self.play(turn, board, self.state.games[board.game], msg, pending.move, pending.kind)
 
 
 def _keys(claims: list) -> list:

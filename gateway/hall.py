@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import chess
 
+from gateway import irregular
 from gateway.decide import GAME_OVER, HELD, PASSING, PENDING, SIGNAL_WAIT, Decider  # noqa: F401 (the feedback words)
 from gateway.payload import BadMessage, Message, cut_topic, parse, raw_text, split_topic
 from services.events import DeviceOffline, DeviceOnline, Event, MessageDuplicate, MessageHeld, MessageRejected, SeqGap
@@ -75,8 +76,8 @@ class Turn:
                                                "fen": fen or (g.fen if g else None)}))
 
     def answers(self) -> None:
-        """Decide and fold what the regulations say to every entry emitted so far (and to their
-        answers in turn)."""
+        """Decide and fold what the regulations (``referee.answers``) and the Laws
+        (``hall.laws_answers``) say to every entry emitted so far (and to their answers in turn)."""
         done = 0
         while done < len(self.emitted):
             event, changes = self.emitted[done]
@@ -85,11 +86,13 @@ class Turn:
                 raise RuntimeError(f"the regulations answered more than {MAX_ANSWERS} times to one message")
             for answer in referee.answers(self.hall.state, event, changes, self.now):
                 self.emit(answer)
+            self.hall.laws_answers(self, changes)
 
 
 class RulesCache:
     """The rules core of each game (``services.rules``), derived from the state's moves: rebuilt
-    from the SETUP and the moves whenever it is not at the state's ply (a restart, a failed fold)."""
+    from the SETUP and the moves (``gateway.games.replay``) whenever it is not at the state's ply (a
+    restart, a failed fold)."""
 
     def __init__(self) -> None:
         self._games: dict[str, object] = {}
@@ -97,16 +100,25 @@ class RulesCache:
 
     def game(self, g):
         """The rules core of GameState ``g`` at its current ply (``services.rules.base.Game``)."""
-        from gateway.games import new_game
+        from gateway.games import replay
 
         game = self._games.get(g.id)
         if (game is None or game.ply != g.ply or (g.ply and game.moves[-1] != g.moves[-1])
                 or (game.outcome is not None and not g.ended)):
-            game = new_game(g.setup)
-            for move in g.moves:
-                game.play(move)
-            self._games[g.id] = game
+            game = self._games[g.id] = replay(g)
         return game
+
+    def replace_last(self, g, move: str):
+        """``(game, played)``: the rules core of ``g`` with its last ply replaced by ``move`` (two
+        reports composed into one move, ``gateway.compose``), kept as the cached game: the state
+        folds the ``move_composed`` that says so next. Raises MoveRefused when ``move`` is not legal
+        in the position before that ply."""
+        from gateway.games import replay
+
+        game = replay(g, g.ply - 1)
+        played = game.play(move)
+        self._games[g.id] = game
+        return game, played
 
     def judge(self, g):
         """An independent copy of ``g``'s rules core, for asking how the game ends (``end``,
@@ -140,6 +152,12 @@ class Hall:
         self.faults = 0
         self.last_fault: str | None = None
         self._asked: dict[tuple[str, str], int] = {}
+
+    def laws_answers(self, turn: "Turn", changes) -> None:
+        """What the Laws say, with the rules core, to an entry folded with ``changes``: a game set up
+        from a position already over ends (``Decider.start_due``)."""
+        for gid in _games_touched(self.state, changes):
+            self.decider.start_due(turn, self.state.games[gid])
 
     # ----- replay and entries others append -----------------------------------------------------
     def fold(self, type: str, data: dict, at: int = 0, seq: int | None = None) -> None:
@@ -230,6 +248,12 @@ class Hall:
                     self._drain(turn, board.board, name)
                 elif now_ms - self._asked.get((board.board, name), 0) >= self.ask_every_ms:
                     self._ask(turn, board.board, name, min(dev.waiting))
+        for g in list(self.state.games.values()):
+            try:
+                self.decider.start_due(turn, g)
+                irregular.presses_due(self.decider, turn, g)
+            except Exception as exc:  # noqa: BLE001 - one game's fault must not stop the others'
+                self._fault(exc)
         try:
             for event in referee.tick(self.state, now_ms):
                 turn.emit(event)
@@ -297,3 +321,12 @@ class Hall:
             step.feedback.append((board, {"ref": None, "accepted": False,
                                           "reason": f"internal error: {type(exc).__name__}", "fen": g.fen}))
         return step
+
+
+def _games_touched(state: HallState, changes) -> list[str]:
+    """The games an entry's changes name: those of a round set up (or given a game), and those whose
+    fields changed."""
+    out = dict.fromkeys(gid for number in changes.rounds for gid in (state.rounds[number].games
+                                                                      if number in state.rounds else ()))
+    out.update(dict.fromkeys(gid for gid in changes.games if gid in state.games))
+    return list(out)

@@ -15,7 +15,9 @@ from datetime import datetime
 from gateway.placement import normalize
 
 KINDS = ("move", "position", "clock", "result", "status")
-CLOCK_EVENTS = ("start", "press", "pause", "resume", "set")
+CLOCK_EVENTS = ("start", "press", "pause", "resume", "set", "period_added")
+UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")  # a chess move as boards send it
+MAX_PERIOD = 99  # a control has a handful of periods; a larger number is a broken device
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 DEVICES = ("board", "clock")
 MAX_PAYLOAD = 16 * 1024
@@ -250,6 +252,12 @@ def _check_clock(msg: Message) -> None:
             _bad(msg, f"bad field {side}: an integer >= 0 (milliseconds) is required")
     if body.get("running") not in ("white", "black", None):
         _bad(msg, "bad field running: expected 'white', 'black' or null")
+    if body["event"] == "period_added":
+        if body.get("side") not in ("white", "black"):
+            _bad(msg, "bad field side: expected 'white' or 'black' (the side whose period ran out)")
+        period = body.get("period")
+        if isinstance(period, bool) or not isinstance(period, int) or not 2 <= period <= MAX_PERIOD:
+            _bad(msg, f"bad field period: an integer from 2 to {MAX_PERIOD} is required (the period now running)")
 
 
 def _check_result(msg: Message) -> None:
@@ -266,3 +274,11 @@ _CHECKS = {
     "clock": _check_clock,
     "result": _check_result,
 }
+
+
+def ids(msg: Message) -> dict:
+    """The device fields of an entry made from ``msg``."""
+    out = {"board": msg.board, "device": msg.device, "seq": msg.seq}
+    if msg.sent_at:
+        out["sent_at"] = msg.sent_at
+    return out

@@ -31,6 +31,10 @@ class Referee:
         turn.answers()
         return turn.step.entries
 
+    def laws_answers(self, turn, changes) -> None:
+        """The Laws' answers need a game's rules core (``gateway.hall.Hall.laws_answers``): the
+        gateway's, not driven here."""
+
     def tick(self, now_ms: int) -> list[tuple[str, dict]]:
         turn = Turn(self, now_ms)
         for event in referee.tick(self.state, now_ms):

@@ -6,11 +6,12 @@ fields and entries:
 | action | body | entries |
 | --- | --- | --- |
 | ``accept_claim`` | game, kind ("threefold"/"fifty_moves"/"forty_moves"), alert? | draw_claim_decided, game_ended ½-½ (FIDE Laws 9.2, 9.3) |
-| ``reject_claim`` | game, kind, alert?, note? | draw_claim_decided (9.5: the arbiter may then add 2 min to the opponent with adjust_clock) |
+| ``reject_claim`` | game, kind, side? (the claimant: default the side to move), alert?, note? | draw_claim_decided; the gateway answers with penalty_proposed (9.5.3) |
 | ``set_result`` | game, result, forfeit?, termination?, note? | arbiter_decision, game_ended (unless result "*": the game goes on) |
 | ``record_fine`` | player or (game, side), amount, currency?, reason | fine_recorded |
 | ``check_in`` | game, side | player_arrived |
 | ``adjust_clock`` | game, white_ms, black_ms | clock_adjusted |
+| ``apply_penalty`` | game, side (who gets the time), add_ms (60000 or 120000), alert?, law?, reason? (from the ``penalty_proposed`` alert) | clock_adjusted: the side's time on the stopped clock + add_ms (FIDE Laws 7.5.5, 9.5.3, A.3) |
 | ``pause`` / ``resume`` | game | game_paused / game_resumed |
 | ``note`` | text, game? | note_added |
 | ``resolve_alert`` | alert, note? | alert_resolved |
@@ -102,7 +103,10 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
         if kind not in CLAIM_TERMINATION:
             raise ActionError(f"kind: must be one of {', '.join(CLAIM_TERMINATION)}")
         accepted = action == "accept_claim"
-        decided = {**base(g), "kind": kind, "accepted": accepted, "by_move": body.get("by_move"),
+        claimant = body.get("side")
+        if claimant is not None and claimant not in SIDES:
+            raise ActionError(f"side: the claimant, white or black, not {claimant!r}")
+        decided = {**base(g), "kind": kind, "accepted": accepted, "by_move": body.get("by_move"), "side": claimant,
                    "alert": body.get("alert"),
                    "rule": {"threefold": "FIDE Laws 9.2", "fifty_moves": "FIDE Laws 9.3",
                             "forty_moves": "ACF/WCDF 40-move rule"}[kind]}
@@ -159,6 +163,8 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
             raise ActionError("white_ms/black_ms: a clock cannot show negative time")
         return [(ClockAdjusted.TYPE, {**base(g), "white_ms": w, "black_ms": b,
                                     "previous": g.get("clock")})]
+    if action == "apply_penalty":
+        return _apply_penalty(game_of(), body, base)
     if action in ("pause", "resume"):
         g = game_of()
         return [(GamePaused.TYPE if action == "pause" else GameResumed.TYPE, base(g))]
@@ -313,6 +319,39 @@ def _time_trouble(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     return [(TimeTroubleCalled.TYPE, {**base(g), "side": side, "player": g.get(side),
                                      "left_ms": left if isinstance(left, int) else None,
                                      "alert": body.get("alert"), "rule": TIME_TROUBLE_RULE})]
+
+
+def _apply_penalty(g: dict, body: dict, base) -> list[tuple[str, dict]]:
+    """The arbiter applies a proposed penalty (``penalty_proposed``: FIDE Laws 7.5.5 "the arbiter
+    shall give two minutes extra time to his/her opponent", 9.5.3 "add two minutes to the
+    opponent's remaining thinking time", one minute in rapid and blitz under B.3, A.3): one
+    ``clock_adjusted`` with the side's time on the stopped clock plus ``add_ms``, ``side``,
+    ``add_ms``, the reason and the law. The clock must be stopped (the arbiter pauses the clocks to
+    deal with an irregularity, FIDE Laws 6.11), so the figures are exact. Raises ActionError for an
+    ended game, a bad side, an amount that is not one or two minutes, no clock reading, or a running
+    clock."""
+    from services.rules.penalties import ONE_MINUTE_MS, TWO_MINUTES_MS
+
+    _open(g)
+    side = _side(body)
+    add = _req(body, "add_ms", int)
+    if add not in (ONE_MINUTE_MS, TWO_MINUTES_MS):
+        raise ActionError(f"add_ms: the Laws' penalties add {ONE_MINUTE_MS} or {TWO_MINUTES_MS} ms (one or two "
+                          f"minutes: FIDE Laws 7.5.5, 9.5.3, A.3), not {add}")
+    clock = g.get("clock")
+    if not clock:
+        raise ActionError(f"game: {g['id']} has no clock reading to add the time to; set it with adjust_clock")
+    if clock.get("running") is not None:
+        raise ActionError(f"game: the clock of {g['id']} is running; pause it first (FIDE Laws 6.11), then apply "
+                          "the penalty, so the time is added to the exact remaining time")
+    times = {s: int(clock[f"{s}_ms"]) for s in SIDES}
+    times[side] += add
+    law = str(body.get("law") or "FIDE Laws 7.5.5, 9.5.3")[:200]
+    reason = str(body.get("reason") or f"penalty: {add // 60_000} min added to {side}")[:500]
+    return [(ClockAdjusted.TYPE, {**base(g), "white_ms": times["white"], "black_ms": times["black"],
+                                  "previous": g.get("clock"), "reason": f"{reason} ({law})", "side": side,
+                                  "add_ms": add, "penalty": {"law": law, "alert": body.get("alert")},
+                                  "alert": body.get("alert")})]
 
 
 def _checkers(g: dict, action: str) -> dict:

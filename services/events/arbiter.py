@@ -21,10 +21,13 @@ class ArbiterAction(Event, kw_only=True):
 
 @entry("draw_claim_decided")
 class DrawClaimDecided(ArbiterAction, kw_only=True):
-    """A claim (FIDE Laws 9.2, 9.3) accepted or refused."""
+    """A claim (FIDE Laws 9.2, 9.3) accepted or refused; ``side``: the claimant (the player having
+    the move, 9.2/9.3; None: the side to move when it was decided). A refused claim is answered by
+    ``penalty_proposed`` (9.5.3)."""
 
     kind: str
     accepted: bool
+    side: Side | None = None
     by_move: str | None = None
     rule: str | None = None
     penalty_ms: int | None = None
@@ -63,12 +66,17 @@ class PlayerArrived(ArbiterAction, kw_only=True):
 
 @entry("clock_adjusted")
 class ClockAdjusted(ArbiterAction, kw_only=True):
-    """The arbiter set the clock (FIDE Laws 6.10, 7.5.5, 9.5.3): new times in ms."""
+    """The arbiter set the clock (FIDE Laws 6.10, 7.5.5, 9.5.3): new times in ms. A penalty applied
+    (``apply_penalty``) also says who got the time (``side``), how much (``add_ms``) and the
+    ``penalty_proposed`` data it applies (``penalty``: offence, offender, law)."""
 
     white_ms: int
     black_ms: int
     previous: Any = None
     reason: str | None = None
+    side: Side | None = None
+    add_ms: int | None = None
+    penalty: dict | None = None
 
 
 @entry("game_paused")

@@ -29,7 +29,9 @@ class MovePlayed(FromDevice, kw_only=True):
     """A legal ply: ``ply`` (from 1), ``move`` (UCI or numeric), ``san``, ``fen`` after it, ``turn``
     (side to move after), ``claimable`` (CLAIMs open now, FIDE Laws 9.2/9.3), ``source``
     ("move"/"position": which topic gave it, ``from`` in the data), ``resumed`` (the first legal move
-    after a hold, field case F05)."""
+    after a hold, field case F05), ``illegal`` (an illegal move that stands: the opponent moved on
+    from the position it left before it was corrected, FIDE Laws A.5.2 in rapid under A.5 and blitz
+    under B.3; ``fen`` is that position, ``san`` the move written as if it were legal)."""
 
     KEEP = ('device', 'claimable', 'source')
 
@@ -41,12 +43,37 @@ class MovePlayed(FromDevice, kw_only=True):
     claimable: list[dict] = []
     source: str = msgspec.field(default="move", name="from")
     resumed: bool = False
+    illegal: bool = False
+
+
+@entry("move_composed")
+class MoveComposed(FromDevice, kw_only=True):
+    """Two reports by the same side before the press that completes its move (FIDE Laws 6.2.1: the
+    press completes the move), read as the one legal move the board shows: a slide seen on a
+    square it passed (``a1c1`` then ``c1e1`` = ``a1e1``), castling with the rook moved first
+    (``h1f1`` then ``e1g1`` = ``e1g1``). It replaces the move recorded for ``ply`` (the game's
+    last), which ``replaces`` names; ``parts``: the two reports (UCI; a placement is given as
+    None); the other fields as in ``move_played``, for the composed move."""
+
+    KEEP = ('device', 'claimable', 'source', 'replaces')
+
+    ply: int
+    move: str
+    san: str
+    fen: str
+    turn: Side
+    replaces: str
+    parts: list[str | None] = []
+    claimable: list[dict] = []
+    source: str = msgspec.field(default="move", name="from")
 
 
 @entry("move_rejected")
 class MoveRejected(FromDevice, kw_only=True):
     """An illegal or unreadable move (or placement); ``held``: the board's later moves wait for the
-    arbiter (FIDE Laws 7.5.1, F05); ``ballot``/``expected``/``ballot_ply``/``rule``: a checkers move
+    arbiter (FIDE Laws 7.5.1, F05); ``side``: the side whose man the move took from its square
+    (None when the square was empty or the move unreadable: a move out of turn is the mover's
+    irregularity, not the side to move's); ``ballot``/``expected``/``ballot_ply``/``rule``: a checkers move
     off the ballot (11-Man National 2017 X.A.d); ``count``: identical rejections folded into one."""
 
     reason: str
@@ -54,6 +81,7 @@ class MoveRejected(FromDevice, kw_only=True):
     move: str | None = None
     placement: str | None = None
     held: bool = False
+    side: Side | None = None
     ballot: dict | None = None
     expected: str | None = None
     ballot_ply: int | None = None
@@ -151,6 +179,17 @@ class ClockSet(ClockReading, kw_only=True):
     """The clock's times were set on the device (an arbiter's correction at the clock)."""
 
 
+@entry("clock_period_added")
+class ClockPeriodAdded(ClockReading, kw_only=True):
+    """The clock added the next period's time by itself because ``side``'s period ran out
+    (clocks without a move counter, ``services.clock.expiry``); ``period``: the number (from 1) of
+    the period now running for ``side``. Distinct from ``clock_set`` (an arbiter's setting): the
+    gateway judges it (FIDE Laws 6.9: the period's moves made in time, else the flag fell)."""
+
+    side: Side
+    period: int
+
+
 @entry("result_reported")
 class ResultReported(FromDevice, kw_only=True):
     """A board or clock reported a result (``reason`` free text: "agreement", "result signal", ...)."""
@@ -217,7 +256,11 @@ class MoveKept(FromDevice, kw_only=True):
 
 @entry("flag_fell")
 class FlagFell(Event, kw_only=True):
-    """The clock shows ``side`` at 0 (FIDE Laws 6.8); ``game_ended`` follows (6.9)."""
+    """The clock shows ``side`` at 0 (FIDE Laws 6.8), or a period of a clock that adds the next on
+    expiry ran out before its moves were made (6.9: ``expiry``, ``services.clock.expiry.Expiry``
+    as JSON); ``game_ended`` follows (6.9). ``evidence``: whether the opponent can checkmate by any
+    possible series of legal moves (chess: ``Unwinnability.to_json()``, ``{"side", "verdict",
+    "reason", "line", "nodes"}``; a draw only on "unwinnable")."""
 
     game: str
     side: Side
@@ -225,6 +268,8 @@ class FlagFell(Event, kw_only=True):
     white_ms: int | None = None
     black_ms: int | None = None
     seq: int | None = None
+    evidence: dict | None = None
+    expiry: dict | None = None
 
 
 @entry("match_game_started")

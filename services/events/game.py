@@ -21,7 +21,10 @@ class GameEnded(Event, kw_only=True):
     """``result`` (``services.events.base.Result``), ``termination`` (a word of
     ``services.rules.results``), ``ply`` (plies played), ``by`` (``EndedBy``), ``forfeit`` (not
     played: TRF ``+``/``-``), ``rule`` quoting the regulation applied, ``arbiter`` the login of the
-    arbiter who decided (``by`` "arbiter"), ``note``, ``alert`` (the alert it answers)."""
+    arbiter who decided (``by`` "arbiter"), ``note``, ``alert`` (the alert it answers), ``evidence``
+    (how the Laws decided it, for the arbiter's record: at a flag fall the opponent's
+    ``Unwinnability`` (FIDE Laws 6.9); at a dead position both sides' ``{"white": ..., "black":
+    ...}`` (5.2.2); at a start position that is already over, the same with ``"at": "start"``)."""
 
     KEEP = ('termination', 'ply', 'by')
 
@@ -36,3 +39,4 @@ class GameEnded(Event, kw_only=True):
     arbiter: str | None = None
     note: str | None = None
     alert: int | None = None
+    evidence: dict | None = None

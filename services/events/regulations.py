@@ -81,6 +81,43 @@ class ClockDisagreement(AboutGame, kw_only=True):
     count: int = 1
 
 
+@entry("penalty_proposed")
+class PenaltyProposed(AboutGame, kw_only=True):
+    """A penalty the Laws give for an irregularity, proposed to the arbiter, who applies it
+    (``apply_penalty``: ``clock_adjusted``) or rules otherwise (``services.rules.penalties``).
+
+    ``side``: the offender; ``offence``: "illegal_move" (a completed illegal move, FIDE Laws 7.5.1;
+    a press without a move, 7.5.3; counted together, 7.5.5) or "incorrect_claim" (9.5.3); ``how``:
+    "illegal_move", "press_without_move" or "claim"; ``offence_no``: the offender's offences of
+    this kind in the game so far, this one included; ``to``: the opponent, who gets ``add_ms`` (ms:
+    two minutes, one in rapid and in blitz under B.3, A.3); ``game_lost``: the second completed
+    illegal move loses (7.5.5), then ``result`` is the result the Laws give (a draw when the
+    opponent cannot checkmate by any possible series of legal moves: ``evidence``, the opponent's
+    ``Unwinnability``); ``law`` and ``reason`` (``Penalty``); ``time_class`` ("standard", "rapid",
+    "blitz", A.1/B.1) and ``appendix`` (A.4/A.5, B.2/B.3: the tournament file's
+    ``regulations.appendix``); ``ply`` (plies on the board), ``move`` (the illegal move as sent),
+    ``presses`` (the offender's presses counted: one of them pressed without a move)."""
+
+    KEEP = ('add_ms', 'game_lost')
+
+    side: Side
+    offence: str
+    how: str
+    offence_no: int
+    to: Side
+    add_ms: int = 0
+    game_lost: bool = False
+    result: str | None = None
+    evidence: dict | None = None
+    law: str | None = None
+    reason: str | None = None
+    time_class: str | None = None
+    appendix: str | None = None
+    ply: int | None = None
+    move: str | None = None
+    presses: int | None = None
+
+
 @entry("armageddon_scheduled")
 class ArmageddonScheduled(Setup, Event, kw_only=True):
     """The SETUP of an Armageddon game on the same board after a drawn game (``follows``), as the

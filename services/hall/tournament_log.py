@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from services.events import TournamentRegistered
 from services.regulations.model import (
+    APPENDIX_DEFAULT,
     DrawOfferPolicy,
     Fine,
     HallBoard,
@@ -40,7 +41,9 @@ def tournament_registered_data(t: Tournament) -> dict:
                          "fine_not_at_board": {"amount", "currency"} or None,
                          "armageddon_after_draw", "draw_offers": {"policy", "min_moves", "exempt_kinds"},
                          "default_time_ms": {kind: ms}, "clock_tolerance_ms",
-                         "ballot_moves_before_clock": true (only when set: checkers X.A.d)}}
+                         "ballot_moves_before_clock": true (only when set: checkers X.A.d),
+                         "period_added": "on_expiry" (only when set), "appendix": {"rapid", "blitz"}
+                         (only when not A.5 and B.3)}}
     """
     r = t.regulations
     fine = r.fine_not_at_board
@@ -66,6 +69,8 @@ def tournament_registered_data(t: Tournament) -> dict:
             # only when set, so the logs of files without it stay as they were registered
             **({"ballot_moves_before_clock": True} if r.ballot_moves_before_clock else {}),
             **({"rules": dict(r.rules)} if r.rules else {}),
+            **({"period_added": r.period_added} if r.period_added != "on_move" else {}),
+            **({"appendix": dict(r.appendix)} if r.appendix != APPENDIX_DEFAULT else {}),
         },
     }
 
@@ -100,6 +105,8 @@ def tournament_from_data(data: dict) -> Tournament:
             armageddon_after_draw=bool(regs.get("armageddon_after_draw")),
             clock_tolerance_ms=int(regs.get("clock_tolerance_ms", 2000)),
             ballot_moves_before_clock=bool(regs.get("ballot_moves_before_clock")),
-            rules={str(k): str(v) for k, v in (regs.get("rules") or {}).items()}),
+            rules={str(k): str(v) for k, v in (regs.get("rules") or {}).items()},
+            period_added=str(regs.get("period_added") or "on_move"),
+            appendix={**APPENDIX_DEFAULT, **{str(k): str(v) for k, v in (regs.get("appendix") or {}).items()}}),
         site=data.get("site", ""),
     )

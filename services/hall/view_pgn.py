@@ -98,10 +98,26 @@ def game_pgn(game: dict, round_info: dict | None = None) -> str:
     clocks = list(game.get("clocks") or [])
     clocks += [None] * (len(moves) - len(clocks))
     start = game.get("start_fen")
+    if game.get("stood"):
+        moves, clocks, start = _after_stood(game, moves, clocks, tags)
     return write_pgn(moves, tags=tags, result=result if result in SCORES or result == "*" else "*",
                      termination=termination, clocks_ms=clocks[: len(moves)],
                      time_control=time_control,
                      start_fen=None if start in (None, chess.STARTING_FEN) else start)
+
+
+def _after_stood(game: dict, moves: list, clocks: list, tags: dict) -> tuple[list, list, str]:
+    """A game with an illegal move that stood (FIDE Laws A.5.2, GAME ``stood``) cannot be written as
+    one series of legal moves: the movetext starts from the position the last such move left
+    (``SetUp``/``FEN``), and the tag ``IllegalMoveStood`` gives the record up to it (SAN, the
+    illegal moves marked), so the PGN stays valid for every reader."""
+    last = max(game["stood"], key=lambda x: x["ply"])
+    ply = last["ply"]
+    sans = list(game.get("san") or moves)[:ply]
+    marked = {x["ply"] for x in game["stood"]}
+    tags["IllegalMoveStood"] = " ".join(f"{san}(illegal)" if i in marked else san
+                                         for i, san in enumerate(sans, start=1)) + " (FIDE Laws A.5.2)"
+    return moves[ply:], clocks[ply:], last["fen"]
 
 
 def round_pgn(games: list[dict], round_info: dict | None = None) -> str:

@@ -17,6 +17,12 @@ reports, once per discrepancy:
 After a ``time``/``move_counter`` report the model takes the device's figures, so one fault is
 reported once.
 
+Clocks that add the next period when the current one runs out (``period_added="on_expiry"``, the
+tournament file's ``regulations.period_added``; ``services.clock.expiry``) show no added time at
+the period's last move: the model is such a clock too, so no ``move_counter`` is reported for them
+(a later period's time as a difference is then a ``time`` difference). A press that completed no
+move (FIDE Laws 7.5.1, 7.5.3: the gateway proposes the penalty) is taken back with ``void_press``.
+
 When the clock starts (checkers, 11-Man National 2017 X.A.d): by default "As the game starts,
 Red's clock is started, Red's first balloted move is made, Red's clock is stopped, and White's is
 automatically started, etc.": the model starts with the device's ``start``. ``untimed_plies`` (3
@@ -31,6 +37,7 @@ Pure: every instant is passed in (ms).
 from __future__ import annotations
 
 from services.clock import ClockError, GameClock, TimeControl
+from services.clock.expiry import PERIOD_ON_EXPIRY, PERIOD_ON_MOVE
 from services.rules.base import BLACK, SIDES, WHITE, other
 
 GRACE_MS = 5000
@@ -46,13 +53,15 @@ class ClockWatch:
     ``REPLAY_JITTER_MS`` of wall-clock jitter, scaled); ``rate``: replay speed (1 in a real hall);
     ``check_counts``: False where moves may be made before the clock starts (checkers ballots);
     ``first_side``: who makes ply 1 (checkers: Black); ``untimed_plies``: plies played before the
-    clock starts (0, or 3 for the checkers ballot under X.A.d's alternative)."""
+    clock starts (0, or 3 for the checkers ballot under X.A.d's alternative); ``period_added``:
+    "on_move" (a move counter) or "on_expiry" (``services.clock.expiry``)."""
 
     def __init__(self, control: TimeControl | None, tolerance_ms: int = 2000, rate: float = 1.0,
                  check_counts: bool = True, grace_ms: int = GRACE_MS, first_side: str = WHITE,
-                 untimed_plies: int = 0):
+                 untimed_plies: int = 0, period_added: str = PERIOD_ON_MOVE):
         timed = control is not None and control.timed
-        self.model = GameClock(control) if timed else None
+        self.period_added = period_added
+        self.model = GameClock(control, period_added=period_added) if timed else None
         self.control = control if timed else None
         self.tolerance = tolerance_ms + (int(REPLAY_JITTER_MS * (rate - 1)) if rate > 1 else 0)
         self.rate = rate
@@ -141,7 +150,8 @@ class ClockWatch:
         prior to the second game"): before the clock starts, the model takes these starting
         figures (ms) instead of the control's. Ignored once the clock has started, or untimed."""
         if self.model is not None and not self.model.started:
-            self.model = GameClock(self.control, white_ms=white_ms, black_ms=black_ms)
+            self.model = GameClock(self.control, white_ms=white_ms, black_ms=black_ms,
+                                   period_added=self.period_added)
 
     def remaining(self, side: str, at_ms: int) -> int | None:
         """``side``'s time (ms) in the model at the gateway's instant ``at_ms``; None when there is
@@ -161,12 +171,20 @@ class ClockWatch:
             except (ClockError, ValueError):
                 pass
 
+    def void_press(self, side: str, at_ms: int) -> None:
+        """``side``'s latest press completed no move (FIDE Laws 7.5.1, 7.5.3; the penalty is
+        proposed): it no longer counts against the side's moves."""
+        if self.presses[side] > 0:
+            self.presses[side] -= 1
+        self._mark(at_ms)
+
     def _compare(self, side: str, move_number: int, device_ms: int, model_ms: int) -> list[dict]:
         diff = device_ms - model_ms
         if abs(diff) <= self.tolerance:
             return []
         kind = "time"
-        for p in self.control.periods(side)[1:]:
+        counter = self.period_added != PERIOD_ON_EXPIRY  # such a clock has no move counter
+        for p in self.control.periods(side)[1:] if counter else ():
             if abs(abs(diff) - p.time_ms) <= self.tolerance:
                 kind = "move_counter"
         detail = (f"{side}'s clock shows {device_ms / 1000:.1f} s after move {move_number}; "
@@ -208,18 +226,15 @@ def watch_for(setup: dict, first_side: str, tournament, rate: float = 1.0) -> Cl
     control of its ``kind``), with the file's tolerance (``tournament``: a ``Tournament`` or None:
     then only a SETUP's own control is modelled, with the default tolerance). Checkers: counts are
     not checked (moves may precede the clock) and, when the event plays the three balloted moves
-    before the clock (X.A.d), those plies are untimed."""
-    from services.regulations.controls import control_from_spec
+    before the clock (X.A.d), those plies are untimed. The file's ``period_added`` says when the
+    clocks add a later period's time."""
+    from services.regulations.controls import control_of
 
     regs = tournament.regulations if tournament is not None else None
-    kind = setup.get("kind") or (tournament.kind if tournament is not None else None)
-    spec = setup.get("time_control") or (tournament.time_controls.get(kind) if tournament is not None else None)
-    try:
-        control = control_from_spec(spec) if spec else None
-    except ValueError:
-        control = None
+    control = control_of(setup, tournament)
     checkers = setup.get("variant") == "checkers"
     untimed = 3 if (checkers and regs is not None and regs.ballot_moves_before_clock
                     and not setup.get("fen")) else 0
     return ClockWatch(control, regs.clock_tolerance_ms if regs is not None else 2000, rate,
-                      check_counts=not checkers, first_side=first_side, untimed_plies=untimed)
+                      check_counts=not checkers, first_side=first_side, untimed_plies=untimed,
+                      period_added=regs.period_added if regs is not None else PERIOD_ON_MOVE)

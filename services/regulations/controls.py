@@ -48,6 +48,18 @@ def control_from_spec(spec) -> TimeControl | None:
     return control
 
 
+def control_of(setup: dict, tournament) -> TimeControl | None:
+    """The control a game is played under: its SETUP's ``time_control``, else the tournament file's
+    control for the game's ``kind`` (else the event's kind); None when there is none or it cannot
+    be read. ``tournament``: a ``Tournament`` or None."""
+    kind = setup.get("kind") or (tournament.kind if tournament is not None else None)
+    spec = setup.get("time_control") or (tournament.time_controls.get(kind) if tournament is not None else None)
+    try:
+        return control_from_spec(spec) if spec else None
+    except ValueError:
+        return None
+
+
 def starting_time_problem(control: TimeControl | None) -> str | None:
     """Why ``control`` cannot start a game, or None: a timed control whose first period gives a side
     no time (``"0+0"``, ``"40/0+30:..."``, a table's ``white = "0s"``) would have that side's flag

@@ -83,8 +83,14 @@ class Prizes:
     withhold_after_forfeit: bool = False
 
 
+PERIOD_ADDED = ("on_move", "on_expiry")
+APPENDIX_PARTS = {"rapid": ("A.4", "A.5"), "blitz": ("B.2", "B.3")}
+# A.4 and B.2 need adequate supervision (one arbiter for at most three games, one per game in blitz);
+# A.5 and B.3 are what applies "otherwise": the usual case, so the default.
+APPENDIX_DEFAULT = {"rapid": "A.5", "blitz": "B.3"}
+
 RULE_KEYS = ("default_time", "draw_offers", "fines", "armageddon", "armageddon_draw", "late_start", "time_trouble",
-             "clock", "match_carry", "match_flag", "ballot")
+             "clock", "match_carry", "match_flag", "ballot", "penalties")
 """The settings whose rule a tournament file may quote (``[regulations.rules]``, or ``rule`` beside the
 setting: docs/tournament-file.md)."""
 
@@ -104,7 +110,13 @@ class Regulations:
     alternative): "the three balloted moves may be played prior to starting white's clock for
     white's second move": no time is charged for them. ``rules``: the event's own words for a
     setting (``RULE_KEYS``), quoted in the tournament file beside it: the audit trail cites them
-    (``services.regulations.quotes``)."""
+    (``services.regulations.quotes``). ``period_added``: when the event's clocks add a later
+    period's time: "on_move" (a move counter, on the press completing the period's moves) or
+    "on_expiry" (when the period's time runs out; FIDE Laws 6.9 then decides whether the moves were
+    made: ``services.clock.expiry``). ``appendix``: which part of the Laws' appendices governs
+    rapid and blitz games (FIDE Laws A.6, B.4: the event's regulations say): ``{"rapid": "A.4" or
+    "A.5", "blitz": "B.2" or "B.3"}``; it decides the penalties' time (A.3) and whether an
+    unnoticed illegal move stands (A.5.2)."""
 
     draw_offers: DrawOfferPolicy = DrawOfferPolicy()
     default_time_ms: dict[str, int] = field(default_factory=dict)
@@ -118,6 +130,8 @@ class Regulations:
     clock_tolerance_ms: int = 2000
     ballot_moves_before_clock: bool = False
     rules: dict[str, str] = field(default_factory=dict)
+    period_added: str = "on_move"
+    appendix: dict[str, str] = field(default_factory=lambda: dict(APPENDIX_DEFAULT))
 
     def default_time_for(self, kind: str) -> int:
         """The default time in ms for a kind of game (0 when the regulations set none: Laws 6.7.1)."""

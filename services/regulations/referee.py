@@ -9,7 +9,9 @@ no Armageddon game after it (Norway), a match's first game ended with the second
 (checkers X.A.b), a player absent past the default time (FIDE Laws 6.7.1), a move timer run out. A
 gateway that stopped between an entry and its answer therefore still gives the answer after a
 restart. What only an entry can show is answered with it (``answers``): the clock model's findings
-on a press, a clock started for one side (the other side is at the board, FIDE Laws 6.5).
+on a press, a clock started for one side (the other side is at the board, FIDE Laws 6.5), a claim
+the arbiter found incorrect (the penalty of FIDE Laws 9.5.3 proposed, with or without a
+tournament file: it is the Laws').
 
 Entries proposed (data always carries ``game``, ``board`` and ``rule``: the regulation quoted from
 the tournament file, ``services.regulations.model.Regulations.rules``, else the FIDE Laws article):
@@ -17,13 +19,14 @@ the tournament file, ``services.regulations.model.Regulations.rules``, else the 
 ``game_ended``, ``player_not_at_board``, ``presence_noted``, ``armageddon_scheduled``,
 ``armageddon_decided``, ``match_game_ready``, ``match_forfeit`` + ``game_ended``,
 ``clock_disagreement``, ``late_start_draw`` + ``game_ended``, ``move_timer_warning``,
-``move_timer_forfeit`` + ``game_ended``, ``time_trouble_impending``.
+``move_timer_forfeit`` + ``game_ended``, ``time_trouble_impending``, ``penalty_proposed`` (an
+incorrect claim, 9.5.3).
 """
 
 from __future__ import annotations
 
-from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, ClockStarted, Event,
-                             GameEnded, PresenceNoted)
+from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, ClockStarted,
+                             DrawClaimDecided, Event, GameEnded, PresenceNoted)
 from services.regulations import lateness
 from services.regulations.clock_rules import time_trouble, timer_answers
 from services.regulations.match_rules import match_answers
@@ -47,6 +50,8 @@ def answers(state: HallState, event: Event, changes: Changes, now_ms: int) -> li
         g = state.games.get(gid)
         if g is not None:
             out.append(disagreement(state, g, finding))
+    if isinstance(event, DrawClaimDecided) and not event.accepted:
+        out.extend(_incorrect_claim(state, event))
     if regulated and isinstance(event, ClockStarted) and event.running in ("white", "black") and event.game in state.games:
         g = state.games[event.game]
         seated = _other(event.running)
@@ -60,6 +65,19 @@ def answers(state: HallState, event: Event, changes: Changes, now_ms: int) -> li
         if g is not None:
             out.extend(due(state, g, now_ms))
     return out
+
+
+def _incorrect_claim(state: HallState, event: DrawClaimDecided) -> list[Event]:
+    """FIDE Laws 9.5.3: "If the claim is found to be incorrect, the arbiter shall add two minutes to
+    the opponent's remaining thinking time" (one minute in rapid and blitz under B.3, A.3): the
+    penalty is proposed for the claimant (the decision's ``side``, else the player having the move,
+    who alone may claim: 9.2, 9.3). Chess only."""
+    from services.regulations.irregularities import CLAIM, propose
+
+    g = state.games.get(event.game or "")
+    if g is None or g.ended or g.variant != "chess":
+        return []
+    return [propose(state, g, event.side or g.turn, CLAIM)]
 
 
 def tick(state: HallState, now_ms: int) -> list[Event]:
@@ -80,13 +98,19 @@ def due(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     if out:
         return out
     if g.watch is not None:
-        out += [disagreement(state, g, f) for f in g.watch.tick(now_ms, g.reported)]
+        out += [disagreement(state, g, f) for f in g.watch.tick(now_ms, g.reported) if not _penalised(g, f)]
     out += timer_answers(state, g, now_ms)
     if any(isinstance(e, GameEnded) for e in out):
         return out
     out += time_trouble(state, g, now_ms)
     out += _lateness(state, g, now_ms)
     return out
+
+
+def _penalised(g: GameState, finding: dict) -> bool:
+    """A chess press without a move is an illegal move (FIDE Laws 7.5.3): the gateway proposes its
+    penalty (``penalty_proposed``, ``gateway.irregular``) instead of a clock disagreement."""
+    return g.variant == "chess" and finding.get("kind") == "press_without_move"
 
 
 def disagreement(state: HallState, g: GameState, finding: dict) -> ClockDisagreement:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from services.events import (BoardOriented, DeviceOffline, DeviceOnline, MessageHeld, MoveKept, MoveRejected,
                              PlacementSeen, SeqGap)
 from services.state.changes import Changes
+from services.state.fold_penalties import void_at_resume
 from services.state.hall import HallState, folds
 from services.state.model import Pending
 
@@ -36,8 +37,9 @@ def _gap(state: HallState, ev: SeqGap, at: int, ch: Changes) -> None:
 
 @folds(MoveRejected)
 def _rejected(state: HallState, ev: MoveRejected, at: int, ch: Changes) -> None:
-    if ev.held:
-        state.boards[ev.board].held = True
+    board = state.boards[ev.board]
+    if ev.held and not board.held:  # the first illegal move is the irregularity; later ones wait
+        board.held, board.held_by, board.held_move, board.held_press = True, ev.side, ev.move, None
 
 
 @folds(PlacementSeen)
@@ -45,6 +47,9 @@ def _placement(state: HallState, ev: PlacementSeen, at: int, ch: Changes) -> Non
     board = state.boards[ev.board]
     board.placement = ev.placement
     if ev.reading == "same":
+        g = state.games.get(board.game)
+        if g is not None and board.held and board.held_by is not None:
+            void_at_resume(state, g, board.held_by, at)  # the illegal move was taken back (7.5.1)
         board.held = False  # F05: the official position is back on the board
         board.pending = None
     elif ev.reading == "pending" and ev.pending:

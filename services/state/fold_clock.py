@@ -5,8 +5,8 @@ same events at the same instants."""
 
 from __future__ import annotations
 
-from services.events import (ClockAdjusted, ClockPaused, ClockPressed, ClockResumed, ClockSet, ClockStarted,
-                             GamePaused, GameResumed, MatchClockChosen, MatchGameReady)
+from services.events import (ClockAdjusted, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
+                             ClockStarted, GamePaused, GameResumed, MatchClockChosen, MatchGameReady)
 from services.events.device import ClockReading
 from services.state.clock_reading import frozen_clock
 from services.regulations.clock_watch import watch_for
@@ -16,11 +16,11 @@ from services.state.model import GameState
 from services.state.plies import ply_of_press
 
 _EVENT = {ClockStarted: "start", ClockPressed: "press", ClockPaused: "pause", ClockResumed: "resume",
-          ClockSet: "set"}
+          ClockSet: "set", ClockPeriodAdded: "period_added"}
 BALLOT_PLIES = 3  # X.A.d: "the three balloted moves may be played prior to starting white's clock"
 
 
-@folds(ClockStarted, ClockPressed, ClockPaused, ClockResumed, ClockSet)
+@folds(ClockStarted, ClockPressed, ClockPaused, ClockResumed, ClockSet, ClockPeriodAdded)
 def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
     g = state.games[ev.game or ""]
     event = _EVENT[type(ev)]

@@ -19,9 +19,10 @@ Rules of the fold:
 
 The handlers are in ``fold_round`` (tournament, rounds, games added), ``fold_board`` (device
 messages: seqs, holds, placements), ``fold_moves`` (moves, claims), ``fold_clock`` (clock readings and
-the per-ply clocks), ``fold_results`` (ends, reopenings, standings), ``fold_notes`` (what the
-regulations noted: presence, defaults, timers) and ``fold_pairing`` (the arbiter's actions for the
-next Swiss pairing: requested byes, late entries, forbidden pairs, acceleration).
+the per-ply clocks), ``fold_penalties`` (offences counted, presses that completed no move),
+``fold_results`` (ends, reopenings, standings), ``fold_notes`` (what the regulations noted:
+presence, defaults, timers) and ``fold_pairing`` (the arbiter's actions for the next Swiss pairing:
+requested byes, late entries, forbidden pairs, acceleration).
 """
 
 from __future__ import annotations
@@ -159,7 +160,7 @@ def _uses_seq(event: Event) -> bool:
 def load_handlers() -> None:
     """Import the fold modules (each registers its handlers)."""
     from services.state import (fold_board, fold_clock, fold_moves, fold_notes, fold_pairing,  # noqa: F401
-                                fold_results, fold_round)
+                                fold_penalties, fold_results, fold_round)
 
 
 load_handlers()

@@ -81,7 +81,9 @@ class BoardState:
     """One hall board. ``game``: the id of the game its devices play now; ``queue``: the ids of the
     games to follow on it this round (a checkers match's second game); ``devices``: per device
     (``"board"``, ``"clock"``) its :class:`DeviceSeq`; ``held``: F05; ``rotated``/``oriented``:
-    F06; ``physical``: the placement after the end (F07); ``pending``: :class:`Pending`;
+    F06; ``held_by``, ``held_move``: the side whose illegal move put the hold on (None: unknown) and
+    that move as sent, ``held_press``: the number of that side's press that completed it (FIDE Laws
+    7.5.1), all read only while ``held``; ``physical``: the placement after the end (F07); ``pending``: :class:`Pending`;
     ``status``: ``"device_online"``/``"device_offline"`` of its last status message;
     ``placement``: the last snapshot of a sensor board (oriented)."""
 
@@ -90,6 +92,9 @@ class BoardState:
     queue: list[str] = field(default_factory=list)
     devices: dict[str, DeviceSeq] = field(default_factory=dict)
     held: bool = False
+    held_by: str | None = None
+    held_move: str | None = None
+    held_press: int | None = None
     rotated: bool = False
     oriented: bool = False
     physical: str | None = None
@@ -138,7 +143,10 @@ class GameState:
     (``services.regulations.clock_watch.ClockWatch``: the time control's model of the clock),
     ``reported`` (clock mismatches already reported), ``ended_by`` and ``ended_at``, ``scored`` (the
     result the regulations scored a drawn Armageddon game as), ``prepared`` (a match's next game was
-    made ready or forfeited, X.A.b)."""
+    made ready or forfeited, X.A.b), ``offences`` (side -> offence -> how many penalties were
+    proposed for it in this game: "illegal_move" counts towards 7.5.5's second completed illegal
+    move, "incorrect_claim" 9.5.3), ``stood`` (ply -> the FEN after it, for each illegal move that
+    stood: FIDE Laws A.5.2; the rules core goes on from that position)."""
 
     id: str
     board: str
@@ -185,6 +193,8 @@ class GameState:
     ended_at: int | None = None
     scored: str | None = None
     prepared: bool = False
+    offences: dict[str, dict[str, int]] = field(default_factory=lambda: {"white": {}, "black": {}})
+    stood: dict[int, str] = field(default_factory=dict)
 
     @property
     def ply(self) -> int:

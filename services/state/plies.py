@@ -29,3 +29,11 @@ def ply_of_press(g: GameState, side: str, k: int) -> int:
     """The ply of ``side``'s ``k``-th press (k from 1), whether or not it has been played yet."""
     j = moves_by(g, side, g.timed_from or 0) + k  # side's j-th move overall
     return 2 * j - 1 if side == g.first_side else 2 * j
+
+
+def completed_moves(g: GameState, side: str) -> int:
+    """``side``'s completed moves (FIDE Laws 6.2.1: the press completes a move): its plies on the
+    board whose press has come; all of its plies when the game has no clock reading at all."""
+    if g.clock is None:
+        return g.moves_by(side)
+    return min(g.moves_by(side), moves_by(g, side, g.timed_from or 0) + len(g.presses[side]))

@@ -16,10 +16,10 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              ArmageddonScheduled, ClockAdjusted, ClockDisagreement, DefaultForfeit, DeviceOffline,
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
                              FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
-                             MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MoveRejected,
-                             MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PlayerArrived,
-                             PlayerNotAtBoard, ScoreSheetDifferences, ScoreSheetEntered, SeqGap, TimeTroubleCalled,
-                             TimeTroubleImpending)
+                             MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MovePlayed, MoveRejected,
+                             MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyProposed,
+                             PlayerArrived, PlayerNotAtBoard, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
+                             TimeTroubleCalled, TimeTroubleImpending)
 
 # entry type -> (severity, title); "action" alerts need an arbiter's decision.
 ALERTING: dict[str, tuple[str, str]] = {
@@ -43,7 +43,10 @@ ALERTING: dict[str, tuple[str, str]] = {
     MatchForfeit.TYPE: ("action", "Flag in a match's first game: the second game is forfeited too (X.A.b)"),
     TimeTroubleImpending.TYPE: ("info", "Time trouble impending (5:00 or less): the referee may call attention (X.A.d)"),
     MatchGameReady.TYPE: ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
+    PenaltyProposed.TYPE: ("action", "Penalty to apply (FIDE Laws 7.5.5, 9.5.3)"),
 }
+# a move_played with ``illegal``: an illegal move the opponent played on from, in rapid or blitz
+STOOD_TITLE = "Illegal move stood: the game goes on from it (FIDE Laws A.5.2)"
 # a move_rejected with ``expected``: the board's move was not the ballot's (11-Man National 2017 X.A.d)
 BALLOT_TITLE = "Move off the ballot"
 # game_ended terminations the Laws end automatically and the arbiter must still be told of (9.6).
@@ -51,14 +54,17 @@ ALERTING_ENDINGS = {
     "fivefold_repetition": "Game drawn: fivefold repetition (FIDE Laws 9.6.1)",
     "seventyfive_moves": "Game drawn: 75-move rule (FIDE Laws 9.6.2)",
     "time_forfeit": "Flag fell: game ended on time (FIDE Laws 6.9)",
+    "dead_position": "Game drawn: dead position (FIDE Laws 5.2.2)",
     "forfeit": "Game lost by forfeit",
 }
-CLOSING_ACTIONS = {DrawClaimDecided.TYPE, ArbiterDecision.TYPE, TimeTroubleCalled.TYPE}
-# Entry types whose repeats from one board and device fold into that source's one open alert (with a
-# count) instead of one alert each: garbage from a faulty device would otherwise flood the console.
-GROUPED = {MessageRejected.TYPE}
+# ClockAdjusted: an applied penalty (``apply_penalty``) names the alert it answers.
+CLOSING_ACTIONS = {DrawClaimDecided.TYPE, ArbiterDecision.TYPE, TimeTroubleCalled.TYPE, ClockAdjusted.TYPE}
+# Entry types whose repeats from one source (board, device and game) fold into that source's one open
+# alert (with a count) instead of one alert each: garbage from a faulty device, or a clock set to the
+# wrong control (two ``clock_disagreement`` a move), would otherwise flood the console.
+GROUPED = {MessageRejected.TYPE, ClockDisagreement.TYPE}
 # Arbiters' entries kept in the list of recorded actions (docs/arbiter.md), the checkers referee's too.
-RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, ClockAdjusted.TYPE, GamePaused.TYPE, GameResumed.TYPE,
+RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, GameResumed.TYPE,
                     NoteAdded.TYPE, AlertResolved.TYPE, ScoreSheetEntered.TYPE, AdjudicationRecorded.TYPE,
                     MoveTimerStarted.TYPE, MatchClockChosen.TYPE)
 
@@ -69,7 +75,7 @@ class Alert:
     ``severity`` ("action" | "warning" | "info"), ``title``, ``game`` and ``board`` (or None),
     ``evidence`` (the entry's data), ``status`` ("open" | "resolved" | "lapsed"), ``resolution``
     (the closing action's data, with ``by`` and ``at``), ``count`` (how many entries it stands for:
-    repeats of a ``GROUPED`` type from the same board and device), ``last_at`` (ms of the latest;
+    repeats of a ``GROUPED`` type from the same board, device and game), ``last_at`` (ms of the latest;
     ``evidence`` is then the latest entry's data, ``id`` and ``at`` the first's)."""
 
     id: int
@@ -124,6 +130,8 @@ class AlertQueue:
             if type == MoveRejected.TYPE and data.get("expected") is not None:
                 title = BALLOT_TITLE
             changed.append(self._new(seq, at, type, severity, title, data))
+        elif type == MovePlayed.TYPE and data.get("illegal"):
+            changed.append(self._new(seq, at, type, "warning", STOOD_TITLE, data))
         elif type == GameEnded.TYPE and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter":
             changed.append(self._new(seq, at, type, "info", ALERTING_ENDINGS[data["termination"]], data))
         if type == GameEnded.TYPE:
@@ -195,5 +203,6 @@ class AlertQueue:
 
 
 def _source(kind: str, data: dict) -> tuple:
-    """What repeats of a ``GROUPED`` entry have in common: its type, board and device."""
-    return kind, None if data.get("board") is None else str(data.get("board")), data.get("device")
+    """What repeats of a ``GROUPED`` entry have in common: its type, board, device and game (a
+    board's next game starts its own alert)."""
+    return kind, None if data.get("board") is None else str(data.get("board")), data.get("device"), data.get("game")

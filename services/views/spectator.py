@@ -16,7 +16,9 @@ GAME (what ``game(id)`` / ``games()`` return, and what the dashboard's API serve
      "last_move": UCI|None,
      "match": {"id", "game_no": 1|2, "games": 2, "follows"?}|None,  # checkers matches
      "ballot": {"ballot": ACF number, "moves": [3 moves], "name"}|None,
-     "match_clock": {"option", "how", "coin", "by", "at"}}  # only once the referee chose it (X.A.a)
+     "match_clock": {"option", "how", "coin", "by", "at"},  # only once the referee chose it (X.A.a)
+     "stood": [{"ply", "fen"}, ...]}  # only when an illegal move stood (FIDE Laws A.5.2): its ply in
+                                      # ``moves`` is not legal there; ``fen`` is the position it left
 
 ``clock.at`` is the time of the reading, so a browser shows ``white_ms - (now - at)`` for the running
 side. Delta messages (``deltas``; each carries the entry's ``seq``)::
@@ -66,6 +68,8 @@ def game_json(g: GameState) -> dict:
     }
     if g.match_clock is not None:
         out["match_clock"] = dict(g.match_clock)
+    if g.stood:
+        out["stood"] = [{"ply": ply, "fen": fen} for ply, fen in sorted(g.stood.items())]
     return out
 
 

@@ -88,3 +88,48 @@ def test_other_alerts_are_not_grouped():
     q.apply(1, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e3"})
     q.apply(2, 2, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e4"})
     assert [a.count for a in q.open_alerts()] == [1, 1]
+
+
+def test_a_clock_set_to_the_wrong_control_makes_one_alert_with_a_count(shared_data):
+    """Issue 12: "A clock configured with the wrong control raises 80 separate clock_disagreement
+    alerts in 40 moves." The event's control is US 2023 rule 4 (90 minutes for 40 moves, then 30,
+    30 s a move from move one); the clock was set to 90 minutes without the increment, so after every
+    press of the first 40 moves each side's clock is 30 s short of the model (which then takes the
+    device's figures: one report per press). The moves: FIDE Candidates 2024, round 4, Caruana -
+    Gukesh. The 80 entries stay in the log; the console shows one alert for the board's game."""
+    import io
+
+    import chess.pgn
+    from hall_driver import Driver
+
+    from services.regulations.tournament_file import load_tournament
+
+    stream = io.StringIO((shared_data / "chess" / "fide_candidates_2024_open.pgn").read_text(encoding="utf-8"))
+    for _ in range(15):
+        game = chess.pgn.read_game(stream)
+    moves = [m.uci() for m in game.mainline_moves()][:80]
+    config = load_tournament("""
+[tournament]
+name = "Wrong control"
+slug = "wrong-control"
+system = "round-robin"
+rounds = 1
+[time_controls]
+classical = "40/5400+30:1800+30"
+""")
+    d = Driver("1", config=config, time_control="40/5400+30:1800+30")
+    d.clock("1", "start", 5_400_000, 5_400_000, "white")
+    for ply, uci in enumerate(moves):
+        mover = "white" if ply % 2 == 0 else "black"
+        d.move("1", uci, after_ms=1)
+        d.clock("1", "press", 5_400_000, 5_400_000, "black" if mover == "white" else "white", after_ms=1)
+    disagreements = d.of("clock_disagreement")
+    assert len(disagreements) == 80 and {e["kind"] for e in disagreements} == {"time"}
+    q = AlertQueue()
+    for seq, (t, data) in enumerate(d.entries, start=1):
+        q.apply(seq, d.stamps[seq - 1], t, data)
+    [alert] = [a for a in q.open_alerts() if a.kind == "clock_disagreement"]
+    assert alert.count == 80 and alert.evidence == disagreements[-1] and alert.game == "1-1"
+    # the board's next game is another source: its own alert
+    q.apply(len(d.entries) + 1, d.now, "clock_disagreement", {**disagreements[-1], "game": "2-1"})
+    assert sorted(a.count for a in q.open_alerts() if a.kind == "clock_disagreement") == [1, 80]

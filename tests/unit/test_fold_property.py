@@ -3,14 +3,18 @@ instance replays it and carries on; nothing lives only in memory"), as a propert
 
 Random device traffic goes through the live gateway (``gateway.hall.Hall``): legal and illegal moves
 on a move board, placements on a sensor board (legal moves, pieces in the hand, lifted and put
-back, castling with the rook first), clock events, duplicates, gaps and messages out of order,
-results and claims, garbage, status messages, time passing; and arbiters' actions
+back, castling with the rook first), a slide or a double step reported in two steps before the press
+(move and sensor boards, ``move_composed``), clock events (``period_added`` among them), duplicates,
+gaps and messages out of order, results and claims, garbage, status messages, time passing (presses
+without a move become penalties, 7.5.3); games set up from a FEN (a fifty-move claim at ply 0, a dead
+start); and arbiters' actions
 (``dashboard.arbiter.actions.build``, appended as the console appends them). At random points a
 gateway rebuilt from the log so far must hold exactly the live state, field for field, and answer
 the next message exactly as the live one: the same entries and the same feedback.
 
-The events' tournament files: none (the Laws alone), US 2023 (draw ban, default time, fines) and
-Norway 2023 (Armageddon after a draw), with round 1 starting at the test's time zero.
+The events' tournament files: none (the Laws alone), US 2023 (draw ban, default time, fines),
+Norway 2023 (Armageddon after a draw) and Norway 2023 blitz (an unnoticed illegal move stands, A.5.2),
+with round 1 starting at the test's time zero.
 """
 
 from __future__ import annotations
@@ -42,25 +46,31 @@ def tournament(name: str | None):
     return dataclasses.replace(t, slug=T, rounds=(r1, *t.rounds[1:]))
 
 
-def round_started(t) -> dict:
+# Board 2's start: the standard one, a halfmove clock of 99 (the fifty-move claim at ply 0, FIDE Laws
+# 9.3.1), a locked pawn chain (dead at the start, 5.2.2).
+STARTS = [None, "4k3/8/8/8/8/8/4P3/R3K3 w Q - 99 80", "4k3/8/8/1p1p1p1p/1P1P1P1P/8/8/4K3 w - - 0 40"]
+
+
+def round_started(t, fen: str | None = None) -> dict:
     kind = t.kind if t is not None else "classical"
+    control = t.time_controls[kind] if t is not None else "5400+30"
     return {"round": "1", "event": "Property", "site": "", "date": "2026.12.01", "start_ms": T0, "games": [
         {"id": "1-1", "board": "1", "round": "1", "white": "A", "black": "B", "variant": "chess",
-         "time_control": "5400+30", "fen": None, "kind": kind, "white_no": 1, "black_no": 2},
+         "time_control": control, "fen": None, "kind": kind, "white_no": 1, "black_no": 2},
         {"id": "1-2", "board": "2", "round": "1", "white": "C", "black": "D", "variant": "chess",
-         "time_control": "5400+30", "fen": None, "kind": kind, "white_no": 3, "black_no": 4}]}
+         "time_control": control, "fen": fen, "kind": kind, "white_no": 3, "black_no": 4}]}
 
 
 class Run:
     """The live gateway, its log and the devices' seq counters."""
 
-    def __init__(self, t):
+    def __init__(self, t, fen: str | None = None):
         self.t = t
         self.hall = Hall(T, hold_ms=3000, config=t)
         self.log: list[tuple[str, dict, int]] = []
         self.now = T0 - MIN
         self.seqs = {("1", "board"): 0, ("1", "clock"): 0, ("2", "board"): 0, ("2", "clock"): 0}
-        self.external("round_started", round_started(t))
+        self.external("round_started", round_started(t, fen))
 
     def external(self, type_: str, data: dict) -> None:
         """An entry someone else appends (the organiser, an arbiter), followed by the gateway."""
@@ -94,15 +104,70 @@ def legal_ucis(run: Run, board: str) -> list[str]:
     return sorted(m.uci() for m in chess.Board(g.fen).legal_moves)
 
 
-def message(data, run: Run):
-    """One device message (topic, payload) drawn for the live hall's state."""
+def replies_after_illegal(run: Run, board: str) -> list[str]:
+    """The opponent's legal moves in the position the illegal move holding ``board`` left, if any."""
+    b = run.hall.state.boards[board]
+    g = run.hall.state.board_game(board)
+    if not b.held or g.ended or not b.held_move or len(b.held_move) < 4:
+        return []
+    position = chess.Board(g.fen)
+    try:
+        move = chess.Move.from_uci(b.held_move)
+    except ValueError:
+        return []
+    if position.piece_at(move.from_square) is None:
+        return []
+    position.push(move)
+    return sorted(m.uci() for m in position.legal_moves) if position.is_valid() else []
+
+
+def two_steps(position: chess.Board, data) -> tuple[str, str] | None:
+    """A legal move of at least two squares along a line (a slide, a pawn's double step) cut into
+    the two steps a board may report before the press: (from -> passed square, passed -> to)."""
+    long = []
+    for move in position.legal_moves:
+        piece = position.piece_at(move.from_square)
+        df = chess.square_file(move.to_square) - chess.square_file(move.from_square)
+        dr = chess.square_rank(move.to_square) - chess.square_rank(move.from_square)
+        if piece.piece_type in (chess.KNIGHT, chess.KING) or max(abs(df), abs(dr)) < 2 or move.promotion:
+            continue
+        step = chess.square(chess.square_file(move.from_square) + (df > 0) - (df < 0),
+                            chess.square_rank(move.from_square) + (dr > 0) - (dr < 0))
+        long.append((chess.Move(move.from_square, step).uci(), chess.Move(step, move.to_square).uci()))
+    return data.draw(st.sampled_from(sorted(long))) if long else None
+
+
+def messages(data, run: Run) -> list:
+    """Device messages (topic, payload) drawn for the live hall's state: one, or the two reports of a
+    move seen in two steps."""
     board = data.draw(st.sampled_from(["1", "2"]))
+    g = run.hall.state.board_game(board)
+    if data.draw(st.integers(0, 9)) == 0 and not g.ended:
+        steps = two_steps(chess.Board(g.fen), data)
+        if steps is not None:
+            if board == "1":
+                return [run.send(board, "move", {"move": uci}) for uci in steps]
+            position = chess.Board(g.fen)
+            out = []
+            for uci in steps:
+                move = chess.Move.from_uci(uci)
+                position.set_piece_at(move.to_square, position.remove_piece_at(move.from_square))
+                out.append(run.send(board, "position", {"placement": position.board_fen()}))
+            return out
+    return [message(data, run, board)]
+
+
+def message(data, run: Run, board: str):
+    """One device message (topic, payload) drawn for the live hall's state."""
     kind = data.draw(st.sampled_from(["move", "move", "move", "clock", "clock", "result", "status", "junk", "seq"]))
     legal = legal_ucis(run, board)
     g = run.hall.state.board_game(board)
     if kind == "move" and board == "1":
         uci = data.draw(st.sampled_from(legal)) if legal and data.draw(st.booleans()) else \
-            data.draw(st.sampled_from(["e2e5", "a1a8", "zz", "e1g1", "d1h5"]))
+            data.draw(st.sampled_from(["e2e5", "a1a8", "zz", "e1g1", "d1h5", "e1e3", "e8e6"]))
+        replies = replies_after_illegal(run, board)
+        if replies and data.draw(st.booleans()):
+            uci = data.draw(st.sampled_from(replies))  # the opponent plays on (A.5.2 in blitz)
         return run.send(board, "move", {"move": uci})
     if kind == "move":  # the sensor board: placements
         position = chess.Board(g.fen)
@@ -119,11 +184,14 @@ def message(data, run: Run):
                 position.set_piece_at(chess.square(5, rank), rook)
         return run.send(board, "position", {"placement": position.board_fen()})
     if kind == "clock":
-        event = data.draw(st.sampled_from(["start", "press", "press", "pause", "resume"]))
+        event = data.draw(st.sampled_from(["start", "press", "press", "pause", "resume", "period_added"]))
         running = data.draw(st.sampled_from(["white", "black", None]))
         white = data.draw(st.integers(0, 5_400_000))
         black = data.draw(st.integers(0, 5_400_000))
-        return run.send(board, "clock", {"event": event, "white_ms": white, "black_ms": black, "running": running})
+        extra = {"side": data.draw(st.sampled_from(["white", "black"])), "period": data.draw(st.integers(2, 3))} \
+            if event == "period_added" else {}
+        return run.send(board, "clock", {"event": event, "white_ms": white, "black_ms": black, "running": running,
+                                         **extra})
     if kind == "result":
         result = data.draw(st.sampled_from(["1-0", "0-1", "1/2-1/2"]))
         reason = data.draw(st.sampled_from(["agreement", "threefold repetition", "resignation", "Fifty move rule"]))
@@ -147,7 +215,8 @@ def arbiter_action(data, run: Run) -> None:
     """One of the console's actions on a game of the round, appended when it is valid."""
     view = SpectatorView(run.hall.state)
     gid = data.draw(st.sampled_from(["1-1", "1-2"]))
-    action = data.draw(st.sampled_from(["check_in", "set_result", "reopen", "adjust_clock", "pause", "resume"]))
+    action = data.draw(st.sampled_from(["check_in", "set_result", "reopen", "adjust_clock", "pause", "resume",
+                                        "reject_claim", "apply_penalty"]))
     body: dict = {"game": gid}
     if action == "check_in":
         body["side"] = data.draw(st.sampled_from(["white", "black"]))
@@ -156,6 +225,10 @@ def arbiter_action(data, run: Run) -> None:
             data.draw(st.sampled_from(["1-0", "0-1", "1/2-1/2"]))
     elif action == "adjust_clock":
         body.update(white_ms=data.draw(st.integers(0, 5_400_000)), black_ms=data.draw(st.integers(0, 5_400_000)))
+    elif action == "reject_claim":
+        body["kind"] = data.draw(st.sampled_from(["threefold", "fifty_moves"]))
+    elif action == "apply_penalty":
+        body.update(side=data.draw(st.sampled_from(["white", "black"])), add_ms=data.draw(st.sampled_from([60_000, 120_000])))
     try:
         items = build(action, body, "chief", view.every_game())
     except ActionError:
@@ -165,9 +238,11 @@ def arbiter_action(data, run: Run) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(data=st.data(), event=st.sampled_from([None, "us-championship-2023.toml", "norway-chess-2023.toml"]))
-def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway(data, event):
-    run = Run(tournament(event))
+@given(data=st.data(), event=st.sampled_from([None, "us-championship-2023.toml", "norway-chess-2023.toml",
+                                              "norway-chess-2023-blitz.toml"]),
+       start=st.sampled_from(STARTS))
+def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway(data, event, start):
+    run = Run(tournament(event), start)
     for _ in range(data.draw(st.integers(5, 45))):
         step_kind = data.draw(st.sampled_from(["message"] * 6 + ["tick", "arbiter", "check"]))
         run.now += data.draw(st.sampled_from([0, 5, 400, 2_000, 4_000, 60_000, 10 * MIN]))
@@ -180,21 +255,21 @@ def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway(data, event):
             fresh = run.rebuilt()
             assert fresh.state.snapshot() == run.hall.state.snapshot()
             assert fresh.state.errors == []
-            topic, payload = message(data, run)
-            live, again = run.hall.handle(topic, payload, run.now), fresh.handle(topic, payload, run.now)
-            assert again.entries == live.entries
-            assert again.feedback == live.feedback
-            run.log.extend((t, d, run.now) for t, d in live.entries)
-            assert fresh.state.snapshot() == run.hall.state.snapshot()
+            for topic, payload in messages(data, run):
+                live, again = run.hall.handle(topic, payload, run.now), fresh.handle(topic, payload, run.now)
+                assert again.entries == live.entries
+                assert again.feedback == live.feedback
+                run.log.extend((t, d, run.now) for t, d in live.entries)
+                assert fresh.state.snapshot() == run.hall.state.snapshot()
             # time passing: the same answers (resend requests are feedback, asked again by each)
             run.now += data.draw(st.sampled_from([1_000, 31 * MIN]))
             ticked = run.hall.tick(run.now)
             assert fresh.tick(run.now).entries == ticked.entries
             run.log.extend((t, d, run.now) for t, d in ticked.entries)
         else:
-            topic, payload = message(data, run)
-            step = run.hall.handle(topic, payload, run.now)
-            run.log.extend((t, d, run.now) for t, d in step.entries)
+            for topic, payload in messages(data, run):
+                step = run.hall.handle(topic, payload, run.now)
+                run.log.extend((t, d, run.now) for t, d in step.entries)
         assert run.hall.faults == 0, run.hall.last_fault
     fresh = run.rebuilt()
     assert fresh.state.snapshot() == run.hall.state.snapshot()

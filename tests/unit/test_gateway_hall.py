@@ -6,61 +6,13 @@ Sources: DESIGN.md (device protocol), docs/events.md (entry types), ../shared/ca
 
 from __future__ import annotations
 
-import json
-
 import chess
 import pytest
+from hall_driver import T, Driver
 
 from gateway.hall import GAME_OVER, HELD, Hall
 
-T = "hall-test"
 START = chess.STARTING_FEN
-
-
-def round_started(*boards: str, fen: str | None = None) -> dict:
-    games = [{"id": f"1-{b}", "board": b, "round": "1", "white": "W", "black": "B", "white_elo": None,
-              "black_elo": None, "variant": "chess", "time_control": "5400+30", "fen": fen,
-              "kind": "classical"} for b in boards]
-    return {"round": "1", "event": "Test", "site": "", "date": "2024.04.04", "games": games}
-
-
-class Driver:
-    """A hall with a record of every entry and feedback it produced."""
-
-    def __init__(self, *boards: str, fen: str | None = None, hold_ms: int = 2000):
-        self.hall = Hall(T, hold_ms=hold_ms)
-        self.entries: list[tuple[str, dict]] = [("round_started", round_started(*boards, fen=fen))]
-        self.hall.fold(*self.entries[0])
-        self.stamps = [0]
-        self.feedback: list[tuple[str, dict]] = []
-        self.seqs: dict[tuple[str, str], int] = {}
-        self.now = 0
-
-    def send(self, board: str, kind: str, body, *, seq: int | None = None, raw: bytes | None = None):
-        device = "clock" if kind == "clock" else "board"
-        if raw is None:
-            if seq is None:
-                seq = self.seqs.get((board, device), 0) + 1
-            self.seqs[(board, device)] = max(seq, self.seqs.get((board, device), 0))
-            raw = json.dumps({"seq": seq, **body}).encode()
-        self.now += 10
-        step = self.hall.handle(f"venue/{T}/boards/{board}/{kind}", raw, self.now)
-        self.entries.extend(step.entries)
-        self.stamps.extend(self.now for _ in step.entries)
-        self.feedback.extend(step.feedback)
-        return step
-
-    def move(self, board: str, uci: str, **kw):
-        return self.send(board, "move", {"move": uci}, **kw)
-
-    def place(self, board: str, placement: str, **kw):
-        return self.send(board, "position", {"placement": placement}, **kw)
-
-    def types(self, *wanted: str) -> list[str]:
-        return [t for t, _ in self.entries if not wanted or t in wanted]
-
-    def played(self, board: str = "1") -> list[str]:
-        return [d["move"] for t, d in self.entries if t == "move_played" and d["board"] == board]
 
 
 def test_moves_are_played_and_answered():
