@@ -2,7 +2,8 @@
 lets a board's login write only under its board: deploy/make-mosquitto-passwords.py), its board and
 clock messages on one link, as a DGT clock wired through its board.
 
-Everything is QoS 1, sent in order, one at a time; a message without PUBACK is sent again with the
+Everything is QoS 1, sent in order, one at a time, at most ``PACE_PER_S`` a second after a burst
+(the gateway's rate limit is above that); a message without PUBACK is sent again with the
 same ``seq`` once the link is back (docs/protocol.md). The session is kept (clean_session=0, a fixed
 client id) so feedback sent while the link is down still arrives. The retained ``status`` is sent
 again after each reconnect, with the last will ``offline``: if the bridge dies, every board it
@@ -26,6 +27,10 @@ log = logging.getLogger(__name__)
 
 PUBACK_TIMEOUT_S = 2.0
 HISTORY = 2000  # messages kept per device for resending (a few games' worth)
+# The gateway drops a device's messages beyond 50 a second, after a burst of 400
+# (gateway/service.py RATE_PER_S, RATE_BURST): the link paces itself below that, so a flood from
+# LiveChess is delayed, never dropped.
+PACE_PER_S, PACE_BURST = 40.0, 200.0
 
 
 class BoardLink:
@@ -83,9 +88,18 @@ class BoardLink:
                 await sender
 
     async def _send_all(self) -> None:
+        loop = asyncio.get_running_loop()
+        tokens, at = PACE_BURST, loop.time()
         while True:
             topic, payload, retain = await self._queue.get()
             try:
+                now = loop.time()
+                tokens = min(PACE_BURST, tokens + (now - at) * PACE_PER_S)
+                at = now
+                if tokens < 1:
+                    await asyncio.sleep((1 - tokens) / PACE_PER_S)
+                    tokens, at = 1.0, loop.time()
+                tokens -= 1
                 await self._publish(topic, payload, retain)
             finally:
                 self._queue.task_done()
