@@ -9,8 +9,9 @@ What the bridge publishes for a hall board (docs/protocol.md, docs/boards.md):
 - ``clock`` ``{"event", "white_ms", "black_ms", "running"}`` when the clock's running side changes
   or a stopped clock's times are set (``clock_event``). LiveChess reports whole seconds.
 - ``status`` ``online``/``offline``: LiveChess reading the board (``ACTIVE``, ``DELAYED``) or not
-  (``INACTIVE``, ``NOTRESPONDING``, gone from its list, or LiveChess itself unreachable). While a
-  board is not read, its stale placement and clock are not sent.
+  (``INACTIVE``, ``NOTRESPONDING``, gone from its list, or LiveChess itself unreachable); online
+  with the battery when LiveChess knows it (``{"status": "online", "battery": "87%"}``), sent again
+  when it changes. While a board is not read, its stale placement and clock are not sent.
 
 ``Reading`` is what was last sent for a hall board; it is kept with the board's ``seq`` values
 (``devices.livechess.store``), so a restarted bridge goes on without sending anything twice.
@@ -18,6 +19,7 @@ What the bridge publishes for a hall board (docs/protocol.md, docs/boards.md):
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, replace
 
 from devices.livechess.api import BoardEvent, EBoard, LiveClock
@@ -90,18 +92,23 @@ def _placement(last: Reading, placement: str | None) -> tuple[Reading, list[Out]
     return after, [("position", {"placement": placement}, after)]
 
 
-def status(last: Reading, online: bool) -> tuple[Reading, list[Out]]:
-    """A status message when the board's availability changed (or none was sent yet)."""
-    if last.online == online:
+def status(last: Reading, online: bool, battery: str | None = None) -> tuple[Reading, list[Out]]:
+    """A status message when the board's availability changed (or none was sent yet), or, while
+    online, its battery (LiveChess's text: "87%", "3.9V"): ``{"status": "online", "battery": ...}``
+    (docs/protocol.md "Status"); plain ``online``/``offline`` otherwise."""
+    battery = battery if online else last.battery
+    if last.online == online and (not online or battery is None or battery == last.battery):
         return last, []
-    after = replace(last, online=online)
-    return after, [("status", "online" if online else "offline", after)]
+    after = replace(last, online=online, battery=battery)
+    text = "offline" if not online else ("online" if battery is None else
+                                         json.dumps({"status": "online", "battery": battery}))
+    return after, [("status", text, after)]
 
 
 def from_snapshot(last: Reading, eb: EBoard) -> tuple[Reading, list[Out]]:
     """An ``eboards`` entry: the status, then (when LiveChess reads the board) its placement and
     clock if they changed."""
-    reading, out = status(replace(last, battery=eb.battery), eb.online)
+    reading, out = status(last, eb.online, eb.battery)
     if not eb.online:
         return reading, out
     reading, more = _placement(reading, eb.board)

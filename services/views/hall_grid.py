@@ -54,7 +54,7 @@ def board_row(state, board: str, game_id: str, counts: dict[str, int], now_ms: i
     row = {"board": board, "game": g.id, "white": g.white, "black": g.black, "variant": g.variant,
            "status": g.status, "result": g.result, "termination": g.termination, "ply": g.ply, "turn": g.turn,
            "last_san": g.san[-1] if g.san else None, "clock": dict(g.clock) if g.clock else None,
-           "clock_state": _clock_state(g), "device": device, "battery": getattr(b, "battery", None),
+           "clock_state": _clock_state(g), "device": device, "battery": b.battery if b else None,
            "held": bool(b and b.held), "rotated": bool(b and b.rotated), "absent": absent,
            "alerts": counts.get(board, 0)}
     row["problems"] = [word for word, on in (("offline", device == "offline"), ("alerts", row["alerts"] > 0),

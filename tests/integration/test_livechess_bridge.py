@@ -140,6 +140,8 @@ async def test_a_board_that_stops_responding_goes_offline_and_comes_back(tmp_pat
             entries = await log_until(log, lambda es: [e.type for e in es if e.type.startswith("device_")]
                                       == ["device_online", "device_offline", "device_online"], 5)
     assert all(e.data["board"] == "1" for e in entries if e.type.startswith("device_"))
+    # LiveChess's battery text comes with the status (docs/protocol.md "Status")
+    assert [e.data.get("battery") for e in entries if e.type == "device_online"] == ["87%", "87%"]
     await log.close()
 
 

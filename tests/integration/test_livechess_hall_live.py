@@ -107,6 +107,7 @@ async def test_two_livechess_sources_20_boards_through_mosquitto_to_the_hall_pag
     rows = {r["board"]: r for r in grid}
     assert sorted(rows, key=int) == [str(b) for b in range(1, 21)]
     assert all(rows[s.board]["device"] == "online" and rows[s.board]["ply"] == len(s.plies) for s in scripts)
+    assert {r["battery"] for r in grid} == {"87%"}  # LiveChess's battery text, through the status
     types = [e.type for e in entries]
     assert types.count("move_rejected") == 0 and types.count("seq_gap") == 0
     assert types.count("move_played") == sum(len(s.plies) for s in scripts)

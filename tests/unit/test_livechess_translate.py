@@ -124,7 +124,12 @@ def test_a_board_not_read_sends_only_offline():
     assert [(k, p) for k, p, _ in out] == [("status", "offline")]
     assert r.placement == START  # the stale placement is not taken
     r, out = translate.from_snapshot(r, EBoard("1001", "ACTIVE", "12%", AFTER_E4, False, None))
-    assert [(k, p) for k, p, _ in out] == [("status", "online"), ("position", {"placement": AFTER_E4})]
+    assert [(k, p) for k, p, _ in out] == [("status", '{"status": "online", "battery": "12%"}'),
+                                          ("position", {"placement": AFTER_E4})]
+    # the battery is sent again when it changes, and only then
+    assert translate.from_snapshot(r, EBoard("1001", "ACTIVE", "12%", AFTER_E4, False, None))[1] == []
+    _, out = translate.from_snapshot(r, EBoard("1001", "ACTIVE", "11%", AFTER_E4, False, None))
+    assert [(k, p) for k, p, _ in out] == [("status", '{"status": "online", "battery": "11%"}')]
 
 
 def test_board_map():
