@@ -25,14 +25,13 @@ _PIECE = {chess.PAWN: "", chess.KNIGHT: "N", chess.BISHOP: "B", chess.ROOK: "R",
           chess.KING: "K"}
 
 
-def ply_label(ply: int, san: list[str], first: str = "white") -> str:
-    """"28. Re4" for White's 28th move (ply 55), "28... Rd4" for Black's; "start" for ply 0;
-    without the move known, only its number. ``first``: the side that makes ply 1."""
+def ply_label(ply: int, san: list[str]) -> str:
+    """"28. Re4" for the first mover's 28th move (ply 55), "28... Rd4" for the reply (ply 56), as a
+    score sheet numbers them (in checkers Red moves first: ply 1 is "1."); "start" for ply 0;
+    without the move known, only its number."""
     if ply <= 0:
         return "start"
-    number = (ply + 1) // 2
-    first_half = ply % 2 == 1
-    dots = "." if (first_half if first == "white" else not first_half) else "..."
+    number, dots = (ply + 1) // 2, "." if ply % 2 == 1 else "..."
     move = san[ply - 1] if 0 < ply <= len(san) else ""
     return f"{number}{dots} {move}".strip()
 
@@ -86,9 +85,8 @@ def _claims(game, data: dict) -> list[dict]:
                 san = None
         last = ev.get("last_irreversible_ply")
         out.append({"kind": c.get("kind"), "by_move": c.get("by_move"), "by_move_san": san,
-                    "plies": [{"ply": p, "label": ply_label(p, game.san, game.first_side)} for p in ev.get("plies") or ()],
-                    "last_irreversible": None if last is None else {"ply": last, "label": ply_label(last, game.san,
-                                                                                                   game.first_side)}})
+                    "plies": [{"ply": p, "label": ply_label(p, game.san)} for p in ev.get("plies") or ()],
+                    "last_irreversible": None if last is None else {"ply": last, "label": ply_label(last, game.san)}})
     return out
 
 
