@@ -18,7 +18,7 @@ import time
 
 from services.views.alert_evidence import evidence_words
 from services.views.alerts import CLOSING_ACTIONS, RECORDED_ACTIONS, AlertQueue
-from services.views.hall_grid import alert_counts, board_row, hall_boards, hall_rows
+from services.views.hall_grid import alert_counts, board_row, hall_rows
 
 from dashboard.hub import Hub
 
@@ -43,7 +43,8 @@ class Desk:
         self.seq = 0
         self.state = None
         self._rows: dict[str, str] = {}  # board -> encoded row last sent
-        self._words: dict[tuple, dict] = {}  # (alert id, count, status) -> words
+        self._words: dict[tuple, dict] = {}  # (alert id, count, ply) -> words
+        self._counts: dict[str, int] | None = None  # open alerts per board, while no alert changes
 
     def attach(self, state) -> None:
         """Read ``state`` (folded before each entry reaches the desk) for the grid and the words."""
@@ -79,12 +80,14 @@ class Desk:
         return hall_rows(self.state, self.queue.open_alerts(), _now_ms())
 
     def _push_rows(self, entry, changed) -> None:
+        """Push the rows of the boards an entry touched (its board, the boards its changed alerts
+        name), when they differ from what was sent: O(1) a board, whatever the hall's size."""
         if self.state is None:
             return
         if entry.type == "round_started":
-            self._rows.clear()
             rows = self.hall()
             self._rows = {r["board"]: _encode(r) for r in rows}
+            self._counts = None
             self.hub.publish(entry.seq, _encode({"type": "hall", "seq": entry.seq, "hall": rows}))
             return
         touched = {str(entry.data["board"])} if entry.data.get("board") not in (None, "") else set()
@@ -93,12 +96,14 @@ class Desk:
                 {a.board} if a.board else set())
         if not touched:
             return
-        counts = alert_counts(self.queue.open_alerts())
+        if changed or self._counts is None:
+            self._counts = alert_counts(self.queue.open_alerts())
         now = _now_ms()
-        for board, gid in hall_boards(self.state):
-            if board not in touched:
+        for board in touched:
+            b = self.state.boards.get(board)
+            if b is None or b.game not in self.state.games:
                 continue
-            row = board_row(self.state, board, gid, counts, now)
+            row = board_row(self.state, board, b.game, self._counts, now)
             text = _encode(row)
             if self._rows.get(board) != text:
                 self._rows[board] = text
