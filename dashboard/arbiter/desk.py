@@ -107,7 +107,7 @@ class Desk:
             text = _encode(row)
             if self._rows.get(board) != text:
                 self._rows[board] = text
-                self.hub.publish(entry.seq, _encode({"type": "board", "seq": entry.seq, "row": row}))
+                self.hub.publish(entry.seq, f'{{"type":"board","seq":{entry.seq},"row":{text}}}')
 
     def snapshot_dict(self) -> dict:
         """Open alerts (action first, newest first), the last 200 resolved ones, the last 200
