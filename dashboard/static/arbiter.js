@@ -126,6 +126,7 @@
       setHall(msg.hall || []);
       state.detailKey = null;
       render();
+      renderHall();
       loadGames();
     } else if (msg.type === "alert") {
       const isNew = !state.alerts.has(msg.alert.id);
@@ -140,8 +141,10 @@
     } else if (msg.type === "hall") {
       setHall(msg.hall || []); renderHall(); if (state.board) renderBoardDetail();
     } else if (msg.type === "board") {
-      state.hall.set(msg.row.board, msg.row); renderHall();
+      state.hall.set(msg.row.board, msg.row); renderTile(msg.row);
       if (state.board === msg.row.board) renderBoardDetail();
+      const sel = state.alerts.get(state.selected);
+      if (sel && sel.game === msg.row.game) refillClocks(msg.row);
     }
     if (msg.type === "alert" && msg.alert.game && msg.alert.game === state.refGame) refreshRefGame();
   }
@@ -243,7 +246,6 @@
     }
     if (state.selected !== null) renderDetail();
     renderActions();
-    renderHall();
   }
   $("show-closed").addEventListener("change", () => render());
 
@@ -277,23 +279,46 @@
     const rows = [...state.hall.values()].sort(boardOrder);
     const only = $("only-problems").checked;
     const shown = rows.filter((r) => !only || r.problems.length);
-    const count = (p) => rows.filter((r) => r.problems.includes(p)).length;
-    const offline = count("offline"), absent = rows.reduce((n, r) => n + (r.problems.includes("absent") ? r.absent.length : 0), 0);
     $("hall").hidden = rows.length === 0;
-    $("hall-summary").textContent = `${rows.length} boards` + (offline ? ` · ${offline} offline` : "") + (absent ? ` · ${absent} not arrived` : "") +
-      (count("alerts") ? ` · ${count("alerts")} with alerts` : "") + (count("held") ? ` · ${count("held")} held` : "");
+    renderSummary(rows);
     $("no-boards").hidden = !(only && rows.length && !shown.length);
     $("grid").innerHTML = shown.map(tile).join("");
-    for (const li of $("grid").querySelectorAll(".tile")) {
-      li.addEventListener("click", (ev) => { if (!ev.target.closest("button")) selectBoard(li.dataset.board); });
-      li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && !ev.target.closest("button")) selectBoard(li.dataset.board); });
-    }
-    for (const b of $("grid").querySelectorAll("button.checkin")) {
-      b.addEventListener("click", () => checkIn(b.dataset.game, b.dataset.side, b));
-    }
+    for (const li of $("grid").querySelectorAll(".tile")) wireTile(li);
+  }
+  function renderSummary(rows) {
+    const count = (p) => rows.filter((r) => r.problems.includes(p)).length;
+    const offline = count("offline"), absent = rows.reduce((n, r) => n + (r.problems.includes("absent") ? r.absent.length : 0), 0);
+    $("hall-summary").textContent = `${rows.length} boards` + (offline ? ` · ${offline} offline` : "") + (absent ? ` · ${absent} not arrived` : "") +
+      (count("alerts") ? ` · ${count("alerts")} with alerts` : "") + (count("held") ? ` · ${count("held")} held` : "");
+  }
+  function wireTile(li) {
+    li.addEventListener("click", (ev) => { if (!ev.target.closest("button")) selectBoard(li.dataset.board); });
+    li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && !ev.target.closest("button")) selectBoard(li.dataset.board); });
+    for (const b of li.querySelectorAll("button.checkin")) b.addEventListener("click", () => checkIn(b.dataset.game, b.dataset.side, b));
+  }
+  // One board changed: only its tile is redrawn (a button being clicked elsewhere stays), unless
+  // the filter now shows or hides it.
+  function renderTile(r) {
+    const old = $("grid").querySelector(`.tile[data-board="${CSS.escape(r.board)}"]`);
+    const wanted = !$("only-problems").checked || r.problems.length;
+    if (!old || !wanted) return renderHall();
+    const holder = document.createElement("ol");
+    holder.innerHTML = tile(r);
+    const li = holder.firstElementChild;
+    old.replaceWith(li);
+    wireTile(li);
+    renderSummary([...state.hall.values()]);
   }
   $("only-problems").addEventListener("change", () => renderHall());
-  setInterval(() => { if (!$("console").hidden && [...state.hall.values()].some((r) => r.clock_state === "running")) renderHall(); }, 1000);
+  // Running clocks count down in place, once a second (the tiles are not redrawn).
+  setInterval(() => {
+    if ($("console").hidden) return;
+    for (const r of state.hall.values()) {
+      if (r.clock_state !== "running" || !r.clock) continue;
+      const span = $("grid").querySelector(`.tile[data-board="${CSS.escape(r.board)}"] .t-clock-${r.clock.running}`);
+      if (span) span.textContent = hms(shownMs(r, r.clock.running));
+    }
+  }, 1000);
 
   async function checkIn(game, side, button) {
     if (button) button.disabled = true;
@@ -309,6 +334,7 @@
     state.board = board; state.selected = null; state.detailKey = null;
     document.body.classList.add("reading");
     render();
+    renderHall();
     renderBoardDetail();
     const r = state.hall.get(board);
     if (r) loadGame(r.game);
@@ -345,11 +371,19 @@
       <label>Black <input id="bclock" value="${b}" placeholder="h:mm:ss" aria-label="Black's clock (h:mm:ss)" size="8"></label>
       <button type="button" data-act="adjust_clock">Set clocks</button></div>`;
   }
+  // The clock inputs follow the clock while the arbiter has not typed in them.
+  function refillClocks(r) {
+    for (const [id, side] of [["wclock", "white"], ["bclock", "black"]]) {
+      const input = $(id);
+      if (input && r.clock && input.dataset.typed !== "1" && document.activeElement !== input) input.value = hms(shownMs(r, side));
+    }
+  }
+  document.addEventListener("input", (ev) => { if (ev.target.id === "wclock" || ev.target.id === "bclock") ev.target.dataset.typed = "1"; });
   function backButton() { return `<button type="button" class="back" id="back">&larr; Alerts and hall</button>`; }
   function wireBack() {
     const b = $("back");
     if (b) b.addEventListener("click", () => { document.body.classList.remove("reading"); state.selected = null; state.board = null; state.detailKey = null;
-      $("detail").innerHTML = '<p class="muted">Pick an alert or a board.</p>'; render(); $("alerts").scrollIntoView({ block: "start" }); });
+      $("detail").innerHTML = '<p class="muted">Pick an alert or a board.</p>'; render(); renderHall(); $("alerts").scrollIntoView({ block: "start" }); });
   }
 
   const ACTION_NAMES = { score_sheet_entered: "Score sheet entered", adjudication_recorded: "Adjudication recorded",
