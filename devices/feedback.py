@@ -1,8 +1,14 @@
-"""The gateway's answers to a device (docs/protocol.md "Feedback"), as a device reads them."""
+"""A device's side of the protocol's delivery rules, shared by the simulated boards
+(devices/station.py) and the LiveChess bridge (devices/livechess/link.py): reading the gateway's
+feedback, sending again from ``resend_from``, publishing until the broker acknowledges
+(docs/protocol.md "Transport", "Feedback")."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+
+import aiomqtt
 
 
 def read_feedback(payload: bytes | str) -> tuple[dict | None, tuple[str, int] | None]:
@@ -28,10 +34,6 @@ async def publish_acked(up, client_of, topic: str, payload: str, *, retain: bool
     the link is up), publish on ``client_of()``; on no PUBACK within ``timeout`` s (or no client),
     call ``on_failure(client)`` when given and try again. A message the gateway already has is
     answered ``duplicate`` and ignored, so sending twice is harmless."""
-    import asyncio
-
-    import aiomqtt
-
     while True:
         await up.wait()
         client = client_of()
@@ -48,8 +50,6 @@ def take_feedback(payload: bytes | str, feedback: list, resend, tasks: set) -> N
     """A device's handling of one feedback message: the answer kept in ``feedback``; a
     ``resend_from`` starts ``resend(device, first)`` (a coroutine function) as a task, kept in
     ``tasks`` until done."""
-    import asyncio
-
     answer, wanted = read_feedback(payload)
     if answer is not None:
         feedback.append(answer)

@@ -35,7 +35,7 @@ import aiomqtt
 import chess
 import pytest
 from live_helpers import entries_matching
-from test_arbiter import ARGS, CHROMIUM, ENV, GAME_ID, LOGIN, PASSWORD, abasov_nepomniachtchi, candidates
+from test_arbiter import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, abasov_nepomniachtchi, candidates
 
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
@@ -164,7 +164,9 @@ async def test_one_start_alert_for_the_round_closes_as_players_arrive():
         await page.click(alert)
         await page.wait_for_function("() => document.querySelectorAll('#detail .presence').length === 12")
         first = games[0]
-        assert f"White, " in await page.text_content(f'#detail .presence[data-board="{first["board"]}"][data-side="white"]')
+        line = await page.text_content(f'#detail .presence[data-board="{first["board"]}"][data-side="white"]')
+        assert f"White, {first['white']}: not at the board since" in line  # "White, Player 03, not at the board"
+        assert "fine 500 USD" in line  # US 2023 rule 1
         await page.screenshot(path=str(HERE / "hall-start-alert.png"), full_page=True)
         # Board 1's White moves (a move shows the player at the board); the rest are checked in.
         async with device(broker, slug) as dev:
