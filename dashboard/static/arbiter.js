@@ -338,7 +338,7 @@
     renderBoardDetail();
     const r = state.hall.get(board);
     if (r) loadGame(r.game);
-    $("detail").scrollIntoView({ block: "start" });
+    $("detail").scrollIntoView({ block: "start", behavior: window.matchMedia("(max-width: 760px)").matches ? "auto" : "smooth" });
   }
   function renderBoardDetail() {
     const r = state.hall.get(state.board);

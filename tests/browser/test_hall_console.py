@@ -249,3 +249,35 @@ async def test_claim_card_with_san_evidence_and_the_laws_time_after_a_rejection(
         adjusted = await entries_matching(log, lambda e: e.type == "clock_adjusted" and e.data["white_ms"] == 3_930_000)
         assert adjusted[-1].data["black_ms"] == 2_999_000
     await log.close()
+
+
+async def test_a_confirmed_illegal_move_gets_the_laws_time_for_the_opponent():
+    """Field case F05 (docs/protocol.md): after 1.e4 e5, White's king jumps e1-e3. The alert says who
+    and what in words; "Illegal move confirmed" proposes FIDE Laws 7.5.5's two minutes for Black,
+    applied as ``clock_adjusted`` on confirmation."""
+    slug = f"illegal-{uuid.uuid4().hex[:8]}"
+    log = open_log("memory://", slug)
+    await log.append("round_started", round_from_pgn('[Round "1"]\n[White "Player 03"]\n[Black "Player 04"]\n\n*\n'))
+    async with hall(log, slug) as (page, broker, _, _url), device(broker, slug) as dev:
+        topic = f"venue/{slug}/boards/1"
+        await dev.publish(f"{topic}/clock", json.dumps({"seq": 1, "event": "start", "white_ms": 5_400_000,
+                                                         "black_ms": 5_400_000, "running": "white"}), qos=1)
+        for seq, uci in enumerate(("e2e4", "e7e5", "e1e3"), start=1):
+            await dev.publish(f"{topic}/move", json.dumps({"seq": seq, "move": uci}), qos=1)
+        await dev.publish(f"{topic}/clock", json.dumps({"seq": 2, "event": "pause", "white_ms": 5_300_000,
+                                                         "black_ms": 5_350_000, "running": None}), qos=1)
+        [rejected] = await entries_matching(log, lambda e: e.type == "move_rejected")
+        alert = f'.alert[data-id="{rejected.seq}"]'
+        await page.wait_for_selector(alert, timeout=10_000)
+        assert "White, Player 03, illegal move Ke1-e3" in await page.text_content(f"{alert} .words")
+        await page.wait_for_selector('#grid .tile[data-board="1"] .held')
+        await entries_matching(log, lambda e: e.type == "clock_paused")
+        await page.click(alert)
+        await page.click("#detail button[data-act=propose_illegal]")
+        await page.wait_for_selector("#detail .proposal >> text=7.5.5")
+        await page.wait_for_function("() => document.querySelector('#penalty-then') && "
+                                     "document.querySelector('#penalty-then').textContent === '1:31:10'")  # 1:29:10 + 2:00
+        await page.click("#detail .proposal button[data-propose=time]")
+        [adjusted] = await entries_matching(log, lambda e: e.type == "clock_adjusted")
+        assert (adjusted.data["white_ms"], adjusted.data["black_ms"]) == (5_300_000, 5_470_000)
+    await log.close()
