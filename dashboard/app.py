@@ -58,6 +58,7 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
     """
     desk = Desk()
     feed = Feed(log, Hub(queue_cap), history, observers=[desk.ingest])
+    desk.attach(feed.state)
     tournament_view = TournamentView(feed.state)
     accounts = accounts if accounts is not None else Accounts.load(None)
 

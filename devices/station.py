@@ -39,6 +39,7 @@ import aiomqtt
 import chess
 
 from devices.checkers_faults import illegal_move as illegal_checkers_move
+from devices.feedback import publish_acked, take_feedback
 from devices.script import Ply, Script
 from gateway.mqtt_url import parse_mqtt_url
 from gateway.mqtt_adapter import cut_link, no_delay
@@ -244,18 +245,11 @@ class SimulatedBoard:
     # ----- the MQTT link -----------------------------------------------------------------------
 
     async def _publish(self, topic: str, payload: str, *, retain: bool = False) -> None:
-        """Send one message at QoS 1; waits for the link, sends again after a failure."""
-        while True:
-            await self._up.wait()
-            client = self._client
-            try:
-                await client.publish(topic, payload, qos=1, retain=retain, timeout=PUBACK_TIMEOUT_S)
-                self.sent.append((topic, payload))
-                return
-            except (aiomqtt.MqttError, AttributeError):
-                # no acknowledgement: start the link again (the link task may not have noticed)
-                self._cut(client)
-                await asyncio.sleep(0.05)
+        """Send one message at QoS 1; waits for the link, sends again after a failure (starting the
+        link again: the link task may not have noticed)."""
+        await publish_acked(self._up, lambda: self._client, topic, payload, retain=retain,
+                            timeout=PUBACK_TIMEOUT_S, on_failure=self._cut)
+        self.sent.append((topic, payload))
 
     async def _link(self) -> None:
         backoff = 0.05
@@ -288,16 +282,7 @@ class SimulatedBoard:
             backoff = min(backoff * 2, 1.0)
 
     def _on_feedback(self, payload) -> None:
-        try:
-            answer = json.loads(payload)
-        except ValueError:
-            return
-        self.feedback.append(answer)
-        if isinstance(answer, dict) and isinstance(answer.get("resend_from"), int):
-            task = asyncio.create_task(self._resend(answer.get("device", "board"),
-                                                    answer["resend_from"]))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        take_feedback(payload, self.feedback, self._resend, self._tasks)
 
     async def _drop_link(self) -> None:
         """Cut the TCP link without DISCONNECT: the broker publishes the will ("offline")."""

@@ -215,9 +215,12 @@ class Hall:
             return self._rejected(turn, topic, payload, BadMessage(
                 f"unknown board: {msg.board}", board=msg.board, kind=msg.kind, device=msg.device, seq=msg.seq))
         if msg.kind == "status":
-            kind = DeviceOnline if msg.body["status"] == "online" else DeviceOffline
-            if board.status != kind.TYPE:  # the retained status comes again on every resubscription
-                turn.emit(kind(board=msg.board, device=msg.device))
+            battery = msg.body.get("battery")
+            if msg.body["status"] == "offline":
+                if board.status != DeviceOffline.TYPE:  # the retained status comes again on every resubscription
+                    turn.emit(DeviceOffline(board=msg.board, device=msg.device))
+            elif board.status != DeviceOnline.TYPE or (battery is not None and battery != board.battery):
+                turn.emit(DeviceOnline(board=msg.board, device=msg.device, battery=battery))
             return
         dev = board.devices.get(msg.device) or DeviceSeq()
         if msg.seq <= dev.last and dev.in_hole(msg.seq):

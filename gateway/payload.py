@@ -214,16 +214,28 @@ def _bad(msg: Message, reason: str) -> None:
 
 
 def _status(board: str, payload: bytes | str, raw: str) -> Message:
-    text = raw.strip()
-    if text.startswith('"'):
+    """``online``/``offline`` as plain text or a JSON string, or a JSON object ``{"status":
+    "online"|"offline", "battery": TEXT}`` (a board that knows its battery, e.g. a DGT e-board
+    through LiveChess: "87%", "3.9V"; at most 16 characters)."""
+    text, battery = raw.strip(), None
+    if text.startswith(('"', "{")):
         try:
             text = json.loads(text)
         except ValueError:
             pass
+    if isinstance(text, dict):
+        battery = text.get("battery")
+        if battery is not None and (isinstance(battery, bool) or not isinstance(battery, (str, int, float))
+                                    or len(str(battery)) > 16):
+            raise BadMessage("bad status: battery must be a short text such as \"87%\"", board=board,
+                             kind="status", device="board")
+        battery = None if battery is None else str(battery)
+        text = text.get("status")
     if text not in ("online", "offline"):
         raise BadMessage("bad status: expected online or offline", board=board, kind="status",
                          device="board")
-    return Message(board, "status", "board", None, {"status": text}, raw)
+    body = {"status": text} if battery is None else {"status": text, "battery": battery}
+    return Message(board, "status", "board", None, body, raw)
 
 
 def _check_move(msg: Message) -> None:

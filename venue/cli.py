@@ -9,6 +9,8 @@ Subcommands::
                   [--round-start now|ISO] [--accept-changes]
     venue dashboard --store URL --tournament SLUG|FILE.toml [--host H] [--port P]
     venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X] [--kind move|position] [--fault F ...]
+    venue bridge livechess [--url ws://127.0.0.1:1982/api/v1.0] --mqtt URL --tournament SLUG --boards MAP
+                  [--credentials FILE] [--state FILE] [--round LABEL] [--poll S] [--seq-jump N]
     venue pair ...        (venue.pair.main)
     venue tiebreaks ...   (venue.tiebreaks.main)
     venue export ...      (venue.export.main: PGN or TRF of a tournament from its log)
@@ -109,6 +111,12 @@ def parser() -> argparse.ArgumentParser:
                    help="credentials.json of deploy/make-mosquitto-passwords.py: each board logs in as its own "
                         "device (the shipped Mosquitto's ACL)")
 
+    br = sub.add_parser("bridge", help="real boards: publish DGT e-boards read by DGT LiveChess (docs/boards.md)")
+    kinds = br.add_subparsers(dest="bridge", metavar="KIND", required=True)
+    from devices.livechess.cli import add_arguments
+
+    add_arguments(kinds.add_parser("livechess", help="DGT LiveChess's local websocket API -> the device protocol"))
+
     sub.add_parser("pair", help="pair a round (venue pair --help)", add_help=False)
     sub.add_parser("tiebreaks", help="standings with tie-breaks (venue tiebreaks --help)", add_help=False)
     sub.add_parser("export", help="PGN or TRF of a tournament from its log (venue export --help)",
@@ -173,6 +181,10 @@ def _run(args: argparse.Namespace) -> int:
                                  args.round_start, args.accept_changes)
     elif args.command == "dashboard":
         coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port)
+    elif args.command == "bridge":
+        from devices.livechess import cli as livechess
+
+        coro = livechess.run(args)
     else:
         coro = serve.run_simulate(args.mqtt, args.tournament, args.pgn, args.speed, args.kind,
                                   faults=frozenset(args.fault), credentials=args.credentials)

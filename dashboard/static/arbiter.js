@@ -3,7 +3,8 @@
   "use strict";
   const $ = (id) => document.getElementById(id);
   const state = { alerts: new Map(), actions: [], games: new Map(), selected: null, detailKey: null,
-                  ws: null, me: null, sound: false, retry: 500, loadingGames: false, refGame: null };
+                  ws: null, me: null, sound: false, retry: 500, loadingGames: false, refGame: null,
+                  hall: new Map(), board: null, proposals: new Map() };
   const CLAIM_NAMES = { threefold: "Threefold repetition", fifty_moves: "50-move rule", forty_moves: "40-move rule" };
   const CLAIM_RULES = { threefold: ["FIDE Laws 9.2.1.2", "FIDE Laws 9.2.1.1"], fifty_moves: ["FIDE Laws 9.3.2", "FIDE Laws 9.3.1"],
                         forty_moves: ["ACF/WCDF", "ACF/WCDF"] };
@@ -123,8 +124,10 @@
       state.alerts.clear();
       for (const a of msg.alerts.concat(msg.closed || [])) state.alerts.set(a.id, a);
       state.actions = msg.actions || [];
+      setHall(msg.hall || []);
       state.detailKey = null;
       render();
+      renderHall();
       loadGames();
     } else if (msg.type === "alert") {
       const isNew = !state.alerts.has(msg.alert.id);
@@ -136,17 +139,93 @@
       state.actions.push(msg.action);
       renderActions();
       if (msg.action.game && msg.action.game === state.refGame) refreshRefGame();
+    } else if (msg.type === "hall") {
+      setHall(msg.hall || []); renderHall(); if (state.board) renderBoardDetail();
+    } else if (msg.type === "board") {
+      state.hall.set(msg.row.board, msg.row); renderTile(msg.row);
+      if (state.board === msg.row.board) renderBoardDetail();
+      const sel = state.alerts.get(state.selected);
+      if (sel && sel.game === msg.row.game) refillClocks(msg.row);
     }
     if (msg.type === "alert" && msg.alert.game && msg.alert.game === state.refGame) refreshRefGame();
   }
+  function setHall(rows) { state.hall = new Map(rows.map((r) => [r.board, r])); }
 
-  function summary(a) {
-    const e = a.evidence || {};
-    if (a.kind === "draw_claimable") {
-      return (e.claims || []).map((c) => (CLAIM_NAMES[c.kind] || c.kind) + (c.by_move ? " with " + c.by_move : " now")).join("; ");
-    }
-    return e.reason || e.rule || e.result || e.detail || (e.side ? e.side : "") || "";
+  // --- words: who, which side, times as clock times --------------------------------------------
+  const SIDE = { white: "White", black: "Black" };
+  // A clock reading as the clock shows it: h:mm:ss (ms in, whole seconds shown; never negative).
+  function hms(ms) {
+    const s = Math.max(0, Math.floor((ms || 0) / 1000));
+    return Math.floor(s / 3600) + ":" + String(Math.floor(s / 60) % 60).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
   }
+  // A length of time: "2:00" under an hour, else h:mm:ss.
+  function dur(ms) { const t = hms(ms); return t.startsWith("0:") ? t.slice(2).replace(/^0(\d:)/, "$1") : t; }
+  // "1:02:03" (h:mm:ss), "2:00" (m:ss) or "45" (s) -> ms; null when it is not a clock time.
+  function parseHms(text) {
+    const parts = String(text || "").trim().split(":");
+    if (parts.length > 3 || !parts.every((p) => /^\d+$/.test(p))) return null;
+    const n = parts.map(Number);
+    if (n.slice(1).some((x) => x > 59)) return null;
+    return n.reduce((acc, x) => acc * 60 + x, 0) * 1000;
+  }
+  // A time of day in the hall, 24-hour clock: deadlines and arrivals.
+  function clockTime(ms) { return ms ? new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false }) : ""; }
+  function sideName(g, side) { return g && g.variant === "checkers" ? ({ black: "Red (Black)", white: "White" })[side] : SIDE[side] || side; }
+  function playerOf(a, side) {
+    const w = a.words && a.words.players, g = state.games.get(a.game);
+    return (w && w[side]) || (g && g[side]) || "";
+  }
+  // "White, Player 03": who, which side, in words ("Nepomniachtchi, Ian" read as "Ian Nepomniachtchi").
+  function spoken(name) {
+    const parts = String(name || "").split(",").map((x) => x.trim());
+    return parts.length === 2 && parts[0] && parts[1] ? parts[1] + " " + parts[0] : String(name || "");
+  }
+  function who(a, side, player) {
+    const name = spoken(player || playerOf(a, side));
+    return sideName(state.games.get(a.game), side) + (name ? ", " + name : "");
+  }
+  function boardsOf(items) { return [...new Set(items.map((i) => i.board))].join(", "); }
+  function openItems(a) { return ((a.evidence && a.evidence.items) || []).filter((i) => i.state === "absent" || i.state === "defaulted"); }
+  // One sentence an arbiter reads in a second.
+  function sentence(a) {
+    const e = a.evidence || {}, w = a.words || {}, side = w.side || e.side;
+    if (a.kind === "not_at_board") {
+      const items = openItems(a), all = e.items || [];
+      if (!items.length) return `All ${all.length} listed players are at the board (boards ${boardsOf(all)})`;
+      const lost = items.filter((i) => i.state === "defaulted");
+      return `${items.length} not at the board: board${items.length > 1 ? "s" : ""} ${boardsOf(items)}` +
+        (lost.length ? ` (${lost.length} lost by default)` : "");
+    }
+    if (a.kind === "draw_claimable") {
+      const c = (w.claims || e.claims || [])[0];
+      if (!c) return "";
+      const how = c.by_move ? `with the intended move ${moveLabelOf(a, c)}` : "now";
+      return `${who(a, side)}, may claim a draw: ${(CLAIM_NAMES[c.kind] || c.kind).toLowerCase()}, ${how}`;
+    }
+    if (a.kind === "draw_claim_reported") return `${who(a, side)}, claims a draw${e.kind ? " (" + (CLAIM_NAMES[e.kind] || e.kind).toLowerCase() + ")" : ""}: verify it`;
+    if (a.kind === "move_rejected") {
+      if (e.expected) return `${side ? who(a, side) + ": " : ""}${e.move} is off the ballot (expected ${e.expected})`;
+      return `${side ? who(a, side) + ", " : ""}illegal move ${w.move_text || e.move || e.placement || ""}` + (e.held ? ": the board waits for you" : "");
+    }
+    if (a.kind === "flag_fell") return `${who(a, e.side)}: flag fell (White ${hms(e.white_ms)}, Black ${hms(e.black_ms)})`;
+    if (a.kind === "device_offline") return `Board ${a.board}: the ${e.device || "board"} is offline`;
+    if (a.kind === "seq_gap") return `Board ${a.board}: the ${e.device || "board"}'s messages ${e.expected}-${e.got - 1} were lost`;
+    if (a.kind === "clock_disagreement") {
+      return (side ? who(a, side) + ": " : "") + (e.detail || String(e.kind || "").replace(/_/g, " ")) +
+        (e.device_ms != null && e.model_ms != null ? ` (clock ${hms(e.device_ms)}, expected ${hms(e.model_ms)})` : "");
+    }
+    if (a.kind === "time_trouble_impending" && side) return `${who(a, side)}: ${hms(e.left_ms || e[side + "_ms"])} left`;
+    if (a.kind === "message_rejected") return e.reason || "";
+    return e.reason || e.rule || e.result || e.detail || (side ? who(a, side) : "") || "";
+  }
+  function moveLabelOf(a, c) {
+    const ply = (a.evidence && a.evidence.ply) != null ? a.evidence.ply : null;
+    const san = c.by_move_san || c.by_move;
+    if (ply == null) return san;
+    const next = ply + 1;
+    return Math.ceil(next / 2) + (next % 2 ? ". " : "\u2026 ") + san;
+  }
+  function summary(a) { return sentence(a); }
 
   function render(freshId) {
     const showClosed = $("show-closed").checked;
@@ -158,10 +237,10 @@
     $("open-count").classList.toggle("zero", open === 0);
     $("no-alerts").hidden = open > 0;
     $("alerts").innerHTML = list.map((a) =>
-      `<li class="alert sev-${esc(a.severity)} ${a.status !== "open" ? "closed" : ""} ${state.selected === a.id ? "selected" : ""}" data-id="${a.id}" tabindex="0">
-         <div class="title ${a.id === freshId ? "fresh" : ""}">${esc(a.title)}${a.count > 1 ? ` <span class="repeat" title="${a.count} messages from this device; the latest at ${time(a.last_at)}">&times;${a.count}</span>` : ""}</div>
-         <div class="meta"><span>Board ${esc(a.board || "-")}</span><span>${a.game && state.games.has(a.game) ? pairOf(state.games.get(a.game), surname) : esc(a.game || "")}</span><span>${time(a.at)}</span><span>${esc(a.status)}</span></div>
-         <div class="muted">${esc(summary(a))}</div></li>`).join("");
+      `<li class="alert sev-${esc(a.severity)} ${a.status !== "open" ? "closed" : ""} ${state.selected === a.id ? "selected" : ""}" data-id="${a.id}" data-kind="${esc(a.kind)}" tabindex="0">
+         <div class="title ${a.id === freshId ? "fresh" : ""}">${esc(a.title)}${a.count > 1 ? ` <span class="repeat" title="${a.count} ${a.kind === "not_at_board" ? "players" : "messages from this device; the latest at " + clockTime(a.last_at)}">&times;${a.count}</span>` : ""}</div>
+         <div class="words">${esc(sentence(a))}</div>
+         <div class="meta">${a.board ? `<span>Board ${esc(a.board)}</span>` : ""}<span>${a.game && state.games.has(a.game) ? pairOf(state.games.get(a.game), surname) : esc(a.game || "")}</span><span>${clockTime(a.at)}</span><span>${esc(a.status)}</span></div></li>`).join("");
     for (const li of $("alerts").querySelectorAll(".alert")) {
       li.addEventListener("click", () => select(Number(li.dataset.id)));
       li.addEventListener("keydown", (ev) => { if (ev.key === "Enter") select(Number(li.dataset.id)); });
@@ -170,6 +249,143 @@
     renderActions();
   }
   $("show-closed").addEventListener("change", () => render());
+
+  // --- the hall grid: every board of the round at a glance -------------------------------------------
+  function boardOrder(x, y) { return String(x.board).localeCompare(String(y.board), undefined, { numeric: true }); }
+  // The time a running clock shows now (the reading minus the time since it was read).
+  function shownMs(row, side) {
+    const c = row.clock;
+    if (!c) return null;
+    const ms = c[side + "_ms"];
+    return c.running === side && c.at ? ms - (Date.now() - c.at) : ms;
+  }
+  function tile(r) {
+    const dev = r.device === "offline" ? `<span class="dev off" title="device offline">offline</span>` :
+      r.device === "online" ? `<span class="dev on" title="device online">online</span>` : `<span class="dev unknown" title="no status from the device yet">no device</span>`;
+    const batt = r.battery ? `<span class="batt" title="battery">${esc(r.battery)}</span>` : "";
+    const alerts = r.alerts ? `<span class="n-alerts" title="open alerts">${r.alerts} alert${r.alerts > 1 ? "s" : ""}</span>` : "";
+    const clock = r.clock ? ["white", "black"].map((s) => `<span class="t-clock-${s} ${r.clock.running === s ? "run" : ""}">${hms(shownMs(r, s))}</span>`).join("") : `<span class="muted">no clock yet</span>`;
+    const clockState = r.status === "ended" ? `<b>${esc(r.result)}</b>` : r.clock_state === "running" ? "running" : r.clock_state ? esc(r.clock_state) : "";
+    const game = state.games.get(r.game);
+    const move = r.ply ? `${r.ply} ${r.ply === 1 ? "ply" : "plies"}${r.last_san ? ", last " + esc(r.last_san) : ""}` : "no move yet";
+    const absent = (r.absent || []).map((s) => `<div class="t-absent" data-side="${s}">${esc(sideName(game, s))} not arrived: ${esc(surname(r[s]))}
+        <button type="button" class="checkin" data-game="${esc(r.game)}" data-side="${s}">Check in</button></div>`).join("");
+    return `<li class="tile ${r.problems.length ? "problem" : ""} ${r.device === "offline" ? "offline" : ""} ${state.board === r.board ? "selected" : ""}" data-board="${esc(r.board)}" data-game="${esc(r.game)}" tabindex="0">
+      <div class="t-head"><b class="t-no">${esc(r.board)}</b>${dev}${batt}${alerts}${r.held ? `<span class="held">held</span>` : ""}</div>
+      <div class="t-players">${esc(surname(r.white))} &ndash; ${esc(surname(r.black))}</div>
+      <div class="t-clock">${clock}<span class="t-state">${clockState}</span></div>
+      <div class="t-move muted">${move}</div>${absent}</li>`;
+  }
+  function renderHall() {
+    const rows = [...state.hall.values()].sort(boardOrder);
+    const only = $("only-problems").checked;
+    const shown = rows.filter((r) => !only || r.problems.length);
+    $("hall").hidden = rows.length === 0;
+    renderSummary(rows);
+    $("no-boards").hidden = !(only && rows.length && !shown.length);
+    $("grid").innerHTML = shown.map(tile).join("");
+    for (const li of $("grid").querySelectorAll(".tile")) wireTile(li);
+  }
+  function renderSummary(rows) {
+    const count = (p) => rows.filter((r) => r.problems.includes(p)).length;
+    const offline = count("offline"), absent = rows.reduce((n, r) => n + (r.problems.includes("absent") ? r.absent.length : 0), 0);
+    $("hall-summary").textContent = `${rows.length} boards` + (offline ? ` · ${offline} offline` : "") + (absent ? ` · ${absent} not arrived` : "") +
+      (count("alerts") ? ` · ${count("alerts")} with alerts` : "") + (count("held") ? ` · ${count("held")} held` : "");
+  }
+  function wireTile(li) {
+    li.addEventListener("click", (ev) => { if (!ev.target.closest("button")) selectBoard(li.dataset.board); });
+    li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && !ev.target.closest("button")) selectBoard(li.dataset.board); });
+    for (const b of li.querySelectorAll("button.checkin")) b.addEventListener("click", () => checkIn(b.dataset.game, b.dataset.side, b));
+  }
+  // One board changed: only its tile is redrawn (a button being clicked elsewhere stays), unless
+  // the filter now shows or hides it.
+  function renderTile(r) {
+    const old = $("grid").querySelector(`.tile[data-board="${CSS.escape(r.board)}"]`);
+    const wanted = !$("only-problems").checked || r.problems.length;
+    if (!old || !wanted) return renderHall();
+    const holder = document.createElement("ol");
+    holder.innerHTML = tile(r);
+    const li = holder.firstElementChild;
+    old.replaceWith(li);
+    wireTile(li);
+    renderSummary([...state.hall.values()]);
+  }
+  $("only-problems").addEventListener("change", () => renderHall());
+  // Running clocks count down in place, once a second (the tiles are not redrawn).
+  setInterval(() => {
+    if ($("console").hidden) return;
+    for (const r of state.hall.values()) {
+      if (r.clock_state !== "running" || !r.clock) continue;
+      const span = $("grid").querySelector(`.tile[data-board="${CSS.escape(r.board)}"] .t-clock-${r.clock.running}`);
+      if (span) span.textContent = hms(shownMs(r, r.clock.running));
+    }
+  }, 1000);
+
+  async function checkIn(game, side, button) {
+    if (button) button.disabled = true;
+    try {
+      await api("/api/arbiter/actions", { action: "check_in", game, side });
+      toast(`Checked in: ${SIDE[side]} on board ${(state.hall.get(boardOfGame(game)) || {}).board || ""}`);
+    } catch (e) { toast("Refused: " + e.message); if (button) button.disabled = false; }
+  }
+  function boardOfGame(game) { for (const r of state.hall.values()) if (r.game === game) return r.board; return null; }
+
+  // One click to the board: its picture, clocks, open alerts and the actions an arbiter takes there.
+  function selectBoard(board) {
+    state.board = board; state.selected = null; state.detailKey = null;
+    document.body.classList.add("reading");
+    render();
+    renderHall();
+    renderBoardDetail();
+    const r = state.hall.get(board);
+    if (r) loadGame(r.game);
+    $("detail").scrollIntoView({ block: "start", behavior: window.matchMedia("(max-width: 760px)").matches ? "auto" : "smooth" });
+  }
+  function renderBoardDetail() {
+    const r = state.hall.get(state.board);
+    if (!r || state.selected !== null) return;
+    const key = JSON.stringify(["board", r]);
+    if (state.detailKey === key) return;
+    state.detailKey = key;
+    const g = state.games.get(r.game);
+    const alerts = [...state.alerts.values()].filter((a) => a.status === "open" && (a.board === r.board || openItems(a).some((i) => i.board === r.board)));
+    $("detail").innerHTML = `${backButton()}<div class="detail-head"><h3>Board ${esc(r.board)}</h3><span class="pill ${r.device === "offline" ? "st-open" : "st-resolved"}">${esc(r.device || "no device")}</span></div>
+      <p class="muted status">${esc(r.white)} &ndash; ${esc(r.black)} &middot; game ${esc(r.game)} &middot; ${r.status === "ended" ? esc(r.result) : esc(r.status)} &middot; <a href="/game/${encodeURIComponent(r.game)}" target="_blank" rel="noopener">game page</a></p>
+      <div class="detail-grid"><div class="detail-board"><img id="detail-board" alt="board ${esc(r.board)}" width="300" height="300" src="/board/${encodeURIComponent(r.game)}.svg?size=300"></div>
+      <div class="detail-side">
+        <p class="clocks">${r.clock ? `White <b>${hms(shownMs(r, "white"))}</b> &middot; Black <b>${hms(shownMs(r, "black"))}</b> (${esc(r.clock_state)})` : "No clock reading yet."}</p>
+        ${r.held ? `<p class="words">An illegal move is held: the board waits for you (FIDE Laws 7.5).</p>` : ""}
+        ${alerts.length ? `<ul class="board-alerts">${alerts.map((a) => `<li><button type="button" data-open="${a.id}">${esc(a.title)}</button> ${esc(sentence(a))}</li>`).join("")}</ul>` : `<p class="muted">No open alert on this board.</p>`}
+        <div class="act">${(r.absent || []).map((s) => `<button type="button" data-act="check_in" data-side="${s}">Check in ${esc(sideName(g, s))}</button>`).join("")}
+          <button type="button" data-act="pause">Pause</button><button type="button" data-act="resume">Resume</button></div>
+        ${clockForm(r)}
+      </div></div>`;
+    for (const b of $("detail").querySelectorAll("[data-open]")) b.addEventListener("click", () => select(Number(b.dataset.open)));
+    const pseudo = { game: r.game, id: null };
+    for (const b of $("detail").querySelectorAll("[data-act]")) b.addEventListener("click", () => act(pseudo, b.dataset.act, b.dataset.side));
+    wireBack();
+  }
+  // Clocks set in h:mm:ss, filled with what the clock shows now.
+  function clockForm(r) {
+    const w = r && r.clock ? hms(shownMs(r, "white")) : "", b = r && r.clock ? hms(shownMs(r, "black")) : "";
+    return `<div class="act set-clock"><label>White <input id="wclock" value="${w}" placeholder="h:mm:ss" aria-label="White's clock (h:mm:ss)" size="8"></label>
+      <label>Black <input id="bclock" value="${b}" placeholder="h:mm:ss" aria-label="Black's clock (h:mm:ss)" size="8"></label>
+      <button type="button" data-act="adjust_clock">Set clocks</button></div>`;
+  }
+  // The clock inputs follow the clock while the arbiter has not typed in them.
+  function refillClocks(r) {
+    for (const [id, side] of [["wclock", "white"], ["bclock", "black"]]) {
+      const input = $(id);
+      if (input && r.clock && input.dataset.typed !== "1" && document.activeElement !== input) input.value = hms(shownMs(r, side));
+    }
+  }
+  document.addEventListener("input", (ev) => { if (ev.target.id === "wclock" || ev.target.id === "bclock") ev.target.dataset.typed = "1"; });
+  function backButton() { return `<button type="button" class="back" id="back">&larr; Alerts and hall</button>`; }
+  function wireBack() {
+    const b = $("back");
+    if (b) b.addEventListener("click", () => { document.body.classList.remove("reading"); state.selected = null; state.board = null; state.detailKey = null;
+      $("detail").innerHTML = '<p class="muted">Pick an alert or a board.</p>'; render(); renderHall(); $("alerts").scrollIntoView({ block: "start" }); });
+  }
 
   const ACTION_NAMES = { score_sheet_entered: "Score sheet entered", adjudication_recorded: "Adjudication recorded",
                          move_timer_started: "Move timer started", time_trouble_called: "Time trouble called", match_clock_chosen: "Match clock chosen", arbiter_decision: "Result set", fine_recorded: "Fine recorded", player_arrived: "Checked in",
@@ -182,7 +398,7 @@
   function actionDetail(x) {
     if (x.type === "fine_recorded") return `${x.player}: ${x.amount} ${x.currency || ""}`;
     if (x.type === "player_arrived") return x.player || x.side || "";
-    if (x.type === "clock_adjusted") return `${((x.white_ms || 0) / 60000).toFixed(1)} / ${((x.black_ms || 0) / 60000).toFixed(1)} min`;
+    if (x.type === "clock_adjusted") return `White ${hms(x.white_ms)}, Black ${hms(x.black_ms)}`;
     if (x.type === "alert_resolved") return "alert #" + x.alert;
     if (x.type === "score_sheet_entered") return `${SIDE_NAMES[x.side] || x.side}'s sheet, ${(x.moves || []).length} moves` + (x.differences ? `, ${x.differences} flagged` : "");
     if (x.type === "move_timer_started") return `${TIMER_NAMES[x.rule] || x.rule}, ${SIDE_NAMES[x.side] || x.side}`;
@@ -194,15 +410,20 @@
   function renderActions() {
     $("actions").innerHTML = state.actions.slice(-50).reverse().map((x) =>
       `<li data-type="${esc(x.type)}"><b>${esc(actionName(x))}</b>${x.board ? " &middot; board " + esc(x.board) : ""}
-       ${actionDetail(x) ? " &middot; " + esc(actionDetail(x)) : ""}<span class="by">${esc(x.by || "")} &middot; ${time(x.at)}</span></li>`).join("");
+       ${actionDetail(x) ? " &middot; " + esc(actionDetail(x)) : ""}<span class="by">${esc(x.by || "")} &middot; ${clockTime(x.at)}</span></li>`).join("");
   }
 
+
   function select(id) {
-    state.selected = id; state.detailKey = null; render();
+    state.selected = id; state.board = null; state.detailKey = null;
+    document.body.classList.add("reading");
+    render();
     const a = state.alerts.get(id);
     if (a && a.game) loadGame(a.game);
     const g = a && a.game && state.games.get(a.game);
     if (g && g.variant === "checkers" && a.game !== state.refGame) { state.refGame = a.game; renderReferee(); }
+    // On a phone the detail comes first (arbiter.css): show it, not the queue above.
+    if (window.matchMedia("(max-width: 760px)").matches) $("detail").scrollIntoView({ block: "start" });
   }
   // The full GAME (with its moves, for labelling the evidence plies in SAN).
   async function loadGame(gameId) {
@@ -222,7 +443,8 @@
   function claimKindOf(a) {
     const c = mainClaim(a);
     if (c) return c.kind;
-    const reason = String((a.evidence && (a.evidence.reason || a.evidence.termination)) || "");
+    const e = a.evidence || {};
+    const reason = String(e.kind || e.reason || e.termination || "");
     return reason.startsWith("fifty") ? "fifty_moves" : reason.startsWith("forty") ? "forty_moves" : "threefold";
   }
   // "after 28." for White's 28th move (ply 55), "after 28…" for Black's (ply 56).
@@ -235,23 +457,31 @@
   function plyButtons(plies, gameId) {
     return plies.map((p) => `<button type="button" data-ply="${p}" title="the position after ply ${p}">${esc(plyLabel(p, gameId))}</button>`).join("");
   }
+  // The repeated positions as small boards, each labelled with its move; a click shows it large.
+  function smallBoards(plies, gameId) {
+    return plies.map((p) => `<button type="button" class="mini" data-ply="${p}" title="the position after ply ${p}"><img alt="" width="96" height="96" loading="lazy"
+      src="/board/${encodeURIComponent(gameId)}.svg?size=96&ply=${p}"><span>${esc(plyLabel(p, gameId))}</span></button>`).join("");
+  }
 
-  // Each claim with the plies of its own evidence: the positions of one claim never mix with another's.
+  // The claim card: each claim with its own evidence (the positions of one claim never mix with
+  // another's), the intended move in SAN, the rule, and the decision on the card itself.
   function claimsHtml(a) {
     const e = a.evidence || {};
     if (!e.claims) return "";
-    const main = mainClaim(a);
-    return `<ul class="ev-claims">${e.claims.map((c) => {
-      const ev = c.evidence || {};
+    const main = mainClaim(a), words = (a.words && a.words.claims) || [];
+    return `<ul class="ev-claims">${e.claims.map((c, i) => {
+      const ev = c.evidence || {}, w = words[i] || {};
       const plies = (ev.plies || []).slice();
       if (ev.last_irreversible_ply != null) plies.push(ev.last_irreversible_ply);
-      const how = c.by_move == null ? "claimable now" : `with the intended move <b>${esc(c.by_move)}</b>`;
+      const how = c.by_move == null ? "claimable now" : `with the intended move <b class="san">${esc(moveLabelOf(a, w.by_move ? w : c))}</b>`;
       const rule = (CLAIM_RULES[c.kind] || ["", ""])[c.by_move == null ? 0 : 1];
-      const what = ev.plies ? "the position stood after" : ev.last_irreversible_ply != null ?
+      const what = ev.plies ? `the same position stood ${ev.plies.length} times, after:` : ev.last_irreversible_ply != null ?
         `${esc(ev.halfmove_clock)} plies without a capture or pawn move since` : "";
+      const decide = c === main && a.status === "open" ? `<div class="act decide"><button type="button" class="accept" data-act="accept_claim">Accept claim: ½-½</button>
+                 <button type="button" class="reject" data-act="reject_claim">Reject claim</button></div>` : "";
       return `<li class="ev-claim ${c === main ? "main" : ""}" data-kind="${esc(c.kind)}" data-by-move="${esc(c.by_move || "")}">
         <div><b>${esc(CLAIM_NAMES[c.kind] || c.kind)}</b>, ${how} <span class="muted">(${esc(rule)})</span></div>
-        ${plies.length ? `<div class="plies"><span class="muted">${what}</span>${plyButtons(plies, a.game)}</div>` : ""}</li>`;
+        ${plies.length ? `<div class="muted">${what}</div><div class="plies boards">${smallBoards(plies, a.game)}</div>` : ""}${decide}</li>`;
     }).join("")}</ul>`;
   }
 
@@ -260,11 +490,53 @@
     return g ? pairOf(g) : "";
   }
 
+  // The players of a round's "not at the board" alert: each with a check-in (or, once defaulted,
+  // the arbiter's way to let the game go on: FIDE Laws 6.7.1 "unless the arbiter decides otherwise").
+  function presenceHtml(a) {
+    const items = (a.evidence && a.evidence.items) || [];
+    if (a.kind !== "not_at_board") return "";
+    const line = (i) => {
+      const name = `${esc(SIDE[i.side])}, ${esc(spoken(i.player))}`;
+      let what = "", acts = "";
+      if (i.state === "absent") {
+        what = `not at the board since ${clockTime(i.since)}` + (i.fine ? ` &middot; fine ${esc(i.fine)} ${esc(i.currency || "")} possible` : "");
+        acts = `<button type="button" class="checkin" data-game="${esc(i.game)}" data-side="${i.side}">Check in</button>`;
+      } else if (i.state === "arrived") {
+        what = `at the board since ${clockTime(i.arrived_at)}`;
+      } else if (i.state === "defaulted") {
+        what = `lost by default (${esc(i.result || "")}): not at the board by ${clockTime(i.deadline_ms)}` + (i.arrived_at ? `, came at ${clockTime(i.arrived_at)}` : "");
+        acts = `<button type="button" class="overrule" data-game="${esc(i.game)}">Let the game go on (6.7.1)</button>`;
+      } else {
+        what = "decided by the arbiter";
+      }
+      return `<li class="presence st-${esc(i.state)}" data-board="${esc(i.board)}" data-side="${i.side}"><b>Board ${esc(i.board)}</b> &middot; ${name}: ${what} ${acts}</li>`;
+    };
+    return `<ul class="presence-list">${items.map(line).join("")}</ul>`;
+  }
+
+  // What the Laws give the opponent after a rejected claim (9.5.3) or a confirmed illegal move
+  // (7.5.5): shown when the entry carries it (``penalty``), applied on confirmation.
+  function proposalHtml(a, p) {
+    if (!p) return "";
+    const g = state.games.get(a.game), r = state.hall.get(boardOfGame(a.game) || (g && g.board));
+    if (p.game_lost) {
+      return `<div class="proposal" data-kind="loss"><b>${esc(p.law || "FIDE Laws 7.5.5")}:</b> ${esc(p.reason || "the game is lost")}
+        <div class="act"><button type="button" data-propose="result" data-result="${esc(p.result || "")}">Set the result ${esc(p.result || "")}</button></div></div>`;
+    }
+    const to = p.side || p.to || p.opponent;
+    const now = r && r.clock ? shownMs(r, to) : null;
+    return `<div class="proposal" data-kind="time"><b>${esc(p.law || "")}</b> ${esc(p.reason || "")}
+      <div class="act">Add <input id="penalty-add" value="${dur(p.add_ms || 0)}" size="6" aria-label="time to add (m:ss)"> to ${esc(sideName(g, to))}'s clock
+        ${now != null ? `(now ${hms(now)}, then <b id="penalty-then">${hms(now + (p.add_ms || 0))}</b>)` : ""}
+        <button type="button" data-propose="time" data-side="${esc(to)}">Apply</button></div></div>`;
+  }
+  function penaltyOf(a) { return (a.evidence && a.evidence.penalty) || (a.resolution && a.resolution.penalty) || state.proposals.get(a.id) || null; }
+
   function renderDetail() {
     const a = state.alerts.get(state.selected);
     if (!a) return;
     // Redraw only when this alert changed: other alerts arriving must not wipe a note being typed.
-    const key = JSON.stringify([a.id, a.status, a.resolution, state.games.has(a.game)]);
+    const key = JSON.stringify([a.id, a.status, a.resolution, a.count, a.last_at, state.games.has(a.game), a.words || null, penaltyOf(a)]);
     if (state.detailKey === key) return;
     state.detailKey = key;
     const e = a.evidence || {};
@@ -275,9 +547,12 @@
     const claim = a.kind === "draw_claimable" || a.kind === "draw_claim_reported";
     let acts = "";
     if (a.status === "open" && a.game) {
-      if (claim) {
+      if (claim && !e.claims) {
         acts += `<div class="act decide"><button type="button" class="accept" data-act="accept_claim">Accept claim: ½-½</button>
                  <button type="button" class="reject" data-act="reject_claim">Reject claim</button></div>`;
+      }
+      if (a.kind === "move_rejected" && !penaltyOf(a)) {
+        acts += `<div class="act"><button type="button" data-act="propose_illegal" title="FIDE Laws 7.5.5">Illegal move confirmed: what the Laws give the opponent</button></div>`;
       }
       acts += `<div class="act"><select id="result" aria-label="result"><option value="1-0">1-0</option><option value="0-1">0-1</option><option value="1/2-1/2">½-½</option>
                  <option value="1-0|f">1-0 forfeit (+/-)</option><option value="0-1|f">0-1 forfeit (-/+)</option><option value="0-0|f">0-0 double forfeit</option>
@@ -289,19 +564,19 @@
     let tools = "";
     if (a.game) {
       tools = `<div class="act"><input id="fine" type="number" min="1" placeholder="Fine (USD)" aria-label="fine amount"><select id="fine-side" aria-label="fined player"><option value="white">White</option><option value="black">Black</option></select>
-                 <button type="button" data-act="record_fine">Record fine</button></div>
-               <div class="act"><input id="wmin" type="number" step="0.1" placeholder="White min" aria-label="White's clock in minutes"><input id="bmin" type="number" step="0.1" placeholder="Black min" aria-label="Black's clock in minutes">
-                 <button type="button" data-act="adjust_clock">Set clocks</button></div>`;
+                 <button type="button" data-act="record_fine">Record fine</button></div>${clockForm(state.hall.get(boardOfGame(a.game)))}`;
     }
     const res = a.resolution;
-    const resolved = res ? ` by ${esc(res.by || "")}${res.at ? " at " + time(res.at) : ""}${res.accepted === true ? ": claim accepted" : res.accepted === false ? ": claim rejected" : ""}` : "";
+    const resolved = res ? ` by ${esc(res.by || "")}${res.at ? " at " + clockTime(res.at) : ""}${res.accepted === true ? ": claim accepted" : res.accepted === false ? ": claim rejected" : ""}` : "";
     const plies = !e.claims && e.ply != null ? `<div class="plies">${plyButtons([e.ply], a.game)}</div>` : "";
-    $("detail").innerHTML =
+    $("detail").innerHTML = backButton() +
       `<div class="detail-head"><h3>${esc(a.title)}</h3><span class="pill st-${esc(a.status)}">${esc(a.status)}</span></div>
-       <p class="muted status">Board ${esc(a.board || "-")} &middot; game ${esc(a.game || "-")} ${a.game && state.games.has(a.game) ? "&middot; " + names(a.game) : ""} &middot; ${time(a.at)} &middot; ${esc(a.status)}${resolved}</p>
-       <div class="detail-grid"><div class="detail-board">${img}${plies}</div>
-         <div class="detail-side">${claimsHtml(a)}
-         <details class="evidence-box" ${e.claims ? "" : "open"}><summary>Log entry #${a.id}</summary><pre class="evidence">${esc(JSON.stringify(e, null, 2))}</pre></details>
+       <p class="muted status">${[a.board ? "Board " + esc(a.board) : "", a.game ? "game " + esc(a.game) : "", a.game && state.games.has(a.game) ? names(a.game) : "",
+                                   clockTime(a.at), esc(a.status) + resolved].filter(Boolean).join(" &middot; ")}</p>
+       <p class="sentence">${esc(sentence(a))}</p>
+       <div class="detail-grid ${a.game ? "" : "no-board"}"><div class="detail-board">${img}${plies}</div>
+         <div class="detail-side">${claimsHtml(a)}${presenceHtml(a)}${proposalHtml(a, penaltyOf(a))}
+         <details class="evidence-box"><summary>Log entry #${a.id}</summary><pre class="evidence">${esc(JSON.stringify(e, null, 2))}</pre></details>
          ${acts}${tools}
          <div class="act"><input id="note" placeholder="Note for the record" aria-label="note"><button type="button" data-act="note">Add note</button>
          ${a.status === "open" ? '<button type="button" data-act="resolve_alert">Mark handled</button>' : ""}</div></div></div>`;
@@ -314,22 +589,74 @@
     for (const b of $("detail").querySelectorAll("[data-act]")) {
       b.addEventListener("click", () => act(a, b.dataset.act, b.dataset.side, claimKindOf(a), main));
     }
+    for (const b of $("detail").querySelectorAll("button.checkin")) b.addEventListener("click", () => checkIn(b.dataset.game, b.dataset.side, b));
+    for (const b of $("detail").querySelectorAll("button.overrule")) {
+      // not naming the round's alert: this decides one board, the others stay listed
+      b.addEventListener("click", () => act({ id: null, game: b.dataset.game }, "set_result", null, null, null, "*"));
+    }
+    for (const b of $("detail").querySelectorAll("[data-propose]")) b.addEventListener("click", () => applyProposal(a, b));
+    wireBack();
   }
 
-  async function act(a, action, side, claimKind, claim) {
-    const body = { action, game: a.game, alert: a.id };
+  // The opponent of the side an alert is about (the claimant, the player who moved illegally).
+  function opponentOf(a) {
+    const s = (a.words && a.words.side) || (a.evidence && a.evidence.side);
+    return s === "white" ? "black" : s === "black" ? "white" : null;
+  }
+  // The Laws' time for the opponent when the entry does not carry it: two minutes (9.5.3, 7.5.5;
+  // one minute in rapid and in blitz under B.3: Appendix A.3), editable before it is applied.
+  function lawsProposal(a, law, reason) {
+    return { side: opponentOf(a), add_ms: 120000, law, reason, proposed_here: true };
+  }
+  async function applyProposal(a, button) {
+    const p = penaltyOf(a);
+    if (!p) return;
+    if (button.dataset.propose === "result") return act(a, "set_result", null, null, null, button.dataset.result);
+    const add = parseHms($("penalty-add").value);
+    if (add == null) { toast("Refused: the time to add is not a clock time (m:ss)"); return; }
+    if (p.action && !p.proposed_here) {
+      try { await api("/api/arbiter/actions", { ...p.action, alert: a.id, add_ms: add }); toast("Recorded: time added"); } catch (e) { toast("Refused: " + e.message); }
+      return;
+    }
+    const r = state.hall.get(boardOfGame(a.game));
+    if (!r || !r.clock) { toast("Refused: no clock reading for this game yet"); return; }
+    const side = button.dataset.side, w = shownMs(r, "white"), b = shownMs(r, "black");
+    const body = { action: "adjust_clock", game: a.game, alert: a.id, white_ms: Math.round(side === "white" ? w + add : w), black_ms: Math.round(side === "black" ? b + add : b),
+                   note: `${p.law || ""}: ${dur(add)} added to ${SIDE[side]}`.trim() };
+    try { await api("/api/arbiter/actions", body); toast(`Recorded: ${dur(add)} added to ${SIDE[side]}`); state.proposals.delete(a.id); state.detailKey = null; renderDetail(); }
+    catch (e) { toast("Refused: " + e.message); }
+  }
+
+  async function act(a, action, side, claimKind, claim, result) {
+    if (action === "propose_illegal") {
+      state.proposals.set(a.id, lawsProposal(a, "FIDE Laws 7.5.5", "first completed illegal move: two minutes extra time to the opponent (one in rapid, A.3); a second one loses the game"));
+      state.detailKey = null; return renderDetail();
+    }
+    const body = { action, game: a.game };
+    if (a.id != null) body.alert = a.id;
     const note = $("note") && $("note").value.trim();
     if (note) body.note = note;
     if (action === "accept_claim" || action === "reject_claim") { body.kind = claimKind; body.by_move = claim ? claim.by_move : null; }
-    if (action === "set_result") { const [r, f] = $("result").value.split("|"); body.result = r; body.forfeit = f === "f"; }
+    if (action === "set_result") {
+      if (result !== undefined) { body.result = result; body.forfeit = false; } else { const [r, f] = $("result").value.split("|"); body.result = r; body.forfeit = f === "f"; }
+    }
     if (action === "check_in") body.side = side;
     if (action === "record_fine") { body.amount = Number($("fine").value); body.side = $("fine-side").value; }
-    if (action === "adjust_clock") { body.white_ms = Math.round(Number($("wmin").value) * 60000); body.black_ms = Math.round(Number($("bmin").value) * 60000); }
+    if (action === "adjust_clock") {
+      body.white_ms = parseHms($("wclock").value); body.black_ms = parseHms($("bclock").value);
+      if (body.white_ms == null || body.black_ms == null) { toast("Refused: clocks are set as h:mm:ss (e.g. 1:05:00)"); return; }
+    }
     if (action === "note") { body.text = note || ""; delete body.note; }
     try {
-      await api("/api/arbiter/actions", body);
+      const { entries } = await api("/api/arbiter/actions", body);
       if (note && $("note")) $("note").value = "";
       toast("Recorded: " + action.replace(/_/g, " "));
+      if (action === "reject_claim") {
+        const decided = (entries || []).find((x) => x.type === "draw_claim_decided");
+        const p = decided && decided.data && decided.data.penalty;
+        state.proposals.set(a.id, p || lawsProposal(a, "FIDE Laws 9.5.3", "the claim is incorrect: two minutes are added to the opponent's remaining thinking time (one in rapid, A.3)"));
+        state.detailKey = null; renderDetail();
+      }
     } catch (e) { toast("Refused: " + e.message); }
   }
 

@@ -200,12 +200,14 @@ class ResultReported(FromDevice, kw_only=True):
 
 @entry("device_online")
 class DeviceOnline(Event, kw_only=True):
-    """A device's retained status became ``online``."""
+    """A device's retained status became ``online``, or its ``battery`` (the device's text, e.g.
+    "87%") changed while online."""
 
     KEEP = ('device',)
 
     board: str
     device: str = "board"
+    battery: str | None = None
 
 
 @entry("device_offline")

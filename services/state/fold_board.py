@@ -74,3 +74,5 @@ def _status(state: HallState, ev, at: int, ch: Changes) -> None:
     board = state.boards.get(ev.board)
     if board is not None:
         board.status = ev.TYPE
+        if isinstance(ev, DeviceOnline) and ev.battery is not None:
+            board.battery = ev.battery

@@ -85,7 +85,8 @@ class BoardState:
     that move as sent, ``held_press``: the number of that side's press that completed it (FIDE Laws
     7.5.1), all read only while ``held``; ``physical``: the placement after the end (F07); ``pending``: :class:`Pending`;
     ``status``: ``"device_online"``/``"device_offline"`` of its last status message;
-    ``placement``: the last snapshot of a sensor board (oriented)."""
+    ``placement``: the last snapshot of a sensor board (oriented); ``battery``: the last battery
+    level a device reported with its status (text, e.g. "87%"), or None."""
 
     board: str
     game: str
@@ -101,6 +102,7 @@ class BoardState:
     pending: Pending | None = None
     status: str | None = None
     placement: str | None = None
+    battery: str | None = None
 
     def device(self, name: str) -> DeviceSeq:
         """The device's sequence record (created empty)."""

@@ -13,21 +13,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecision, ArmageddonDecided,
-                             ArmageddonScheduled, ClockAdjusted, ClockDisagreement, DefaultForfeit, DeviceOffline,
+                             ArmageddonScheduled, ClockAdjusted, ClockDisagreement, DeviceOffline,
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
                              FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
                              MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MovePlayed, MoveRejected,
                              MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyProposed,
-                             PlayerArrived, PlayerNotAtBoard, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
+                             PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
+from services.views.not_at_board import RoundPresence
 
 # entry type -> (severity, title); "action" alerts need an arbiter's decision.
 ALERTING: dict[str, tuple[str, str]] = {
     DrawClaimable.TYPE: ("action", "A draw can be claimed"),
     DrawClaimReported.TYPE: ("action", "A draw is claimed: verify it"),
     DrawOfferRefused.TYPE: ("warning", "Draw by agreement refused by the regulations"),
-    DefaultForfeit.TYPE: ("action", "Lost by default (lateness)"),
-    PlayerNotAtBoard.TYPE: ("warning", "Player not at the board at the start"),
     FlagFell.TYPE: ("action", "Flag fell"),
     MoveRejected.TYPE: ("action", "Illegal move on a board"),
     MessageRejected.TYPE: ("info", "Malformed device message"),
@@ -107,10 +106,17 @@ class AlertQueue:
     alerts: dict[int, Alert] = field(default_factory=dict)
     actions: list[dict] = field(default_factory=list)
     _grouped: dict[tuple, Alert] = field(default_factory=dict, repr=False)  # GROUPED source -> latest alert
+    presence: RoundPresence = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.presence = RoundPresence(self._new)
 
     def apply(self, seq: int, at: int, type: str, data: dict) -> list[Alert]:
         changed: list[Alert] = []
         game = data.get("game")
+        if type == RoundStarted.TYPE:
+            self.presence.note_round(data)
+        changed += self.presence.apply(seq, at, type, data)
         if type == DrawClaimable.TYPE:
             # A claim lapses once its position is gone (F01 (d)): the newer list replaces the old.
             for a in self._open(game, DrawClaimable.TYPE):
@@ -132,7 +138,8 @@ class AlertQueue:
             changed.append(self._new(seq, at, type, severity, title, data))
         elif type == MovePlayed.TYPE and data.get("illegal"):
             changed.append(self._new(seq, at, type, "warning", STOOD_TITLE, data))
-        elif type == GameEnded.TYPE and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter":
+        elif (type == GameEnded.TYPE and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter"
+              and not (data.get("termination") == "forfeit" and self.presence.defaulted(game))):
             changed.append(self._new(seq, at, type, "info", ALERTING_ENDINGS[data["termination"]], data))
         if type == GameEnded.TYPE:
             for a in self._open(game, DrawClaimable.TYPE):

@@ -347,3 +347,14 @@ def test_board_label_outside_the_rule_recorded_without_feedback():
     assert type_ == "message_rejected" and data["board"] is None
     assert data["reason"].startswith("bad board label")
     assert len(data["topic"]) <= 203 and len(data["reason"]) < 120
+
+
+def test_status_battery_is_recorded_when_it_changes():
+    # docs/protocol.md "Status": {"status": "online", "battery": "87%"} (a DGT e-board through LiveChess)
+    d = Driver("1")
+    for raw in (b'{"status": "online", "battery": "87%"}', b'{"status": "online", "battery": "87%"}', b"online",
+                b'{"status": "online", "battery": "86%"}', b"offline"):
+        d.send("1", "status", None, raw=raw)
+    statuses = [(t, data.get("battery")) for t, data in d.entries if t.startswith("device_")]
+    assert statuses == [("device_online", "87%"), ("device_online", "86%"), ("device_offline", None)]
+    assert d.hall.state.boards["1"].battery == "86%"

@@ -162,3 +162,13 @@ def test_board_labels_outside_the_rule_refused_without_a_board(label):
 @pytest.mark.parametrize("label", ["1", "12a", "x" * 32, "A.b_9"])
 def test_board_labels_within_the_rule_accepted(label):
     assert parse(T, f"venue/{T}/boards/{label}/move", b'{"seq": 1, "move": "e2e4"}').board == label
+
+
+def test_status_with_battery():
+    # docs/protocol.md "Status": a board that knows its battery (a DGT e-board through LiveChess)
+    msg = parse(T, topic("status"), b'{"status": "online", "battery": "87%"}')
+    assert msg.body == {"status": "online", "battery": "87%"}
+    for bad in (b'{"status": "online", "battery": true}', b'{"status": "online", "battery": "' + b"9" * 17 + b'"}',
+                b'{"battery": "87%"}'):
+        with pytest.raises(BadMessage):
+            parse(T, topic("status"), bad)

@@ -1,0 +1,201 @@
+"""The running LiveChess bridge: DGT LiveChess's websocket in, our device protocol out over MQTT
+(docs/boards.md).
+
+One bridge per LiveChess instance. It connects to LiveChess, lists the e-boards (``eboards``),
+subscribes to each mapped board's ``eboardevent`` feed and asks for the list again every
+``poll_s`` seconds (the feed carries placements and clocks, not the board's state: a board that
+stops responding is seen in the list). Every mapped e-board (serial number -> hall board) has its
+own MQTT link (``devices.livechess.link``) and its own ``seq`` values, kept in the state file
+(``devices.livechess.store``) before each message goes out.
+
+When LiveChess cannot be reached, or its connection drops, every mapped board goes ``offline``
+and the bridge connects again after a back-off (0.5 s doubling to 10 s); the boards come back
+``online`` with LiveChess's next list, and only what changed meanwhile is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from pathlib import Path
+
+import websockets
+
+from devices.livechess import translate
+from devices.livechess.api import (LiveChessError, eboards_call, error_text, parse_eboards, parse_event,
+                                   read_response, subscribe_call)
+from devices.livechess.link import BoardLink
+from devices.livechess.store import SeqStore
+from gateway.mqtt_url import parse_mqtt_url
+
+log = logging.getLogger(__name__)
+
+DEVICE = {"position": "board", "clock": "clock"}  # our topic -> the device whose seq it uses
+BACKOFF_FIRST_S, BACKOFF_MAX_S = 0.5, 10.0
+
+
+def parse_board_map(spec: str) -> dict[str, str]:
+    """``SERIAL=BOARD[,SERIAL=BOARD...]``, or the path of a file with one ``SERIAL=BOARD`` (or
+    ``SERIAL BOARD``) a line (``#`` starts a comment) -> ``{serial: board}``. Raises ValueError for
+    a malformed pair, a board label that is not 1-32 letters, digits, ``.``, ``_``, and a serial or
+    a board given twice."""
+    import re
+
+    path = Path(spec)
+    lines = path.read_text(encoding="utf-8").splitlines() if "=" not in spec and path.is_file() else spec.split(",")
+    out: dict[str, str] = {}
+    for raw in lines:
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = [p.strip() for p in (line.split("=", 1) if "=" in line else line.split(None, 1))]
+        if len(parts) != 2 or not all(parts):
+            raise ValueError(f"board map: {raw.strip()!r} is not SERIAL=BOARD")
+        serial, board = parts
+        if not re.fullmatch(r"[A-Za-z0-9._]{1,32}", board):
+            raise ValueError(f"board map: hall board {board!r} is not 1-32 letters, digits, '.' or '_'")
+        if serial in out:
+            raise ValueError(f"board map: serial {serial} is mapped twice")
+        if board in out.values():
+            raise ValueError(f"board map: hall board {board} has two e-boards")
+        out[serial] = board
+    if not out:
+        raise ValueError("board map: no SERIAL=BOARD pair")
+    return out
+
+
+class LiveChessBridge:
+    """Bridge LiveChess at ``url`` to the broker at ``mqtt_url`` for ``tournament``.
+
+    ``boards``: ``{serial: hall board}``; ``state``: the state file (seqs and last readings);
+    ``round``: the round label the seqs belong to (a new one starts them at 1); ``logins``:
+    ``{board: (username, password)}`` (each board's own Mosquitto login), else every link uses
+    ``username``/``password`` (or the URL's); ``poll_s``: how often the e-board list is asked for;
+    ``seq_jump``: move every board's seqs this far ahead first (after a power cut). ``links``:
+    board -> BoardLink; ``errors``: LiveChess messages that could not be read (text); ``connected``:
+    set while LiveChess is connected; ``following``: set once every mapped board LiveChess lists is
+    subscribed to (cleared when the connection drops)."""
+
+    def __init__(self, url: str, mqtt_url: str, tournament: str, boards: dict[str, str], state: Path | str, *,
+                 round: str | None = None, logins: dict[str, tuple[str, str]] | None = None,
+                 username: str | None = None, password: str | None = None, poll_s: float = 1.0,
+                 seq_jump: int = 0):
+        target = parse_mqtt_url(mqtt_url)
+        self.url, self.tournament, self.boards, self.poll_s = url, tournament, dict(boards), poll_s
+        self.store = SeqStore(state, tournament, round)
+        if seq_jump:
+            self.store.jump(seq_jump, list(self.boards.values()))
+        self.links: dict[str, BoardLink] = {}
+        for board in self.boards.values():
+            user, secret = (logins or {}).get(board, (username or target.username, password or target.password))
+            if logins is not None and board not in logins:
+                raise ValueError(f"no Mosquitto login for hall board {board} in the credentials")
+            self.links[board] = BoardLink(target.host, target.port, tournament, board, username=user, password=secret)
+        self.errors: list[str] = []
+        self.connected = asyncio.Event()
+        self.following = asyncio.Event()
+        self._ids = itertools.count(1)
+        self._list_calls: set[int] = set()
+        self._feeds: dict[int, str] = {}  # feed id -> serial
+        self._subscribed: set[str] = set()
+
+    async def run(self) -> None:
+        """Run until cancelled."""
+        links = [asyncio.create_task(link.run(), name=f"livechess-link-{b}") for b, link in self.links.items()]
+        backoff = BACKOFF_FIRST_S
+        try:
+            while True:
+                try:
+                    async with websockets.connect(self.url, open_timeout=5, max_size=2 ** 22) as ws:
+                        backoff = BACKOFF_FIRST_S
+                        await self._session(ws)
+                except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as exc:
+                    log.warning("LiveChess %s: %s; again in %.1f s", self.url, exc or type(exc).__name__, backoff)
+                self.connected.clear()
+                self.following.clear()
+                self._lost()
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, BACKOFF_MAX_S)
+        finally:
+            for task in links:
+                task.cancel()
+            for task in links:
+                with contextlib.suppress(BaseException):
+                    await task
+
+    async def idle(self) -> None:
+        """Wait until every board's queued messages have been published."""
+        for link in self.links.values():
+            await link.idle()
+
+    async def _session(self, ws) -> None:
+        self._feeds.clear()
+        self._subscribed.clear()
+        self._list_calls.clear()
+        self.connected.set()
+        poller = asyncio.create_task(self._poll(ws))
+        try:
+            async for text in ws:
+                await self._on_message(ws, text)
+        finally:
+            poller.cancel()
+            with contextlib.suppress(BaseException):
+                await poller
+
+    async def _poll(self, ws) -> None:
+        while True:
+            call = next(self._ids)
+            self._list_calls.add(call)
+            await ws.send(eboards_call(call))
+            await asyncio.sleep(self.poll_s)
+
+    async def _on_message(self, ws, text) -> None:
+        try:
+            r = read_response(text)
+            if r.kind == "error":
+                log.warning("LiveChess refused call %s: %s", r.id, error_text(r))
+            elif r.kind == "call" and r.id in self._list_calls:
+                self._list_calls.discard(r.id)
+                await self._on_list(ws, parse_eboards(r.param))
+            elif r.kind == "feed":
+                ev = parse_event(r.param)
+                board = self.boards.get(self._feeds.get(r.id, ev.serial))
+                if board is not None:
+                    self._apply(board, translate.from_event(self.store.reading(board), ev))
+        except LiveChessError as exc:
+            self.errors.append(str(exc))
+            log.warning("LiveChess message not understood: %s", exc)
+
+    async def _on_list(self, ws, eboards) -> None:
+        seen = {eb.serial: eb for eb in eboards}
+        for serial, board in self.boards.items():
+            eb = seen.get(serial)
+            if eb is None:  # not (or no longer) connected to LiveChess
+                self._apply(board, translate.status(self.store.reading(board), False))
+                continue
+            self._apply(board, translate.from_snapshot(self.store.reading(board), eb))
+            if serial not in self._subscribed:
+                self._subscribed.add(serial)
+                feed = next(self._ids)
+                self._feeds[feed] = serial
+                await ws.send(subscribe_call(next(self._ids), feed, serial))
+        if all(serial in self._subscribed for serial in seen if serial in self.boards):
+            self.following.set()
+
+    def _lost(self) -> None:
+        """LiveChess is out of reach: nothing is known of any board."""
+        for board in self.boards.values():
+            self._apply(board, translate.status(self.store.reading(board), False))
+
+    def _apply(self, board: str, result: tuple) -> None:
+        _, outs = result
+        link = self.links[board]
+        for kind, payload, after in outs:
+            if kind == "status":
+                self.store.remember(board, after)
+                link.set_status(payload)
+            else:
+                device = DEVICE[kind]
+                link.send(kind, self.store.take(board, device, after), payload, device)
