@@ -530,7 +530,15 @@
         ${now != null ? `(now ${hms(now)}, then <b id="penalty-then">${hms(now + (p.add_ms || 0))}</b>)` : ""}
         <button type="button" data-propose="time" data-side="${esc(to)}">Apply</button></div></div>`;
   }
-  function penaltyOf(a) { return (a.evidence && a.evidence.penalty) || (a.resolution && a.resolution.penalty) || state.proposals.get(a.id) || null; }
+  // A ``penalty_proposed`` alert is the gateway's proposal itself (the Laws' time for ``to``, or the
+  // game lost at a second completed illegal move); applied with ``apply_penalty``.
+  function gatewayProposal(a) {
+    if (a.kind !== "penalty_proposed" || !a.evidence) return null;
+    const e = a.evidence;
+    return { to: e.to, add_ms: e.add_ms, game_lost: e.game_lost, result: e.result, law: e.law, reason: e.reason,
+             action: { action: "apply_penalty", game: a.game, side: e.to, law: e.law, reason: e.reason } };
+  }
+  function penaltyOf(a) { return gatewayProposal(a) || (a.evidence && a.evidence.penalty) || (a.resolution && a.resolution.penalty) || state.proposals.get(a.id) || null; }
 
   function renderDetail() {
     const a = state.alerts.get(state.selected);

@@ -20,6 +20,8 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyProposed,
                              PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
+from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
+                                       PlayerEntered, PlayerWithdrew)
 from services.views.not_at_board import RoundPresence
 
 # entry type -> (severity, title); "action" alerts need an arbiter's decision.
@@ -65,7 +67,10 @@ GROUPED = {MessageRejected.TYPE, ClockDisagreement.TYPE}
 # Arbiters' entries kept in the list of recorded actions (docs/arbiter.md), the checkers referee's too.
 RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, GameResumed.TYPE,
                     NoteAdded.TYPE, AlertResolved.TYPE, ScoreSheetEntered.TYPE, AdjudicationRecorded.TYPE,
-                    MoveTimerStarted.TYPE, MatchClockChosen.TYPE)
+                    MoveTimerStarted.TYPE, MatchClockChosen.TYPE,
+                    # the Round tools' actions for the next pairing (docs/arbiter.md "Round tools")
+                    PlayerWithdrew.TYPE, ByeRequested.TYPE, ByeRequestCancelled.TYPE, PlayerEntered.TYPE,
+                    PairingForbidden.TYPE, AccelerationSet.TYPE)
 
 
 @dataclass(eq=False)
