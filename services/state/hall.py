@@ -157,7 +157,8 @@ def _uses_seq(event: Event) -> bool:
 
 def load_handlers() -> None:
     """Import the fold modules (each registers its handlers)."""
-    from services.state import fold_board, fold_clock, fold_moves, fold_notes, fold_results, fold_round  # noqa: F401
+    from services.state import (fold_board, fold_clock, fold_correction, fold_moves, fold_notes,  # noqa: F401
+                                fold_results, fold_round)
 
 
 load_handlers()

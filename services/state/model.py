@@ -121,7 +121,8 @@ class GameState:
     """One game. Identity and players come from its SETUP (``setup``, docs/events.md); the public
     fields named as in the spectators' GAME (README "Dashboard API") are kept by the fold:
     ``moves``, ``san``, ``fen``, ``ply``, ``turn``, ``clocks`` (the mover's time after each ply,
-    PGN %clk), ``clock`` (the clock device's latest reading ``{white_ms, black_ms, running, at}``),
+    PGN %clk), ``move_at`` (when each ply reached the log, ms; None for a ply an arbiter entered in a
+    correction), ``clock`` (the clock device's latest reading ``{white_ms, black_ms, running, at}``),
     ``status`` ("waiting"/"playing"/"ended"), ``clock_event`` (the type of the latest clock entry), ``result``, ``termination``, ``claimable``,
     ``last_move``, ``match_clock``, ``time_control``.
 
@@ -138,7 +139,8 @@ class GameState:
     (``services.regulations.clock_watch.ClockWatch``: the time control's model of the clock),
     ``reported`` (clock mismatches already reported), ``ended_by`` and ``ended_at``, ``scored`` (the
     result the regulations scored a drawn Armageddon game as), ``prepared`` (a match's next game was
-    made ready or forfeited, X.A.b)."""
+    made ready or forfeited, X.A.b), ``corrections`` (how many times an arbiter corrected the record,
+    ``game_corrected``)."""
 
     id: str
     board: str
@@ -156,6 +158,7 @@ class GameState:
     moves: list[str] = field(default_factory=list)
     san: list[str] = field(default_factory=list)
     clocks: list[int | None] = field(default_factory=list)
+    move_at: list[int | None] = field(default_factory=list)
     clock: dict | None = None
     clock_event: str | None = None
     status: str = "waiting"
@@ -185,6 +188,7 @@ class GameState:
     ended_at: int | None = None
     scored: str | None = None
     prepared: bool = False
+    corrections: int = 0
 
     @property
     def ply(self) -> int:
