@@ -20,6 +20,10 @@ only their games' deltas are sent (a resume sends only theirs; the seqs are stil
 have gaps). A SPEC that cannot be used is refused after the handshake: the server closes with code
 1008 (policy violation) and a reason such as ``boards: range 5-2 is backwards``, so a browser can
 read it (``CloseEvent.reason``) and should not retry.
+
+The feed is the public channel (the hall as it was ``[broadcast] delay`` ago: snapshots and deltas
+alike), or the live one for a socket with an arbiter's session from the dashboard's own pages
+(``dashboard.audience``).
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dashboard.boardspec import BoardSet, BoardSpecError, parse
 from dashboard.direct_ws import direct_writer
-from dashboard.feed import Feed
+from dashboard.audience import channel
+from dashboard.feed import Channel
 from dashboard.hub import Client
 
 BATCH_MAX = 500  # messages per frame when a resuming client catches up
@@ -62,7 +67,7 @@ def boards_param(ws: WebSocket) -> BoardSet | None:
 class _Cut:
     """``snapshot()`` of the feed cut to ``boards`` (what a stale filtered client is sent)."""
 
-    def __init__(self, feed: Feed, boards: BoardSet):
+    def __init__(self, feed: Channel, boards: BoardSet):
         self.feed = feed
         self.boards = boards
 
@@ -73,7 +78,6 @@ class _Cut:
 async def live(ws: WebSocket) -> None:
     """Serve one spectator until it disconnects; close with 1008 and the reason when its
     ``boards`` SPEC is refused."""
-    feed: Feed = ws.app.state.feed
     await ws.accept()
     try:
         boards = boards_param(ws)
@@ -81,6 +85,7 @@ async def live(ws: WebSocket) -> None:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await ws.close(code=1008, reason=str(exc)[:120])
         return
+    feed: Channel = channel(ws)  # the delayed broadcast, or the hall live for an arbiter
     client = feed.hub.add(boards)  # before the first message, so nothing published from now is missed
     client.direct = direct_writer(ws.scope)
     try:
@@ -113,7 +118,7 @@ async def _drain_incoming(ws: WebSocket) -> None:
                 return
 
 
-async def _write(ws: WebSocket, feed: Feed, client: Client, first: list[tuple[int, str]],
+async def _write(ws: WebSocket, feed, client: Client, first: list[tuple[int, str]],
                  covered: int, batch: bool = False) -> None:
     """Send ``first``, then the client's queue in order; a snapshot instead when it went stale.
     ``covered``: the seq up to which the client already has everything (queued items at or below

@@ -25,6 +25,7 @@ from importlib import resources
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from dashboard.audience import channel
 from dashboard.boardspec import BoardSet, BoardSpecError, pages, parse
 
 PAGE_SIZE = 50  # boards on one hall page when a round has more
@@ -51,7 +52,7 @@ def _common(request: Request, round_no: str | None = None) -> dict:
     """The values every page shows; ``round_no``: the round the page is about (default: the
     current one). ``archive`` is that round's number when it is not the current round (the page
     then shows it as recorded, without the live feed)."""
-    view = request.app.state.feed.view
+    view = channel(request).view
     state = view.state
     shown = state.rounds.get(round_no) if round_no is not None else None
     r = shown.info() if shown is not None else (view.round or {})
@@ -124,7 +125,7 @@ async def hall(request: Request) -> HTMLResponse:
     """``GET /``: the hall page; ``?boards=SPEC`` shows and follows only those boards (400, the
     same page with the reason and no feed, when SPEC is refused); a round of more than
     ``PAGE_SIZE`` boards without ``boards`` shows its first page."""
-    view = request.app.state.feed.view
+    view = channel(request).view
     round_no = request.query_params.get("round")
     if round_no is not None and round_no not in view.state.rounds:
         round_no = None  # a round not set up: the current one (the selector shows what exists)
@@ -160,7 +161,7 @@ async def game(request: Request) -> HTMLResponse:
     """``GET /game/{id}``: one game's page, of any round (404 status, same page, when there is no
     such game)."""
     game_id = request.path_params["id"]
-    g = request.app.state.feed.view.game(game_id)
+    g = channel(request).view.game(game_id)
     values = _common(request, g["round"] if g is not None else None)
     values.pop("rounds")
     if g is not None:
@@ -171,7 +172,7 @@ async def game(request: Request) -> HTMLResponse:
     except BoardSpecError:
         boards = ""  # an id that names no board: every board, as before
     back = "/" if not values["archive"] else "/?round=" + values["archive"]  # the hall page holding this board
-    labels = board_labels(request.app.state.feed.view, values["archive"] or None)
+    labels = board_labels(channel(request).view, values["archive"] or None)
     if len(labels) > PAGE_SIZE:
         back = next((back + ("&" if "?" in back else "?") + "boards=" + p.spec
                      for p in pages(labels, PAGE_SIZE) if board in p), back)

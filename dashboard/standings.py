@@ -28,6 +28,7 @@ from services.hall.tournament_json import crosstable_json, standings_json
 from services.views.standings import TournamentView
 from services.tournament.trf import TrfFieldError
 
+from dashboard.audience import channel
 from dashboard.pages import render
 
 PGN_TYPE = "application/x-chess-pgn; charset=utf-8"
@@ -36,7 +37,18 @@ TRF_TYPE = "text/plain; charset=utf-8"
 
 
 def _view(request: Request) -> TournamentView | None:
-    return getattr(request.app.state, "tournament_view", None)
+    """The standings the audience may see: the public fold's (delayed), or for an arbiter the live
+    fold's (``dashboard.audience``)."""
+    public = getattr(request.app.state, "tournament_view", None)
+    if public is None or getattr(request.app.state, "feed", None) is None:
+        return public  # the routes mounted without a feed: the view they were given
+    ch = channel(request)
+    if ch.state is public.state:
+        return public
+    live = getattr(request.app.state, "live_tournament_view", None)
+    if live is None or live.state is not ch.state:
+        live = request.app.state.live_tournament_view = TournamentView(ch.state)
+    return live
 
 
 def _no_view() -> JSONResponse:
