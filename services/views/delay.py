@@ -61,3 +61,32 @@ class Delay:
 
     def __len__(self) -> int:
         return len(self.pending)
+
+
+class DelayedHall:
+    """Two folds of one log for a process that serves only the public (``venue broadcast``):
+    ``live`` takes every entry at once (it knows the delay in force: the registered tournament
+    file's ``broadcast_delay_ms``), ``public`` only the entries due (``release``)."""
+
+    def __init__(self) -> None:
+        from services.state import HallState
+
+        self.live = HallState()
+        self.public = HallState()
+        self.delay = Delay(0)
+
+    def take(self, entry: Entry) -> None:
+        """One entry of the log, in order: folded live, queued for the public."""
+        if entry.seq and entry.seq <= self.live.seq:
+            return
+        self.live.apply(entry)
+        t = self.live.config
+        self.delay.set_delay(getattr(t, "broadcast_delay_ms", 0) if t is not None else 0)
+        self.delay.offer(entry)
+
+    def release(self, now_ms: int) -> int:
+        """Fold into ``public`` the entries due by ``now_ms``; how many."""
+        due = self.delay.due(now_ms)
+        for entry in due:
+            self.public.apply(entry)
+        return len(due)
