@@ -34,9 +34,12 @@ def keres_players(shared_data) -> list[dict]:
 
 
 def tournament_text(players: list[dict], delay_s: int | None = None, teams: dict | None = None,
-                    start: str = "2024-05-29T18:00:00+00:00") -> str:
+                    start: str = "2024-05-29T18:00:00+00:00", starts: list[str] | None = None,
+                    feds: dict | None = None) -> str:
     """A four-player rapid round robin (900+10, the sample's TimeControl) as a tournament file;
-    ``delay_s``: its ``[broadcast] delay``; ``teams``: start number -> team."""
+    ``delay_s``: its ``[broadcast] delay``; ``teams``/``feds``: start number -> team / federation
+    (the test's own values: the sample has none); ``starts``: the three rounds' starts (ISO 8601),
+    else a day apart from ``start``."""
     lines = ['[tournament]', 'name = "Keres Rapid"', 'slug = "keres-rapid"', 'system = "round-robin"',
              'kind = "rapid"', 'rounds = 3', 'site = "Tallinn EST"', '', '[time_controls]', 'rapid = "900+10"']
     for i, p in enumerate(players, start=1):
@@ -44,8 +47,11 @@ def tournament_text(players: list[dict], delay_s: int | None = None, teams: dict
                   f'fide_id = "{p["fide_id"]}"'] + ([f'title = "{p["title"]}"'] if p["title"] else [])
         if teams and i in teams:
             lines.append(f'team = "{teams[i]}"')
+        if feds and i in feds:
+            lines.append(f'federation = "{feds[i]}"')
     for n in (1, 2, 3):
-        lines += ['', '[[rounds]]', f'number = {n}', f'start = "{start[:8]}{int(start[8:10]) + n - 1:02d}{start[10:]}"']
+        when = starts[n - 1] if starts else f"{start[:8]}{int(start[8:10]) + n - 1:02d}{start[10:]}"
+        lines += ['', '[[rounds]]', f'number = {n}', f'start = "{when}"']
     if delay_s is not None:
         lines += ['', '[broadcast]', f'delay = {delay_s}']
     return "\n".join(lines) + "\n"
