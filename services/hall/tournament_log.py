@@ -41,7 +41,7 @@ def tournament_registered_data(t: Tournament) -> dict:
                          "armageddon_after_draw", "draw_offers": {"policy", "min_moves", "exempt_kinds"},
                          "default_time_ms": {kind: ms}, "clock_tolerance_ms",
                          "ballot_moves_before_clock": true (only when set: checkers X.A.d)},
-         "broadcast_delay_ms": ms (only when set: docs/broadcast.md)}
+         "broadcast_delay_ms": ms (0: no delay; docs/broadcast.md)}
     """
     r = t.regulations
     fine = r.fine_not_at_board
@@ -69,8 +69,8 @@ def tournament_registered_data(t: Tournament) -> dict:
             **({"ballot_moves_before_clock": True} if r.ballot_moves_before_clock else {}),
             **({"rules": dict(r.rules)} if r.rules else {}),
         },
-        # only when set, so the logs of files without it stay as they were registered
-        **({"broadcast_delay_ms": t.broadcast_delay_ms} if t.broadcast_delay_ms else {}),
+        # always, as the folded entry has it (0 when the file sets none): a file read again compares equal
+        "broadcast_delay_ms": t.broadcast_delay_ms,
     }
 
 

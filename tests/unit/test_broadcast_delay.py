@@ -158,3 +158,23 @@ def test_the_delay_comes_from_the_tournament_file():
     for bad in ("3601", "-1", "true", '"soon"'):
         with pytest.raises(TournamentFileError, match="broadcast.delay"):
             load_tournament(base + f"\n[broadcast]\ndelay = {bad}\n")
+
+
+@pytest.mark.parametrize("delay_s", [None, 900])
+def test_the_same_file_read_again_changes_nothing_and_a_new_delay_shows(delay_s):
+    """README "A changed file": the same tournament file registers nothing new; a delay changed
+    between rounds is listed as a change."""
+    import msgspec
+
+    from services.events import decode
+    from services.hall.tournament_changes import registration_changes
+    from services.hall.tournament_log import tournament_registered_data
+    from services.regulations.tournament_file import load_tournament
+
+    players = [{"name": f"P{i}", "rating": 2000, "fide_id": str(i), "title": None} for i in range(4)]
+    data = tournament_registered_data(load_tournament(tournament_text(players, delay_s=delay_s)))
+    folded = msgspec.to_builtins(decode("tournament_registered", decode("tournament_registered", data).encode()[1]))
+    assert registration_changes(folded, data) == []
+    other = tournament_registered_data(load_tournament(tournament_text(players, delay_s=1800)))
+    assert registration_changes(folded, other) == [
+        {"section": "tournament", "key": "broadcast_delay_ms", "was": (delay_s or 0) * 1000, "now": 1_800_000}]
