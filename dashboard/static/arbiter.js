@@ -290,7 +290,10 @@
       tools = `<div class="act"><input id="fine" type="number" min="1" placeholder="Fine (USD)" aria-label="fine amount"><select id="fine-side" aria-label="fined player"><option value="white">White</option><option value="black">Black</option></select>
                  <button type="button" data-act="record_fine">Record fine</button></div>
                <div class="act"><input id="wmin" type="number" step="0.1" placeholder="White min" aria-label="White's clock in minutes"><input id="bmin" type="number" step="0.1" placeholder="Black min" aria-label="Black's clock in minutes">
-                 <button type="button" data-act="adjust_clock">Set clocks</button></div>`;
+                 <button type="button" data-act="adjust_clock">Set clocks</button></div>
+               <div class="act"><input id="fix-ply" type="number" min="0" placeholder="Plies that stand" aria-label="plies that stand">
+                 <input id="fix-moves" placeholder="Moves played after, e.g. Nc3 Nc6" aria-label="moves played after that ply">
+                 <button type="button" data-act="correct_record" title="FIDE Laws 7.5.1: take the record back and enter the moves played">Correct record</button></div>`;
     }
     const res = a.resolution;
     const resolved = res ? ` by ${esc(res.by || "")}${res.at ? " at " + time(res.at) : ""}${res.accepted === true ? ": claim accepted" : res.accepted === false ? ": claim rejected" : ""}` : "";
@@ -325,6 +328,7 @@
     if (action === "record_fine") { body.amount = Number($("fine").value); body.side = $("fine-side").value; }
     if (action === "adjust_clock") { body.white_ms = Math.round(Number($("wmin").value) * 60000); body.black_ms = Math.round(Number($("bmin").value) * 60000); }
     if (action === "note") { body.text = note || ""; delete body.note; }
+    if (action === "correct_record") { body.ply = Number($("fix-ply").value); body.moves = $("fix-moves").value; if (note) body.reason = note; }
     try {
       await api("/api/arbiter/actions", body);
       if (note && $("note")) $("note").value = "";
