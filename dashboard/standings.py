@@ -9,7 +9,8 @@
 - ``GET /standings``, ``GET /crosstable``: the pages (dashboard/templates), live: they reload the
   JSON when ``/ws/live`` reports a result or a new round, and poll every 2 s while it is down.
 
-The routes read ``request.app.state.tournament_view`` (a ``TournamentView`` fed with every log entry);
+The routes read ``request.app.state.tournament_view`` (a ``TournamentView`` of the public fold: the
+standings as they stood ``[broadcast] delay`` ago; an arbiter's session reads the live fold's);
 without one they answer 503 ``{"error": ...}``; recorded results that contradict each other answer
 409 ``{"error": ...}`` (the log is never hidden or guessed at).
 """
