@@ -105,7 +105,7 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
 
 async def arbiter_page(request: Request) -> HTMLResponse:
     """``GET /arbiter``: the arbiter's console (it logs in from the page itself)."""
-    r = request.app.state.feed.view.round or {}
+    r = request.app.state.feed.live.view.round or {}  # the console sees the hall live
     event = r.get("event") or "Tournament"
     return HTMLResponse(pages.render("arbiter.html", event=event, title=f"{event} - arbiter",
                                      round_label=f"Round {r['round']}" if r.get("round") else "",

@@ -313,7 +313,7 @@ class Feed:
             return  # a replay that overlaps
         shared = self.shared
         changes = self.live.state.apply(entry)
-        if self.live.hub.clients or not shared:
+        if self.live.hub.clients:
             self.live.publish(changes, entry.seq)
         else:  # nobody watches live: keep the view right, a later client starts from a snapshot
             self.live.forget(changes)
