@@ -104,15 +104,25 @@ class Pusher:
     def step(self, now_ms: int) -> bool:
         """Release what is due, and push the round when it changed and a push is allowed now (not
         within ``interval_ms`` of the last, not before a retry's time). True when pushed."""
+        batches = self.due(now_ms)
+        return self.send(batches, now_ms) if batches else False
+
+    def due(self, now_ms: int) -> list[str] | None:
+        """The round's batches to push now (``step``'s first half: the folds only), or None."""
         self.hall.release(now_ms)
         if self.retry_at_ms is not None and now_ms < self.retry_at_ms:
-            return False
+            return None
         if self.last_push_ms is not None and now_ms - self.last_push_ms < self.interval_ms:
-            return False
+            return None
         batches = self.snapshot()
+        if not batches or "\n\n".join(batches) == self.last_text:
+            return None
+        return batches
+
+    def send(self, batches: list[str], now_ms: int) -> bool:
+        """Push ``batches`` (``step``'s second half: the HTTP requests, blocking); True when
+        lichess took them, else a retry is planned."""
         text = "\n\n".join(batches)
-        if not batches or text == self.last_text:
-            return False
         self.last_push_ms = now_ms
         try:
             answers = [self.push(batch) for batch in batches]
@@ -142,7 +152,10 @@ class Pusher:
             while True:
                 if reader.done():
                     reader.result()
-                await asyncio.to_thread(self.step, clock())  # berserk is blocking
+                now = clock()
+                batches = self.due(now)  # the folds stay on this loop, beside the follower
+                if batches:
+                    await asyncio.to_thread(self.send, batches, now)  # berserk is blocking
                 await asyncio.sleep(tick_s)
         finally:
             reader.cancel()

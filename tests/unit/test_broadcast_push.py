@@ -143,3 +143,31 @@ def test_at_most_100_games_a_push(shared_data):
     assert all(not g.errors for b in batches for g in read_games(b))
     with pytest.raises(ValueError, match="illegal move: a1a8"):  # never sent: refused before the push
         checked_pgn({**game, "moves": game["moves"] + ["a1a8"]}, None)
+
+
+def test_the_command_needs_a_token(monkeypatch, capsys):
+    from venue.cli import main
+
+    monkeypatch.delenv("LICHESS_TOKEN", raising=False)
+    code = main(["broadcast", "lichess", "--round-id", ROUND_ID, "--store", "memory://", "--tournament", "keres-rapid"])
+    assert code == 2 and "LICHESS_TOKEN" in capsys.readouterr().err
+    assert main(["broadcast", "lichess"]) == 2  # --round-id, --store, --tournament are required
+
+
+async def test_the_command_follows_the_log_and_pushes(shared_data, monkeypatch):
+    """``Pusher.run`` as the command runs it: follow the log, push through berserk (in a thread)."""
+    import asyncio
+
+    from services.eventlog.memory import MemoryLog
+
+    log = MemoryLog("keres-rapid")
+    await log.append_many([(e.type, e.data, e.at) for e in entries(shared_data)])
+    with LichessDouble(TOKEN, ROUND_ID) as lichess:
+        p = Pusher(lichess_push(ROUND_ID, TOKEN, lichess.url), out=lambda line: None)
+        task = asyncio.create_task(p.run(log, lambda: T0, tick_s=0.05))
+        for _ in range(200):
+            if lichess.bodies:
+                break
+            await asyncio.sleep(0.05)
+        task.cancel()
+        assert [g.headers["GameId"] for g in read_games(lichess.bodies[0])] == ["1-1", "1-2"]
