@@ -1,26 +1,36 @@
 """The JSON and PGN API (DESIGN.md "Dashboard"). Spectators' routes only: nothing here acts.
 
+Every route reads the audience's channel (``dashboard.audience``): the public one (the hall as it was
+``[broadcast] delay`` ago: docs/broadcast.md), or the live one for an arbiter's session.
+
 - ``GET /api/health``: ``{"ok": bool, "tournament", "seq" (last folded), "caught_up", "spectators",
-  "error": str|None}``; 503 when the event log cannot be read.
+  "error": str|None, "delay_ms", "public_seq"}``; 503 when the event log cannot be read.
 - ``GET /api/games[?round=R]``: ``{"round": ROUND|None, "seq": N, "games": [GAME, ...]}``
   (services.views.spectator): the current round, or round R (404 for a round not set up).
-- ``GET /api/rounds``: ``{"current": R|None, "rounds": [ROUND, ...]}``, every round set up.
+- ``GET /api/rounds``: ``{"current": R|None, "rounds": [ROUND, ...], "next": {"round", "start_ms"}|None,
+  "now": ms}``: every round set up, and the next round the tournament file schedules (a countdown).
 - ``GET /api/games/{id}``: one GAME of any round; 404 ``{"error": ...}`` when there is none.
-- ``GET /api/games/{id}.pgn``, ``GET /api/round.pgn[?round=R]``: PGN with %clk (services.hall.view_pgn);
-  checkers games are PDN (``application/x-draughts-pdn``, files named ``.pdn``), also at
-  ``/api/games/{id}.pdn`` and ``/api/round.pdn``.
+- ``GET /api/games/{id}.pgn``, ``GET /api/round.pgn[?round=R]``: PGN with %clk (services.hall.view_pgn),
+  fit for lichess's relay to poll: ``ETag`` and ``Last-Modified``, ``304`` for ``If-None-Match`` /
+  ``If-Modified-Since`` when nothing changed; checkers games are PDN (``application/x-draughts-pdn``,
+  files named ``.pdn``), also at ``/api/games/{id}.pdn`` and ``/api/round.pdn``.
 - ``GET /board/{id}.svg?ply=N&size=PX&coords=0|1&flip=0|1``: the board after ply N (default now).
 """
 
 from __future__ import annotations
 
+import hashlib
+from email.utils import format_datetime, parsedate_to_datetime
+from datetime import datetime, timezone
+
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 
 from services.hall.view_pgn import game_pgn, round_pgn
 
+from dashboard.audience import channel
 from dashboard.boards import game_svg
-from dashboard.feed import Feed
+from dashboard.feed import Channel
 
 PGN_TYPE = "application/x-chess-pgn; charset=utf-8"
 PDN_TYPE = "application/x-draughts-pdn; charset=utf-8"  # checkers: PDN, as pydraughts and PDN 3.0 name it
@@ -34,49 +44,59 @@ def _file_kind(games: list[dict]) -> tuple[str, str]:
     return "pgn", PGN_TYPE
 
 
-def _feed(request: Request) -> Feed:
-    return request.app.state.feed
-
-
 def _not_found(game_id: str) -> JSONResponse:
     return JSONResponse({"error": f"no game {game_id!r} in this tournament"}, status_code=404)
 
 
-def _round(request: Request) -> str | None | JSONResponse:
+def _round(request: Request, ch: Channel) -> str | None | JSONResponse:
     """The ``round`` query parameter: None (the current round), a round set up, or a 404 response."""
     number = request.query_params.get("round")
     if number is None:
         return None
-    if number not in _feed(request).state.rounds:
+    if number not in ch.state.rounds:
         return JSONResponse({"error": f"no round {number[:20]!r} set up"}, status_code=404)
     return number
 
 
+def next_round(ch: Channel, now_ms: int) -> dict | None:
+    """``{"round", "start_ms"}`` of the next round the tournament file schedules after ``now_ms``
+    that is not set up yet, or None (no file, no schedule, or the last round is under way)."""
+    t = ch.state.config
+    if t is None:
+        return None
+    for r in sorted(t.rounds, key=lambda r: r.start_ms):
+        if str(r.number) not in ch.state.rounds and r.start_ms > now_ms:
+            return {"round": str(r.number), "start_ms": r.start_ms}
+    return None
+
+
 async def rounds(request: Request) -> JSONResponse:
-    """``GET /api/rounds``: every round set up, and which is the current one."""
-    view = _feed(request).view
-    return JSONResponse({"current": view.state.current, "rounds": view.rounds()})
+    """``GET /api/rounds``: every round set up, the current one, the next one scheduled."""
+    ch = channel(request)
+    now = request.app.state.feed.clock()
+    return JSONResponse({"current": ch.state.current, "rounds": ch.view.rounds(), "next": next_round(ch, now),
+                         "now": now})
 
 
 async def health(request: Request) -> JSONResponse:
     """``GET /api/health``: is the feed folding the log (503 with ``error`` when not)."""
-    feed = _feed(request)
-    body = {"ok": feed.error is None, "tournament": feed.log.tournament, "seq": feed.view.seq,
+    feed = request.app.state.feed
+    body = {"ok": feed.error is None, "tournament": feed.log.tournament, "seq": feed.state.seq,
             "caught_up": feed.caught_up.is_set(), "spectators": len(feed.hub.clients),
-            "error": feed.error}
+            "error": feed.error, "delay_ms": feed.delay.delay_ms, "public_seq": feed.public.state.seq}
     return JSONResponse(body, status_code=200 if feed.error is None else 503)
 
 
 async def games(request: Request) -> Response:
     """``GET /api/games[?round=R]``: the current round's GAMEs, encoded once per log seq; or round R's."""
-    number = _round(request)
+    ch = channel(request)
+    number = _round(request, ch)
     if isinstance(number, Response):
         return number
-    if number is not None and number != _feed(request).state.current:
-        view = _feed(request).view
-        r = view.state.rounds[number]
-        return JSONResponse({"round": r.info(), "seq": view.seq, "games": view.games(number)})
-    _, text = _feed(request).games_text()
+    if number is not None and number != ch.state.current:
+        r = ch.state.rounds[number]
+        return JSONResponse({"round": r.info(), "seq": ch.view.seq, "games": ch.view.games(number)})
+    _, text = ch.games_text()
     return Response(text, media_type="application/json")
 
 
@@ -85,36 +105,72 @@ async def game(request: Request) -> Response:
     game_id = request.path_params["id"]
     if game_id.endswith((".pgn", ".pdn")):  # the router gives "{id}.pgn" to this route too
         return await game_pgn_route(request, game_id[:-4])
-    g = _feed(request).view.game(game_id)
+    g = channel(request).view.game(game_id)
     return JSONResponse(g) if g is not None else _not_found(game_id)
+
+
+def _http_date(ms: int) -> str:
+    return format_datetime(datetime.fromtimestamp(ms // 1000, timezone.utc), usegmt=True)
+
+
+def polled(request: Request, ch: Channel, key: tuple, make, media: str, filename: str) -> Response:
+    """A feed polled by broadcasts (lichess's relay, chess.com): the text ``make()`` gives, built
+    once per log seq, with a strong ``ETag`` (its content's hash) and ``Last-Modified`` (when that
+    content was first served); ``304 Not Modified`` when the poller's ``If-None-Match`` (or, without
+    it, ``If-Modified-Since``) shows it has this content already."""
+    seq = ch.view.seq
+    hit = ch.texts.get(key)
+    if hit is None or hit[0] != seq:
+        text = make()
+        etag = '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+        modified = hit[3] if hit is not None and hit[2] == etag else request.app.state.feed.clock()
+        hit = ch.texts[key] = (seq, text, etag, modified)
+    _, text, etag, modified = hit
+    headers = {"ETag": etag, "Last-Modified": _http_date(modified), "Cache-Control": "no-cache",
+               "Content-Disposition": f'inline; filename="{filename}"'}
+    if _not_modified(request, etag, modified):
+        return Response(status_code=304, headers={k: v for k, v in headers.items() if k != "Content-Disposition"})
+    return Response(text, media_type=media, headers=headers)
+
+
+def _not_modified(request: Request, etag: str, modified_ms: int) -> bool:
+    match = request.headers.get("if-none-match")
+    if match is not None:
+        return match.strip() == "*" or etag in [m.strip().removeprefix("W/") for m in match.split(",")]
+    since = request.headers.get("if-modified-since")
+    if since is None:
+        return False
+    try:
+        return modified_ms // 1000 <= int(parsedate_to_datetime(since).timestamp())
+    except (TypeError, ValueError):
+        return False
 
 
 async def game_pgn_route(request: Request, game_id: str) -> Response:
     """One game of any round as PGN with %clk (a checkers game as PDN, named ``.pdn``, whichever
     extension was asked for); 404 when there is none."""
-    view = _feed(request).view
-    g = view.game(game_id)
+    ch = channel(request)
+    g = ch.view.game(game_id)
     if g is None:
         return _not_found(game_id)
     ext, media = _file_kind([g])
-    r = view.state.rounds.get(g["round"])
-    return PlainTextResponse(game_pgn(g, r.info() if r else view.round), media_type=media,
-                             headers={"Content-Disposition": f'inline; filename="{game_id}.{ext}"'})
+    r = ch.state.rounds.get(g["round"])
+    info = r.info() if r else ch.view.round
+    return polled(request, ch, ("game", game_id), lambda: game_pgn(g, info), media, f"{game_id}.{ext}")
 
 
 async def round_pgn_route(request: Request) -> Response:
     """``GET /api/round.pgn[?round=R]`` (or ``.pdn``): every game of the current round (or round R),
     in board order; a checkers round is PDN, named ``round-N.pdn``."""
-    number = _round(request)
+    ch = channel(request)
+    number = _round(request, ch)
     if isinstance(number, Response):
         return number
-    view = _feed(request).view
-    games = view.games(number)
-    info = view.state.rounds[number].info() if number is not None else view.round
+    games = ch.view.games(number)
+    info = ch.state.rounds[number].info() if number is not None else ch.view.round
     ext, media = _file_kind(games)
     name = f"round-{info['round']}.{ext}" if info else f"round.{ext}"
-    return PlainTextResponse(round_pgn(games, info), media_type=media,
-                             headers={"Content-Disposition": f'inline; filename="{name}"'})
+    return polled(request, ch, ("round", number), lambda: round_pgn(games, info), media, name)
 
 
 def _flag(request: Request, name: str, default: bool) -> bool:
@@ -134,9 +190,10 @@ def _whole(request: Request, name: str, default: int | None, message: str) -> in
 
 
 async def board_svg(request: Request) -> Response:
-    """``GET /board/{id}.svg``: the board picture; 400 for a bad ply or size, 404 for no game."""
+    """``GET /board/{id}.svg``: the board picture; 400 for a bad ply or size, 404 for no game.
+    A ply past what the audience may see is out of range (the delay hides it)."""
     game_id = request.path_params["id"]
-    g = _feed(request).view.game(game_id)
+    g = channel(request).view.game(game_id)
     if g is None:
         return _not_found(game_id)
     try:
@@ -146,6 +203,7 @@ async def board_svg(request: Request) -> Response:
                        _flag(request, "coords", True), _flag(request, "flip", False))
     except ValueError as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
-    # A given ply of a game never changes, so pictures asked for by ply may be cached.
+    # A given ply of a game never changes (a corrected record is asked for with another ``v``: the
+    # pages put the move at that ply and the number of corrections in it), so it may be cached.
     cache = "public, max-age=3600" if "ply" in request.query_params else "no-cache"
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": cache})

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from importlib import resources
+from typing import Callable
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -38,13 +39,15 @@ from dashboard.arbiter import routes as arbiter
 from dashboard.arbiter.auth import Accounts
 from dashboard.arbiter.throttle import LoginThrottle
 from dashboard.arbiter.desk import Desk
-from dashboard.feed import DEFAULT_HISTORY, Feed
+from dashboard.feed import DEFAULT_HISTORY, Feed, wall_ms
+from dashboard.origins import allowed_origins
 from dashboard.hub import DEFAULT_CAP, Hub
 from dashboard.live import live
 
 
 def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DEFAULT_HISTORY,
-               clock_rate: float = 1.0, accounts: Accounts | None = None) -> Starlette:
+               clock_rate: float = 1.0, accounts: Accounts | None = None,
+               clock: Callable[[], int] = wall_ms) -> Starlette:
     """The dashboard for one tournament's ``log``.
 
     ``queue_cap``: per-spectator queue length before its backlog is dropped for a snapshot (F12);
@@ -54,12 +57,13 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
     that is malformed). The environment also gives ``VENUE_ALLOWED_ORIGINS``, ``VENUE_LOGIN_LIMIT``
     and ``VENUE_LOGIN_ADDRESS_LIMIT`` (docs/arbiter.md; ValueError when malformed). The app's state
     holds ``feed`` (``feed.view`` the hall view, ``feed.hub`` the spectators), ``tournament_view``,
-    ``desk``, ``accounts`` and ``login_throttle``.
+    ``desk``, ``accounts`` and ``login_throttle``. ``clock()``: now in ms since the epoch, the time
+    the broadcast delay is measured against (injected in tests).
     """
     desk = Desk()
-    feed = Feed(log, Hub(queue_cap), history, observers=[desk.ingest])
-    desk.attach(feed.state)
-    tournament_view = TournamentView(feed.state)
+    feed = Feed(log, Hub(queue_cap), history, observers=[desk.ingest], clock=clock)
+    desk.attach(feed.state)  # the arbiters see the hall live
+    tournament_view = TournamentView(feed.public.state)  # the public fold keeps its state object
     accounts = accounts if accounts is not None else Accounts.load(None)
 
     @contextlib.asynccontextmanager
@@ -96,12 +100,13 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
     app.state.desk = desk
     app.state.accounts = accounts
     app.state.login_throttle = LoginThrottle.from_environment()
+    app.state.allowed_origins = allowed_origins()
     return app
 
 
 async def arbiter_page(request: Request) -> HTMLResponse:
     """``GET /arbiter``: the arbiter's console (it logs in from the page itself)."""
-    r = request.app.state.feed.view.round or {}
+    r = request.app.state.feed.live.view.round or {}  # the console sees the hall live
     event = r.get("event") or "Tournament"
     return HTMLResponse(pages.render("arbiter.html", event=event, title=f"{event} - arbiter",
                                      round_label=f"Round {r['round']}" if r.get("round") else "",

@@ -5,6 +5,7 @@ a given ply of a game never changes, so each picture is drawn once.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import chess
@@ -51,10 +52,17 @@ def chess_svg(start_fen: str, moves: tuple[str, ...], size: int = 360, coordinat
                            orientation=chess.BLACK if flipped else chess.WHITE, colors=COLORS)
 
 
+_COORDINATE = re.compile(r"<text\b[^>]*>[^<]*</text>\s*")
+_VIEWBOX = re.compile(r'viewBox="0 0 (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)"')
+
+
 @lru_cache(maxsize=2048)
-def checkers_svg(fen: str) -> str:
-    """SVG text of an American checkers position (pydraughts FEN, e.g. ``B:W21,...:B1,...``).
-    Raises ValueError when pydraughts cannot read the FEN."""
+def checkers_svg(fen: str, flipped: bool = False) -> str:
+    """SVG text of an American checkers position (pydraughts FEN, e.g. ``B:W21,...:B1,...``), drawn
+    by pydraughts; its chess-style a-h/1-8 labels are left out (checkers' numeric notation names
+    squares 1-32: the pages number them, ``square_centres``). ``flipped``: turned half round (White's
+    men at the bottom), as a checkers board looks from White's side. Raises ValueError when
+    pydraughts cannot read the FEN."""
     from draughts import Board
     from draughts.svg import create_svg
 
@@ -62,7 +70,32 @@ def checkers_svg(fen: str) -> str:
         board = Board(variant="english", fen=fen)
     except Exception as exc:  # pydraughts raises assorted errors on a bad FEN
         raise ValueError(f"unreadable checkers FEN {fen!r}: {exc}") from exc
-    return create_svg(board)
+    svg = _COORDINATE.sub("", create_svg(board))
+    if not flipped:
+        return svg
+    box = _VIEWBOX.search(svg)
+    w, h = (float(box.group(1)), float(box.group(2))) if box else (352.0, 352.0)
+    head, _, rest = svg.partition(">")
+    body, _, _ = rest.rpartition("</svg>")
+    return f'{head}><g transform="rotate(180 {w / 2:g} {h / 2:g})">{body}</g></svg>'
+
+
+@lru_cache(maxsize=1)
+def square_centres() -> dict[int, tuple[float, float]]:
+    """Where pydraughts draws each square of an American checkers board: square number ->
+    (x, y) of its centre as fractions of the picture's width and height (White's men, 21-32, at
+    the top). Found by asking pydraughts to draw a man on each square."""
+    from draughts import Board
+    from draughts.svg import create_svg
+
+    out = {}
+    for n in range(1, 33):
+        svg = create_svg(Board(variant="english", fen=f"W:W{n}:B{1 if n != 1 else 2}"))
+        box = _VIEWBOX.search(svg)
+        w, h = (float(box.group(1)), float(box.group(2))) if box else (352.0, 352.0)
+        x, y = re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)"[^>]*fill="#FFFFFF"', svg).groups()
+        out[n] = (round(float(x) / w, 4), round(float(y) / h, 4))
+    return out
 
 
 @lru_cache(maxsize=8192)
@@ -79,15 +112,15 @@ def game_svg(game: dict, ply: int | None = None, size: int = 360, coordinates: b
              flipped: bool = False) -> str:
     """The picture of GAME (services.views.spectator) after ``ply`` (default: the current position).
     A checkers board at an earlier ply is the game's moves replayed to it (``checkers_fen``), drawn
-    by pydraughts as the current one is (pydraughts has no size, coordinates or flip: the picture
-    scales, White's men at the top). Raises ValueError for a ply out of range or a position that
+    by pydraughts as the current one is (pydraughts has no size or coordinates: the picture scales;
+    White's men at the top, at the bottom when ``flipped``). Raises ValueError for a ply out of range or a position that
     cannot be drawn."""
     n = game["ply"] if ply is None else ply
     if not 0 <= n <= game["ply"]:
         raise ValueError(f"ply {n} out of range 0..{game['ply']}")
     if game["variant"] == "checkers":
         if n == game["ply"]:
-            return checkers_svg(game["fen"])
-        return checkers_svg(checkers_fen(game.get("start_fen"), tuple(game["moves"][:n])))
+            return checkers_svg(game["fen"], flipped)
+        return checkers_svg(checkers_fen(game.get("start_fen"), tuple(game["moves"][:n])), flipped)
     stood = tuple((x["ply"], x["fen"]) for x in game.get("stood") or () if x["ply"] <= n)
     return chess_svg(game["start_fen"], tuple(game["moves"][:n]), size, coordinates, flipped, stood)

@@ -1,8 +1,21 @@
 """The dashboard's live state: follows the event log, folds it into the one state
-(``services.state.HallState``; ``state``), projects each change for spectators
-(``services.views.spectator.SpectatorView``; ``view``), encodes each delta once and publishes it to
-the ``Hub``; keeps recent deltas so a reconnecting spectator can
-resume from the last ``seq`` it saw.
+(``services.state.HallState``), projects each change for its audiences, encodes each delta once and
+publishes it to their ``Hub``; keeps recent deltas so a reconnecting spectator can resume from the
+last ``seq`` it saw.
+
+Two audiences (issue "Broadcast delay", docs/broadcast.md), each a :class:`Channel` (a fold, its
+GAMEs, its websockets, its recent deltas and encoded texts):
+
+- ``live``: the arbiters, the console and an arbiter's hall screen: every entry at once, every claim;
+- ``public``: everyone else (``/ws/live``, ``/api/*``, PGN feeds, board pictures, standings, the
+  pushes): the hall as it was ``broadcast_delay_ms`` ago (the registered tournament file's
+  ``[broadcast] delay``; ``services.views.delay``), claims by an intended move left out.
+
+Without a delay the two share one fold (``shared``): an entry is folded once and each channel
+projects it. When a registration sets a delay, the live channel takes a copy of the fold and the
+public one goes on folding only the entries that are due (``release``, run by a ticker and before
+every public request); when the delay goes back to 0 everything waiting is released and the fold is
+shared again. The time is ``clock()`` (ms since the epoch; injected in tests).
 
 Errors: when the store fails (``EventLogError``, a connection error) the feed records the error
 (``/api/health`` shows it), waits ``retry_s`` seconds and follows again from the last applied seq;
@@ -18,12 +31,16 @@ same per-game encoded texts and cached per (selection, seq).
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
+import time
 from collections import deque
+from typing import Callable
 
 from services.eventlog.base import EventLog
-from services.state import HallState
+from services.state import Changes, HallState
+from services.views.delay import Delay
 from services.views.spectator import SpectatorView
 
 from dashboard.boardspec import BoardSet, hall_order
@@ -33,6 +50,7 @@ log = logging.getLogger("venue.dashboard")
 
 DEFAULT_HISTORY = 10_000
 SNAPSHOT_CACHE = 1024  # filtered snapshots kept (one per selection; each is for one seq)
+TICK_S = 0.25  # the longest the release ticker sleeps (an injected clock may jump)
 
 
 def encode(message: dict) -> str:
@@ -40,22 +58,23 @@ def encode(message: dict) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-class Feed:
-    """``view``: the fold; ``hub``: the spectators; ``history``: how many recent deltas are kept
-    for resuming; ``observers``: more folds fed with every entry, in order (each ``f(entry)``). ``caught_up`` is set once the log's entries at start-up have been folded."""
+def wall_ms() -> int:
+    """Now, ms since the epoch (the dashboard's clock unless one is injected)."""
+    return int(time.time() * 1000)
 
-    def __init__(self, log_: EventLog, hub: Hub, history: int = DEFAULT_HISTORY, retry_s: float = 1.0,
-                 observers: list | None = None):
-        self.log = log_
-        self.observers = list(observers or [])  # other folds of the same entries: f(entry), sync
+
+class Channel:
+    """One audience: ``state`` (its fold), ``view`` (its GAMEs; ``public``: the spectators' cut),
+    ``hub`` (its websockets), ``recent`` deltas kept for resuming (``history`` of them) and the
+    encoded texts of its snapshots."""
+
+    def __init__(self, state: HallState, hub: Hub, history: int = DEFAULT_HISTORY, public: bool = True):
+        self.state = state
+        self.view = SpectatorView(state, public=public)
         self.hub = hub
-        self.state = HallState()
-        self.view = SpectatorView(self.state)
         self.recent: deque[tuple[int, str | None, str]] = deque(maxlen=max(1, history))  # seq, board|None, text
         self.floor = 0  # every delta with seq > floor is in ``recent``
-        self.caught_up = asyncio.Event()
-        self.error: str | None = None
-        self.retry_s = retry_s
+        self.texts: dict = {}  # (kind, key) -> (seq, text, etag, last_modified): PGN feeds (dashboard.api)
         self._snap: tuple[int, str] | None = None
         self._games: tuple[int, str] | None = None
         self._game_text: dict[str, str] = {}  # id -> encoded GAME, dropped when the game changes
@@ -63,33 +82,44 @@ class Feed:
         self._boards: dict[str, list[str]] | None = None  # board -> game ids, hall order; per round
         self._cut: dict[BoardSet, tuple[int, str]] = {}  # filtered snapshots, insertion order
 
-    async def run(self) -> None:
-        """Follow the log forever (cancel to stop)."""
-        while True:
-            try:
-                target = await self.log.last_seq()
-                if self.view.seq >= target:
-                    self.caught_up.set()
-                async for entry in self.log.follow(self.view.seq):
-                    self.ingest(entry)
-                    if entry.seq >= target:
-                        self.caught_up.set()
-                    self.error = None
-                return  # the log was closed
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # the store went away: say so, then try again
-                self.error = f"{type(exc).__name__}: {exc}"
-                log.warning("event log: %s; retrying in %.1fs", self.error, self.retry_s)
-                await asyncio.sleep(self.retry_s)
+    def reset(self, state: HallState | None = None, shift_ms: int | None = None) -> None:
+        """Read ``state`` (default: the same) with clocks shifted by ``shift_ms`` from now on: every
+        encoded text is built again; a client resuming from before gets a snapshot."""
+        self.view.reset(state, shift_ms)
+        if state is not None:
+            self.state = state
+        self._game_text.clear()
+        self._boards = None
+        self._cut.clear()
+        self._snap = self._games = None
+        self._round_text = encode(self.view.round)
+        self.floor = self.state.seq
 
-    def ingest(self, entry) -> None:
-        """Fold one entry and publish its deltas (synchronous: no await between fold and publish);
-        then hand it to each observer (the arbiters' desk)."""
-        if entry.seq <= self.state.seq:
-            return  # a replay that overlaps
-        for delta in self.view.deltas(self.state.apply(entry), entry.seq):
-            seq = delta["seq"]
+    def forget(self, changes: Changes) -> None:
+        """What one folded entry changed, when nobody follows the channel: its GAMEs and texts are
+        built again when asked, and resuming from before it takes a snapshot."""
+        self.view.forget(changes)
+        for gid in (*changes.games, *changes.appended, *changes.clk):
+            self._game_text.pop(gid, None)
+        if changes.rounds:
+            self._game_text.clear()
+            self._boards = None
+            self._round_text = encode(self.view.round)
+        self.recent.clear()
+        self.floor = self.state.seq
+
+    def resend(self) -> None:
+        """Send every client the current round afresh (as a ``round`` message): after the clocks'
+        shift changed, what they hold is no longer right."""
+        seq = self.view.seq
+        self.hub.publish(seq, f'{{"type":"round","seq":{seq},"round":{self._round_text},'
+                              f'"games":{self._games_json()}}}', None, lambda boards: (
+            f'{{"type":"round","seq":{seq},"round":{self._round_text},"games":{self._games_json(boards)}}}'))
+
+    def publish(self, changes: Changes, seq: int) -> None:
+        """Project what one folded entry changed and offer its deltas to the hub (synchronous)."""
+        for delta in self.view.deltas(changes, seq):
+            dseq = delta["seq"]
             text = encode(delta)
             if delta["type"] == "round":
                 self._game_text.clear()
@@ -104,15 +134,13 @@ class Feed:
                     board = ""  # nobody's board: all-boards clients only
             if len(self.recent) == self.recent.maxlen:
                 self.floor = self.recent[0][0]
-            self.recent.append((seq, board, text))
+            self.recent.append((dseq, board, text))
             if board is None:
-                self.hub.publish(seq, text, None, lambda boards, seq=seq: (
-                    f'{{"type":"round","seq":{seq},"round":{self._round_text},'
+                self.hub.publish(dseq, text, None, lambda boards, dseq=dseq: (
+                    f'{{"type":"round","seq":{dseq},"round":{self._round_text},'
                     f'"games":{self._games_json(boards)}}}'))
             else:
-                self.hub.publish(seq, text, board)
-        for observe in self.observers:
-            observe(entry)
+                self.hub.publish(dseq, text, board)
 
     def _ids(self, boards: BoardSet | None) -> list[str]:
         """The game ids on ``boards`` (None: all), in hall order."""
@@ -187,3 +215,137 @@ class Feed:
                     out.append((s, t))
         return out
 
+
+class Feed:
+    """Follows ``log_`` into the two channels of the module docstring: ``public`` (spectators; its
+    ``hub`` is the one given) and ``live`` (arbiters). ``state``: the live fold (the arbiters'
+    actions read it); ``view``, ``hub``, ``snapshot``, ``games_text`` and ``since``: the public
+    channel's. ``history``: recent deltas kept for resuming; ``observers``: more folds fed with every
+    entry at once, in order (each ``f(entry)``); ``clock()``: now in ms (the delay's time).
+    ``caught_up`` is set once the log's entries at start-up have been folded."""
+
+    def __init__(self, log_: EventLog, hub: Hub, history: int = DEFAULT_HISTORY, retry_s: float = 1.0,
+                 observers: list | None = None, clock: Callable[[], int] = wall_ms):
+        self.log = log_
+        self.observers = list(observers or [])  # other folds of the same entries: f(entry), sync
+        state = HallState()
+        self.public = Channel(state, hub, history, public=True)
+        self.live = Channel(state, Hub(hub.cap), history, public=False)
+        self.delay = Delay(0)
+        self.clock = clock
+        self.caught_up = asyncio.Event()
+        self.error: str | None = None
+        self.retry_s = retry_s
+
+    # --- the public channel, as before there were two --------------------------------------------
+    @property
+    def state(self) -> HallState:
+        """The live fold (every entry at once)."""
+        return self.live.state
+
+    @property
+    def view(self) -> SpectatorView:
+        """The spectators' view (delayed when the event sets a delay)."""
+        return self.public.view
+
+    @property
+    def hub(self) -> Hub:
+        """The spectators' websockets."""
+        return self.public.hub
+
+    def snapshot(self, boards: BoardSet | None = None) -> tuple[int, str]:
+        """``Channel.snapshot`` of the public channel."""
+        return self.public.snapshot(boards)
+
+    def games_text(self) -> tuple[int, str]:
+        """``Channel.games_text`` of the public channel."""
+        return self.public.games_text()
+
+    def since(self, after: int, boards: BoardSet | None = None) -> list[tuple[int, str]] | None:
+        """``Channel.since`` of the public channel."""
+        return self.public.since(after, boards)
+
+    @property
+    def shared(self) -> bool:
+        """Both channels read one fold (no delay in force)."""
+        return self.live.state is self.public.state
+
+    # --- following the log -----------------------------------------------------------------------
+    async def run(self) -> None:
+        """Follow the log forever (cancel to stop); a ticker releases delayed entries when due."""
+        ticker = asyncio.create_task(self._tick(), name="dashboard-delay")
+        try:
+            await self._follow()
+        finally:
+            ticker.cancel()
+
+    async def _follow(self) -> None:
+        while True:
+            try:
+                target = await self.log.last_seq()
+                if self.state.seq >= target:
+                    self.caught_up.set()
+                async for entry in self.log.follow(self.state.seq):
+                    self.ingest(entry)
+                    if entry.seq >= target:
+                        self.caught_up.set()
+                    self.error = None
+                return  # the log was closed
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the store went away: say so, then try again
+                self.error = f"{type(exc).__name__}: {exc}"
+                log.warning("event log: %s; retrying in %.1fs", self.error, self.retry_s)
+                await asyncio.sleep(self.retry_s)
+
+    async def _tick(self) -> None:
+        while True:
+            due = self.delay.next_due()
+            wait = TICK_S if due is None else min(TICK_S, max(0.0, (due - self.clock()) / 1000))
+            await asyncio.sleep(wait)
+            self.release()
+
+    def ingest(self, entry) -> None:
+        """Fold one entry live and publish its deltas (synchronous: no await between fold and
+        publish); the public channel gets it at once without a delay, else when due; then hand it to
+        each observer (the arbiters' desk)."""
+        if entry.seq <= self.state.seq:
+            return  # a replay that overlaps
+        shared = self.shared
+        changes = self.live.state.apply(entry)
+        if self.live.hub.clients:
+            self.live.publish(changes, entry.seq)
+        else:  # nobody watches live: keep the view right, a later client starts from a snapshot
+            self.live.forget(changes)
+        if shared:
+            self.public.publish(changes, entry.seq)
+        else:
+            self.delay.offer(entry)
+        self._follow_delay()
+        self.release()
+        for observe in self.observers:
+            observe(entry)
+
+    def _follow_delay(self) -> None:
+        """Take up the registered delay: fork the live fold off when one begins, release everything
+        and share the fold again when it ends (module docstring)."""
+        t = self.state.config
+        delay = getattr(t, "broadcast_delay_ms", 0) if t is not None else 0
+        if delay == self.delay.delay_ms:
+            return
+        self.delay.set_delay(delay)
+        if delay and self.shared:
+            self.live.reset(copy.deepcopy(self.public.state))
+        elif not delay and not self.shared:
+            self.release()
+            self.live.reset(self.public.state)
+        self.public.reset(shift_ms=delay)
+        self.public.resend()
+
+    def release(self, now_ms: int | None = None) -> int:
+        """Fold into the public channel the entries due by ``now_ms`` (default ``clock()``) and
+        publish them; how many."""
+        due = self.delay.due(self.clock() if now_ms is None else now_ms)
+        for entry in due:
+            self.public.publish(self.public.state.apply(entry), entry.seq)
+        return len(due)

@@ -25,6 +25,10 @@ only their games' deltas are sent (a resume sends only theirs; the seqs are stil
 have gaps). A SPEC that cannot be used is refused after the handshake: the server closes with code
 1008 (policy violation) and a reason such as ``boards: range 5-2 is backwards``, so a browser can
 read it (``CloseEvent.reason``) and should not retry.
+
+The feed is the public channel (the hall as it was ``[broadcast] delay`` ago: snapshots and deltas
+alike), or the live one for a socket with an arbiter's session from the dashboard's own pages
+(``dashboard.audience``).
 """
 
 from __future__ import annotations
@@ -36,17 +40,18 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dashboard.boardspec import BoardSet, BoardSpecError, parse
 from dashboard.direct_ws import direct_writer
-from dashboard.feed import Feed
+from dashboard.audience import channel
+from dashboard.feed import Channel, Feed
 from dashboard.hub import Client
 
 BATCH_MAX = 500  # messages per frame when a resuming client catches up
 CATCH_UP_WAIT_S = 30.0
 
 
-async def caught_up_to(feed: Feed, after: int | None, timeout_s: float | None = None) -> bool:
-    """Wait until ``feed`` has folded the log as it stood at start-up and at least up to ``after``
-    (a client's last seq); False when that did not happen within ``timeout_s`` (default
-    ``CATCH_UP_WAIT_S``)."""
+async def caught_up_to(feed: Feed, source, after: int | None, timeout_s: float | None = None) -> bool:
+    """Wait until ``feed`` has folded the log as it stood at start-up and ``source`` (the channel the
+    client reads) is at least at ``after`` (the client's last seq); False when that did not happen
+    within ``timeout_s`` (default ``CATCH_UP_WAIT_S``)."""
     timeout_s = CATCH_UP_WAIT_S if timeout_s is None else timeout_s
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_s
@@ -54,7 +59,7 @@ async def caught_up_to(feed: Feed, after: int | None, timeout_s: float | None = 
         await asyncio.wait_for(feed.caught_up.wait(), timeout_s)
     except asyncio.TimeoutError:
         return False
-    while after is not None and feed.view.seq < after:
+    while after is not None and source.view.seq < after:
         if loop.time() >= deadline:
             return False
         await asyncio.sleep(0.05)
@@ -86,7 +91,7 @@ def boards_param(ws: WebSocket) -> BoardSet | None:
 class _Cut:
     """``snapshot()`` of the feed cut to ``boards`` (what a stale filtered client is sent)."""
 
-    def __init__(self, feed: Feed, boards: BoardSet):
+    def __init__(self, feed: Channel, boards: BoardSet):
         self.feed = feed
         self.boards = boards
 
@@ -97,7 +102,6 @@ class _Cut:
 async def live(ws: WebSocket) -> None:
     """Serve one spectator until it disconnects; close with 1008 and the reason when its
     ``boards`` SPEC is refused."""
-    feed: Feed = ws.app.state.feed
     await ws.accept()
     try:
         boards = boards_param(ws)
@@ -105,8 +109,9 @@ async def live(ws: WebSocket) -> None:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await ws.close(code=1008, reason=str(exc)[:120])
         return
+    feed: Channel = channel(ws)  # the delayed broadcast, or the hall live for an arbiter
     after = _after(ws)
-    if not await caught_up_to(feed, after):
+    if not await caught_up_to(ws.app.state.feed, feed, after):
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await ws.close(code=1013, reason="catching up with the event log: try again")
         return
@@ -141,7 +146,7 @@ async def _drain_incoming(ws: WebSocket) -> None:
                 return
 
 
-async def _write(ws: WebSocket, feed: Feed, client: Client, first: list[tuple[int, str]],
+async def _write(ws: WebSocket, feed, client: Client, first: list[tuple[int, str]],
                  covered: int, batch: bool = False) -> None:
     """Send ``first``, then the client's queue in order; a snapshot instead when it went stale.
     ``covered``: the seq up to which the client already has everything (queued items at or below

@@ -18,6 +18,7 @@ and the hall page has a round selector.
 from __future__ import annotations
 
 import html
+import json
 import time
 from functools import lru_cache
 from importlib import resources
@@ -25,6 +26,8 @@ from importlib import resources
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from dashboard.audience import channel
+from dashboard.boards import square_centres
 from dashboard.boardspec import BoardSet, BoardSpecError, pages, parse
 
 PAGE_SIZE = 50  # boards on one hall page when a round has more
@@ -51,13 +54,16 @@ def _common(request: Request, round_no: str | None = None) -> dict:
     """The values every page shows; ``round_no``: the round the page is about (default: the
     current one). ``archive`` is that round's number when it is not the current round (the page
     then shows it as recorded, without the live feed)."""
-    view = request.app.state.feed.view
+    view = channel(request).view
     state = view.state
     shown = state.rounds.get(round_no) if round_no is not None else None
     r = shown.info() if shown is not None else (view.round or {})
     event = r.get("event") or "Tournament"
+    feed = request.app.state.feed
+    delay = feed.delay.delay_ms if view is feed.public.view else 0
     return {
         "event": event,
+        "delay_note": f" \u00b7 shown {delay_words(delay)} behind the hall (the event's broadcast delay)" if delay else "",
         "archive": r.get("round") if shown is not None and round_no != state.current else "",
         "rounds": rounds_nav(view, r.get("round")),
         "round_label": f"Round {r['round']}" if r.get("round") else "",
@@ -67,6 +73,16 @@ def _common(request: Request, round_no: str | None = None) -> dict:
         "server_now": int(time.time() * 1000),
         "title": f"{event} - live",
     }
+
+
+def delay_words(ms: int) -> str:
+    """A delay in words: "15 minutes", "90 seconds", "1 hour"."""
+    s = ms // 1000
+    if s % 3600 == 0:
+        return f"{s // 3600} hour" + ("s" if s // 3600 != 1 else "")
+    if s % 60 == 0:
+        return f"{s // 60} minute" + ("s" if s // 60 != 1 else "")
+    return f"{s} seconds"
 
 
 def rounds_nav(view, shown: str | None) -> str:
@@ -124,7 +140,7 @@ async def hall(request: Request) -> HTMLResponse:
     """``GET /``: the hall page; ``?boards=SPEC`` shows and follows only those boards (400, the
     same page with the reason and no feed, when SPEC is refused); a round of more than
     ``PAGE_SIZE`` boards without ``boards`` shows its first page."""
-    view = request.app.state.feed.view
+    view = channel(request).view
     round_no = request.query_params.get("round")
     if round_no is not None and round_no not in view.state.rounds:
         round_no = None  # a round not set up: the current one (the selector shows what exists)
@@ -160,7 +176,7 @@ async def game(request: Request) -> HTMLResponse:
     """``GET /game/{id}``: one game's page, of any round (404 status, same page, when there is no
     such game)."""
     game_id = request.path_params["id"]
-    g = request.app.state.feed.view.game(game_id)
+    g = channel(request).view.game(game_id)
     values = _common(request, g["round"] if g is not None else None)
     values.pop("rounds")
     if g is not None:
@@ -171,9 +187,10 @@ async def game(request: Request) -> HTMLResponse:
     except BoardSpecError:
         boards = ""  # an id that names no board: every board, as before
     back = "/" if not values["archive"] else "/?round=" + values["archive"]  # the hall page holding this board
-    labels = board_labels(request.app.state.feed.view, values["archive"] or None)
+    labels = board_labels(channel(request).view, values["archive"] or None)
     if len(labels) > PAGE_SIZE:
         back = next((back + ("&" if "?" in back else "?") + "boards=" + p.spec
                      for p in pages(labels, PAGE_SIZE) if board in p), back)
-    return HTMLResponse(render("game.html", game_id=game_id, boards=boards, back=back, **values),
+    squares = json.dumps({n: list(xy) for n, xy in square_centres().items()}, separators=(",", ":"))
+    return HTMLResponse(render("game.html", game_id=game_id, boards=boards, back=back, squares=squares, **values),
                         status_code=200 if g is not None else 404)

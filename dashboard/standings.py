@@ -9,7 +9,8 @@
 - ``GET /standings``, ``GET /crosstable``: the pages (dashboard/templates), live: they reload the
   JSON when ``/ws/live`` reports a result or a new round, and poll every 2 s while it is down.
 
-The routes read ``request.app.state.tournament_view`` (a ``TournamentView`` fed with every log entry);
+The routes read ``request.app.state.tournament_view`` (a ``TournamentView`` of the public fold: the
+standings as they stood ``[broadcast] delay`` ago; an arbiter's session reads the live fold's);
 without one they answer 503 ``{"error": ...}``; recorded results that contradict each other answer
 409 ``{"error": ...}`` (the log is never hidden or guessed at).
 """
@@ -28,6 +29,7 @@ from services.hall.tournament_json import crosstable_json, standings_json
 from services.views.standings import TournamentView
 from services.tournament.trf import TrfFieldError
 
+from dashboard.audience import channel
 from dashboard.pages import render
 
 PGN_TYPE = "application/x-chess-pgn; charset=utf-8"
@@ -36,7 +38,18 @@ TRF_TYPE = "text/plain; charset=utf-8"
 
 
 def _view(request: Request) -> TournamentView | None:
-    return getattr(request.app.state, "tournament_view", None)
+    """The standings the audience may see: the public fold's (delayed), or for an arbiter the live
+    fold's (``dashboard.audience``)."""
+    public = getattr(request.app.state, "tournament_view", None)
+    if public is None or getattr(request.app.state, "feed", None) is None:
+        return public  # the routes mounted without a feed: the view they were given
+    ch = channel(request)
+    if ch.state is public.state:
+        return public
+    live = getattr(request.app.state, "live_tournament_view", None)
+    if live is None or live.state is not ch.state:
+        live = request.app.state.live_tournament_view = TournamentView(ch.state)
+    return live
 
 
 def _no_view() -> JSONResponse:

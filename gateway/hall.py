@@ -106,6 +106,7 @@ class RulesCache:
 
         game = self._games.get(g.id)
         if (game is None or game.ply != g.ply or (g.ply and game.moves[-1] != g.moves[-1])
+                or (g.corrections and game.moves != g.moves)  # an arbiter rewrote earlier plies
                 or (game.outcome is not None and not g.ended)):
             game = self._games[g.id] = replay(g)
         return game

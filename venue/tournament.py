@@ -21,7 +21,6 @@ from services.views.standings import TournamentView
 from services.regulations.fields import TournamentFileError
 from services.regulations.model import Tournament
 from services.regulations.tournament_file import load_tournament
-from services.views.standings import TournamentView
 from venue.serve import CliError, read_text
 
 

@@ -19,6 +19,7 @@ fields and entries:
 | ``start_move_timer`` | game, rule ("five_minute"/"one_minute"), side? | move_timer_started (checkers 2017 X.B.a, X.B.c) |
 | ``adjudicate`` | game, members (three), votes {member: black/white/draw} | adjudication_recorded, game_ended (checkers 2017 X.B.d) |
 | ``call_time_trouble`` | game, side, alert? | time_trouble_called (checkers 2017 X.A.d: the referee called attention to impending time trouble) |
+| ``correct_record`` | game, ply (the plies that stand), moves (text or list: UCI, SAN or checkers numeric), reason? | game_corrected (FIDE Laws 7.5.1: the position before the irregularity reinstated, the moves actually played entered) |
 | ``choose_match_clock`` | game (a match's game 1, not started), wishes {black, white: "90"/"80+10"}, coin? ("heads"/"tails", only when they disagree) | match_clock_chosen (checkers 2017 X.A.a) |
 | ``withdraw_player`` | player (start number), from_round? (default: the next round to pair) | player_withdrew (not paired from then on) |
 | ``request_bye`` | player, round? (default: the next round to pair), code? ("H" default, "F", "Z") | bye_requested (Swiss, FIDE C.04.2) |
@@ -42,9 +43,9 @@ from collections.abc import Mapping
 
 from services.events import (AccelerationSet, AdjudicationRecorded, AlertResolved, ArbiterDecision,
                              ByeRequestCancelled, ByeRequested, ClockAdjusted, DrawClaimDecided, FineRecorded,
-                             GameEnded, GamePaused, GameResumed, MatchClockChosen, MoveTimerStarted, NoteAdded,
-                             PairingForbidden, PlayerArrived, PlayerEntered, PlayerWithdrew, ScoreSheetDifferences,
-                             ScoreSheetEntered, TimeTroubleCalled)
+                             GameCorrected, GameEnded, GamePaused, GameResumed, MatchClockChosen, MoveTimerStarted,
+                             NoteAdded, PairingForbidden, PlayerArrived, PlayerEntered, PlayerWithdrew,
+                             ScoreSheetDifferences, ScoreSheetEntered, TimeTroubleCalled)
 from services.rules.base import SIDES
 
 RESULTS_PLAYED = {"1-0", "0-1", "1/2-1/2"}
@@ -182,6 +183,8 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
         return _match_clock(_checkers(game_of(), action), body, base, games)
     if action == "call_time_trouble":
         return _time_trouble(_checkers(game_of(), action), body, base)
+    if action == "correct_record":
+        return _correction(game_of(), body, base)
     if action == "start_move_timer":
         g = _checkers(game_of(), action)
         _open(g)
@@ -534,3 +537,52 @@ def _set_acceleration(body: dict, base: dict, state) -> AccelerationSet:
 ROUND_TOOLS = {"withdraw_player": _withdraw_player, "request_bye": _request_bye, "cancel_bye": _cancel_bye,
                "enter_player": _enter_player, "forbid_pair": _forbid_pair, "set_acceleration": _set_acceleration}
 """The round tools' actions: each builds its one entry (a typed record) or raises ActionError."""
+
+
+CORRECTION_RULE = ("FIDE Laws 7.5.1: the position immediately before the irregularity shall be reinstated; "
+                   "7.4: a displaced piece restored")
+MAX_ENTERED = 600
+
+
+def _correction(g: dict, body: dict, base) -> list[tuple[str, dict]]:
+    """The arbiter's correction of a game's record: the plies after ``ply`` taken back and
+    ``moves`` (the moves actually played from there, text separated by spaces or a list; UCI, SAN,
+    or checkers' numeric notation) entered after it, each checked by the rules core from the
+    position at ``ply`` (python-chess, pydraughts). One ``game_corrected`` entry with the moves in
+    the log's form, their SAN and the position after each. Raises ActionError for a ply outside
+    0..the plies recorded, a move the rules refuse (naming it and why), or a correction that
+    changes nothing."""
+    from services.rules.base import MoveRefused
+    from services.rules.checkers_game import CheckersGame
+    from services.rules.chess_game import ChessGame
+
+    ply = body.get("ply")
+    recorded = list(g.get("moves") or [])
+    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(recorded):
+        raise ActionError(f"ply: the plies that stand, a whole number from 0 to {len(recorded)}")
+    moves = body.get("moves") or []
+    if isinstance(moves, str):
+        moves = moves.replace(",", " ").split()
+    if not isinstance(moves, list) or not all(isinstance(m, str) and m.strip() for m in moves):
+        raise ActionError("moves: the moves played after that ply, as text or a list")
+    if len(moves) > MAX_ENTERED:
+        raise ActionError(f"moves: at most {MAX_ENTERED} at once")
+    cls = CheckersGame if g.get("variant") == "checkers" else ChessGame
+    try:
+        game = cls.from_moves(recorded[:ply], fen=g.get("start_fen"))
+    except (MoveRefused, ValueError) as exc:
+        raise ActionError(f"game: its record cannot be replayed to ply {ply} ({exc})") from None
+    played = []
+    for i, text in enumerate(moves, start=ply + 1):
+        try:
+            played.append((game.play(text.strip()), game.fen))
+        except MoveRefused as exc:
+            raise ActionError(f"moves: ply {i}: {exc.reason}") from None
+    entered = [p.move for p, _ in played]
+    if entered == recorded[ply:]:
+        raise ActionError("moves: the record already reads so; nothing to correct")
+    return [(GameCorrected.TYPE, {**base(g), "ply": ply, "moves": entered, "san": [p.san for p, _ in played],
+                                  "fens": [f for _, f in played], "fen": game.fen, "turn": game.turn,
+                                  "removed": recorded[ply:],
+                                  "reason": str(body.get("reason") or "")[:1000] or None,
+                                  "rule": CORRECTION_RULE})]

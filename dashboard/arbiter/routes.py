@@ -161,7 +161,7 @@ async def actions(request: Request) -> JSONResponse:
     if not isinstance(body, dict):
         return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
     feed = request.app.state.feed
-    games = feed.view.every_game()  # any game of the event, earlier rounds too
+    games = feed.live.view.every_game()  # any game of the event, earlier rounds too, as it stands now
     try:
         items = build(str(body.get("action", "")), body, acct.login, games, feed.state)
         alert = body.get("alert")

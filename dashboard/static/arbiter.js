@@ -572,7 +572,10 @@
     let tools = "";
     if (a.game) {
       tools = `<div class="act"><input id="fine" type="number" min="1" placeholder="Fine (USD)" aria-label="fine amount"><select id="fine-side" aria-label="fined player"><option value="white">White</option><option value="black">Black</option></select>
-                 <button type="button" data-act="record_fine">Record fine</button></div>${clockForm(state.hall.get(boardOfGame(a.game)))}`;
+                 <button type="button" data-act="record_fine">Record fine</button></div>${clockForm(state.hall.get(boardOfGame(a.game)))}
+               <div class="act"><input id="fix-ply" type="number" min="0" placeholder="Plies that stand" aria-label="plies that stand">
+                 <input id="fix-moves" placeholder="Moves played after, e.g. Nc3 Nc6" aria-label="moves played after that ply">
+                 <button type="button" data-act="correct_record" title="FIDE Laws 7.5.1: take the record back and enter the moves played">Correct record</button></div>`;
     }
     const res = a.resolution;
     const resolved = res ? ` by ${esc(res.by || "")}${res.at ? " at " + clockTime(res.at) : ""}${res.accepted === true ? ": claim accepted" : res.accepted === false ? ": claim rejected" : ""}` : "";
@@ -655,6 +658,7 @@
       if (body.white_ms == null || body.black_ms == null) { toast("Refused: clocks are set as h:mm:ss (e.g. 1:05:00)"); return; }
     }
     if (action === "note") { body.text = note || ""; delete body.note; }
+    if (action === "correct_record") { body.ply = Number($("fix-ply").value); body.moves = $("fix-moves").value; if (note) body.reason = note; }
     try {
       const { entries } = await api("/api/arbiter/actions", body);
       if (note && $("note")) $("note").value = "";

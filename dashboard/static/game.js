@@ -9,26 +9,60 @@
   const game = () => Venue.state.games.get(id);
 
   function player(g, side) {
-    const score = g.result === "1/2-1/2" ? "\u00bd" : g.result === "1-0" ? (side === "white" ? "1" : "0") : g.result === "0-1" ? (side === "white" ? "0" : "1") : "";
+    const r = Venue.shownResult(g);
+    const score = r === "1/2-1/2" ? "\u00bd" : r === "1-0" ? (side === "white" ? "1" : "0") : r === "0-1" ? (side === "white" ? "0" : "1") : "";
     const toMove = g.status === "playing" && g.turn === side ? " to-move" : "";
-    return `<span class="dot ${side}"></span><span class="name">${Venue.esc(g[side])}</span>` +
+    return `<span class="dot ${side}"></span><span class="name">${Venue.playerHtml(g, side)}</span>` +
       `<span class="elo">${Venue.esc(g[side + "_elo"] || "")}</span><span class="score">${score}</span>` +
-      `<span class="clock${toMove}" data-side="${side}"></span>`;
+      `<span class="clock-box"><span class="clock${toMove}" data-side="${side}"></span>` +
+      `<span class="spent" data-side="${side}" title="time spent on the last move"></span></span>`;
+  }
+
+  // The time the side took over its last move, beside its clock.
+  function lastSpent(g, side) {
+    const spent = g.spent || [];
+    for (let ply = g.ply; ply >= 1; ply--) {
+      const mover = (ply % 2 === 1) === (g.first_side !== "black") ? "white" : "black";
+      if (mover === side) return spent[ply - 1] ?? null;
+    }
+    return null;
+  }
+
+  // Checkers' numeric notation names the squares 1-32: numbers over pydraughts' picture, where it
+  // draws each square (data-squares: square -> [x, y] as fractions), turned with the board.
+  function renderNumbers(g) {
+    const box = document.getElementById("sq-numbers");
+    if (!box) return;
+    box.hidden = g.variant !== "checkers";
+    if (box.hidden) return;
+    if (!box.childElementCount) {
+      const centres = JSON.parse(box.dataset.squares || "{}");
+      for (const [n, [x, y]] of Object.entries(centres)) {
+        const el = document.createElement("span");
+        el.textContent = n; el.dataset.x = x; el.dataset.y = y;
+        box.appendChild(el);
+      }
+    }
+    for (const el of box.children) {
+      const x = +el.dataset.x, y = +el.dataset.y;
+      el.style.left = `${(flipped ? 1 - x : x) * 100}%`;
+      el.style.top = `${(flipped ? 1 - y : y) * 100}%`;
+    }
   }
 
   function renderBoard(g) {
     const ply = shown === null ? g.ply : shown;
+    renderNumbers(g);
     Venue.swapImage(document.getElementById("board-img"), Venue.boardUrl(g, ply, 560, true, flipped));
     document.querySelectorAll("#moves .mv").forEach((el) => el.classList.toggle("current", +el.dataset.ply === ply));
   }
 
   // Each name next to its own pieces: python-chess draws White at the bottom (Black when flipped);
-  // pydraughts draws checkers with White's men (21-32) at the top and Black's (1-12) at the bottom,
-  // and cannot flip, so a checkers page has no Flip button.
+  // pydraughts draws checkers with White's men (21-32) at the top and Black's (1-12) at the bottom
+  // (the other way round when flipped).
   function renderPlayers(g) {
     const checkers = g.variant === "checkers";
-    document.getElementById("flip").hidden = checkers;
-    const up = checkers ? "white" : flipped ? "white" : "black";
+    const up = checkers ? (flipped ? "black" : "white") : flipped ? "white" : "black";
     const top = up, bottom = up === "white" ? "black" : "white";
     const t = document.getElementById("p-top"), b = document.getElementById("p-bottom");
     t.className = `player ${top}`; b.className = `player ${bottom}`;
@@ -39,10 +73,15 @@
   function renderMoves(g) {
     const ol = document.getElementById("moves");
     let html = "";
-    const clk = (ms) => (ms === null || ms === undefined ? "" : `<span class="clk">${Venue.fmt(ms)}</span>`);
+    // each move: its %clk and, beside it, the time the mover took over it
+    const clk = (i) => {
+      const ms = g.clocks[i], took = (g.spent || [])[i];
+      return (ms === null || ms === undefined ? "" : `<span class="clk">${Venue.fmt(ms)}</span>`) +
+        (took === null || took === undefined ? "" : `<span class="took" title="time spent">${Venue.fmt(took)}</span>`);
+    };
     for (let i = 0; i < g.san.length; i += 2) {
-      const a = `<span class="mv" data-ply="${i + 1}">${Venue.esc(g.san[i])}${clk(g.clocks[i])}</span>`;
-      const b = i + 1 < g.san.length ? `<span class="mv" data-ply="${i + 2}">${Venue.esc(g.san[i + 1])}${clk(g.clocks[i + 1])}</span>` : "";
+      const a = `<span class="mv" data-ply="${i + 1}"><span class="san">${Venue.esc(g.san[i])}</span>${clk(i)}</span>`;
+      const b = i + 1 < g.san.length ? `<span class="mv" data-ply="${i + 2}"><span class="san">${Venue.esc(g.san[i + 1])}</span>${clk(i + 1)}</span>` : "";
       html += `<li>${a}${b}</li>`;
     }
     ol.innerHTML = html;
@@ -54,6 +93,11 @@
     if (g.status === "ended") box.innerHTML = `<span class="badge ended big">${Venue.esc(Venue.scoreText(g))}</span> ${Venue.esc(Venue.outcomeLine(g))}`;
     else if (g.status === "playing") box.innerHTML = `<span class="badge live">live</span> ${g.ply ? "last move " + Venue.esc(Venue.moveLabel(g, g.ply)) : ""}`;
     else box.innerHTML = `<span class="badge waiting">waiting for the start</span>`;
+    const note = document.getElementById("game-note");
+    const notes = [];
+    if (Venue.armageddon(g)) notes.push("Armageddon: draw odds, a drawn game is a win for Black");
+    if (g.corrections) notes.push("The record was corrected by the arbiter");
+    note.textContent = notes.join(" \u00b7 ");
     const claims = document.getElementById("claims");
     claims.innerHTML = g.status !== "ended" && g.claimable.length
       ? `<span class="claim">Draw claimable</span> ${g.claimable.map((c) => Venue.esc(Venue.claimText(c))).join("; ")}` : "";
@@ -66,6 +110,11 @@
     document.getElementById("event-name").textContent = r.event || "Tournament";
     document.getElementById("round-name").textContent = r.round ? `Round ${r.round}` : "";
     document.getElementById("board-name").textContent = `Board ${g.board}`;
+    const label = Venue.armageddon(g) ? `<span class="kind armageddon">Armageddon</span>`
+      : g.kind && g.kind !== "classical" ? `<span class="kind">${Venue.esc(g.kind)}</span>` : "";
+    const control = Venue.controlText(g.time_control);
+    document.getElementById("kind-name").innerHTML = label + (label && control ? " \u00b7 " : "") +
+      (control ? `<span class="control" title="time control">${Venue.esc(control)}</span>` : "");
     document.title = `${Venue.pairText(g)} \u00b7 ${r.event || "Venue"}`;
     if (g.variant === "checkers") {  // a checkers game downloads as PDN
       const link = document.getElementById("pgn-link");
@@ -82,6 +131,10 @@
       el.textContent = Venue.fmt(ms);
       el.classList.toggle("running", !!g.clock && g.clock.running === side);
       el.classList.toggle("low", ms !== null && ms < 5 * 60 * 1000);
+    });
+    document.querySelectorAll(".player .spent").forEach((el) => {
+      const took = lastSpent(g, el.dataset.side);
+      el.textContent = took === null ? "" : Venue.fmt(took);
     });
   }
 
@@ -100,7 +153,7 @@
   document.getElementById("nav-prev").onclick = () => { const g = game(); if (g) go((shown === null ? g.ply : shown) - 1); };
   document.getElementById("nav-next").onclick = () => { const g = game(); if (g) go((shown === null ? g.ply : shown) + 1); };
   document.getElementById("nav-last").onclick = () => go(null);
-  document.getElementById("flip").onclick = () => { const g0 = game(); if (g0 && g0.variant === "checkers") return; flipped = !flipped; const g = game(); if (g) { renderPlayers(g); renderBoard(g); } };
+  document.getElementById("flip").onclick = () => { flipped = !flipped; const g = game(); if (g) { renderPlayers(g); renderBoard(g); } };
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "ArrowLeft") document.getElementById("nav-prev").click();
     if (ev.key === "ArrowRight") document.getElementById("nav-next").click();

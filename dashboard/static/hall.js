@@ -32,7 +32,8 @@
     a.dataset.game = g.id;
     // both games of a checkers match sit on one board: say which game a card is
     const gameNo = g.match && g.match.game_no ? ` · game ${Venue.esc(g.match.game_no)}` : "";
-    a.innerHTML = `<div class="card-head"><span class="board-no">Board ${Venue.esc(g.board)}${gameNo}</span>` +
+    const kind = Venue.armageddon(g) ? ` <span class="kind armageddon" title="draw odds: a drawn game is a win for Black">Armageddon</span>` : "";
+    a.innerHTML = `<div class="card-head"><span class="board-no">Board ${Venue.esc(g.board)}${gameNo}</span>${kind}` +
       `<span class="status"></span></div>` + playerRow(top) +
       `<div class="board"><img alt="board ${Venue.esc(g.board)}" width="320" height="320"></div>` +
       playerRow(bottom) + `<div class="card-foot"><span class="last"></span>` +
@@ -40,7 +41,7 @@
     return a;
   }
 
-  function scoreOf(result, side) {
+  function scoreOf(result, side) {  // result: as the regulations score it (Venue.shownResult)
     if (result === "1-0") return side === "white" ? "1" : "0";
     if (result === "0-1") return side === "white" ? "0" : "1";
     if (result === "1/2-1/2") return "\u00bd";
@@ -53,12 +54,13 @@
     for (const side of ["white", "black"]) {
       const row = card.querySelector(`.player.${side}`);
       const name = row.querySelector(".name");
-      name.textContent = g[side];
+      name.innerHTML = Venue.playerHtml(g, side);
       name.title = g[side];
       row.querySelector(".elo").textContent = g[`${side}_elo`] || "";
-      row.querySelector(".score").textContent = scoreOf(g.result, side);
+      const result = Venue.shownResult(g);
+      row.querySelector(".score").textContent = scoreOf(result, side);
       row.classList.toggle("to-move", g.status === "playing" && g.turn === side);
-      row.classList.toggle("winner", scoreOf(g.result, side) === "1");
+      row.classList.toggle("winner", scoreOf(result, side) === "1");
     }
     const status = card.querySelector(".status");
     if (g.status === "ended") {
@@ -89,10 +91,14 @@
     }
   }
 
+  // Boards, not games: an Armageddon game or a match's second game sits on its first game's board.
   function summary(st) {
+    const boards = new Map();
+    for (const g of st.games.values()) boards.set(g.board, g);  // the board's latest game, in hall order
     let live = 0, done = 0;
-    for (const g of st.games.values()) { if (g.status === "ended") done++; else if (g.status === "playing") live++; }
-    document.getElementById("summary").textContent = st.games.size ? `${st.games.size} boards \u00b7 ${live} playing \u00b7 ${done} finished` : "";
+    for (const g of boards.values()) { if (g.status === "ended") done++; else if (g.status === "playing") live++; }
+    const n = boards.size;
+    document.getElementById("summary").textContent = n ? `${n} board${n === 1 ? "" : "s"} \u00b7 ${live} playing \u00b7 ${done} finished` : "";
   }
 
   function reset(st) {
@@ -129,6 +135,7 @@
     conn.textContent = "refused"; conn.className = "conn conn-error";
     return;
   }
+  Venue.countdown(document.getElementById("countdown"));
   Venue.connect({ reset: (st) => { reset(st); showStandings(); }, game: (g) => { update(g); summary(Venue.state); }, refused });
   setInterval(() => { for (const g of Venue.state.games.values()) if (g.clock && g.clock.running) { const c = cards.get(g.id); if (c) tickCard(g, c); } }, 250);
 })();

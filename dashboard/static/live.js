@@ -13,7 +13,10 @@ const Venue = (() => {
   const state = { seq: 0, round: null, games: new Map() };
 
   function applyGame(g, d) {
-    if (d.append) { g.moves.push(d.append.move); g.san.push(d.append.san); g.clocks.push(null); }
+    if (d.append) {
+      g.moves.push(d.append.move); g.san.push(d.append.san); g.clocks.push(null);
+      (g.spent = g.spent || []).push(d.append.spent ?? null);
+    }
     if (d.clk) for (const [ply, ms] of d.clk) g.clocks[ply - 1] = ms;
     Object.assign(g, d.set || {});
   }
@@ -58,8 +61,12 @@ const Venue = (() => {
   function sides(g) { return checkers(g) ? ["black", "white"] : ["white", "black"]; }
   function sideName(g, side) { return side === "black" ? "Black" : "White"; }
   function pairText(g, sep = " \u2013 ") { return sides(g).map((s) => g[s] || "?").join(sep); }
+  // Armageddon (draw odds for Black): a drawn game scores as the regulations give it, a win for
+  // Black (GAME.scored), never "1/2-1/2 drawn by agreement".
+  const armageddon = (g) => g.kind === "armageddon";
+  const shownResult = (g) => g.scored || g.result || "*";
   function scoreText(g) {
-    const r = g.result || "*";
+    const r = shownResult(g);
     if (r === "1/2-1/2") return "\u00bd-\u00bd";
     const parts = r.split("-");
     return checkers(g) && parts.length === 2 ? `${parts[1]}-${parts[0]}` : r;
@@ -74,6 +81,10 @@ const Venue = (() => {
     fifty_moves: "by the 50-move rule", seventyfive_moves: "by the 75-move rule", forty_moves: "by the 40-move rule",
     insufficient_material: "by insufficient material", late_start: "(not started in time)" };
   function outcomeText(g, short = false) {
+    if (armageddon(g) && g.scored && g.scored !== g.result) {
+      const how = g.termination && HOW[g.termination] ? ` ${HOW[g.termination]}` : "";
+      return short ? "Black won (Armageddon)" : `Black won: the Armageddon game was drawn${how}, a win for Black`;
+    }
     const r = g.result, t = g.termination;
     const winner = r === "1-0" ? "white" : r === "0-1" ? "black" : null;
     const what = winner ? `${sideName(g, winner)} won` : r === "1/2-1/2" ? "drawn" : `scored ${scoreText(g)}`;
@@ -145,12 +156,53 @@ const Venue = (() => {
     open();
   }
 
+  // A player as the tournament file gives them: title, name, federation (FIDE's three letters).
+  function playerHtml(g, side) {
+    const title = g[side + "_title"], fed = g[side + "_fed"];
+    return (title ? `<abbr class="title" title="${esc(TITLES[title] || title)}">${esc(title)}</abbr> ` : "") +
+      `<span class="pname">${esc(g[side] || "?")}</span>` +
+      (fed ? ` <span class="fed" title="federation ${esc(fed)}">${esc(fed)}</span>` : "");
+  }
+  const TITLES = { GM: "Grandmaster", IM: "International Master", FM: "FIDE Master", CM: "Candidate Master",
+    WGM: "Woman Grandmaster", WIM: "Woman International Master", WFM: "Woman FIDE Master", WCM: "Woman Candidate Master" };
+
+  // A time control as the tournament file writes it: PGN text ("900+10"), or a table such as
+  // Armageddon's {white: "10m", black: "7m", increment: "1s", increment_from_move: 41}.
+  function controlText(tc) {
+    if (!tc) return "";
+    if (typeof tc === "string") return tc;
+    const parts = [];
+    if (tc.white && tc.black && tc.white !== tc.black) parts.push(`White ${tc.white}, Black ${tc.black}`);
+    else if (tc.white || tc.base) parts.push(String(tc.white || tc.base));
+    if (tc.increment) parts.push(`+${tc.increment}` + (tc.increment_from_move ? ` from move ${tc.increment_from_move}` : ""));
+    return parts.join(" ");
+  }
+
+  // The next round from /api/rounds: "Round 2 starts in 3:04:05" until then (the server's time).
+  function countdown(el) {
+    if (!el) return;
+    fetch("/api/rounds").then((r) => r.json()).then((j) => {
+      if (!j.next) { el.hidden = true; return; }
+      const offset = j.now - Date.now();
+      const tick = () => {
+        const left = j.next.start_ms - (Date.now() + offset);
+        if (left <= 0) { el.textContent = `Round ${j.next.round} is about to start`; return; }
+        el.textContent = `Round ${j.next.round} starts in ${fmt(left)}`;
+        el.hidden = false;
+      };
+      tick();
+      setInterval(tick, 1000);
+    }).catch(() => {});
+  }
+
   function esc(s) {
     return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   }
 
   function boardUrl(g, ply, size, coords, flip) {
-    return `/board/${encodeURIComponent(g.id)}.svg?ply=${ply}&size=${size}&coords=${coords ? 1 : 0}&flip=${flip ? 1 : 0}&v=${encodeURIComponent(g.start_fen.length + ":" + (g.moves[ply - 1] || ""))}`;
+    // v: what the picture at that ply shows depends on (a corrected record changes it)
+    const v = `${g.start_fen.length}:${g.moves[ply - 1] || ""}:${g.corrections || 0}`;
+    return `/board/${encodeURIComponent(g.id)}.svg?ply=${ply}&size=${size}&coords=${coords ? 1 : 0}&flip=${flip ? 1 : 0}&v=${encodeURIComponent(v)}`;
   }
 
   // Load url into img once it has arrived. When it cannot be drawn the board shows an error (the
@@ -179,5 +231,5 @@ const Venue = (() => {
   }
 
   return { state, rate, connect, remaining, fmt, moveLabel, claimText, termText, esc, boardUrl, swapImage,
-    sides, pairText, scoreText, outcomeText, outcomeLine };
+    sides, pairText, scoreText, outcomeText, outcomeLine, armageddon, shownResult, playerHtml, controlText, countdown };
 })();

@@ -165,3 +165,28 @@ class MatchClockChosen(ArbiterAction, kw_only=True):
     coin: str | None = None
     previous: str | None = None
     rule: str | None = None
+
+
+@entry("game_corrected")
+class GameCorrected(ArbiterAction, kw_only=True):
+    """The arbiter corrected a game's record: the plies after ``ply`` are taken back (``removed``:
+    their moves) and ``moves`` entered in their place (UCI, or numeric notation in checkers), with
+    their ``san`` and the position after each (``fens``); ``fen``/``turn``: the position after the
+    correction. FIDE Laws 7.5.1: "the position immediately before the irregularity shall be
+    reinstated" (an illegal move found later, a wrong move on an e-board the players did not make),
+    and 7.4 (a displaced piece); the record of moves follows the game the players actually played.
+    ``reason`` in words, ``rule`` the article applied. The fold keeps the plies up to ``ply`` with
+    their clocks, drops the rest, and appends ``moves`` (their clocks matched from the presses by
+    counting, ``services.state.plies``)."""
+
+    KEEP = ("ply", "moves", "fen")
+
+    ply: int
+    moves: list[str] = []
+    san: list[str] = []
+    fens: list[str] = []
+    fen: str = ""
+    turn: Side | None = None
+    removed: list[str] = []
+    reason: str | None = None
+    rule: str | None = None

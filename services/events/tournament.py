@@ -18,7 +18,8 @@ class Setup(msgspec.Struct, kw_only=True):
     tournament-file table), ``fen`` (start position; None for the standard start), ``kind``
     ("classical", "rapid", "blitz", "armageddon"), the players' start numbers when paired from a
     tournament file, ``match`` and ``ballot`` for checkers matches, ``follows`` and ``rule`` for an
-    Armageddon game."""
+    Armageddon game; the players' ``*_title`` (GM, IM, ...), ``*_fide_id``, ``*_fed`` (FIDE's
+    three-letter federation code) and ``*_team`` from the tournament file, when it gives them."""
 
     id: str
     board: str
@@ -29,6 +30,14 @@ class Setup(msgspec.Struct, kw_only=True):
     black_elo: int | None = None
     white_no: int | None = None
     black_no: int | None = None
+    white_title: str | None = None
+    black_title: str | None = None
+    white_fide_id: str | None = None
+    black_fide_id: str | None = None
+    white_fed: str | None = None
+    black_fed: str | None = None
+    white_team: str | None = None
+    black_team: str | None = None
     variant: str = "chess"
     time_control: Any = None
     fen: str | None = None
@@ -59,6 +68,7 @@ class TournamentRegistered(Event, kw_only=True):
     regulations: dict = {}
     changes: list[dict] = []
     by: str | None = None
+    broadcast_delay_ms: int = 0
 
 
 @entry("round_started")

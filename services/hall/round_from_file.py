@@ -95,7 +95,9 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
     the two differ; both left out for a round the file does not schedule and no ``start_ms`` given.
     ``date``: the day the round starts, in the schedule's UTC offset (UTC when unscheduled). SETUP = ``{"id": "{round}-{board}", "board", "round", "white", "black",
     "white_no", "black_no", "white_elo", "black_elo", "variant", "time_control" (the file's spec of
-    ``t.kind``: PGN text, or a table as a dict), "fen": None, "kind"}``.
+    ``t.kind``: PGN text, or a table as a dict), "fen": None, "kind"}`` and, where the file gives
+    them, the players' ``white_title``/``black_title``, ``*_fide_id``, ``*_fed``, ``*_team``
+    (:func:`player_details`).
 
     ``results_so_far``: :class:`GameResult` (or ``(GameResult, special score)``) of earlier rounds,
     needed for a Swiss; ``lots``: start number -> pairing number (round robin). Swiss only:
@@ -143,13 +145,28 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
                       "white": w.name, "black": b.name, "white_no": white, "black_no": black,
                       "white_elo": w.rating, "black_elo": b.rating, "variant": t.game,
                       "time_control": dict(spec) if isinstance(spec, dict) else spec, "fen": None,
-                      "kind": t.kind})
+                      "kind": t.kind, **player_details("white", w), **player_details("black", b)})
     if _matches(t, spec):
         games = [g for i, pairing in enumerate(games)
                  for g in match_setups(pairing, ballots[i] if ballots and i < len(ballots) else None)]
     if t.system == "swiss-dutch":
         byes += [{"start_no": sno, "code": code} for sno, code in sorted(absences.items())]
     return {"round": str(round_no), "event": t.name, "site": t.site, "games": games, "byes": byes, **times}
+
+
+DETAILS = (("title", "title"), ("fide_id", "fide_id"), ("fed", "federation"), ("team", "team"))
+"""SETUP key suffix -> ``Player`` attribute of the players' details a round carries."""
+
+
+def player_details(side: str, player) -> dict:
+    """``{"white_title": "GM", "white_fide_id": "1503014", "white_fed": "NOR", "white_team": ...}``
+    of ``player`` (a ``Player``) for ``side``: only the details the tournament file gives."""
+    out = {}
+    for key, attr in DETAILS:
+        value = getattr(player, attr, None)
+        if value not in (None, ""):
+            out[f"{side}_{key}"] = str(value)
+    return out
 
 
 def round_times(t: Tournament, round_no: int, start_ms: int | None = None) -> dict:

@@ -3,9 +3,10 @@
 Pure: text in, dict out; no I/O. Each PGN game becomes one hall board; the moves in the file, if any,
 are ignored (the file is a pairing list, or a finished round replayed by the simulators).
 
-Which board: the ``Board`` tag when present, else the game's order in the file (1-based). When no game
-has a ``Board`` tag and every ``Round`` tag reads ``R.B`` with the same ``R`` and distinct ``B`` (the
-broadcast convention of DGT LiveChess exports and lichess), the game is on board ``B`` of round ``R``.
+Which board: the ``Board`` tag when present, else the game's order in the file (1-based). When every
+``Round`` tag reads ``R.B`` with the same ``R`` (the broadcast convention of DGT LiveChess exports,
+lichess and our own feeds), the games are of round ``R``, each on its ``Board`` tag's board, else on
+board ``B``.
 A file holding several rounds must be narrowed with ``round=``.
 
 Kind (FIDE Laws, Appendix A.1 and B.1): from the first time-control period, base + 60 x increment:
@@ -23,6 +24,8 @@ import chess.pgn
 
 VARIANTS = ("chess", "checkers")
 _UNKNOWN = ("", "?", "-", "??")
+# SETUP key suffix -> PGN tag suffix of the players' details (as lichess's broadcasts write them)
+_DETAIL_TAGS = (("title", "Title"), ("fide_id", "FideId"), ("fed", "Fed"), ("team", "Team"))
 _DOTTED = re.compile(r"^(\d+)\.(\d+)$")
 _TC_PERIOD = re.compile(r"^(?:(\d+)/)?(\d+)(?:\+(\d+(?:\.\d+)?))?$")
 _TC_WORDS = re.compile(r"(\d+)\s*min\w*(?:\D+?(\d+)\s*sec)?", re.IGNORECASE)
@@ -33,7 +36,9 @@ def round_from_pgn(text: str, *, variant: str = "chess", round: str | None = Non
 
     Returns ``{"round", "event", "site", "date", "games": [SETUP, ...]}``, SETUP =
     ``{"id": "{round}-{board}", "board", "round", "white", "black", "white_elo", "black_elo",
-    "variant", "time_control", "fen", "kind"}`` (boards as strings, Elo as int or None, ``fen`` the
+    "variant", "time_control", "fen", "kind"}`` plus ``white_title``, ``white_fide_id``, ``white_fed``,
+    ``white_team`` (and Black's) from the ``WhiteTitle``/``WhiteFideId``/``WhiteFed``/``WhiteTeam``
+    tags when present (boards as strings, Elo as int or None, ``fen`` the
     ``FEN`` tag when ``SetUp`` is "1" or a FEN tag is present, else None), games sorted by board.
 
     ``round``: keep only the games of that round (a file of a whole tournament).
@@ -156,8 +161,9 @@ def _rounds_and_boards(headers: list[chess.pgn.Headers]) -> tuple[str, list[str]
     if len(set(rounds)) == 1:
         return rounds[0], [t or str(i) for i, t in enumerate(tags, start=1)]
     dotted = [_DOTTED.match(r) for r in rounds]
-    if all(dotted) and len({m.group(1) for m in dotted}) == 1 and not any(tags):
-        return dotted[0].group(1), [str(int(m.group(2))) for m in dotted]
+    if all(dotted) and len({m.group(1) for m in dotted}) == 1:
+        # "R.B" (our own feeds write a Board tag beside it: the Board tag then names the board)
+        return dotted[0].group(1), [t or str(int(m.group(2))) for t, m in zip(tags, dotted)]
     raise ValueError(f"games of several rounds {sorted(set(rounds))}: pass round=")
 
 
@@ -192,4 +198,6 @@ def _setup(h: chess.pgn.Headers, index: int, the_round: str, board: str, variant
         "time_control": time_control,
         "fen": fen,
         "kind": game_kind(time_control, _tag(h, "Event") or ""),
+        **{f"{side}_{key}": _tag(h, side.capitalize() + tag) for side in ("white", "black")
+           for key, tag in _DETAIL_TAGS if _tag(h, side.capitalize() + tag)},
     }

@@ -33,7 +33,7 @@ def tournament_registered_data(t: Tournament) -> dict:
     Shape (all plain JSON)::
 
         {"name", "slug", "game", "system", "kind", "rounds_total", "site",
-         "players": [{"start_no", "name", "rating", "fide_id", "federation", "title"}, ...],
+         "players": [{"start_no", "name", "rating", "fide_id", "federation", "title", "team"?}, ...],
          "rounds": [{"number", "start" (ISO 8601), "start_ms", "end_ms"}, ...],
          "boards": [int, ...], "time_controls": {kind: PGN text or table},
          "regulations": {"scoring", "tiebreaks": [code...], "classical_only", "playoff",
@@ -43,7 +43,8 @@ def tournament_registered_data(t: Tournament) -> dict:
                          "default_time_ms": {kind: ms}, "clock_tolerance_ms",
                          "ballot_moves_before_clock": true (only when set: checkers X.A.d),
                          "period_added": "on_expiry" (only when set), "appendix": {"rapid", "blitz"}
-                         (only when not A.5 and B.3)}}
+                         (only when not A.5 and B.3)},
+         "broadcast_delay_ms": ms (0: no delay; docs/broadcast.md)}
     """
     r = t.regulations
     fine = r.fine_not_at_board
@@ -51,7 +52,8 @@ def tournament_registered_data(t: Tournament) -> dict:
         "name": t.name, "slug": t.slug, "game": t.game, "system": t.system, "kind": t.kind,
         "rounds_total": t.rounds_total, "site": t.site,
         "players": [{"start_no": p.start_no, "name": p.name, "rating": p.rating, "fide_id": p.fide_id,
-                     "federation": p.federation, "title": p.title} for p in t.players],
+                     "federation": p.federation, "title": p.title, **({"team": p.team} if p.team else {})}
+                    for p in t.players],
         "rounds": [{"number": s.number, "start": s.start, "start_ms": s.start_ms, "end_ms": s.end_ms}
                    for s in t.rounds],
         "boards": [b.number for b in t.boards],
@@ -72,6 +74,8 @@ def tournament_registered_data(t: Tournament) -> dict:
             **({"period_added": r.period_added} if r.period_added != "on_move" else {}),
             **({"appendix": dict(r.appendix)} if r.appendix != APPENDIX_DEFAULT else {}),
         },
+        # always, as the folded entry has it (0 when the file sets none): a file read again compares equal
+        "broadcast_delay_ms": t.broadcast_delay_ms,
     }
 
 
@@ -84,7 +88,8 @@ def tournament_from_data(data: dict) -> Tournament:
     fine = regs.get("fine_not_at_board")
     draws = regs.get("draw_offers") or {}
     players = tuple(sorted((Player(int(p["start_no"]), str(p["name"]), p.get("rating"), p.get("fide_id"),
-                                   p.get("federation"), p.get("title")) for p in data.get("players") or []),
+                                   p.get("federation"), p.get("title"), p.get("team"))
+                           for p in data.get("players") or []),
                            key=lambda p: p.start_no))
     rounds = tuple(RoundSchedule(int(s["number"]), s.get("start", ""), int(s.get("start_ms") or 0),
                                  s.get("end_ms")) for s in data.get("rounds") or [])
@@ -109,4 +114,5 @@ def tournament_from_data(data: dict) -> Tournament:
             period_added=str(regs.get("period_added") or "on_move"),
             appendix={**APPENDIX_DEFAULT, **{str(k): str(v) for k, v in (regs.get("appendix") or {}).items()}}),
         site=data.get("site", ""),
+        broadcast_delay_ms=int(data.get("broadcast_delay_ms") or 0),
     )

@@ -1,6 +1,7 @@
 """PGN of the spectators' GAMEs (``services.views.spectator``): Seven Tag Roster, TimeControl, Termination
 and the clock after every ply as ``[%clk h:mm:ss]`` (PGN standard 8.1.1; %clk as used by DGT and
-lichess broadcasts). Pure: a GAME dict in, text out.
+lichess broadcasts), with what lichess's relay reads (docs/broadcast.md): ``Round "R.B"``, ``Board``,
+a stable ``GameId``, ``WhiteFideId``/``WhiteTitle``/``WhiteTeam``. Pure: a GAME dict in, text out.
 
 Chess games are written by the rules core's PGN writer (``services.rules.pgn_io.write_pgn``, on
 python-chess), which re-derives SAN from the moves, so the export is exactly the moves the gateway
@@ -58,27 +59,83 @@ def pgn_time_control(spec, game_no: int | None = None) -> str | None:
         return "?"
 
 
+ARMAGEDDON = "armageddon"
+# GAME key suffix -> PGN tag suffix of the players' details: lichess's relay reads WhiteTitle,
+# WhiteFideId (it matches players by FIDE ID before names) and WhiteTeam; WhiteFed as DGT writes it.
+DETAIL_TAGS = (("title", "Title"), ("fide_id", "FideId"), ("fed", "Fed"), ("team", "Team"))
+
+
+def is_armageddon(game: dict) -> bool:
+    """An Armageddon game (draw odds for Black): its kind, or the game it follows a drawn one."""
+    return game.get("kind") == ARMAGEDDON
+
+
+def shown_result(game: dict) -> str:
+    """The result as the regulations score it: a drawn Armageddon game is a win for Black
+    (``scored``, Norway Chess 2023 "If the Armageddon game is drawn, black will win"), else the
+    result played."""
+    return game.get("scored") or game.get("result") or "*"
+
+
+def round_tag(game: dict, round_info: dict | None = None) -> str:
+    """``Round`` as broadcasts write it: ``R.B`` (round R, board B: lichess's relay and DGT
+    LiveChess), ``R.B.2`` for the second game on a board (an Armageddon game, a checkers match's
+    game 2), plain ``R`` when the board is no number."""
+    r = str(game.get("round") or (round_info or {}).get("round") or "?")
+    board = str(game.get("board") or "")
+    if not board.isdigit() or not r.isdigit():
+        return r
+    second = game.get("follows") or (game.get("match") or {}).get("game_no") == 2
+    return f"{r}.{board}.2" if second else f"{r}.{board}"
+
+
 def headers(game: dict, round_info: dict | None) -> list[tuple[str, str]]:
-    """``[(tag, value), ...]``: the Seven Tag Roster first (PGN standard 8.1.1), then the rest."""
+    """``[(tag, value), ...]``: the Seven Tag Roster first (PGN standard 8.1.1), then the rest:
+    ``Board``, ``GameId`` (the game's id: lichess's relay keeps a game's moves with it across polls
+    by it, whatever its board or names become), ratings, the players' titles, FIDE IDs, federations
+    and teams where known, ``TimeControl``, ``Termination``. An Armageddon game says so in its
+    ``Event`` and scores as the regulations do (``shown_result``)."""
     r = round_info or {}
+    event = r.get("event") or "?"
+    if is_armageddon(game):
+        event = f"{event} - Armageddon" if event != "?" else "Armageddon"
     tags = [
-        ("Event", r.get("event") or "?"),
+        ("Event", event),
         ("Site", r.get("site") or "?"),
         ("Date", r.get("date") or "????.??.??"),
-        ("Round", game.get("round") or r.get("round") or "?"),
+        ("Round", round_tag(game, r)),
         ("White", game.get("white") or "?"),
         ("Black", game.get("black") or "?"),
-        ("Result", game.get("result") or "*"),
+        ("Result", shown_result(game)),
         ("Board", str(game.get("board") or "")),
+        ("GameId", str(game.get("id") or "")),
     ]
-    if game.get("white_elo"):
-        tags.append(("WhiteElo", str(game["white_elo"])))
-    if game.get("black_elo"):
-        tags.append(("BlackElo", str(game["black_elo"])))
+    for side in ("White", "Black"):
+        if game.get(f"{side.lower()}_elo"):
+            tags.append((f"{side}Elo", str(game[f"{side.lower()}_elo"])))
+        for key, tag in DETAIL_TAGS:
+            value = game.get(f"{side.lower()}_{key}")
+            if value not in (None, ""):
+                tags.append((side + tag, str(value)))
     game_no = (game.get("match") or {}).get("game_no")
     tags.append(("TimeControl", pgn_time_control(game.get("time_control"), game_no) or "?"))
     tags.append(("Termination", termination_tag(game)))
-    return tags
+    return [(k, v) for k, v in tags if v != ""]
+
+
+def clocks_for_pgn(game: dict) -> list[int | None]:
+    """``clocks`` one per ply, the last one filled from the clock's reading when its press has not
+    reached the log yet but the clock already runs for the other side (a %clk on every move)."""
+    moves = game.get("moves") or []
+    clocks = list(game.get("clocks") or [])[: len(moves)]
+    clocks += [None] * (len(moves) - len(clocks))
+    clock = game.get("clock") or {}
+    if moves and clocks[-1] is None and clock:
+        first = game.get("first_side") or "white"
+        mover = first if len(moves) % 2 == 1 else ("black" if first == "white" else "white")
+        if clock.get("running") not in (None, mover) and isinstance(clock.get(f"{mover}_ms"), int):
+            clocks[-1] = clock[f"{mover}_ms"]
+    return clocks
 
 
 def game_pgn(game: dict, round_info: dict | None = None) -> str:
@@ -90,12 +147,14 @@ def game_pgn(game: dict, round_info: dict | None = None) -> str:
     result = tags.pop("Result")
     time_control = tags.pop("TimeControl")
     termination = game.get("termination") if game.get("status") == "ended" else None
+    if game.get("scored") and game.get("scored") != game.get("result"):
+        termination = None  # the regulations' score, not how the board ended: Termination "normal"
     if termination not in PGN_TERMINATION:
         termination = None  # a word the rules core does not know: the tag from termination_tag()
     else:
         tags.pop("Termination")
     moves = game.get("moves") or []
-    clocks = list(game.get("clocks") or [])
+    clocks = list(clocks_for_pgn(game))
     clocks += [None] * (len(moves) - len(clocks))
     start = game.get("start_fen")
     if game.get("stood"):

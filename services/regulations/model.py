@@ -18,7 +18,10 @@ PRIZE_SHARING = ("tiebreak", "equal", "equal-except-first")
 
 @dataclass(frozen=True)
 class Player:
-    """A participant. ``start_no`` is the starting rank (1-based; TRF column 001)."""
+    """A participant. ``start_no`` is the starting rank (1-based; TRF column 001); ``fide_id``,
+    ``federation`` (FIDE's three-letter code), ``title`` (GM, IM, WGM, ...) and ``team`` (a team
+    event's team, or a player's club) are shown on the pages and written to every export (PGN
+    ``WhiteFideId``, ``WhiteTitle``, ``WhiteTeam``, as lichess's broadcasts read them)."""
 
     start_no: int
     name: str
@@ -26,6 +29,7 @@ class Player:
     fide_id: str | None = None
     federation: str | None = None
     title: str | None = None
+    team: str | None = None
 
 
 @dataclass(frozen=True)
@@ -167,7 +171,9 @@ class Tournament:
     """Everything the tournament file says. ``game``: "chess" or "checkers"; ``system``: one of
     SYSTEMS; ``time_controls``: kind -> control spec (PGN TimeControl text, or a table for controls
     PGN cannot write, e.g. Armageddon with different times per side); ``kind``: the kind of the
-    event's main games."""
+    event's main games; ``broadcast_delay_ms``: how long the public routes and pushes lag the hall
+    (``[broadcast] delay``, 0 to 3600 s: elite events delay the public feed 15 to 30 minutes so
+    nobody can relay moves to a player; docs/broadcast.md); arbiters see the hall live."""
 
     name: str
     slug: str
@@ -183,6 +189,7 @@ class Tournament:
     arbiters: tuple[ArbiterAccount, ...] = ()
     site: str = ""
     source: str = ""
+    broadcast_delay_ms: int = 0
 
     def player(self, start_no: int) -> Player:
         """The player with that starting rank; KeyError if none."""

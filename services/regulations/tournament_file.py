@@ -79,7 +79,7 @@ def load_tournament(text: str, source: str = "<tournament file>") -> Tournament:
         raise TournamentFileError(f"not valid TOML: {exc}", line=int(m.group(1)) if m else None,
                                   source=source) from None
     r = _Reader(text, source)
-    known = {"tournament", "players", "rounds", "boards", "time_controls", "regulations", "arbiters"}
+    known = {"tournament", "players", "rounds", "boards", "time_controls", "regulations", "arbiters", "broadcast"}
     for key in doc:
         if key not in known:
             r.fail(key, f"unknown section (expected one of {', '.join(sorted(known))})")
@@ -116,10 +116,29 @@ def load_tournament(text: str, source: str = "<tournament file>") -> Tournament:
         r.fail("regulations.ballot_moves_before_clock", "is a checkers setting (three-move ballot, 11-Man "
                "National 2017 X.A.d): set tournament.game = \"checkers\" or leave it out")
     arbiters = _arbiters(r, r.get(doc, "arbiters", "arbiters", list, default=[]))
+    delay = _broadcast_delay(r, r.get(doc, "broadcast", "broadcast", dict, default={}))
     return Tournament(name=name, slug=slug, game=game, system=system, kind=kind,
                       rounds_total=rounds_total, players=players, rounds=rounds, boards=boards,
                       time_controls=dict(controls), regulations=regs, arbiters=arbiters,
-                      site=r.get(t, "site", "tournament.site", str, default=""), source=source)
+                      site=r.get(t, "site", "tournament.site", str, default=""), source=source,
+                      broadcast_delay_ms=delay)
+
+
+MAX_BROADCAST_DELAY_MS = 3600 * 1000
+
+
+def _broadcast_delay(r: _Reader, table: dict) -> int:
+    """``[broadcast] delay``: whole seconds (0 to 3600) or a duration ("15m"), as ms."""
+    for key in table:
+        if key != "delay":
+            r.fail(f"broadcast.{key}", "unknown setting (expected delay)")
+    raw = table.get("delay", 0)
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+        r.fail("broadcast.delay", f"must be whole seconds or a duration such as \"15m\", not {raw!r}")
+    ms = raw * 1000 if isinstance(raw, int) else r.duration(table, "delay", "broadcast.delay")
+    if not 0 <= ms <= MAX_BROADCAST_DELAY_MS:
+        r.fail("broadcast.delay", f"must be between 0 and 3600 seconds, not {ms / 1000:g}")
+    return ms
 
 
 def _players(r: _Reader, rows: list) -> tuple[Player, ...]:
@@ -138,7 +157,8 @@ def _players(r: _Reader, rows: list) -> tuple[Player, ...]:
         out.append(Player(start_no=start_no, name=r.get(row, "name", f"{p}.name", str, required=True),
                           rating=rating, fide_id=None if fide_id is None else str(fide_id),
                           federation=r.get(row, "federation", f"{p}.federation", str),
-                          title=r.get(row, "title", f"{p}.title", str)))
+                          title=r.get(row, "title", f"{p}.title", str),
+                          team=r.get(row, "team", f"{p}.team", str)))
     return tuple(sorted(out, key=lambda p: p.start_no))
 
 

@@ -35,6 +35,7 @@ def _move(state: HallState, ev: MovePlayed, at: int, ch: Changes) -> None:
         fields.add("status")
     clk = clock_for_ply(g, ev.ply)
     g.clocks.append(clk)
+    g.move_at.append(at)
     if clk is not None:
         ch.clock_of(g.id, ev.ply)
     if g.arrived[mover] is None:

@@ -63,6 +63,7 @@ def _armageddon_decided(state: HallState, ev: ArmageddonDecided, at: int, ch: Ch
     g = state.games.get(ev.game)
     if g is not None:
         g.scored = ev.result or "0-1"
+        ch.game(g.id, "scored")
     if state.tournament.set_result(ev.game, ev.result or "0-1", False):
         ch.standings = True
 

@@ -8,6 +8,7 @@ import msgspec
 from services.events import (ArmageddonScheduled, LotsDrawn, MatchGameStarted, PlayerWithdrew, RoundStarted,
                              TournamentRegistered)
 from services.events.tournament import Setup
+from services.hall.round_from_file import DETAILS, player_details
 from services.hall.tournament_log import tournament_from_data
 from services.state.start import side_to_move, start_fen
 from services.regulations.clock_watch import watch_for
@@ -36,7 +37,32 @@ def _registered(state: HallState, ev: TournamentRegistered, at: int, ch: Changes
     for g in state.games.values():  # the clock models of games not started take the new rules
         if g.started_at is None:
             g.watch = watch_for(g.setup, g.first_side, state.config, state.clock_rate)
+        _players_of_file(state, g, ch)
     ch.standings = True
+
+
+def _players_of_file(state: HallState, g: GameState, ch: Changes) -> None:
+    """A game paired from the file (start numbers in its SETUP) takes the registered players' names
+    and details: a name corrected mid-round reaches every page and export with the game's moves."""
+    t = state.config
+    if t is None:
+        return
+    for side in ("white", "black"):
+        try:
+            p = t.player(int(g.setup.get(f"{side}_no")))
+        except (KeyError, TypeError, ValueError):
+            continue
+        fresh = {side: p.name, **player_details(side, p)}
+        for key, _ in DETAILS:
+            fresh.setdefault(f"{side}_{key}", None)
+        changed = [k for k, v in fresh.items() if g.setup.get(k) != v]
+        if changed:
+            g.setup = {**g.setup, **fresh}
+            if side == "white":
+                g.white = p.name
+            else:
+                g.black = p.name
+            ch.game(g.id, *changed)
 
 
 @folds(RoundStarted)
@@ -75,6 +101,12 @@ def _armageddon(state: HallState, ev: ArmageddonScheduled, at: int, ch: Changes)
     parent = state.games.get(ev.follows or "")
     round_no = parent.round if parent else (ev.round or "")
     g = new_game(state, ev, round_no)
+    if parent is not None:  # the same players: their details, whichever colour each now has
+        for side in ("white", "black"):
+            was = "white" if parent.white == g.player(side) else "black" if parent.black == g.player(side) else None
+            for key, _ in DETAILS:
+                if was is not None and g.setup.get(f"{side}_{key}") is None:
+                    g.setup[f"{side}_{key}"] = parent.setup.get(f"{was}_{key}")
     state.games[g.id] = g
     r = state.rounds.get(round_no)
     if r is not None and g.id not in r.games:

@@ -159,8 +159,8 @@ def _uses_seq(event: Event) -> bool:
 
 def load_handlers() -> None:
     """Import the fold modules (each registers its handlers)."""
-    from services.state import (fold_board, fold_clock, fold_moves, fold_notes, fold_pairing,  # noqa: F401
-                                fold_penalties, fold_results, fold_round)
+    from services.state import (fold_board, fold_clock, fold_correction, fold_moves, fold_notes,  # noqa: F401
+                                fold_pairing, fold_penalties, fold_results, fold_round)
 
 
 load_handlers()

@@ -128,7 +128,8 @@ class GameState:
     """One game. Identity and players come from its SETUP (``setup``, docs/events.md); the public
     fields named as in the spectators' GAME (README "Dashboard API") are kept by the fold:
     ``moves``, ``san``, ``fen``, ``ply``, ``turn``, ``clocks`` (the mover's time after each ply,
-    PGN %clk), ``clock`` (the clock device's latest reading ``{white_ms, black_ms, running, at}``),
+    PGN %clk), ``move_at`` (when each ply reached the log, ms; None for a ply an arbiter entered in a
+    correction), ``clock`` (the clock device's latest reading ``{white_ms, black_ms, running, at}``),
     ``status`` ("waiting"/"playing"/"ended"), ``clock_event`` (the type of the latest clock entry), ``result``, ``termination``, ``claimable``,
     ``last_move``, ``match_clock``, ``time_control``.
 
@@ -148,7 +149,8 @@ class GameState:
     made ready or forfeited, X.A.b), ``offences`` (side -> offence -> how many penalties were
     proposed for it in this game: "illegal_move" counts towards 7.5.5's second completed illegal
     move, "incorrect_claim" 9.5.3), ``stood`` (ply -> the FEN after it, for each illegal move that
-    stood: FIDE Laws A.5.2; the rules core goes on from that position)."""
+    stood: FIDE Laws A.5.2; the rules core goes on from that position), ``corrections`` (how many
+    times an arbiter corrected the record, ``game_corrected``)."""
 
     id: str
     board: str
@@ -166,6 +168,7 @@ class GameState:
     moves: list[str] = field(default_factory=list)
     san: list[str] = field(default_factory=list)
     clocks: list[int | None] = field(default_factory=list)
+    move_at: list[int | None] = field(default_factory=list)
     clock: dict | None = None
     clock_event: str | None = None
     status: str = "waiting"
@@ -197,6 +200,7 @@ class GameState:
     prepared: bool = False
     offences: dict[str, dict[str, int]] = field(default_factory=lambda: {"white": {}, "black": {}})
     stood: dict[int, str] = field(default_factory=dict)
+    corrections: int = 0
 
     @property
     def ply(self) -> int:

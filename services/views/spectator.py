@@ -4,14 +4,20 @@ game model of its own.
 GAME (what ``game(id)`` / ``games()`` return, and what the dashboard's API serves)::
 
     {"id": "5-1", "board": "1", "round": "5", "white": str, "black": str,
-     "white_elo": int|None, "black_elo": int|None, "variant": "chess"|"checkers",
+     "white_elo": int|None, "black_elo": int|None,
+     "white_title", "white_fide_id", "white_fed", "white_team" (and black_*): str|None,  # the tournament file's
+     "variant": "chess"|"checkers",
      "time_control": PGN TimeControl|None, "kind": str|None, "start_fen": FEN,
      "first_side": "white"|"black" (who makes ply 1),
      "fen": FEN after the last ply, "ply": int (0 = no move yet), "turn": "white"|"black",
      "moves": [UCI or numeric, ...], "san": [str, ...],
      "clocks": [ms|None, ...]  # one per ply: the mover's remaining time after it (PGN %clk)
+     "spent": [ms|None, ...]   # one per ply: the time the mover took over it (``spent``)
      "clock": {"white_ms": int, "black_ms": int, "running": "white"|"black"|None, "at": ms}|None,
      "status": "waiting"|"playing"|"ended", "result": "*"|"1-0"|"0-1"|"1/2-1/2"|...,
+     "scored": None|"0-1"  # what the regulations score the game as: a drawn Armageddon game is a win for Black
+     "corrections": int    # how many times an arbiter corrected the record (game_corrected)
+     "follows": GAME id|None  # an Armageddon game: the drawn game it follows on the same board
      "termination": None|word, "claimable": [{"kind", "by_move", "evidence"}, ...],
      "last_move": UCI|None,
      "match": {"id", "game_no": 1|2, "games": 2, "follows"?}|None,  # checkers matches
@@ -21,12 +27,16 @@ GAME (what ``game(id)`` / ``games()`` return, and what the dashboard's API serve
                                       # ``moves`` is not legal there; ``fen`` is the position it left
 
 ``clock.at`` is the time of the reading, so a browser shows ``white_ms - (now - at)`` for the running
-side. Delta messages (``deltas``; each carries the entry's ``seq``)::
+side (in a delayed broadcast ``at`` is moved on by the delay, so the clock shown is the clock as it
+stood that long ago). The spectators' view (``public``) shows only the claims standing in the present
+position, without evidence (``public_claims``); the arbiters' shows every claim. A corrected record
+(``game_corrected``) is one delta setting ``moves``, ``san``, ``clocks`` and ``spent`` whole. Delta messages (``deltas``; each carries the entry's ``seq``)::
 
     {"type": "round", "seq": N, "round": ROUND, "games": [GAME, ...]}   # a new round: replace all
     {"type": "game", "seq": N, "id": GAME id,
      "set": {field: value, ...},            # fields to overwrite (fen, ply, clock, status, ...)
-     "append": {"move": str, "san": str},   # optional: one ply added (push to moves/san, None to clocks)
+     "append": {"move": str, "san": str, "spent": ms|None},  # optional: one ply added (push to
+                                            # moves/san/spent, None to clocks)
      "clk": [[ply, ms], ...]}               # optional: clocks[ply - 1] = ms (PGN %clk, FIDE Laws 6)
 
 ROUND = ``{"round", "event", "site", "date"}``. Live deltas are about the current round; every
@@ -41,9 +51,11 @@ from collections.abc import Iterator, Mapping
 from services.eventlog.base import Entry
 from services.state import Changes, GameState, HallState
 
-GAME_FIELDS = ("id", "board", "round", "white", "black", "white_elo", "black_elo", "variant", "time_control",
-               "kind", "start_fen", "first_side", "fen", "ply", "turn", "moves", "san", "clocks", "clock",
-               "status", "result", "termination", "claimable", "last_move", "match", "ballot")
+GAME_FIELDS = ("id", "board", "round", "white", "black", "white_elo", "black_elo", "white_title", "black_title",
+               "white_fide_id", "black_fide_id", "white_fed", "black_fed", "white_team", "black_team", "variant",
+               "time_control", "kind", "start_fen", "first_side", "fen", "ply", "turn", "moves", "san", "clocks",
+               "spent", "clock", "status", "result", "scored", "termination", "claimable", "last_move", "match",
+               "ballot", "follows", "corrections")
 
 
 def _elo(value) -> int | None:
@@ -53,18 +65,46 @@ def _elo(value) -> int | None:
         return None
 
 
-def game_json(g: GameState) -> dict:
-    """The GAME of ``g`` (a new dict; its lists are copies)."""
+PLAYER_DETAILS = tuple(f"{side}_{key}" for side in ("white", "black") for key in ("title", "fide_id", "fed", "team"))
+
+
+def spent(g: GameState, ply: int) -> int | None:
+    """The time the mover took over ``ply`` (from 1), ms: from the ply before reaching the log (for
+    ply 1, from the clock's start) to this one reaching it; None when either time is not known (a
+    ply an arbiter entered in a correction). Wall time: an arbiter's pause is counted in."""
+    at = g.move_at[ply - 1] if 0 < ply <= len(g.move_at) else None
+    before = g.move_at[ply - 2] if ply >= 2 and ply - 2 < len(g.move_at) else (g.started_at if ply == 1 else None)
+    if at is None or before is None or before > at:
+        return None
+    return at - before
+
+
+def public_claims(claims: list[dict]) -> list[dict]:
+    """The claims a spectator may see: those standing in the present position only, without their
+    evidence. A claim by an intended move (FIDE Laws 9.2.1.1, 9.3.1: the player writes the move
+    and asks the arbiter) would tell the room which move repeats the position."""
+    return [{"kind": c.get("kind"), "by_move": None, "evidence": {}} for c in claims if not c.get("by_move")]
+
+
+def game_json(g: GameState, public: bool = False, shift_ms: int = 0) -> dict:
+    """The GAME of ``g`` (a new dict; its lists are copies). ``public``: the spectators' cut (claims
+    by public_claims); ``shift_ms``: added to ``clock.at`` (a delayed broadcast: a running clock then
+    counts down from the reading as it stood that long ago)."""
     s = g.setup
+    clock = dict(g.clock) if g.clock else None
+    if clock is not None and shift_ms:
+        clock["at"] = clock["at"] + shift_ms
     out = {
         "id": g.id, "board": g.board, "round": g.round, "white": g.white, "black": g.black,
-        "white_elo": _elo(s.get("white_elo")), "black_elo": _elo(s.get("black_elo")), "variant": g.variant,
+        "white_elo": _elo(s.get("white_elo")), "black_elo": _elo(s.get("black_elo")),
+        **{k: s.get(k) for k in PLAYER_DETAILS}, "variant": g.variant,
         "time_control": copy.deepcopy(g.time_control), "kind": g.kind, "start_fen": g.start_fen,
         "first_side": g.first_side, "fen": g.fen, "ply": g.ply, "turn": g.turn, "moves": list(g.moves),
-        "san": list(g.san), "clocks": list(g.clocks), "clock": dict(g.clock) if g.clock else None,
-        "status": g.status, "result": g.result, "termination": g.termination,
-        "claimable": copy.deepcopy(g.claimable), "last_move": g.last_move, "match": s.get("match"),
-        "ballot": s.get("ballot"),
+        "san": list(g.san), "clocks": list(g.clocks), "spent": [spent(g, p) for p in range(1, g.ply + 1)],
+        "clock": clock, "status": g.status, "result": g.result, "scored": g.scored, "termination": g.termination,
+        "claimable": public_claims(g.claimable) if public else copy.deepcopy(g.claimable),
+        "last_move": g.last_move, "match": s.get("match"), "ballot": s.get("ballot"), "follows": s.get("follows"),
+        "corrections": g.corrections,
     }
     if g.match_clock is not None:
         out["match_clock"] = dict(g.match_clock)
@@ -83,9 +123,20 @@ class SpectatorView:
     view then folds entries itself with ``apply``). GAMEs are built from the state when asked and
     kept until the fold changes them."""
 
-    def __init__(self, state: HallState | None = None):
+    def __init__(self, state: HallState | None = None, public: bool = False):
         self.state = state if state is not None else HallState()
+        self.public = public
+        self.shift_ms = 0  # a delayed broadcast's delay: added to clock.at (game_json)
         self._cache: dict[str, dict] = {}
+
+    def reset(self, state: HallState | None = None, shift_ms: int | None = None) -> None:
+        """Read ``state`` from now on (default: the same) and/or shift clocks by ``shift_ms``; every
+        GAME is built again when next asked."""
+        if state is not None:
+            self.state = state
+        if shift_ms is not None:
+            self.shift_ms = shift_ms
+        self._cache.clear()
 
     # --- reading -------------------------------------------------------------------------------
     @property
@@ -107,7 +158,7 @@ class SpectatorView:
         """The GAME of any round, kept between changes (never mutate it). KeyError when unknown."""
         g = self._cache.get(game_id)
         if g is None:
-            g = self._cache[game_id] = game_json(self.state.games[game_id])
+            g = self._cache[game_id] = game_json(self.state.games[game_id], self.public, self.shift_ms)
         return g
 
     def game(self, game_id: str) -> dict | None:
@@ -142,6 +193,15 @@ class SpectatorView:
             return []
         return self.deltas(self.state.apply(entry), entry.seq)
 
+    def forget(self, changes: Changes) -> None:
+        """Drop the GAMEs one folded entry changed (built again when asked), without deltas."""
+        for gid in (*changes.games, *changes.appended, *changes.clk):
+            self._cache.pop(gid, None)
+        if changes.rounds:
+            for gid in list(self._cache):
+                if gid not in self.state.games:
+                    del self._cache[gid]
+
     def deltas(self, changes: Changes, seq: int) -> list[dict]:
         """The delta messages for what one folded entry changed (see the module docstring)."""
         touched = set(changes.games) | set(changes.appended) | set(changes.clk)
@@ -165,7 +225,8 @@ class SpectatorView:
             delta: dict = {"type": "game", "seq": seq, "id": gid, "set": {f: copy.deepcopy(game[f]) for f in fields}}
             ply = changes.appended.get(gid)
             if ply is not None:
-                delta["append"] = {"move": game["moves"][ply - 1], "san": game["san"][ply - 1]}
+                delta["append"] = {"move": game["moves"][ply - 1], "san": game["san"][ply - 1],
+                                   "spent": game["spent"][ply - 1]}
             clk = [[p, game["clocks"][p - 1]] for p in changes.clk.get(gid, ()) if 1 <= p <= len(game["clocks"])]
             if clk:
                 delta["clk"] = clk

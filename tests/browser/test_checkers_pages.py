@@ -11,12 +11,8 @@ board, when a picture cannot be had.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import socket
-
 import pytest
-import uvicorn
+from page_server import ARGS, CHROMIUM, serve
 from playwright.async_api import async_playwright
 
 from dashboard.app import create_app
@@ -24,9 +20,6 @@ from services.eventlog.memory import MemoryLog
 from services.rules.checkers_pdn import read_pdn, replay
 
 pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def entries(record) -> list[tuple[str, dict, int]]:
@@ -45,28 +38,12 @@ def entries(record) -> list[tuple[str, dict, int]]:
     return out
 
 
-@contextlib.asynccontextmanager
-async def serve(log):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(log), host="127.0.0.1", port=port, log_level="warning"))
-    task = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            await asyncio.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
-
-
 async def test_checkers_names_by_their_pieces_step_through_and_words(shared_data):
     (record,) = read_pdn((shared_data / "checkers" / "german_open_2004.pdn").read_text())
     log = MemoryLog("checkers")
     await log.append_many(entries(record))
     plies = len(replay(record).moves)
-    async with serve(log) as url, async_playwright() as pw:
+    async with serve(create_app(log)) as url, async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = await browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -86,7 +63,7 @@ async def test_checkers_names_by_their_pieces_step_through_and_words(shared_data
             await page.wait_for_selector("#p-top .name:not(:empty)")
             assert await page.text_content("#p-top .name") == record.tags["White"]
             assert await page.text_content("#p-bottom .name") == record.tags["Black"]
-            assert await page.is_hidden("#flip")
+            assert await page.is_visible("#flip")  # a checkers board flips too (issue 13)
             assert await page.title() == f"{record.tags['Black']} \u2013 {record.tags['White']} \u00b7 Checkers test"
             assert "Drawn by agreement" in await page.text_content("#result-box")
             assert await page.get_attribute("#pgn-link", "href") == "/api/games/1-1.1.pdn"

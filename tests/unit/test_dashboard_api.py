@@ -107,7 +107,8 @@ def test_game_pgn_equals_the_source(client, round5, board):
     assert list(got.headers)[:7] == SEVEN
     for tag in ("Event", "Date", "White", "Black", "Result", "WhiteElo", "BlackElo"):
         assert got.headers[tag] == src.headers[tag]
-    assert got.headers["Round"] == "5" and got.headers["Termination"] == "normal"
+    # Round "R.B" (round 5, this board), as lichess's relay reads it (docs/broadcast.md)
+    assert got.headers["Round"] == f"5.{board}" and got.headers["Termination"] == "normal"
     assert "TimeControl" in got.headers
     assert [n.move for n in got.mainline()] == [n.move for n in src.mainline()]
     assert [n.clock() for n in got.mainline()] == [n.clock() for n in src.mainline()]

@@ -216,8 +216,17 @@ def arbiter_action(data, run: Run) -> None:
     view = SpectatorView(run.hall.state)
     gid = data.draw(st.sampled_from(["1-1", "1-2"]))
     action = data.draw(st.sampled_from(["check_in", "set_result", "reopen", "adjust_clock", "pause", "resume",
-                                        "reject_claim", "apply_penalty"]))
+                                        "reject_claim", "apply_penalty", "correct_record"]))
     body: dict = {"game": gid}
+    if action == "correct_record":  # take the record back to a ply and enter one legal move there
+        g = run.hall.state.games.get(gid)
+        moves = list(g.moves) if g is not None else []
+        ply = data.draw(st.integers(0, len(moves)))
+        board = chess.Board(g.start_fen) if g is not None else chess.Board()
+        for m in moves[:ply]:
+            board.push_uci(m)
+        legal = sorted(m.uci() for m in board.legal_moves)
+        body.update(ply=ply, moves=[data.draw(st.sampled_from(legal))] if legal else [])
     if action == "check_in":
         body["side"] = data.draw(st.sampled_from(["white", "black"]))
     elif action in ("set_result", "reopen"):

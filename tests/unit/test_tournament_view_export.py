@@ -64,7 +64,8 @@ def _two_rounds() -> Log:
 def test_pgn_holds_every_round_with_clocks() -> None:
     text = tournament_pgn(_two_rounds().view)
     assert text.count("[Event \"2023 U.S. Championship\"]") == 12  # 6 boards x 2 rounds
-    assert '[Round "1"]' in text and '[Round "2"]' in text
+    # Round "R.B", as lichess's relay and DGT LiveChess read it (docs/broadcast.md)
+    assert '[Round "1.1"]' in text and '[Round "2.6"]' in text
     first = text.split("\n\n[Event")[0]
     assert '[White "Player 01"]' in first and '[Black "Player 12"]' in first and '[Result "1-0"]' in first
     assert '[TimeControl "40/5400+30:1800+30"]' in first
