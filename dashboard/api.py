@@ -19,6 +19,8 @@ Every route reads the audience's channel (``dashboard.audience``): the public on
 
 from __future__ import annotations
 
+import asyncio
+
 import hashlib
 from email.utils import format_datetime, parsedate_to_datetime
 from datetime import datetime, timezone
@@ -78,13 +80,38 @@ async def rounds(request: Request) -> JSONResponse:
                          "now": now})
 
 
+STORE_PROBE_S = 1.0  # how long /api/health waits for the store, and how long its answer is kept
+
+
+async def store_error(feed) -> str | None:
+    """Whether the store answers now (``last_seq`` within ``STORE_PROBE_S``): None, or why not. The
+    answer is kept ``STORE_PROBE_S`` so a health check every second costs one store call: a frozen
+    or lost store shows within a second or two, not when the feed's next read times out (15-20 s),
+    and a store back shows at once, not at the next entry."""
+    loop = asyncio.get_running_loop()
+    cached = getattr(feed, "_probe", None)
+    if cached is not None and loop.time() - cached[0] < STORE_PROBE_S:
+        return cached[1]
+    try:
+        await asyncio.wait_for(feed.log.last_seq(), STORE_PROBE_S)
+        error = None
+    except asyncio.TimeoutError:
+        error = f"the event log store did not answer within {STORE_PROBE_S:g} s"
+    except Exception as exc:  # noqa: BLE001 - any store failure is what health reports
+        error = f"{type(exc).__name__}: {exc}"
+    feed._probe = (loop.time(), error)
+    return error
+
+
 async def health(request: Request) -> JSONResponse:
-    """``GET /api/health``: is the feed folding the log (503 with ``error`` when not)."""
+    """``GET /api/health``: is the feed folding the log and does the store answer now (503 with
+    ``error`` when not)."""
     feed = request.app.state.feed
-    body = {"ok": feed.error is None, "tournament": feed.log.tournament, "seq": feed.state.seq,
+    error = feed.error or await store_error(feed)
+    body = {"ok": error is None, "tournament": feed.log.tournament, "seq": feed.state.seq,
             "caught_up": feed.caught_up.is_set(), "spectators": len(feed.hub.clients),
-            "error": feed.error, "delay_ms": feed.delay.delay_ms, "public_seq": feed.public.state.seq}
-    return JSONResponse(body, status_code=200 if feed.error is None else 503)
+            "error": error, "delay_ms": feed.delay.delay_ms, "public_seq": feed.public.state.seq}
+    return JSONResponse(body, status_code=200 if error is None else 503)
 
 
 async def games(request: Request) -> Response:

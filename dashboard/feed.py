@@ -283,6 +283,7 @@ class Feed:
         while True:
             try:
                 target = await self.log.last_seq()
+                self.error = None  # the store answers again (a replaced log keeps refusing: LogReplaced)
                 if self.state.seq >= target:
                     self.caught_up.set()
                 async for entry in self.log.follow(self.state.seq):

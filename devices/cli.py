@@ -15,7 +15,7 @@ from devices.station import FAULTS, KINDS
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """The options of ``venue simulate`` (added to ``parser`` when given, e.g. a subcommand's)."""
-    parser = parser or argparse.ArgumentParser(prog="venue simulate",
+    parser = parser or argparse.ArgumentParser(allow_abbrev=False, prog="venue simulate",
                                                description="Replay real games over MQTT.")
     parser.add_argument("--mqtt", required=True, help="broker URL, mqtt://host:port")
     parser.add_argument("--tournament", required=True, help="tournament slug")

@@ -181,7 +181,10 @@ class Gateway:
 
     async def _mqtt_loop(self) -> None:
         backoff = 0.1
+        stable = False  # held a link longer than TAKEOVER_S once: this gateway was here first
+        takeovers: deque[float] = deque(maxlen=8)
         while True:
+            connected_at = None
             try:
                 client = aiomqtt.Client(
                     self.host, self.port, identifier=self.client_id, clean_session=False,
@@ -199,6 +202,7 @@ class Gateway:
                         self.connected.set()
                         self.ready.set()
                         backoff = 0.1
+                        connected_at = time.monotonic()
                         async for message in client.messages:
                             self._enqueue(client, message)
                     except asyncio.CancelledError:
@@ -209,6 +213,20 @@ class Gateway:
                         self._client = None
             except aiomqtt.MqttError as exc:
                 self.counts["reconnects"] += 1
+                now = time.monotonic()
+                if connected_at is not None and now - connected_at >= TAKEOVER_S:
+                    stable = True
+                elif connected_at is not None:
+                    takeovers.append(now)
+                    if _taken_over(takeovers, now, stable):
+                        self.failure = SessionTakenOver(
+                            f"the MQTT session of this gateway (client id {self.client_id}) was taken over "
+                            f"{len(takeovers)} times within seconds of connecting: another gateway (or a device "
+                            f"with its login) runs tournament {self.tournament!r} on this broker. Stop one: a "
+                            "tournament has one gateway per broker (docs: README 'Running it at a venue')")
+                        log.critical("gateway %s: %s", self.tournament, self.failure)
+                        self._stop_all.set()
+                        return
                 log.warning("gateway %s: MQTT link lost (%s); again in %.1f s", self.tournament, exc, backoff)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
@@ -386,9 +404,13 @@ class Gateway:
                                  type(exc).__name__, exc)
                     self._stop_all.set()
                     return
-                except Exception:
+                except Exception as exc:
                     self.counts["store_errors"] += 1
-                    log.exception("gateway %s: append failed; retrying", self.tournament)
+                    if backoff == 0.05:  # the first failure in a row: the whole story once
+                        log.exception("gateway %s: append failed; retrying", self.tournament)
+                    else:
+                        log.warning("gateway %s: append failed again (%s: %s); retrying in %.1f s",
+                                    self.tournament, type(exc).__name__, str(exc)[:200], backoff)
                     await asyncio.sleep(backoff)
                     backoff = min(backoff * 2, 2.0)
             for client, mid, qos in acks:
@@ -403,6 +425,23 @@ class Gateway:
         for board, payload in feedback:
             adapter.publish_nowait(client, feedback_topic(self.tournament, board),
                                    json.dumps(payload, separators=(",", ":")), FEEDBACK_QOS)
+
+
+TAKEOVER_S = 3.0  # a link lost this soon after it came up counts as the session taken over
+
+
+class SessionTakenOver(RuntimeError):
+    """Another client keeps taking over this gateway's MQTT session (the same client id or login):
+    a second gateway for the tournament on the same broker. The newer of the two stops."""
+
+
+def _taken_over(takeovers, now: float, stable: bool) -> bool:
+    """Whether the session takeovers seen (instants, monotonic s) mean another gateway runs: a
+    gateway that never kept its link longer than ``TAKEOVER_S`` is the newcomer and gives way after
+    2 within 10 s; one that did (it was here first) only after 6 within 20 s, so the newer of two
+    gateways stops first."""
+    count, window = (6, 20.0) if stable else (2, 10.0)
+    return sum(1 for t in takeovers if now - t <= window) >= count
 
 
 def _storable(batch: list[tuple[str, dict, int]], index: int) -> list[tuple[str, dict, int]]:

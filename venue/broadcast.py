@@ -162,9 +162,9 @@ class Pusher:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="venue broadcast", description="push a round to a lichess broadcast")
+    p = argparse.ArgumentParser(allow_abbrev=False, prog="venue broadcast", description="push a round to a lichess broadcast")
     sub = p.add_subparsers(dest="platform", required=True)
-    li = sub.add_parser("lichess", help="lichess's push API (token in LICHESS_TOKEN)")
+    li = sub.add_parser("lichess", allow_abbrev=False, help="lichess's push API (token in LICHESS_TOKEN)")
     li.add_argument("--round-id", required=True, help="the lichess broadcast round's id")
     li.add_argument("--store", required=True, help="event log URL: sqlite:///PATH, redis://HOST:PORT/DB")
     li.add_argument("--tournament", required=True, help="tournament slug")

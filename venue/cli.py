@@ -54,11 +54,11 @@ def _port(text: str) -> int:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand except ``pair``/``tiebreaks`` (passed through)."""
-    p = argparse.ArgumentParser(prog="venue", description="Real-time venue system for over-the-board "
+    p = argparse.ArgumentParser(allow_abbrev=False, prog="venue", description="Real-time venue system for over-the-board "
                                 "chess and checkers tournaments.", epilog=EPILOG)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    d = sub.add_parser("demo", help="replay a real round on simulated boards; watch it in a browser",
+    d = sub.add_parser("demo", allow_abbrev=False, help="replay a real round on simulated boards; watch it in a browser",
                        description="Everything in one process: an embedded MQTT broker, a fresh SQLite "
                        "event log, the gateway, the dashboard and simulated boards and clocks replaying "
                        "round 5 of the FIDE Candidates 2024.")
@@ -75,7 +75,7 @@ def parser() -> argparse.ArgumentParser:
                    "2017.toml): its players, pairings, time control and arbiters, with shipped real "
                    "games replayed on its boards")
 
-    s = sub.add_parser("serve", help="gateway and dashboard for a hall (Mosquitto + Redis or SQLite)")
+    s = sub.add_parser("serve", allow_abbrev=False, help="gateway and dashboard for a hall (Mosquitto + Redis or SQLite)")
     _mqtt(s)
     _store(s)
     s.add_argument("--round", metavar="ROUND.pgn|N",
@@ -85,7 +85,7 @@ def parser() -> argparse.ArgumentParser:
     _round_start(s)
     _http(s)
 
-    g = sub.add_parser("gateway", help="the gateway alone: MQTT in, event log out")
+    g = sub.add_parser("gateway", allow_abbrev=False, help="the gateway alone: MQTT in, event log out")
     _mqtt(g)
     _store(g)
     g.add_argument("--round", metavar="ROUND.pgn|N",
@@ -94,11 +94,11 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--variant", choices=("chess", "checkers"), default="chess")
     _round_start(g)
 
-    b = sub.add_parser("dashboard", help="the spectators' dashboard alone, fed from the event log")
+    b = sub.add_parser("dashboard", allow_abbrev=False, help="the spectators' dashboard alone, fed from the event log")
     _store(b)
     _http(b)
 
-    m = sub.add_parser("simulate", help="play a PGN file on simulated boards and clocks over MQTT")
+    m = sub.add_parser("simulate", allow_abbrev=False, help="play a PGN file on simulated boards and clocks over MQTT")
     _mqtt(m)
     m.add_argument("--tournament", required=True, help="tournament slug (the MQTT topic prefix)")
     m.add_argument("--pgn", required=True, metavar="FILE", help="the games, one per board: PGN with %%clk, or checkers PDN")
@@ -112,18 +112,18 @@ def parser() -> argparse.ArgumentParser:
                    help="credentials.json of deploy/make-mosquitto-passwords.py: each board logs in as its own "
                         "device (the shipped Mosquitto's ACL)")
 
-    br = sub.add_parser("bridge", help="real boards: publish DGT e-boards read by DGT LiveChess (docs/boards.md)")
+    br = sub.add_parser("bridge", allow_abbrev=False, help="real boards: publish DGT e-boards read by DGT LiveChess (docs/boards.md)")
     kinds = br.add_subparsers(dest="bridge", metavar="KIND", required=True)
     from devices.livechess.cli import add_arguments
 
     add_arguments(kinds.add_parser("livechess", help="DGT LiveChess's local websocket API -> the device protocol"))
 
-    sub.add_parser("pair", help="pair a round (venue pair --help)", add_help=False)
-    sub.add_parser("tiebreaks", help="standings with tie-breaks (venue tiebreaks --help)", add_help=False)
-    sub.add_parser("export", help="PGN or TRF of a tournament from its log (venue export --help)",
+    sub.add_parser("pair", allow_abbrev=False, help="pair a round (venue pair --help)", add_help=False)
+    sub.add_parser("tiebreaks", allow_abbrev=False, help="standings with tie-breaks (venue tiebreaks --help)", add_help=False)
+    sub.add_parser("export", allow_abbrev=False, help="PGN or TRF of a tournament from its log (venue export --help)",
                    add_help=False)
-    sub.add_parser("hash-password", help="an argon2 hash for [[arbiters]] password_hash", add_help=False)
-    sub.add_parser("broadcast", help="push a round to a lichess broadcast (venue broadcast lichess --help)",
+    sub.add_parser("hash-password", allow_abbrev=False, help="an argon2 hash for [[arbiters]] password_hash", add_help=False)
+    sub.add_parser("broadcast", allow_abbrev=False, help="push a round to a lichess broadcast (venue broadcast lichess --help)",
                    add_help=False)
     return p
 

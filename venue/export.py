@@ -23,7 +23,7 @@ PAGE = 10_000
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="venue export", description="PGN or FIDE TRF of a tournament from its event log")
+    p = argparse.ArgumentParser(allow_abbrev=False, prog="venue export", description="PGN or FIDE TRF of a tournament from its event log")
     p.add_argument("--store", required=True, help="event log URL: sqlite:///PATH, redis://HOST:PORT/DB")
     p.add_argument("--tournament", required=True, help="tournament slug")
     p.add_argument("--format", choices=("pgn", "trf"), required=True)

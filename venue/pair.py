@@ -46,7 +46,7 @@ from services.tournament.trf import TrfTournament, dump_trf, parse_trf
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="venue pair", description="Pair the next round: Dutch system "
+    p = argparse.ArgumentParser(allow_abbrev=False, prog="venue pair", description="Pair the next round: Dutch system "
                                 "(FIDE C.04.3) from a TRF file, or Berger tables (FIDE C.05 Annex 1).")
     p.add_argument("trf", nargs="?", help="TRF16 file of a Swiss tournament (needs XXR, the number of rounds)")
     p.add_argument("--berger", type=int, metavar="N", help="print Berger-table pairings for N players instead")

@@ -315,7 +315,7 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
         round_setup(round_path, variant)  # a broken file stops us before anything starts
     start_ms = round_start_ms(t, round_start)
     try:
-        accounts = Accounts.load(t)
+        accounts = Accounts.load(t, persistent=True)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     await check_mqtt(mqtt)
@@ -381,7 +381,7 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int) -> in
 
     slug, t = resolve_tournament(tournament)
     try:
-        accounts = Accounts.load(t)
+        accounts = Accounts.load(t, persistent=True)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     warn_passwords(t)
@@ -459,11 +459,14 @@ async def gateway_stopped(task: asyncio.Task) -> None:
     """Wait for the gateway to end; CliError when it stopped itself because the store no longer
     holds the log it folded (``LogReplaced``: a store restarted without its data, a restore of an
     older backup): it never writes over a log it does not recognise."""
+    from gateway.service import SessionTakenOver
     from services.eventlog.base import EventLogError
 
     try:
         await task
     except EventLogError as exc:
+        raise CliError(f"the gateway stopped: {exc}") from None
+    except SessionTakenOver as exc:
         raise CliError(f"the gateway stopped: {exc}") from None
 
 

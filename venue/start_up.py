@@ -58,6 +58,8 @@ async def start_up(log, t, round_no: int | None, start_ms: int | None = None, ac
     if t is None and round_no is not None:
         raise CliError("--round N (a round number) needs --tournament FILE.toml to pair it from")
     carry = _round_to_carry_on(state, round_no)
+    if carry is None and t is not None:
+        _check_startable(state, t, round_no or 1, start_ms, now_ms)  # before anything is written
     out = StartUp()
     if t is not None:
         reg = registration(registered, t, rounds_in_play(state), accept_changes)
@@ -78,6 +80,37 @@ async def start_up(log, t, round_no: int | None, start_ms: int | None = None, ac
         state.fold(RoundStarted.TYPE, out.setup, now_ms)
         out.lines.append(round_line(state, str(number), now_ms, start_ms is not None, round_no, new=True))
     return out
+
+
+def _check_startable(state: HallState, t, number: int, start_ms: int | None, now_ms: int) -> None:
+    """CliError, before anything is written, when round ``number`` cannot be started now: a round
+    skipped (rounds are played in order), the latest round still in play, or a start so long ago
+    that the default time (FIDE Laws 6.7.1) has passed: every absent player would lose at once (a
+    preset's date, a log lost or a wrong store: start it with ``--round-start``)."""
+    latest = _highest(state)
+    if number > latest + 1:
+        raise CliError(f"round {number} cannot be started: the rounds are played in order and the latest in the "
+                       f"log is {'none' if not latest else 'round ' + str(latest)}: start round {latest + 1}")
+    playing = rounds_in_play(state)
+    if playing:
+        r = state.rounds[playing[-1]]
+        games = [state.games[g] for g in r.games if g in state.games]
+        ended = sum(1 for g in games if g.ended)
+        raise CliError(f"round {number} cannot be started: round {r.number} is still in play ({ended} of "
+                       f"{len(games)} games ended); record every result first (the arbiters' console)")
+    if start_ms is not None:
+        return
+    try:
+        scheduled = t.round(number)
+    except KeyError:
+        return
+    default_ms = t.regulations.default_time_for(t.kind)
+    if now_ms > scheduled.start_ms + default_ms:
+        raise CliError(f"round {number} is scheduled for {scheduled.start}, and its default time "
+                       f"({default_ms // 60000} min, FIDE Laws 6.7.1) passed long ago: every absent player would lose "
+                       "at once. Start it with --round-start now (or the time it really starts), or fix the schedule "
+                       "in the tournament file. If the round was already being played, this store does not hold "
+                       "its log: check --store")
 
 
 def _round_to_carry_on(state: HallState, round_no: int | None) -> str | None:

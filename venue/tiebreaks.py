@@ -21,7 +21,7 @@ from services.tournament.unplayed import EDITIONS
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="venue tiebreaks", description="FIDE C.07 tie-breaks of a TRF file")
+    p = argparse.ArgumentParser(allow_abbrev=False, prog="venue tiebreaks", description="FIDE C.07 tie-breaks of a TRF file")
     p.add_argument("file", help="tournament report in FIDE TRF16")
     p.add_argument("--system", choices=("round-robin", "swiss"), required=True)
     p.add_argument("--tiebreaks", required=True, help="comma-separated, in order: e.g. PTS,DE,BPG,KS,SB,WON")

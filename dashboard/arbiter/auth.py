@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import os
 import secrets
+from pathlib import Path
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -71,6 +72,27 @@ class Session:
     expires_s: int
 
 
+def persistent_secret(environ=None) -> bytes:
+    """The session-signing secret kept in ``$VENUE_STATE_DIR/secret`` (default
+    ``~/.local/state/venue/secret``), made once with 32 random bytes and readable by its owner only:
+    a dashboard restarted as the README says keeps its arbiters' sessions (a secret drawn anew at
+    every start logged everyone out). Several processes on one machine share it; across machines
+    set ``VENUE_SECRET``. Raises OSError when the directory cannot be written."""
+    env = os.environ if environ is None else environ
+    directory = Path(env.get("VENUE_STATE_DIR") or Path.home() / ".local" / "state" / "venue")
+    path = directory / "secret"
+    try:
+        return bytes.fromhex(path.read_text().strip())
+    except (FileNotFoundError, ValueError):
+        pass
+    directory.mkdir(parents=True, exist_ok=True)
+    secret = secrets.token_bytes(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(secret.hex())
+    return secret
+
+
 class Accounts:
     """The arbiters who may log in and their sessions. ``verify(login, password)`` -> Account or
     None (constant work whether or not the login exists, so logins cannot be probed by timing);
@@ -88,8 +110,10 @@ class Accounts:
         self._lock = threading.Lock()  # revoke() may come from another thread than a waiter's loop
 
     @classmethod
-    def load(cls, tournament=None, environ: dict | None = None) -> "Accounts":
+    def load(cls, tournament=None, environ: dict | None = None, persistent: bool = False) -> "Accounts":
         """Accounts from a parsed tournament file (may be None) and the environment.
+        ``persistent``: without ``VENUE_SECRET``, sign sessions with a secret kept in a file
+        (``persistent_secret``), so a restarted dashboard keeps its arbiters logged in.
         Raises ValueError when an account's ``password_env`` variable is unset."""
         env = os.environ if environ is None else environ
         out: list[Account] = []
@@ -105,7 +129,7 @@ class Accounts:
             if not sep or not login.strip() or not pw:
                 raise ValueError("VENUE_ARBITERS must read login:password[,login:password]")
             out.append(Account(login.strip(), login.strip(), hash_password(pw)))
-        secret = (env.get("VENUE_SECRET") or "").encode() or None
+        secret = (env.get("VENUE_SECRET") or "").encode() or (persistent_secret(env) if persistent else None)
         return cls(out, secret)
 
     def verify(self, login: str, password: str) -> Account | None:

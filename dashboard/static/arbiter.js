@@ -27,6 +27,11 @@
     const r = await fetch(path, opts);
     let data = {};
     try { data = await r.json(); } catch (e) { /* empty body */ }
+    // A session that ended (logged out elsewhere, expired, the dashboard restarted with another
+    // secret) or a page whose CSRF token is stale: start again from the login form.
+    if (state.me && (r.status === 401 || (r.status === 403 && /CSRF/i.test(data.error || "")))) {
+      toast("Your session has ended: sign in again"); setTimeout(() => location.reload(), 1200);
+    }
     if (!r.ok) throw new Error(data.error || ("HTTP " + r.status));
     return data;
   }
@@ -86,9 +91,11 @@
     $("conn").textContent = "connecting"; $("conn").className = "conn conn-wait";
     ws.onopen = () => { $("conn").textContent = "live"; $("conn").className = "conn conn-live"; state.retry = 500; };
     ws.onmessage = (ev) => handle(JSON.parse(ev.data));
-    ws.onclose = (ev) => {
+    ws.onclose = async (ev) => {
       $("conn").textContent = "reconnecting"; $("conn").className = "conn conn-wait";
       if (ev.code === 1008) { location.reload(); return; }
+      // refused before the upgrade (no valid session any more): ask, and show the login form
+      try { await api("/api/arbiter/me"); } catch (e) { if (/401|log in/i.test(e.message)) { location.reload(); return; } }
       setTimeout(connect, state.retry); state.retry = Math.min(state.retry * 2, 8000);
     };
   }

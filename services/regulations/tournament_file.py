@@ -28,11 +28,14 @@ class _Reader:
     def __init__(self, text: str, source: str):
         self.text = text
         self.source = source
+        self.seen: set[str] = set()  # the paths read: anything else in the file is refused (misspelt)
+        self.free: set[str] = set()  # subtrees checked key by key elsewhere (time controls, kinds, rules)
 
     def fail(self, path: str, problem: str):
         raise TournamentFileError(problem, field=path, line=line_of(self.text, path), source=self.source)
 
     def get(self, table: dict, key: str, path: str, kind, *, required: bool = False, default: Any = None):
+        self.seen.add(path)
         if key not in table:
             if required:
                 self.fail(path, "is missing")
@@ -53,12 +56,30 @@ class _Reader:
         return value
 
     def duration(self, table: dict, key: str, path: str, default: int | None = None) -> int | None:
+        self.seen.add(path)
         if key not in table:
             return default
         try:
             return duration_ms(table[key])
         except ValueError as exc:
             self.fail(path, str(exc))
+
+    def unread(self, node: Any, path: str = "") -> None:
+        """Refuse the first key of the document no reader looked at: a misspelt setting would
+        otherwise be ignored in silence (``polcy = "never"`` dropping an event's draw ban)."""
+        if path in self.free:
+            return
+        if isinstance(node, dict):
+            for key, value in node.items():
+                sub = f"{path}.{key}" if path else key
+                if sub not in self.seen and sub not in self.free and not isinstance(value, (dict, list)):
+                    self.fail(sub, "unknown setting: misspelt, or not a setting of this table "
+                                   "(docs/tournament-file.md lists them)")
+                self.unread(value, sub)
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                if isinstance(value, dict):
+                    self.unread(value, f"{path}[{i}]")
 
     @staticmethod
     def _kname(kinds) -> str:
@@ -117,10 +138,13 @@ def load_tournament(text: str, source: str = "<tournament file>") -> Tournament:
                "National 2017 X.A.d): set tournament.game = \"checkers\" or leave it out")
     arbiters = _arbiters(r, r.get(doc, "arbiters", "arbiters", list, default=[]))
     delay = _broadcast_delay(r, r.get(doc, "broadcast", "broadcast", dict, default={}))
+    site = r.get(t, "site", "tournament.site", str, default="")
+    r.free |= {"time_controls", "regulations.default_time", "regulations.rules"}
+    r.unread(doc)
     return Tournament(name=name, slug=slug, game=game, system=system, kind=kind,
                       rounds_total=rounds_total, players=players, rounds=rounds, boards=boards,
                       time_controls=dict(controls), regulations=regs, arbiters=arbiters,
-                      site=r.get(t, "site", "tournament.site", str, default=""), source=source,
+                      site=site, source=source,
                       broadcast_delay_ms=delay)
 
 
@@ -132,6 +156,7 @@ def _broadcast_delay(r: _Reader, table: dict) -> int:
     for key in table:
         if key != "delay":
             r.fail(f"broadcast.{key}", "unknown setting (expected delay)")
+    r.seen.add("broadcast.delay")
     raw = table.get("delay", 0)
     if isinstance(raw, bool) or not isinstance(raw, (int, str)):
         r.fail("broadcast.delay", f"must be whole seconds or a duration such as \"15m\", not {raw!r}")
@@ -191,6 +216,7 @@ def _rounds(r: _Reader, rows: list, total: int) -> tuple[RoundSchedule, ...]:
         start, start_ms = _when(r, r.get(row, "start", f"{p}.start", (str, datetime), required=True),
                                 f"{p}.start")
         end_ms = None
+        r.seen.add(f"{p}.end")
         if "end" in row:
             _, end_ms = _when(r, row["end"], f"{p}.end")
             if end_ms <= start_ms:

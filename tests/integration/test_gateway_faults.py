@@ -238,3 +238,38 @@ async def test_a_broker_restart_is_noticed_and_the_next_move_played(tmp_path, sh
         await asyncio.gather(task, return_exceptions=True)
         broker.kill()
         await log.close()
+
+
+async def test_a_second_gateway_for_the_tournament_gives_way(tmp_path, shared_data):
+    """A new user's finding: a rehearsal gateway started for the same tournament on the same broker
+    (another store) took the session over about 6 times a second, and moves acknowledged into the
+    rehearsal's store never reached the hall. The newer gateway stops (SessionTakenOver) within
+    seconds; the hall's keeps its session and plays the next moves into its own log."""
+    from gateway.service import SessionTakenOver
+
+    slug = f"twice-{uuid.uuid4().hex[:8]}"
+    hall_log = open_log(f"sqlite:///{tmp_path / 'hall.sqlite'}", slug)
+    other_log = open_log(f"sqlite:///{tmp_path / 'rehearsal.sqlite'}", slug)
+    for log in (hall_log, other_log):
+        await log.append("round_started", round_data(1))
+    hall_gw, other_gw = Gateway(hall_log, MQTT, slug), Gateway(other_log, MQTT, slug)
+    hall_task = asyncio.create_task(hall_gw.run())
+    try:
+        await asyncio.wait_for(hall_gw.ready.wait(), 10)
+        await asyncio.sleep(3.5)  # the hall's gateway has held its link: it was here first
+        other_task = asyncio.create_task(other_gw.run())
+        with pytest.raises(SessionTakenOver):
+            await asyncio.wait_for(other_task, 30)
+        await asyncio.wait_for(hall_gw.connected.wait(), 10)
+        moves = candidates_moves(shared_data, 2)[:4]
+        async with aiomqtt.Client("127.0.0.1", 1883, identifier=f"dev-{slug}") as client:
+            board = Device(client, slug, "1")
+            for uci in moves:
+                await board.send("move", move=uci)
+            entries = await log_until(hall_log, lambda es: len(moves_of(es, "1-1")) == 4, 15)
+        assert moves_of(entries, "1-1") == moves and not hall_task.done()
+    finally:
+        hall_task.cancel()
+        await asyncio.gather(hall_task, return_exceptions=True)
+        await hall_log.close()
+        await other_log.close()

@@ -26,6 +26,8 @@ EVENTS = Path(__file__).resolve().parents[2] / "events"
 PRESET = EVENTS / "us-championship-2023.toml"
 SCHEDULED_MS = int(datetime.fromisoformat("2023-10-05T13:00:00-05:00").timestamp() * 1000)  # the preset's round 1
 NOW = SCHEDULED_MS + 2 * 365 * 86_400_000  # a rehearsal two years on
+BEFORE_R1 = SCHEDULED_MS - 600_000  # the hall set up ten minutes before round 1 starts
+BEFORE_R2 = int(datetime.fromisoformat("2023-10-06T13:00:00-05:00").timestamp() * 1000) - 600_000
 
 
 def preset(edit=lambda text: text, path=PRESET):
@@ -57,7 +59,7 @@ async def test_round_start_goes_into_the_round_and_the_registration_stays_the_fi
 
 
 async def test_without_round_start_the_round_carries_the_files_schedule(log):
-    await start_up(log, preset(), None, now_ms=NOW)
+    await start_up(log, preset(), None, now_ms=BEFORE_R1)
     started = (await log.read())[-1]
     assert started.data["round"] == "1" and started.data["start_ms"] == SCHEDULED_MS
     assert "scheduled_start_ms" not in started.data
@@ -109,12 +111,12 @@ async def test_a_changed_file_is_refused_while_the_round_is_in_play(log):
 
 
 async def test_between_rounds_a_changed_file_is_registered_with_its_changes(log):
-    await start_up(log, preset(), 1, now_ms=NOW)
+    await start_up(log, preset(), 1, now_ms=BEFORE_R1)
     for g in (await log.read())[-1].data["games"]:
         await log.append("game_ended", {"game": g["id"], "board": g["board"], "result": "1/2-1/2",
                                         "termination": "agreement", "ply": 60, "by": "device"})
     later = preset(lambda s: s.replace('start = "2023-10-06T13:00:00-05:00"', 'start = "2023-10-06T15:00:00-05:00"'))
-    done = await start_up(log, later, 2, now_ms=NOW)
+    done = await start_up(log, later, 2, now_ms=BEFORE_R2)
     registered, started = (await log.read())[-2:]
     assert registered.data["changes"] == [{"section": "schedule", "key": "2.start", "was": "2023-10-06T13:00:00-05:00",
                                            "now": "2023-10-06T15:00:00-05:00"}]
@@ -124,7 +126,7 @@ async def test_between_rounds_a_changed_file_is_registered_with_its_changes(log)
 
 
 async def test_a_round_over_is_said_so(log):
-    await start_up(log, preset(), 1, now_ms=NOW)
+    await start_up(log, preset(), 1, now_ms=BEFORE_R1)
     for g in (await log.read())[-1].data["games"]:
         await log.append("game_ended", {"game": g["id"], "board": g["board"], "result": "1-0",
                                         "termination": "resignation", "ply": 41, "by": "device"})
@@ -155,13 +157,35 @@ def test_parse_round_start():
 
 async def test_an_earlier_round_is_never_set_up_again(log):
     """``--round 1`` once round 2 is in the log: nothing appended; the hall carries on with round 2."""
-    await start_up(log, preset(), 1, now_ms=NOW)
+    await start_up(log, preset(), 1, now_ms=BEFORE_R1)
     for g in (await log.read())[-1].data["games"]:
         await log.append("game_ended", {"game": g["id"], "board": g["board"], "result": "0-1",
                                         "termination": "resignation", "ply": 30, "by": "device"})
-    await start_up(log, preset(), 2, now_ms=NOW)
+    await start_up(log, preset(), 2, now_ms=BEFORE_R2)
     before = await log.read()
     done = await start_up(log, preset(), 1, start_ms=NOW, now_ms=NOW)
     assert await log.read() == before and done.setup["round"] == "2"
     assert done.lines[1].endswith("carrying on; round 1 is in the log already; round 2 is the latest; "
                                   "--round-start ignored (the round's start is in the log)")
+
+
+async def test_a_round_whose_default_time_has_passed_is_not_started(log):
+    """A log with no round (a wrong store, a log lost) and a file whose round 1 is long past: started
+    as scheduled, FIDE Laws 6.7.1 (US 2023 rule 1: "more than 30 (thirty) minutes late ... shall
+    forfeit") would default every player at once. Refused, nothing written; --round-start starts it."""
+    with pytest.raises(CliError, match="default time .* passed long ago.*--round-start now"):
+        await start_up(log, preset(), None, now_ms=NOW)
+    assert await types(log) == []
+    done = await start_up(log, preset(), None, start_ms=NOW, now_ms=NOW)
+    assert done.added and (await log.read())[-1].data["start_ms"] == NOW
+
+
+async def test_rounds_are_started_in_order_and_never_while_one_is_in_play(log):
+    """A new user's finding: ``--round 3`` while round 1 was in play was accepted and left round 1's
+    games orphaned. Rounds are played in order, each once the one before is over."""
+    await start_up(log, preset(), 1, now_ms=BEFORE_R1)
+    with pytest.raises(CliError, match="round 1 is still in play \\(0 of 6 games ended\\)"):
+        await start_up(log, preset(), 2, now_ms=BEFORE_R2)
+    with pytest.raises(CliError, match="rounds are played in order .* start round 2"):
+        await start_up(log, preset(), 3, start_ms=NOW, now_ms=NOW)
+    assert await types(log) == ["tournament_registered", "round_started"]

@@ -199,3 +199,19 @@ def test_a_control_without_time_is_refused_with_field_and_line(spec, problem):
     assert err.value.field == "time_controls.classical" and err.value.line == line
     assert str(err.value).startswith(f"ck.toml:{line}: time_controls.classical: ")
     assert problem in str(err.value)
+
+
+@pytest.mark.parametrize("edit, field", [
+    # a new user's finding: the misspelt key was ignored and US 2023 rule 2's draw ban silently dropped
+    (lambda t: t.replace('policy = "never"', 'polcy = "never"'), "regulations.draw_offers.polcy"),
+    (lambda t: t.replace('name = "Player 01"', 'name = "Player 01"\nratng = 2700', 1), "players[0].ratng"),
+    (lambda t: t.replace('rounds = 11', 'rounds = 11\nsytem = "swiss-dutch"', 1), "tournament.sytem"),
+    (lambda t: t.replace('[regulations.fines]', '[regulations.fines]\nmaount = 500', 1), "regulations.fines.maount"),
+])
+def test_a_misspelt_setting_anywhere_is_refused_with_its_line(edit, field):
+    text = edit((EVENTS / "us-championship-2023.toml").read_text())
+    with pytest.raises(TournamentFileError) as err:
+        load_tournament(text, "us.toml")
+    assert err.value.field == field and "unknown setting" in str(err.value)
+    assert err.value.line == next(i for i, line in enumerate(text.splitlines(), 1)
+                                  if line.strip().startswith(field.rsplit(".", 1)[-1].split("]")[-1] + " ="))
