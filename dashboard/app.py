@@ -27,7 +27,7 @@ from typing import Callable
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -80,6 +80,7 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
     routes = [
         Route("/", pages.hall),
         Route("/game/{id}", pages.game),
+        Route("/favicon.ico", _favicon),
         Route("/api/health", api.health),
         Route("/api/games", api.games),
         Route("/api/rounds", api.rounds),
@@ -111,6 +112,11 @@ async def arbiter_page(request: Request) -> HTMLResponse:
     return HTMLResponse(pages.render("arbiter.html", event=event, title=f"{event} - arbiter",
                                      round_label=f"Round {r['round']}" if r.get("round") else "",
                                      csrf_token=security.csrf_token(request)))
+
+
+async def _favicon(request: Request) -> RedirectResponse:
+    """``/favicon.ico``: browsers ask for it on every page; the icon is ``/static/favicon.svg``."""
+    return RedirectResponse("/static/favicon.svg", status_code=301)
 
 
 def _arbiter_routes() -> list:

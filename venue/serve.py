@@ -391,6 +391,12 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int) -> in
             print(f"venue dashboard: {slug} from {redact(store)}")
             print(f"  dashboard   {url}/")
             print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")
+            if await log.last_seq() == 0:
+                # The usual cause is a dashboard pointed at another store, database or slug than
+                # the gateway: say so, rather than serve an empty hall in silence.
+                print(f"venue dashboard: warning: the event log of {slug!r} in {redact(store)} is empty: "
+                      "the pages stay empty until a gateway writes to this same store and "
+                      "tournament (check the store URL, its database number and the slug)", flush=True)
             print("Ctrl-C to stop.", flush=True)
             await _forever()
         return 0

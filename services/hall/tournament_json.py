@@ -3,7 +3,7 @@
 Pure. Points and tie-break values are numbers (floats, halves exact); money is a string with the
 prize rule's unit ("750000", "187500"), never a float. Shapes::
 
-    STANDINGS = {"tournament": name, "slug": str|None, "round": N (latest started), "rounds_total",
+    STANDINGS = {"tournament": name, "slug": str|None, "round": N (latest started), "rounds_total" (None when no tournament file is registered),
                  "provisional": bool, "scoring": "standard"|"norway-armageddon",
                  "tiebreaks": [code, ...], "finished": bool,
                  "rows": [{"rank", "start_no", "name", "rating", "points", "played", "in_progress",
@@ -70,7 +70,7 @@ def standings_json(view: TournamentView, provisional: bool = False) -> dict:
     t = view.tournament
     rows = view.standings(provisional)
     return {"tournament": view.name, "slug": t.slug if t else None, "round": view.current_round,
-            "rounds_total": t.rounds_total if t else view.current_round, "provisional": provisional,
+            "rounds_total": t.rounds_total if t else None, "provisional": provisional,
             "scoring": t.regulations.scoring if t else "standard", "tiebreaks": view.tiebreak_order(),
             "finished": view.finished(), "rows": [asdict(r) for r in rows],
             "prizes": _prizes(view, provisional), "playoff": playoff_json(view)}
@@ -81,7 +81,7 @@ def crosstable_json(view: TournamentView, provisional: bool = False) -> dict:
     rows = view.crosstable(provisional)
     t = view.tournament
     return {"tournament": view.name, "round": view.current_round, "rounds": view.current_round,
-            "rounds_total": t.rounds_total if t else view.current_round,
+            "rounds_total": t.rounds_total if t else None,
             "scoring": t.regulations.scoring if t else "standard",
             "provisional": provisional, "tiebreaks": view.tiebreak_order(),
             "rows": [{"rank": r.rank, "start_no": r.start_no, "name": r.name, "rating": r.rating,

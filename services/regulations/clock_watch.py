@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from services.clock import ClockError, GameClock, TimeControl
 from services.clock.expiry import PERIOD_ON_EXPIRY, PERIOD_ON_MOVE
+from services.clock.reading import clock_text
 from services.rules.base import BLACK, SIDES, WHITE, other
 
 GRACE_MS = 5000
@@ -187,8 +188,8 @@ class ClockWatch:
         for p in self.control.periods(side)[1:] if counter else ():
             if abs(abs(diff) - p.time_ms) <= self.tolerance:
                 kind = "move_counter"
-        detail = (f"{side}'s clock shows {device_ms / 1000:.1f} s after move {move_number}; "
-                  f"the time control gives {model_ms / 1000:.1f} s")
+        detail = (f"{side}'s clock shows {clock_text(device_ms)} after move {move_number}; "
+                  f"the time control gives {clock_text(model_ms)} ({abs(diff) / 1000:.1f} s apart)")
         if kind == "move_counter":
             detail += " (a period's added time landed after the wrong move: the move counter is off)"
         return [{"kind": kind, "side": side, "move_number": move_number, "device_ms": device_ms,

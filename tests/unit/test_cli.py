@@ -156,3 +156,24 @@ def test_demo_result_lines_name_black_first_in_checkers():
     chess = {"board": "2", "white": "Firouzja, Alireza", "black": "Nakamura, Hikaru", "result": "0-1",
              "termination": "resignation", "variant": "chess"}
     assert result_line(chess) == "board 2  Firouzja, Alireza - Nakamura, Hikaru  0-1 (resignation)"
+
+
+def test_a_dashboard_on_an_empty_log_says_so(tmp_path):
+    """A new user pointed ``venue dashboard`` at another database than the gateway's and got an
+    empty hall with no word why (new-user report; docs/CONTRIBUTING.md "Bad input gets a clear
+    error"): an empty log is named on the console, with what to check."""
+    store = f"sqlite:///{tmp_path / 'empty.sqlite'}"
+    proc = subprocess.Popen([sys.executable, "-m", "venue", "dashboard", "--store", store,
+                             "--tournament", "nobody-writes-here", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("Ctrl-C"):
+                break
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    text = "".join(lines)
+    assert "is empty" in text and "nobody-writes-here" in text and "same store" in text, text

@@ -248,3 +248,13 @@ def test_bad_controls():
         TimeControl((), (Period(None, 1),))
     with pytest.raises(ValueError):
         TimeControl((Period(None, 1),), (Period(None, 1),), kind="untimed")
+
+
+def test_a_clock_reading_reads_as_the_clock_and_pgn_show_it():
+    """PGN spec 8.1.1 ``[%clk h:mm:ss]`` (as DGT writes it): floored to the whole second; the
+    alerts' details use the same form as the console's clock times."""
+    from services.clock.reading import clock_text
+    assert clock_text(5_398_200) == "1:29:58"
+    assert clock_text(59_999) == "0:00:59"
+    assert clock_text(0) == "0:00:00"
+    assert clock_text(-400) == "0:00:00"

@@ -93,3 +93,14 @@ def test_the_game_page_follows_its_board_and_links_back_to_its_page(big, candida
     assert 'href="/?boards=51-100" id="back-link"' in page.text
     assert candidates[76 % len(candidates)].headers["White"] in page.text  # the title names the game
     assert body_boards(big.get("/game/5-3").text) == parse("3").spec
+
+
+def test_every_page_names_its_icon_and_favicon_ico_leads_to_it(big):
+    """Browsers ask for ``/favicon.ico`` on every page (a 404 in every console, new-user report):
+    the pages link the icon and ``/favicon.ico`` redirects to it."""
+    page = big.get("/")
+    assert '<link rel="icon" href="/static/favicon.svg"' in page.text
+    moved = big.get("/favicon.ico", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == "/static/favicon.svg"
+    icon = big.get("/static/favicon.svg")
+    assert icon.status_code == 200 and icon.text.startswith("<svg")
