@@ -52,6 +52,7 @@ FAULT_PLY = 6  # the ply (1-based, or the last one in shorter games) where one-o
 LIFT_EVERY = 10  # position boards: plies 1, 11, 21... start with a piece lifted and put back
 PUBACK_TIMEOUT_S = 2.0  # no PUBACK by then: the link is started again and the message sent again
 BETWEEN_GAMES_MS = 5 * 60_000  # game time between the two games of a match (the clock paused)
+RECORDED_WAIT_S = 30.0  # at most this long for game 1's result to be answered before game 2 starts
 
 
 class SimulatedBoard:
@@ -123,6 +124,7 @@ class SimulatedBoard:
                 if self.script.flag is not None:
                     break
                 await asyncio.sleep(BETWEEN_GAMES_MS / 1000 / self.speed)
+                await self._recorded("board", self._seq["board"], RECORDED_WAIT_S)
                 self.script = script
                 await self._play()
         finally:
@@ -130,6 +132,20 @@ class SimulatedBoard:
             link.cancel()
             with contextlib.suppress(BaseException):
                 await link
+
+    async def _recorded(self, device: str, seq: int, timeout: float) -> bool:
+        """Wait (at most ``timeout`` s) until the gateway has answered ``device``'s message ``seq``
+        on ``feedback``. Between the two games of a match the referee starts game 2's clock once
+        game 1's result is recorded (11-Man National 2017 X.A.b): the board and the clock are
+        separate MQTT links, so without this wait a broker that redelivers after a gateway restart
+        may hand over game 2's clock start before game 1's result. False on timeout."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            if any(a.get("ref") == seq and a.get("device", "board") == device for a in self.feedback):
+                return True
+            await asyncio.sleep(0.02)
+        return False
 
     async def _play(self) -> None:
         s = self.script

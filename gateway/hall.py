@@ -72,8 +72,8 @@ class Turn:
 
     def answer(self, msg: Message, accepted: bool, reason: str | None, fen: str | None = None) -> None:
         g = self.hall.state.board_game(msg.board)
-        self.step.feedback.append((msg.board, {"ref": msg.seq, "accepted": accepted, "reason": reason,
-                                               "fen": fen or (g.fen if g else None)}))
+        self.step.feedback.append((msg.board, {"ref": msg.seq, "device": msg.device, "accepted": accepted,
+                                               "reason": reason, "fen": fen or (g.fen if g else None)}))
 
     def answers(self) -> None:
         """Decide and fold what the regulations (``referee.answers``) and the Laws

@@ -13,11 +13,13 @@ import time
 
 @contextlib.asynccontextmanager
 async def running(gateway):
-    """Run ``gateway`` (a ``gateway.Gateway``) as a task until the block ends; waits up to 10 s until
-    it is ready (its state rebuilt, subscribed). Yields the task."""
+    """Run ``gateway`` (a ``gateway.Gateway``) as a task until the block ends; waits up to 30 s until
+    it is ready (its state rebuilt, subscribed). Yields the task. 30 s, not less: after a restart the
+    embedded broker (amqtt) redelivers the session's queued messages before it answers SUBSCRIBE,
+    which took over 10 s on a loaded 2-core machine."""
     task = asyncio.create_task(gateway.run())
     try:
-        await asyncio.wait_for(gateway.ready.wait(), 10)
+        await asyncio.wait_for(gateway.ready.wait(), 30)
         yield task
     finally:
         task.cancel()

@@ -40,7 +40,7 @@ def test_a_rook_slide_read_as_two_steps_is_one_move_at_the_press():
     assert t == "move_composed"
     assert (data["ply"], data["move"], data["san"], data["replaces"], data["parts"]) == (
         1, "a1d1", "Rd1", "a1c1", ["a1c1", "c1d1"])
-    assert step.feedback[0][1] == {"ref": 2, "accepted": True, "reason": COMPOSED, "fen": data["fen"]}
+    assert step.feedback[0][1] == {"ref": 2, "device": "board", "accepted": True, "reason": COMPOSED, "fen": data["fen"]}
     d.clock("1", "press", 90 * MIN - 5000, 90 * MIN, "black")
     d.move("1", "e7e6")
     g = d.hall.state.games["1-1"]

@@ -22,7 +22,7 @@ def test_moves_are_played_and_answered():
     (t, data), = step.entries
     assert t == "move_played" and data["san"] == "e4" and data["ply"] == 1 and data["turn"] == "black"
     assert data["from"] == "move" and data["seq"] == 1 and data["device"] == "board"
-    assert step.feedback == [("1", {"ref": 1, "accepted": True, "reason": None, "fen": data["fen"]})]
+    assert step.feedback == [("1", {"ref": 1, "device": "board", "accepted": True, "reason": None, "fen": data["fen"]})]
 
 
 def test_f05_illegal_move_holds_the_board_until_a_legal_move():
