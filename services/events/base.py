@@ -67,10 +67,10 @@ class Event(msgspec.Struct, kw_only=True):
         return self.TYPE, data
 
 
-_DROPPABLE: dict[type, tuple[tuple[str, object], ...]] = {}
+_DROPPABLE: dict[type[Event], tuple[tuple[str, object], ...]] = {}
 
 
-def _droppable(cls: type) -> tuple[tuple[str, object], ...]:
+def _droppable(cls: type[Event]) -> tuple[tuple[str, object], ...]:
     """``(encoded name, default)`` of ``cls``'s fields left out of the data when at their default:
     those with a default that are not in ``cls.KEEP``."""
     hit = _DROPPABLE.get(cls)

@@ -11,14 +11,14 @@ differs per game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Final, Literal, Protocol, runtime_checkable
 
-WHITE = "white"
-BLACK = "black"
+WHITE: Final = "white"
+BLACK: Final = "black"
 SIDES = (WHITE, BLACK)
 
 
-def other(side: str) -> str:
+def other(side: str) -> Literal["white", "black"]:
     """The opponent of ``side`` ("white" <-> "black"). Raises ValueError on anything else."""
     if side == WHITE:
         return BLACK

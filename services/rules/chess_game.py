@@ -55,6 +55,12 @@ class ChessPlayedMove(PlayedMove):
     ``fen`` is made on first read: python-chess's ``Board.fen()`` costs more than everything else a
     ply needs (~50 us), and most plies are never shown as FEN."""
 
+    # Set by __init__ through the instance dict (not dataclass fields: equality stays PlayedMove's).
+    given: str
+    note: str | None
+    _fen: str | None
+    _fen_source: tuple[tuple, int, int]  # fen_of_key's arguments
+
     def __init__(self, ply: int, move: str, san: str, given: str, note: str | None,
                  key: tuple, halfmove_clock: int, fullmove_number: int):
         # PlayedMove is frozen: fill the instance dict directly (one call, cheaper per ply).
@@ -62,11 +68,13 @@ class ChessPlayedMove(PlayedMove):
                              _fen_source=(key, halfmove_clock, fullmove_number), _fen=None)
 
     @property
-    def fen(self) -> str:  # type: ignore[override]
+    def fen(self) -> str:
         """The FEN after this ply (python-chess's format)."""
-        if self._fen is None:
-            object.__setattr__(self, "_fen", fen_of_key(*self._fen_source))
-        return self._fen
+        fen = self._fen
+        if fen is None:
+            fen = fen_of_key(*self._fen_source)
+            object.__setattr__(self, "_fen", fen)
+        return fen
 
     def to_json(self) -> dict:
         """``{"ply", "move", "san", "fen", "given", "note"}``."""
@@ -176,7 +184,7 @@ class ChessGame:
         # Fast path for the e-boards' plain UCI; anything else (SAN, king-takes-rook, bad input)
         # goes through parse_move, which also words the refusals.
         try:
-            legal = board.parse_uci(move)  # type: ignore[arg-type]
+            legal = board.parse_uci(move)
         except (ValueError, TypeError):
             legal = None
         if legal and move[2:4] == chess.SQUARE_NAMES[legal.to_square]:

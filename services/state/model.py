@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.events.base import Side
+
 from services.regulations.clock_watch import ClockWatch
 
 
@@ -161,9 +163,9 @@ class GameState:
     white: str
     black: str
     start_fen: str
-    first_side: str
+    first_side: Side
     fen: str
-    turn: str
+    turn: Side
     time_control: Any = None
     moves: list[str] = field(default_factory=list)
     san: list[str] = field(default_factory=list)
@@ -212,9 +214,9 @@ class GameState:
         """The game has a result."""
         return self.status == "ended"
 
-    def mover(self, ply: int) -> str:
+    def mover(self, ply: int) -> Side:
         """The side that made ``ply`` (from 1)."""
-        other = "black" if self.first_side == "white" else "white"
+        other: Side = "black" if self.first_side == "white" else "white"
         return self.first_side if ply % 2 == 1 else other
 
     def moves_by(self, side: str) -> int:
