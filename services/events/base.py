@@ -27,8 +27,7 @@ from typing import ClassVar, Literal, TypeVar
 import msgspec
 import msgspec.structs
 
-Side = Literal["white", "black"]
-"""A side of the board (FIDE Laws 1.1). In checkers Black is the side the venue's boards show as Red."""
+from services.rules.base import Side  # the records' sides are the rules' (one definition)
 
 Device = Literal["board", "clock"]
 """The device of a hall board that sent a message (DESIGN.md "Device protocol")."""

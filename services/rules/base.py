@@ -13,12 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Literal, Protocol, runtime_checkable
 
+Side = Literal["white", "black"]
+"""A side of the board (FIDE Laws 1.1). In checkers Black is the side the venue's boards show as Red."""
+
 WHITE: Final = "white"
 BLACK: Final = "black"
 SIDES = (WHITE, BLACK)
 
 
-def other(side: str) -> Literal["white", "black"]:
+def other(side: str) -> Side:
     """The opponent of ``side`` ("white" <-> "black"). Raises ValueError on anything else."""
     if side == WHITE:
         return BLACK
@@ -102,7 +105,7 @@ class Game(Protocol):
     def ply(self) -> int: ...
 
     @property
-    def turn(self) -> str: ...
+    def turn(self) -> Side: ...
 
     @property
     def moves(self) -> list[str]: ...

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import chess
 
-from services.rules.base import BLACK, WHITE, Claim, MoveRefused, Outcome, PlayedMove, other
+from services.rules.base import BLACK, WHITE, Claim, MoveRefused, Outcome, PlayedMove, Side, other
 from services.rules.chess_claims import (
     FIFTY_MOVES, KINDS, THREEFOLD, ClaimVerdict, fifty_claims, judge_fifty, judge_threefold,
     threefold_claims,
@@ -37,7 +37,7 @@ from services.rules.results import (
     SEVENTYFIVE_MOVES, STALEMATE, TIME_FORFEIT, check_outcome, result_for_winner,
 )
 
-_SIDE = {chess.WHITE: WHITE, chess.BLACK: BLACK}
+_SIDE: dict[bool, Side] = {chess.WHITE: WHITE, chess.BLACK: BLACK}
 _TERMINATION = {
     chess.Termination.CHECKMATE: CHECKMATE,
     chess.Termination.STALEMATE: STALEMATE,
@@ -139,7 +139,7 @@ class ChessGame:
         return self._ply
 
     @property
-    def turn(self) -> str:
+    def turn(self) -> Side:
         """The side to move: "white" or "black"."""
         return _SIDE[self._board.turn]
 
