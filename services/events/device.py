@@ -103,7 +103,7 @@ class MessageRejected(Event, kw_only=True):
     reason: str
     board: str | None = None
     topic: str | None = None
-    device: str | None = None
+    device: Device | None = None
     seq: int | None = None
     raw: str | None = None
     applied: bool = False
@@ -130,7 +130,7 @@ class SeqGap(Event, kw_only=True):
     KEEP = ('device',)
 
     board: str
-    device: str = "board"
+    device: Device = "board"
     expected: int
     got: int
 

@@ -18,7 +18,7 @@ Side = Literal["white", "black"]
 
 WHITE: Final = "white"
 BLACK: Final = "black"
-SIDES = (WHITE, BLACK)
+SIDES: tuple[Side, Side] = (WHITE, BLACK)
 
 
 def other(side: str) -> Side:

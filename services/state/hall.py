@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from services.eventlog.base import Entry
-from services.events import BadEvent, Event, decode
+from services.events import BadEvent, Device, Event, decode
 from services.events.device import FromDevice, MessageHeld, MessageRejected
 from services.regulations.model import Tournament
 from services.state.changes import Changes
@@ -151,7 +151,7 @@ class HallState:
                 "boards": self.boards, "tournament": self.tournament}
 
 
-def _used_seq(event: Event) -> tuple[str, str, int] | None:
+def _used_seq(event: Event) -> tuple[str, Device, int] | None:
     """``(board, device, seq)`` when ``event`` records a device message as applied (its ``seq`` used
     up), else None."""
     if isinstance(event, MessageRejected):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.events.base import Side
+from services.events.base import Device, Side
 
 from services.regulations.clock_watch import ClockWatch
 
@@ -72,7 +72,7 @@ class Pending:
 
     move: str
     kind: str
-    device: str
+    device: Device
     seq: int | None
     fen_after: str
     sent_at: str | None = None
@@ -93,7 +93,7 @@ class BoardState:
     board: str
     game: str
     queue: list[str] = field(default_factory=list)
-    devices: dict[str, DeviceSeq] = field(default_factory=dict)
+    devices: dict[Device, DeviceSeq] = field(default_factory=dict)
     held: bool = False
     held_by: str | None = None
     held_move: str | None = None
@@ -106,7 +106,7 @@ class BoardState:
     placement: str | None = None
     battery: str | None = None
 
-    def device(self, name: str) -> DeviceSeq:
+    def device(self, name: Device) -> DeviceSeq:
         """The device's sequence record (created empty)."""
         d = self.devices.get(name)
         if d is None:
