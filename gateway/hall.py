@@ -33,6 +33,7 @@ from gateway.decide import GAME_OVER, HELD, PASSING, PENDING, SIGNAL_WAIT, Decid
 from gateway.payload import BadMessage, Message, cut_topic, parse, raw_text, split_topic
 from services.events import Device, DeviceOffline, DeviceOnline, Event, MessageDuplicate, MessageHeld, MessageRejected, SeqGap
 from services.regulations import referee
+from services.rules.base import Game
 from services.state import Changes, HallState
 from services.state.model import DeviceSeq
 
@@ -97,7 +98,7 @@ class RulesCache:
     restart, a failed fold)."""
 
     def __init__(self) -> None:
-        self._games: dict[str, object] = {}
+        self._games: dict[str, Game] = {}
         self._boards: dict[str, tuple[str, chess.Board]] = {}
 
     def game(self, g):
