@@ -82,6 +82,7 @@ def report(decider, turn, board, g, msg, move: str | None, placement: str | None
         return False
     mover = chess.WHITE if g.mover(g.ply) == "white" else chess.BLACK
     if placement is None:
+        assert move is not None  # a report is a move or a placement
         placement = physical(g.fen, move, mover)
         if placement is None:
             return False

@@ -50,7 +50,7 @@ from services.events import (BoardOriented, ClockPaused, ClockPeriodAdded, Clock
 from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
 from services.regulations.controls import control_of
 from services.regulations.referee import review_result
-from services.rules.base import MoveRefused
+from services.rules.base import SIDES, MoveRefused, Side
 from services.rules.chess_unwinnable import START_NODES
 from services.state import BoardState, GameState
 from services.state.plies import completed_moves
@@ -176,6 +176,7 @@ class Decider:
                 return
             turn.answer(msg, True, PASSING)
             return self._seen(turn, g, msg, placement, "passing", None, answer=False)
+        assert guess.move is not None  # the kind left is MOVE, which names its move
         if not board.held and pl.castling_prefix(g.fen, guess.move):
             turn.emit(PlacementSeen(game=g.id, placement=placement, reading="pending", pending=guess.move,
                                     pending_fen=fen_after(g.fen, guess.move), **ids(msg)))
@@ -213,7 +214,7 @@ class Decider:
             irregular.pressed(self, turn, board, g, "black" if body["running"] == "white" else "white")
         turn.answer(msg, True, None)
 
-    def _flag(self, turn, g: GameState, side: str, body: dict, seq: int | None, expiry: dict | None = None) -> None:
+    def _flag(self, turn, g: GameState, side: Side, body: dict, seq: int | None, expiry: dict | None = None) -> None:
         """``side``'s flag fell: ``flag_fell`` with the opponent's verdict, then ``game_ended``
         (FIDE Laws 6.9: lost, drawn when the opponent cannot checkmate; ``gateway.laws``)."""
         outcome, evidence = laws.flag_fall(self.hall.rules.game(g), side)
@@ -293,9 +294,9 @@ class Decider:
 
     def _refuse(self, turn, board: BoardState, g: GameState, msg: Message, move: str, reason: str, *,
                 hold: bool, extra: dict | None = None) -> None:
-        field = "placement" if msg.kind == "position" else "move"
-        turn.emit(MoveRejected(game=g.id, reason=reason, fen=g.fen, held=hold, **{field: move}, **(extra or {}),
-                               **ids(msg)))
+        snapshot = msg.kind == "position"  # a sensor board's placement, else a move
+        turn.emit(MoveRejected(game=g.id, reason=reason, fen=g.fen, held=hold, move=None if snapshot else move,
+                               placement=move if snapshot else None, **(extra or {}), **ids(msg)))
         turn.answer(msg, False, reason)
 
     def _result(self, turn, board: BoardState, g: GameState, msg: Message, result: str, reason: str) -> None:
@@ -380,6 +381,7 @@ def end_by_device(game, result: str, reason: str):
             return game.end(result, termination)
         except ValueError as exc:
             last = exc
+    assert last is not None  # the loop ran: "arbiter" at least was tried
     raise last
 
 
@@ -390,7 +392,7 @@ def fen_after(fen: str, uci: str) -> str:
     return board.fen()
 
 
-def flagged(body: dict, before: dict | None) -> str | None:
+def flagged(body: dict, before: dict | None) -> Side | None:
     """The side whose flag fell by the clock's own figures, else None (FIDE Laws 6.8, 6.9).
 
     ``before``: the clock's previous reading. A flag has fallen when the clock shows the side whose
@@ -406,7 +408,7 @@ def flagged(body: dict, before: dict | None) -> str | None:
         if previous is None or previous > 0:
             return running
     if body["event"] == "pause" and running is None:
-        at_zero = [side for side in ("white", "black") if body[f"{side}_ms"] <= 0]
+        at_zero = [side for side in SIDES if body[f"{side}_ms"] <= 0]
         if len(at_zero) == 1:
             return at_zero[0]
     return None

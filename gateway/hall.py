@@ -31,9 +31,10 @@ import chess
 from gateway import irregular
 from gateway.decide import GAME_OVER, HELD, PASSING, PENDING, SIGNAL_WAIT, Decider  # noqa: F401 (the feedback words)
 from gateway.payload import BadMessage, Message, cut_topic, parse, raw_text, split_topic
-from services.events import DeviceOffline, DeviceOnline, Event, MessageDuplicate, MessageHeld, MessageRejected, SeqGap
+from services.events import Device, DeviceOffline, DeviceOnline, Event, MessageDuplicate, MessageHeld, MessageRejected, SeqGap
 from services.regulations import referee
-from services.state import HallState
+from services.rules.base import Game
+from services.state import Changes, HallState
 from services.state.model import DeviceSeq
 
 DUPLICATE_REASON = "duplicate"
@@ -63,7 +64,7 @@ class Turn:
         self.hall = hall
         self.now = now_ms
         self.step = step or Step()
-        self.emitted: list[tuple[Event, object]] = []
+        self.emitted: list[tuple[Event, Changes]] = []
 
     def emit(self, event: Event) -> None:
         changes = self.hall.state.apply_event(event, self.now)
@@ -97,7 +98,7 @@ class RulesCache:
     restart, a failed fold)."""
 
     def __init__(self) -> None:
-        self._games: dict[str, object] = {}
+        self._games: dict[str, Game] = {}
         self._boards: dict[str, tuple[str, chess.Board]] = {}
 
     def game(self, g):
@@ -225,6 +226,7 @@ class Hall:
             elif board.status != DeviceOnline.TYPE or (battery is not None and battery != board.battery):
                 turn.emit(DeviceOnline(board=msg.board, device=msg.device, battery=battery))
             return
+        assert msg.seq is not None  # payload.parse: every message but a status has its seq
         dev = board.devices.get(msg.device) or DeviceSeq()
         if msg.seq <= dev.last and dev.in_hole(msg.seq):
             return self._apply(turn, msg)  # late: skipped by a gap, never applied
@@ -277,7 +279,7 @@ class Hall:
                                       reason=f"internal error: {type(exc).__name__}: {exc}"[:300]))
             turn.answer(msg, False, f"internal error: {type(exc).__name__}")
 
-    def _drain(self, turn: Turn, board: str, device: str) -> None:
+    def _drain(self, turn: Turn, board: str, device: Device) -> None:
         """Apply the held messages that now follow in order."""
         while True:
             dev = self.state.boards[board].devices.get(device)
@@ -289,7 +291,7 @@ class Hall:
             if dev.waiting.get(seq) is held:  # nothing marked it applied: never loop on it
                 dev.mark(seq)
 
-    def _ask(self, turn: Turn, board: str, device: str, got: int) -> None:
+    def _ask(self, turn: Turn, board: str, device: Device, got: int) -> None:
         dev = self.state.boards[board].devices.get(device) or DeviceSeq()
         expected = dev.last + 1
         self._asked[(board, device)] = turn.now
@@ -323,7 +325,7 @@ class Hall:
         step = Step(entries=[MessageRejected(board=board, topic=cut_topic(str(topic)), device=None, seq=None,
                                              reason=detail, raw=raw).encode()])
         g = self.state.board_game(board) if board is not None else None
-        if g is not None:
+        if board is not None and g is not None:
             step.feedback.append((board, {"ref": None, "accepted": False,
                                           "reason": f"internal error: {type(exc).__name__}", "fen": g.fen}))
         return step

@@ -30,11 +30,11 @@ import chess
 from gateway import laws
 from gateway.games import new_game
 from gateway.payload import UCI, ids
-from services.events import MovePlayed
+from services.events import MovePlayed, Side
 from services.regulations import irregularities as ir
 
 
-def pressed(decider, turn, board, g, presser: str) -> None:
+def pressed(decider, turn, board, g, presser: Side) -> None:
     """``presser`` pressed the clock of game ``g`` (folded already): a completed illegal move when
     the board is held by ``presser``'s illegal move and ``presser`` is to move (7.5.1)."""
     if (g.variant != "chess" or g.ended or board.game != g.id or not board.held
@@ -58,7 +58,7 @@ def presses_due(decider, turn, g) -> None:
                 move=board.held_move if held else None, presses=finding["presses"])
 
 
-def propose(decider, turn, g, side: str, how: str, *, move: str | None = None, presses: int | None = None) -> None:
+def propose(decider, turn, g, side: Side, how: str, *, move: str | None = None, presses: int | None = None) -> None:
     """Emit the ``penalty_proposed`` for ``side``'s irregularity ``how``, with the result the Laws
     give when it loses the game (7.5.5)."""
     result = evidence = None

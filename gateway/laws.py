@@ -70,7 +70,7 @@ def dead_evidence(game, nodes: int = LIVE_NODES) -> dict | None:
     from services.rules.chess_unwinnable import dead_position
 
     found = dead_position(game.board, nodes)
-    out = {"white": found.white.to_json(), "black": found.black.to_json()}
+    out: dict[str, dict | bool] = {"white": found.white.to_json(), "black": found.black.to_json()}
     if not found.dead:
         out["forced_line"] = True
     return out

@@ -11,8 +11,10 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NoReturn
 
 from gateway.placement import normalize
+from services.events import Device
 
 KINDS = ("move", "position", "clock", "result", "status")
 CLOCK_EVENTS = ("start", "press", "pause", "resume", "set", "period_added")
@@ -56,7 +58,7 @@ class Message:
 
     board: str
     kind: str
-    device: str
+    device: Device
     seq: int | None
     body: dict = field(default_factory=dict)
     raw: str = ""
@@ -157,7 +159,7 @@ def parse(tournament: str, topic: str, payload: bytes | str) -> Message:
     """Check one message; returns a ``Message`` or raises ``BadMessage`` (reasons in docs/protocol.md)."""
     board, kind = split_topic(tournament, topic)
     raw = raw_text(payload)
-    default_device = "clock" if kind == "clock" else "board"
+    default_device: Device = "clock" if kind == "clock" else "board"
     if len(payload) > MAX_PAYLOAD:
         raise BadMessage(f"payload too large: over {MAX_PAYLOAD} bytes", board=board, kind=kind,
                          device=default_device)
@@ -209,7 +211,7 @@ def _is_text(body: dict) -> bool:
     return True
 
 
-def _bad(msg: Message, reason: str) -> None:
+def _bad(msg: Message, reason: str) -> NoReturn:
     raise BadMessage(reason, board=msg.board, kind=msg.kind, device=msg.device, seq=msg.seq)
 
 

@@ -450,7 +450,8 @@ def _storable(batch: list[tuple[str, dict, int]], index: int) -> list[tuple[str,
     type_, data, at = batch[index]
     board = data.get("board") if isinstance(data, dict) and isinstance(data.get("board"), str) else None
     try:
-        board = board.encode("utf-8") and board
+        if board is not None:
+            board.encode("utf-8")  # a board label the store refuses (a lone surrogate) is dropped too
     except UnicodeEncodeError:
         board = None
     out = list(batch)

@@ -63,6 +63,11 @@ def _idx(side: str) -> int:
     return 0 if side == WHITE else 1
 
 
+def _with(pair: tuple[int, int], i: int, value: int) -> tuple[int, int]:
+    """``pair`` (White's, Black's) with item ``i`` (0 White, 1 Black) replaced by ``value``."""
+    return (value, pair[1]) if i == 0 else (pair[0], value)
+
+
 def _check_ms(name: str, value: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"{name} must be an int of milliseconds, got {value!r}")
@@ -255,24 +260,22 @@ class GameClock:
         spent = max(0, used - delay) if kind else used
         number = s.moves[i] + 1
         increment, period = self.control.added_on_press(side, number)
-        expired = list(s.expired)
+        expired = s.expired
         if self._on_expiry:
             period, count = self._expired_during(spent)  # not on the press: when they ran out
-            expired[i] += count
+            expired = _with(expired, i, expired[i] + count)
         credited_now = increment if self.credit == "press" else 0  # else given at the move's start
         left = s.base[i] - spent + credited_now + period
-        base = list(s.base)
-        base[i] = left
+        base = _with(s.base, i, left)
         if self.control.kind == "sandclock":
-            base[1 - i] += used
-        moves = list(s.moves)
-        moves[i] = number
-        base = self._credit_move_start(tuple(base), tuple(moves), other(side))
+            base = _with(base, 1 - i, base[1 - i] + used)
+        moves = _with(s.moves, i, number)
+        base = self._credit_move_start(base, moves, other(side))
         result = PressResult(side=side, move_number=number, at_ms=at_ms, used_ms=used,
                              increment_ms=increment, period_ms=period, remaining_ms=left)
-        self._s = replace(s, base=tuple(base), moves=tuple(moves), to_move=other(side),
+        self._s = replace(s, base=base, moves=moves, to_move=other(side),
                           since_ms=at_ms, move_used_ms=0, last_at=at_ms,
-                          presses=s.presses + (result,), expired=tuple(expired))
+                          presses=s.presses + (result,), expired=expired)
         return result
 
     def pause(self, at_ms: int) -> None:
@@ -307,9 +310,9 @@ class GameClock:
             _check_ms(name, v)
             if v < 0:
                 raise ValueError(f"{name} must not be negative, got {v}")
-        for name, v in (("white_moves", white_moves), ("black_moves", black_moves)):
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
-                raise ValueError(f"{name} must be an int >= 0, got {v!r}")
+        for name, count in (("white_moves", white_moves), ("black_moves", black_moves)):
+            if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 0):
+                raise ValueError(f"{name} must be an int >= 0, got {count!r}")
         self._check_at(at_ms)
         s = self._s
         running = s.running and self.flag_fall_at(at_ms) is None
@@ -329,7 +332,7 @@ class GameClock:
     def _check_flag(self, at_ms: int, what: str) -> None:
         fell = self.flag_fall_at(at_ms)
         if fell is not None:
-            side = self._s.to_move
+            side = self._mover()
             raise FlagFallen(side, fell, f"{what} at {at_ms} ms, but {side}'s flag fell at "
                                          f"{fell} ms (FIDE Laws 6.8); nothing changed")
 
@@ -342,23 +345,29 @@ class GameClock:
         increment, _ = self.control.added_on_press(side, moves[i] + 1)
         return (base[0] + increment, base[1]) if i == 0 else (base[0], base[1] + increment)
 
+    def _mover(self) -> str:
+        """The side whose clock runs or last ran; asked only after ``start`` (which sets it)."""
+        side = self._s.to_move
+        assert side is not None, "the clock was never started"
+        return side
+
     def _delay(self) -> tuple[int, str | None]:
-        s = self._s
-        return self.control.delay_of_move(s.to_move, s.moves[_idx(s.to_move)] + 1)
+        side = self._mover()
+        return self.control.delay_of_move(side, self._s.moves[_idx(side)] + 1)
 
     def _flag_used(self) -> int:
         """The move's running time at which the side to move reaches 0 (on an ``"on_expiry"``
         clock: when the last period it can reach runs out)."""
         s = self._s
         delay, kind = self._delay()
-        base = self._chain()[-1].spent_ms if self._on_expiry else s.base[_idx(s.to_move)]
+        base = self._chain()[-1].spent_ms if self._on_expiry else s.base[_idx(self._mover())]
         return base + delay if kind == "simple" else base
 
     def _chain(self) -> list[Expiry]:
         """The periods that run out during the move in progress (``expiry.expiries``)."""
-        s = self._s
-        i = _idx(s.to_move)
-        return expiries(self.control, s.to_move, s.base[i], s.moves[i], s.expired[i])
+        s, side = self._s, self._mover()
+        i = _idx(side)
+        return expiries(self.control, side, s.base[i], s.moves[i], s.expired[i])
 
     def _expired_during(self, spent: int) -> tuple[int, int]:
         """``(time added, periods added)`` on an ``"on_expiry"`` clock by the periods that ran out,

@@ -27,10 +27,10 @@ def carry_over(previous: GameClock, at_ms: int, swap_sides: bool = True) -> Game
     """
     if not previous.started:
         raise ClockError("carry over from a clock that was never started")
-    side = previous.flagged(at_ms)
-    if side is not None:
-        raise FlagFallen(side, previous.flag_fall_at(), f"{side}'s flag fell in the previous game: "
-                                                      "the next game is forfeited (X.A.b)")
+    side, fell = previous.flagged(at_ms), previous.flag_fall_at(at_ms)
+    if side is not None and fell is not None:  # both or neither: the flag fell by at_ms
+        raise FlagFallen(side, fell, f"{side}'s flag fell in the previous game: "
+                                     "the next game is forfeited (X.A.b)")
     white, black = previous.remaining(WHITE, at_ms), previous.remaining(BLACK, at_ms)
     if swap_sides:
         white, black = black, white

@@ -7,6 +7,7 @@ A backend implements ``_submit(sub)`` (store one ``Submission`` and return its e
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Sequence
 
 from services.eventlog._batch import Submission
 from services.eventlog._identity import Identity
@@ -35,7 +36,7 @@ class AppendsBatches(EventLog):
         entries = await self._append_items([(type, data, at)], batch_id, expect_epoch, known_seq)
         return entries[0]
 
-    async def append_many(self, items: list[tuple[str, dict, int | None]], *,
+    async def append_many(self, items: Sequence[tuple[str, dict, int | None]], *,
                           batch_id: str | None = None, expect_epoch: str | None = None,
                           known_seq: int = 0) -> list[Entry]:
         """Append ``[(type, data, at), ...]`` atomically, in order, contiguous seqs (base.py).
@@ -45,7 +46,7 @@ class AppendsBatches(EventLog):
         """
         return await self._append_items(items, batch_id, expect_epoch, known_seq)
 
-    async def _append_items(self, items: list[tuple[str, dict, int | None]], batch_id: str | None,
+    async def _append_items(self, items: Sequence[tuple[str, dict, int | None]], batch_id: str | None,
                             expect_epoch: str | None, known_seq: int) -> list[Entry]:
         rows = make_rows(items)
         if self._batch_ids is None:

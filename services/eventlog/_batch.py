@@ -98,7 +98,8 @@ class GroupCommit:
 
     def _take(self) -> list[tuple[Submission, asyncio.Future]]:
         """The next batch: pending submissions (dropping cancelled ones) up to ``max_rows`` rows."""
-        batch, n = [], 0
+        batch: list[tuple[Submission, asyncio.Future]] = []
+        n = 0
         while self._pending:
             sub, fut = self._pending[0]
             if fut.cancelled():

@@ -13,6 +13,7 @@ import json
 import re
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from services.eventlog.base import BadEntryError, Entry
@@ -85,7 +86,7 @@ def make_row(type: str, data: dict, at: int | None = None) -> Row:
     return Row(type=type, data_json=data_json, at=at)
 
 
-def make_rows(items: list[tuple[str, dict, int | None]]) -> list[Row]:
+def make_rows(items: Sequence[tuple[str, dict, int | None]]) -> list[Row]:
     """``make_row`` over a batch's items; raises ``BadEntryError`` (a ValueError naming the item's
     index and type, with ``.index`` and ``.type``) before anything is written."""
     rows = []

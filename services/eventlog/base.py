@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 # A batch id is remembered (appending it again returns the first entries) while the batch's first
@@ -110,7 +110,7 @@ class EventLog(ABC):
         (ms). ``batch_id``, ``expect_epoch``, ``known_seq``: as for ``append_many``."""
 
     @abstractmethod
-    async def append_many(self, items: list[tuple[str, dict, int | None]], *,
+    async def append_many(self, items: Sequence[tuple[str, dict, int | None]], *,
                           batch_id: str | None = None, expect_epoch: str | None = None,
                           known_seq: int = 0) -> list[Entry]:
         """Append ``[(type, data, at), ...]`` atomically, in order, with contiguous seqs; returns them.

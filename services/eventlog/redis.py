@@ -282,7 +282,9 @@ class RedisLog(AppendsBatches):
                                               max=f"{first + count - 1}-0")
         except RedisError as exc:
             return self._error("read back the stored batch of", exc)
-        return [_entry(i, f) for i, f in items]
+        # redis-py types each reply as bytes | str | None (XRANGE's as optional) whatever the client's
+        # decode_responses; this client decodes (str), and XRANGE answers a list.
+        return [_entry(i, f) for i, f in items]  # type: ignore[arg-type,union-attr]
 
     async def _submit(self, sub: Submission) -> list[Entry]:
         return await self._commit.submit(sub)
@@ -293,7 +295,8 @@ class RedisLog(AppendsBatches):
         """The log's epoch in Redis; None while the log is empty."""
         self._check_open()
         try:
-            return await self._client.get(self._epoch_key)
+            # decode_responses=True: a str (redis-py types every reply as bytes | str | None)
+            return await self._client.get(self._epoch_key)  # type: ignore[return-value]
         except RedisError as exc:
             raise self._error("read", exc) from exc
 
@@ -305,7 +308,8 @@ class RedisLog(AppendsBatches):
         while limit is None or len(out) < limit:
             want = _PAGE if limit is None else min(_PAGE, limit - len(out))
             pipe = self._client.pipeline(transaction=False)
-            pipe.get(self._epoch_key).xlen(self._stream)
+            pipe.get(self._epoch_key)
+            pipe.xlen(self._stream)
             pipe.xrange(self._stream, min=f"({cursor}-0", count=want)
             before = self._identity.snapshot()
             try:
@@ -323,7 +327,8 @@ class RedisLog(AppendsBatches):
         """The highest seq (the last stream ID), 0 when empty."""
         self._check_open()
         pipe = self._client.pipeline(transaction=False)
-        pipe.get(self._epoch_key).xrevrange(self._stream, count=1)
+        pipe.get(self._epoch_key)
+        pipe.xrevrange(self._stream, count=1)
         before = self._identity.snapshot()
         try:
             epoch, top = await pipe.execute()

@@ -27,8 +27,7 @@ from typing import ClassVar, Literal, TypeVar
 import msgspec
 import msgspec.structs
 
-Side = Literal["white", "black"]
-"""A side of the board (FIDE Laws 1.1). In checkers Black is the side the venue's boards show as Red."""
+from services.rules.base import Side  # the records' sides are the rules' (one definition)
 
 Device = Literal["board", "clock"]
 """The device of a hall board that sent a message (DESIGN.md "Device protocol")."""
@@ -67,10 +66,10 @@ class Event(msgspec.Struct, kw_only=True):
         return self.TYPE, data
 
 
-_DROPPABLE: dict[type, tuple[tuple[str, object], ...]] = {}
+_DROPPABLE: dict[type[Event], tuple[tuple[str, object], ...]] = {}
 
 
-def _droppable(cls: type) -> tuple[tuple[str, object], ...]:
+def _droppable(cls: type[Event]) -> tuple[tuple[str, object], ...]:
     """``(encoded name, default)`` of ``cls``'s fields left out of the data when at their default:
     those with a default that are not in ``cls.KEEP``."""
     hit = _DROPPABLE.get(cls)

@@ -7,6 +7,8 @@ restart neither asks for a message again nor applies one twice (DESIGN.md "Devic
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from .base import Device, Event, Side, entry
@@ -15,7 +17,7 @@ from .base import Device, Event, Side, entry
 class FromDevice(Event, kw_only=True):
     """Fields of every entry made from one applied device message."""
 
-    KEEP = ('device',)
+    KEEP: ClassVar[tuple[str, ...]] = ('device',)
 
     board: str
     device: Device = "board"
@@ -101,7 +103,7 @@ class MessageRejected(Event, kw_only=True):
     reason: str
     board: str | None = None
     topic: str | None = None
-    device: str | None = None
+    device: Device | None = None
     seq: int | None = None
     raw: str | None = None
     applied: bool = False
@@ -128,7 +130,7 @@ class SeqGap(Event, kw_only=True):
     KEEP = ('device',)
 
     board: str
-    device: str = "board"
+    device: Device = "board"
     expected: int
     got: int
 

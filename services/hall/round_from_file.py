@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import replace
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 
 from services.hall.tournament_rank import build_field
 from services.regulations.checkers_match import is_match_event, match_setups
@@ -133,7 +133,8 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
     times = round_times(t, round_no, start_ms)
     halls = [b.number for b in t.boards]
     spec = t.time_controls.get(t.kind)
-    games, byes = [], []
+    games: list[dict] = []
+    byes: list[int | dict] = []  # start numbers without an opponent, then (Swiss) {start_no, code} of the absent
     for white, black in pairs:
         if black is None:
             byes.append(white)
@@ -177,11 +178,11 @@ def round_times(t: Tournament, round_no: int, start_ms: int | None = None) -> di
         scheduled = t.round(round_no)
     except KeyError:
         scheduled = None
-    if start_ms is None and scheduled is None:
-        return {"date": "????.??.??"}
     if start_ms is None:
+        if scheduled is None:
+            return {"date": "????.??.??"}
         start_ms = scheduled.start_ms
-    zone = timezone.utc
+    zone: tzinfo = timezone.utc
     if scheduled is not None:
         with contextlib.suppress(ValueError):
             zone = datetime.fromisoformat(scheduled.start).tzinfo or timezone.utc

@@ -120,8 +120,9 @@ def _read_all_headers(text: str, variant: str) -> list[chess.pgn.Headers]:
     if not isinstance(text, str):
         raise ValueError("PGN text must be a str")
     stream = io.StringIO(text)
-    out = []
+    out: list[chess.pgn.Headers] = []
     while True:
+        h: chess.pgn.Headers | None
         if variant == "chess":
             try:
                 game = chess.pgn.read_game(stream)
@@ -160,8 +161,8 @@ def _rounds_and_boards(headers: list[chess.pgn.Headers]) -> tuple[str, list[str]
     tags = [_tag(h, "Board") for h in headers]
     if len(set(rounds)) == 1:
         return rounds[0], [t or str(i) for i, t in enumerate(tags, start=1)]
-    dotted = [_DOTTED.match(r) for r in rounds]
-    if all(dotted) and len({m.group(1) for m in dotted}) == 1:
+    dotted = [m for m in (_DOTTED.match(r) for r in rounds) if m is not None]
+    if len(dotted) == len(rounds) and len({m.group(1) for m in dotted}) == 1:
         # "R.B" (our own feeds write a Board tag beside it: the Board tag then names the board)
         return dotted[0].group(1), [t or str(int(m.group(2))) for t, m in zip(tags, dotted)]
     raise ValueError(f"games of several rounds {sorted(set(rounds))}: pass round=")

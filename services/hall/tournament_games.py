@@ -70,10 +70,10 @@ class GameRecord:
         self.result = code
         self.special = special
 
-    def forfeited_by(self) -> list[int]:
+    def forfeited_by(self) -> list[int | None]:
         """Start numbers that lost this game (or the match's second game) by forfeit ("+-": Black,
-        "-+": White, "--": both)."""
-        table = {"+-": [self.black], "-+": [self.white], "--": [self.white, self.black]}
+        "-+": White, "--": both; ``black`` as it is, None for a bye)."""
+        table: dict[str, list[int | None]] = {"+-": [self.black], "-+": [self.white], "--": [self.white, self.black]}
         return list(dict.fromkeys(table.get(self.result, []) + table.get(self.second or "", [])))
 
     def as_result(self, provisional: str | None = None) -> tuple[GameResult, str | None]:

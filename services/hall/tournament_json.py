@@ -39,10 +39,11 @@ def _money(d: Decimal) -> str:
 def _prizes(view: TournamentView, provisional: bool) -> dict | None:
     result = view.prizes(provisional)
     rule = view.prize_rule()
-    if result is None or rule is None:
+    t = view.tournament
+    if result is None or rule is None or t is None:  # a rule needs a tournament file
         return None
     names = {s: p["name"] for s, p in view.players.items()}
-    return {"currency": rule.currency, "sharing": view.tournament.regulations.prizes.sharing,
+    return {"currency": rule.currency, "sharing": t.regulations.prizes.sharing,
             "undistributed": _money(result.undistributed),
             "awards": [{"start_no": a.start_no, "name": names.get(a.start_no, ""), "places": list(a.places),
                         "gross": _money(a.gross), "fines": _money(a.fines), "net": _money(a.net),

@@ -39,6 +39,7 @@ def build_field(players: Mapping[int, tuple[str, int | None]], records: Sequence
     for g, special in records:
         if special is None:
             continue
+        assert g.black is not None  # a special score is given to a game at a board, never to a bye
         for sno, opp, colour, code in ((g.white, g.black, "w", SPECIAL_SCORES[special][0]),
                                        (g.black, g.white, "b", SPECIAL_SCORES[special][1])):
             tb = CLASSICAL.points(code)

@@ -95,7 +95,7 @@ def ballot_deviation(ballot: dict | None, played: list[str], move: str) -> dict 
 
     moves = list((ballot or {}).get("moves") or [])
     ply = len(played)
-    if len(moves) != BALLOT_PLIES or ply >= BALLOT_PLIES:
+    if ballot is None or len(moves) != BALLOT_PLIES or ply >= BALLOT_PLIES:
         return None
     try:
         given = CheckersGame.from_moves(played).play(move).move

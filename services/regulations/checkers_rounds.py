@@ -44,6 +44,7 @@ def adjudicate(members: list[str], votes: dict[str, str]) -> Adjudication:
     "white" or "draw"."""
     if len(members) != 3 or len(set(members)) != 3:
         raise ValueError("an adjudication committee has three different members (X.B.d)")
+    first, second, third = members
     if set(votes) != set(members):
         raise ValueError("every committee member votes, and only they")
     for m, v in votes.items():
@@ -53,7 +54,7 @@ def adjudicate(members: list[str], votes: dict[str, str]) -> Adjudication:
     unanimous = len(values) == 1
     winner = next(iter(values)) if unanimous and values != {"draw"} else None
     result = {"black": "1-0", "white": "0-1", None: "1/2-1/2"}[winner]
-    return Adjudication(tuple(members), dict(votes), result, unanimous)
+    return Adjudication((first, second, third), dict(votes), result, unanimous)
 
 
 RULE_CLOCK_CHOICE = ("11-Man National 2017 X.A.a: \"1) At beginning of the round, 90 minutes will be set on both "

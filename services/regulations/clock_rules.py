@@ -21,6 +21,7 @@ def timer_answers(state, g, now_ms: int) -> list[Event]:
     timer = MoveTimer(ONE_MINUTE if g.timer.rule == "one_minute" else FIVE_MINUTE)
     timer.start(g.timer.side, g.timer.turn_began)
     st = timer.state(now_ms)
+    assert st is not None  # started just above
     base = {"game": g.id, "board": g.board, "side": st.side, "rule": timer.rule.rule, "timer": timer.rule.name}
     if st.phase == "forfeit":
         # our result codes put White's score first, in checkers too (docs/checkers.md)

@@ -60,10 +60,9 @@ class ClockWatch:
     def __init__(self, control: TimeControl | None, tolerance_ms: int = 2000, rate: float = 1.0,
                  check_counts: bool = True, grace_ms: int = GRACE_MS, first_side: str = WHITE,
                  untimed_plies: int = 0, period_added: str = PERIOD_ON_MOVE):
-        timed = control is not None and control.timed
         self.period_added = period_added
-        self.model = GameClock(control, period_added=period_added) if timed else None
-        self.control = control if timed else None
+        self.control = control if control is not None and control.timed else None
+        self.model = GameClock(self.control, period_added=period_added) if self.control is not None else None
         self.tolerance = tolerance_ms + (int(REPLAY_JITTER_MS * (rate - 1)) if rate > 1 else 0)
         self.rate = rate
         self.check_counts = check_counts
@@ -128,7 +127,7 @@ class ClockWatch:
                     res = m.press(presser, t)
                     device = white_ms if presser == WHITE else black_ms
                     if isinstance(device, int):
-                        out += self._compare(presser, res.move_number, device, res.remaining_ms)
+                        out += self._compare(m.control, presser, res.move_number, device, res.remaining_ms)
                     if out and isinstance(white_ms, int) and isinstance(black_ms, int):
                         m.set(white_ms, black_ms, t)
             elif event == "pause" and m is not None and m.running:
@@ -151,7 +150,7 @@ class ClockWatch:
         prior to the second game"): before the clock starts, the model takes these starting
         figures (ms) instead of the control's. Ignored once the clock has started, or untimed."""
         if self.model is not None and not self.model.started:
-            self.model = GameClock(self.control, white_ms=white_ms, black_ms=black_ms,
+            self.model = GameClock(self.model.control, white_ms=white_ms, black_ms=black_ms,
                                    period_added=self.period_added)
 
     def remaining(self, side: str, at_ms: int) -> int | None:
@@ -179,13 +178,14 @@ class ClockWatch:
             self.presses[side] -= 1
         self._mark(at_ms)
 
-    def _compare(self, side: str, move_number: int, device_ms: int, model_ms: int) -> list[dict]:
+    def _compare(self, control: TimeControl, side: str, move_number: int, device_ms: int,
+                 model_ms: int) -> list[dict]:
         diff = device_ms - model_ms
         if abs(diff) <= self.tolerance:
             return []
         kind = "time"
         counter = self.period_added != PERIOD_ON_EXPIRY  # such a clock has no move counter
-        for p in self.control.periods(side)[1:] if counter else ():
+        for p in control.periods(side)[1:] if counter else ():
             if abs(abs(diff) - p.time_ms) <= self.tolerance:
                 kind = "move_counter"
         detail = (f"{side}'s clock shows {clock_text(device_ms)} after move {move_number}; "

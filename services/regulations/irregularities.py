@@ -17,7 +17,7 @@ The arbiter applies the time (``apply_penalty``: ``clock_adjusted``) or declares
 
 from __future__ import annotations
 
-from services.events import PenaltyProposed
+from services.events import PenaltyProposed, Side
 from services.regulations.controls import control_of
 from services.regulations.model import APPENDIX_DEFAULT
 from services.regulations.quotes import rule_for
@@ -47,7 +47,7 @@ def game_class(state, g) -> tuple[str, str | None]:
     return cls, parts.get(cls, APPENDIX_DEFAULT[cls])
 
 
-def propose(state, g, side: str, how: str, *, result: str | None = None, evidence: dict | None = None,
+def propose(state, g, side: Side, how: str, *, result: str | None = None, evidence: dict | None = None,
             move: str | None = None, presses: int | None = None) -> PenaltyProposed:
     """The ``penalty_proposed`` for ``side``'s irregularity ``how`` (``ILLEGAL``,
     ``PRESS_WITHOUT_MOVE``, ``CLAIM``) in game ``g``, numbered after the offences already counted.

@@ -5,7 +5,7 @@ proposals over the hall's state (``services.state``); the match set-up and the c
 
 from __future__ import annotations
 
-from services.events import Event, GameEnded, MatchForfeit, MatchGameReady
+from services.events import Event, GameEnded, MatchForfeit, MatchGameReady, Side
 from services.regulations.checkers_match import RULE_CARRY, RULE_FLAG, carried_times
 from services.regulations.checkers_rounds import flag_forfeits
 from services.regulations.quotes import rule_for
@@ -43,7 +43,7 @@ def match_answers(state, g) -> list[Event]:
     by_flag = g.termination == TIME_FORFEIT and g.ended_by != "regulations"
     flag_side = g.flagged or (_loser(g.result) if by_flag else None)
     if by_flag and flag_side in ("white", "black") and 1 in flag_forfeits(0, next_started=False):
-        side = "black" if flag_side == "white" else "white"  # the other colour in game 2
+        side: Side = "black" if flag_side == "white" else "white"  # the other colour in game 2
         result = "0-1" if side == "white" else "1-0"
         rule = rule_for(state, "match_flag", RULE_FLAG)
         return [MatchForfeit(**base, flagged_in=g.id, side=side, player=nxt.player(side), games=[g.id, nxt.id],

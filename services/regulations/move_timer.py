@@ -78,9 +78,10 @@ class MoveTimer:
 
     def state(self, now_ms: int) -> TimerState | None:
         """Where the player on move stands at ``now_ms`` (None before the rule is invoked)."""
-        if self.side is None:
+        began = self.turn_began
+        if self.side is None or began is None:  # both set together by start()
             return None
-        elapsed = now_ms - self.turn_began
-        warn_at, forfeit_at = self.turn_began + self.rule.warn_ms, self.turn_began + self.rule.limit_ms
+        elapsed = now_ms - began
+        warn_at, forfeit_at = began + self.rule.warn_ms, began + self.rule.limit_ms
         phase = "forfeit" if elapsed > self.rule.limit_ms else "warned" if elapsed >= self.rule.warn_ms else "running"
         return TimerState(phase, self.side, max(0, self.rule.limit_ms - elapsed), warn_at, forfeit_at)

@@ -26,7 +26,7 @@ incorrect claim, 9.5.3).
 from __future__ import annotations
 
 from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, ClockStarted,
-                             DrawClaimDecided, Event, GameEnded, PresenceNoted)
+                             DrawClaimDecided, Event, GameEnded, PresenceNoted, Side)
 from services.regulations import lateness
 from services.regulations.clock_rules import time_trouble, timer_answers
 from services.regulations.match_rules import match_answers
@@ -36,7 +36,7 @@ from services.state import Changes, GameState, HallState
 DRAW = "1/2-1/2"
 
 
-def _other(side: str) -> str:
+def _other(side: str) -> Side:
     return "black" if side == "white" else "white"
 
 
@@ -231,7 +231,7 @@ def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
         return out
     how = f"FIDE Laws 6.7.1; default time {default_ms / 60000:g} min from the start of the round"
     rule = rule_for(state, "default_time", how, detail=how)
-    present = [s for s in ("white", "black") if arrived[s] is not None and arrived[s] <= verdict.deadline_ms]
+    present = [s for s, came in arrived.items() if came is not None and came <= verdict.deadline_ms]
     out.append(DefaultForfeit(game=g.id, board=g.board, side=verdict.side, result=verdict.result, forfeit=True,
                               deadline_ms=verdict.deadline_ms, scheduled_start_ms=start, start_ms=start,
                               present=present, rule=rule))
@@ -256,16 +256,17 @@ def review_result(state: HallState, game: str, result: str, reason: str | None, 
         return None  # without a tournament file the device's result stands (the Laws alone)
     kind = claim_kind(reason, g.variant if g.variant in ("chess", "checkers") else "chess")
     words = (reason or "").strip().lower() or None
-    base = {"game": g.id, "board": g.board, "result": result, "reason": words, "seq": seq}
     if result == DRAW and kind is not None:
-        return [DrawClaimReported(**base, kind=kind, rule="FIDE Laws 9.2/9.3: a claim is decided by the arbiter")]
+        return [DrawClaimReported(game=g.id, board=g.board, result=result, reason=words, seq=seq, kind=kind,
+                                  rule="FIDE Laws 9.2/9.3: a claim is decided by the arbiter")]
     if result != DRAW or (words or "").replace(" ", "_") in ENDED_BY_RULES:
         return None
     moves = {"white": g.moves_by("white"), "black": g.moves_by("black")}
     ok, why = t.regulations.draw_agreement_allowed(g.kind or t.kind, moves["white"], moves["black"])
     if ok:
         return None
-    return [DrawOfferRefused(**base, rule=rule_for(state, "draw_offers", why, detail=why), moves=moves, kind=g.kind)]
+    return [DrawOfferRefused(game=g.id, board=g.board, result=result, reason=words, seq=seq,
+                             rule=rule_for(state, "draw_offers", why, detail=why), moves=moves, kind=g.kind)]
 
 
 ENDED_BY_RULES = {"stalemate", "insufficient_material", "dead_position", "checkmate", "fivefold_repetition",

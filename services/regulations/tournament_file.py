@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import tomllib
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn, overload
 
 from services.tournament.tiebreaks import parse_spec
 
@@ -31,7 +31,7 @@ class _Reader:
         self.seen: set[str] = set()  # the paths read: anything else in the file is refused (misspelt)
         self.free: set[str] = set()  # subtrees checked key by key elsewhere (time controls, kinds, rules)
 
-    def fail(self, path: str, problem: str):
+    def fail(self, path: str, problem: str) -> NoReturn:
         raise TournamentFileError(problem, field=path, line=line_of(self.text, path), source=self.source)
 
     def get(self, table: dict, key: str, path: str, kind, *, required: bool = False, default: Any = None):
@@ -54,6 +54,12 @@ class _Reader:
         if value not in choices:
             self.fail(path, f"must be one of {', '.join(choices)}; got {value!r}")
         return value
+
+    @overload
+    def duration(self, table: dict, key: str, path: str, default: int) -> int: ...
+
+    @overload
+    def duration(self, table: dict, key: str, path: str, default: None = None) -> int | None: ...
 
     def duration(self, table: dict, key: str, path: str, default: int | None = None) -> int | None:
         self.seen.add(path)
@@ -160,7 +166,7 @@ def _broadcast_delay(r: _Reader, table: dict) -> int:
     raw = table.get("delay", 0)
     if isinstance(raw, bool) or not isinstance(raw, (int, str)):
         r.fail("broadcast.delay", f"must be whole seconds or a duration such as \"15m\", not {raw!r}")
-    ms = raw * 1000 if isinstance(raw, int) else r.duration(table, "delay", "broadcast.delay")
+    ms = raw * 1000 if isinstance(raw, int) else r.duration(table, "delay", "broadcast.delay", default=0)
     if not 0 <= ms <= MAX_BROADCAST_DELAY_MS:
         r.fail("broadcast.delay", f"must be between 0 and 3600 seconds, not {ms / 1000:g}")
     return ms
@@ -262,7 +268,9 @@ def _regulations(r: _Reader, regs: dict) -> Regulations:
             continue
         if k not in KINDS:
             r.fail(f"regulations.default_time.{k}", f"unknown kind of game (expected one of {', '.join(KINDS)})")
-        default_time[k] = r.duration(dt, k, f"regulations.default_time.{k}")
+        ms = r.duration(dt, k, f"regulations.default_time.{k}")
+        assert ms is not None  # k is one of dt's keys
+        default_time[k] = ms
     fines = r.get(regs, "fines", "regulations.fines", dict, default={})
     fine = None
     if "not_at_board_at_start" in fines:

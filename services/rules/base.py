@@ -11,14 +11,17 @@ differs per game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Final, Literal, Protocol, runtime_checkable
 
-WHITE = "white"
-BLACK = "black"
-SIDES = (WHITE, BLACK)
+Side = Literal["white", "black"]
+"""A side of the board (FIDE Laws 1.1). In checkers Black is the side the venue's boards show as Red."""
+
+WHITE: Final = "white"
+BLACK: Final = "black"
+SIDES: tuple[Side, Side] = (WHITE, BLACK)
 
 
-def other(side: str) -> str:
+def other(side: str) -> Side:
     """The opponent of ``side`` ("white" <-> "black"). Raises ValueError on anything else."""
     if side == WHITE:
         return BLACK
@@ -102,7 +105,7 @@ class Game(Protocol):
     def ply(self) -> int: ...
 
     @property
-    def turn(self) -> str: ...
+    def turn(self) -> Side: ...
 
     @property
     def moves(self) -> list[str]: ...

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import draughts
 
-from services.rules.base import BLACK, WHITE
+from services.rules.base import BLACK, WHITE, Side
 
 SQUARES = range(1, 33)
 BLACK_CROWN_ROW = frozenset({29, 30, 31, 32})  # where Black's men are crowned
@@ -48,7 +48,7 @@ class Position:
     ``services.rules.checkers_notation.parse_fen`` or ``position_of(board)`` (a pydraughts board).
     """
 
-    turn: str
+    turn: Side
     black_men: frozenset[int]
     black_kings: frozenset[int]
     white_men: frozenset[int]

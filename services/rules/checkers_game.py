@@ -19,7 +19,7 @@ writes checkers results with Black's score first; ``checkers_results`` converts 
 
 from __future__ import annotations
 
-from services.rules.base import BLACK, SIDES, Claim, MoveRefused, Outcome, PlayedMove, other
+from services.rules.base import BLACK, SIDES, Claim, MoveRefused, Outcome, PlayedMove, Side, other
 from services.rules.checkers_board import CheckersMove, Position, apply_move, legal_moves, new_board, position_of
 from services.rules.checkers_claims import (
     FORTY_MOVES_RULE,
@@ -95,7 +95,7 @@ class CheckersGame:
         return len(self._played)
 
     @property
-    def turn(self) -> str:
+    def turn(self) -> Side:
         """The side to move: "black" or "white"."""
         return self.position.turn
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from services.rules.base import BLACK, WHITE
+from services.rules.base import BLACK, WHITE, Side
 from services.rules.checkers_board import BLACK_CROWN_ROW, WHITE_CROWN_ROW, CheckersMove, Position
 
 
@@ -190,5 +190,5 @@ def parse_fen(fen: object) -> Position:
         raise NotationError(f"bad FEN {fen!r}: an uncrowned man stands on its crowning row")
     if len(wm | wk) > 12 or len(bm | bk) > 12:
         raise NotationError(f"bad FEN {fen!r}: a side has more than 12 pieces")
-    turn = BLACK if parts[0].upper() == "B" else WHITE
+    turn: Side = BLACK if parts[0].upper() == "B" else WHITE
     return Position(turn, frozenset(bm), frozenset(bk), frozenset(wm), frozenset(wk))

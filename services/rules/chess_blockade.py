@@ -435,7 +435,9 @@ def _thawed(board: chess.Board, frozen: int, reach: dict) -> int:
                     thawed |= square  # it could capture
                     continue
             else:
-                steps = _STEPS[board.piece_type_at(square.bit_length() - 1)](square) & ~square
+                piece = board.piece_type_at(square.bit_length() - 1)
+                assert piece is not None  # own_frozen holds only occupied squares
+                steps = _STEPS[piece](square) & ~square
                 if steps & ~own_frozen:
                     thawed |= square  # a piece with a square to go to
                     continue

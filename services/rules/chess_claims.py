@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import chess
 
 from services.rules.base import Claim
-from services.rules.chess_position import OCC, PAWNS, TURN, position_key
+from services.rules.chess_position import OCC, PAWNS, TURN, PositionKey, position_key
 from services.rules.repetition import RepetitionTable
 
 THREEFOLD = "threefold"
@@ -43,7 +43,7 @@ class ClaimVerdict:
                 "law": self.law, "reason": self.reason, "evidence": self.evidence}
 
 
-def threefold_moves(board: chess.Board, table: RepetitionTable) -> list[tuple[chess.Move, list[int]]]:
+def threefold_moves(board: chess.Board, table: RepetitionTable[PositionKey]) -> list[tuple[chess.Move, list[int]]]:
     """Each legal move of the side to move that would make a position appear for the third time
     (FIDE Laws 9.2.1.1), with the plies where that position already stood; in the table's order.
 
@@ -78,7 +78,7 @@ def threefold_moves(board: chess.Board, table: RepetitionTable) -> list[tuple[ch
     return found
 
 
-def threefold_claims(board: chess.Board, table: RepetitionTable, key: tuple, ply: int) -> list[Claim]:
+def threefold_claims(board: chess.Board, table: RepetitionTable[PositionKey], key: tuple, ply: int) -> list[Claim]:
     """Open threefold claims: without a move when the position on the board (``key``, standing after
     ``ply``) has stood 3+ times (9.2.1.2), and one per intended move reaching a third occurrence
     (9.2.1.1). Evidence: ``{"plies": [...]}`` (0 = the start), plus ``"after_move_ply"`` for an
@@ -115,7 +115,7 @@ def fifty_claims(board: chess.Board, ply: int) -> list[Claim]:
     return claims
 
 
-def judge_threefold(board: chess.Board, table: RepetitionTable, key: tuple, ply: int,
+def judge_threefold(board: chess.Board, table: RepetitionTable[PositionKey], key: tuple, ply: int,
                     move: chess.Move | None) -> ClaimVerdict:
     """Verdict on a threefold claim (FIDE Laws 9.2). ``move``: the legal intended move, or None for a
     claim about the position on the board (``key``, standing after ``ply``)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import chess
 
-from services.rules.base import BLACK, WHITE, Claim, MoveRefused, Outcome, PlayedMove, other
+from services.rules.base import BLACK, WHITE, Claim, MoveRefused, Outcome, PlayedMove, Side, other
 from services.rules.chess_claims import (
     FIFTY_MOVES, KINDS, THREEFOLD, ClaimVerdict, fifty_claims, judge_fifty, judge_threefold,
     threefold_claims,
@@ -37,7 +37,7 @@ from services.rules.results import (
     SEVENTYFIVE_MOVES, STALEMATE, TIME_FORFEIT, check_outcome, result_for_winner,
 )
 
-_SIDE = {chess.WHITE: WHITE, chess.BLACK: BLACK}
+_SIDE: dict[bool, Side] = {chess.WHITE: WHITE, chess.BLACK: BLACK}
 _TERMINATION = {
     chess.Termination.CHECKMATE: CHECKMATE,
     chess.Termination.STALEMATE: STALEMATE,
@@ -55,6 +55,12 @@ class ChessPlayedMove(PlayedMove):
     ``fen`` is made on first read: python-chess's ``Board.fen()`` costs more than everything else a
     ply needs (~50 us), and most plies are never shown as FEN."""
 
+    # Set by __init__ through the instance dict (not dataclass fields: equality stays PlayedMove's).
+    given: str
+    note: str | None
+    _fen: str | None
+    _fen_source: tuple[tuple, int, int]  # fen_of_key's arguments
+
     def __init__(self, ply: int, move: str, san: str, given: str, note: str | None,
                  key: tuple, halfmove_clock: int, fullmove_number: int):
         # PlayedMove is frozen: fill the instance dict directly (one call, cheaper per ply).
@@ -62,11 +68,13 @@ class ChessPlayedMove(PlayedMove):
                              _fen_source=(key, halfmove_clock, fullmove_number), _fen=None)
 
     @property
-    def fen(self) -> str:  # type: ignore[override]
+    def fen(self) -> str:
         """The FEN after this ply (python-chess's format)."""
-        if self._fen is None:
-            object.__setattr__(self, "_fen", fen_of_key(*self._fen_source))
-        return self._fen
+        fen = self._fen
+        if fen is None:
+            fen = fen_of_key(*self._fen_source)
+            object.__setattr__(self, "_fen", fen)
+        return fen
 
     def to_json(self) -> dict:
         """``{"ply", "move", "san", "fen", "given", "note"}``."""
@@ -131,7 +139,7 @@ class ChessGame:
         return self._ply
 
     @property
-    def turn(self) -> str:
+    def turn(self) -> Side:
         """The side to move: "white" or "black"."""
         return _SIDE[self._board.turn]
 
@@ -176,7 +184,7 @@ class ChessGame:
         # Fast path for the e-boards' plain UCI; anything else (SAN, king-takes-rook, bad input)
         # goes through parse_move, which also words the refusals.
         try:
-            legal = board.parse_uci(move)  # type: ignore[arg-type]
+            legal = board.parse_uci(move)
         except (ValueError, TypeError):
             legal = None
         if legal and move[2:4] == chess.SQUARE_NAMES[legal.to_square]:

@@ -122,8 +122,9 @@ def _mating_corner(board: chess.Board, winner: chess.Color) -> chess.Square:
     """The corner the loser's king is walked to: of the winning bishops' colour when they are all on
     one colour, else the one nearest to the loser's king."""
     king = board.king(not winner)
+    assert king is not None  # a legal position has both kings
     bishops = board.bishops & board.occupied_co[winner]
-    corners = _CORNERS
+    corners: tuple[chess.Square, ...] = _CORNERS
     if bishops and not (bishops & chess.BB_LIGHT_SQUARES and bishops & chess.BB_DARK_SQUARES):
         dark = bool(bishops & chess.BB_DARK_SQUARES)
         corners = tuple(c for c in _CORNERS if bool(chess.BB_SQUARES[c] & chess.BB_DARK_SQUARES) == dark)
@@ -232,6 +233,7 @@ class _Search:
         out = []
         if board.turn == winner:
             target = board.king(not winner)
+            assert target is not None  # a legal position has both kings
             for index, move in enumerate(moves):
                 if move.promotion:
                     cost = 0 if move.promotion in (chess.QUEEN, chess.KNIGHT) else 1

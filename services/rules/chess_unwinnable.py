@@ -225,7 +225,7 @@ class DeadPositionWatch:
     def _note(self, board: chess.Board) -> None:
         blockade = analyse(board, _BOTH)
         self._closed = blockade is not None
-        self._blocked = self._closed and not blockade.can_give_check(chess.WHITE) \
+        self._blocked = blockade is not None and not blockade.can_give_check(chess.WHITE) \
             and not blockade.can_give_check(chess.BLACK)
 
     def after_move(self, board: chess.Board, zeroing: bool) -> bool:

@@ -79,8 +79,8 @@ def write_pgn(moves: Sequence[str], *, tags: dict | None = None, result: str = "
             raise ValueError(f"ply {index + 1}: {refused.reason}") from None
         board.push(move)
         node = node.add_variation(move)
-        if clocks_ms is not None and clocks_ms[index] is not None:
-            ms = clocks_ms[index]
+        ms = clocks_ms[index] if clocks_ms is not None else None
+        if ms is not None:
             node.set_clock(ms // 1000 if whole_seconds else ms / 1000)
     for name, value in list(game.headers.items()):
         game.headers[name] = escape_tag_value(value)  # python-chess writes values as they are

@@ -12,9 +12,13 @@ The table is game-agnostic: a position is any hashable key (the chess key is bui
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+"""The position key type of one game's table (the chess ``PositionKey``)."""
 
 
-class RepetitionTable:
+class RepetitionTable(Generic[K]):
     """Plies at which each position stood since the last irreversible move.
 
     ``plies(key)`` -> list of plies (0 = the start position) in increasing order.
@@ -25,13 +29,13 @@ class RepetitionTable:
 
     __slots__ = ("_seen", "repeated", "since_ply")
 
-    def __init__(self, key: Hashable, ply: int = 0):
+    def __init__(self, key: K, ply: int = 0):
         """Start with ``key`` standing at ``ply`` (0 for the start position of a game)."""
-        self._seen: dict[Hashable, list[int]] = {key: [ply]}
-        self.repeated: dict[Hashable, list[int]] = {}
+        self._seen: dict[K, list[int]] = {key: [ply]}
+        self.repeated: dict[K, list[int]] = {}
         self.since_ply = ply  # the ply of the first position in the table
 
-    def record(self, key: Hashable, ply: int, irreversible: bool) -> int:
+    def record(self, key: K, ply: int, irreversible: bool) -> int:
         """Record that ``key`` stands after ``ply``; ``irreversible`` when the move that made it was a
         capture, a pawn move or lost a castling right (then every earlier position is forgotten: it
         cannot recur). Returns how often ``key`` has now stood (1 = first time)."""
@@ -49,11 +53,11 @@ class RepetitionTable:
             self.repeated[key] = plies
         return len(plies)
 
-    def plies(self, key: Hashable) -> list[int]:
+    def plies(self, key: K) -> list[int]:
         """The plies after which ``key`` stood (a copy; empty if it has not stood since ``since_ply``)."""
         return list(self._seen.get(key, ()))
 
-    def count(self, key: Hashable) -> int:
+    def count(self, key: K) -> int:
         """How often ``key`` has stood since the last irreversible move."""
         return len(self._seen.get(key, ()))
 

@@ -113,7 +113,7 @@ def _match_clock(state: HallState, ev: MatchClockChosen, at: int, ch: Changes) -
     started, shows the option's time paused; the clock models of games not started take it."""
     base_ms = {"90": 90 * 60_000, "80+10": 80 * 60_000}[ev.option]
     choice = {"option": ev.option, "how": ev.how, "coin": ev.coin, "by": ev.by, "at": at}
-    for gid in ev.games or [ev.game]:
+    for gid in ev.games or (ev.game,):
         g = state.games.get(gid or "")
         if g is None:
             continue

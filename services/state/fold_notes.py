@@ -17,7 +17,8 @@ COUNTED = ("press_without_move", "move_without_press")
 def _arrived(state: HallState, ev, at: int, ch: Changes) -> None:
     g = state.games[ev.game or ""]
     when = ev.arrived_at if ev.arrived_at is not None else at
-    if g.arrived[ev.side] is None or when < g.arrived[ev.side]:
+    seen = g.arrived[ev.side]
+    if seen is None or when < seen:
         g.arrived[ev.side] = when
         ch.game(g.id, "presence")
 

@@ -48,8 +48,11 @@ def _players_of_file(state: HallState, g: GameState, ch: Changes) -> None:
     if t is None:
         return
     for side in ("white", "black"):
+        start_no = g.setup.get(f"{side}_no")
+        if start_no is None:
+            continue
         try:
-            p = t.player(int(g.setup.get(f"{side}_no")))
+            p = t.player(int(start_no))
         except (KeyError, TypeError, ValueError):
             continue
         fresh = {side: p.name, **player_details(side, p)}
@@ -124,6 +127,8 @@ def _armageddon(state: HallState, ev: ArmageddonScheduled, at: int, ch: Changes)
 
 @folds(MatchGameStarted)
 def _match_game_started(state: HallState, ev: MatchGameStarted, at: int, ch: Changes) -> None:
+    if ev.game is None:  # the gateway always names it; a record without one is counted in state.errors
+        raise ValueError("match_game_started names no game")
     board = state.boards[ev.board]
     if ev.game in board.queue:
         board.queue.remove(ev.game)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from services.eventlog.base import Entry
-from services.events import BadEvent, Event, decode
+from services.events import BadEvent, Device, Event, decode
 from services.events.device import FromDevice, MessageHeld, MessageRejected
 from services.regulations.model import Tournament
 from services.state.changes import Changes
@@ -117,10 +117,11 @@ class HallState:
         changes = Changes()
         handler = HANDLERS.get(type(event))
         try:
-            if _uses_seq(event):
-                board = self.boards.get(event.board)
+            used = _used_seq(event)
+            if used is not None:
+                board = self.boards.get(used[0])
                 if board is not None:
-                    board.device(event.device).mark(event.seq)
+                    board.device(used[1]).mark(used[2])
             if handler is not None:
                 handler(self, event, at, changes)
         except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
@@ -150,11 +151,16 @@ class HallState:
                 "boards": self.boards, "tournament": self.tournament}
 
 
-def _uses_seq(event: Event) -> bool:
-    """Whether ``event`` records a device message as applied (its ``seq`` used up)."""
+def _used_seq(event: Event) -> tuple[str, Device, int] | None:
+    """``(board, device, seq)`` when ``event`` records a device message as applied (its ``seq`` used
+    up), else None."""
     if isinstance(event, MessageRejected):
-        return event.applied and event.seq is not None and event.board is not None and event.device is not None
-    return isinstance(event, FromDevice) and event.seq is not None and not isinstance(event, MessageHeld)
+        if event.applied and event.seq is not None and event.board is not None and event.device is not None:
+            return event.board, event.device, event.seq
+        return None
+    if isinstance(event, FromDevice) and event.seq is not None and not isinstance(event, MessageHeld):
+        return event.board, event.device, event.seq
+    return None
 
 
 def load_handlers() -> None:

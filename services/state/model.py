@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.events.base import Device, Side
+
 from services.regulations.clock_watch import ClockWatch
 
 
@@ -70,7 +72,7 @@ class Pending:
 
     move: str
     kind: str
-    device: str
+    device: Device
     seq: int | None
     fen_after: str
     sent_at: str | None = None
@@ -91,7 +93,7 @@ class BoardState:
     board: str
     game: str
     queue: list[str] = field(default_factory=list)
-    devices: dict[str, DeviceSeq] = field(default_factory=dict)
+    devices: dict[Device, DeviceSeq] = field(default_factory=dict)
     held: bool = False
     held_by: str | None = None
     held_move: str | None = None
@@ -104,7 +106,7 @@ class BoardState:
     placement: str | None = None
     battery: str | None = None
 
-    def device(self, name: str) -> DeviceSeq:
+    def device(self, name: Device) -> DeviceSeq:
         """The device's sequence record (created empty)."""
         d = self.devices.get(name)
         if d is None:
@@ -161,9 +163,9 @@ class GameState:
     white: str
     black: str
     start_fen: str
-    first_side: str
+    first_side: Side
     fen: str
-    turn: str
+    turn: Side
     time_control: Any = None
     moves: list[str] = field(default_factory=list)
     san: list[str] = field(default_factory=list)
@@ -212,9 +214,9 @@ class GameState:
         """The game has a result."""
         return self.status == "ended"
 
-    def mover(self, ply: int) -> str:
+    def mover(self, ply: int) -> Side:
         """The side that made ``ply`` (from 1)."""
-        other = "black" if self.first_side == "white" else "white"
+        other: Side = "black" if self.first_side == "white" else "white"
         return self.first_side if ply % 2 == 1 else other
 
     def moves_by(self, side: str) -> int:

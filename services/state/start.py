@@ -6,6 +6,8 @@ where Black moves first from the standard start, ACF/WCDF rules).
 
 from __future__ import annotations
 
+from services.events.base import Side
+
 CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 CHECKERS_START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
@@ -17,7 +19,7 @@ def start_fen(variant: str, fen: str | None) -> str:
     return CHECKERS_START if variant == "checkers" else CHESS_START
 
 
-def side_to_move(variant: str, fen: str) -> str:
+def side_to_move(variant: str, fen: str) -> Side:
     """"white" or "black": who moves in ``fen``. Raises ValueError on a FEN without a side."""
     if variant == "checkers":
         head = fen.split(":", 1)[0].strip().upper()

@@ -36,7 +36,7 @@ def _items(field: Field, round_robin: bool, edition: str, sb: bool, draw: float)
                 if e.opponent is None:
                     continue
                 score, vur = adjusted[e.opponent], False
-            elif e.played:
+            elif e.played and e.opponent is not None:  # played implies an opponent
                 score, vur = adjusted[e.opponent], False
             else:
                 score, vur = dummy_score(p, e, adjusted, field.rounds, edition, draw), e.voluntary_unplayed

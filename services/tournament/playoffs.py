@@ -108,7 +108,7 @@ def _berger(players: Sequence[Who]) -> list[list[tuple[Who, Who]]]:
             for r in range(1, n + (n & 1))]
 
 
-def _round_robin(prefix: str, players: Sequence[Who], tc: dict, double: bool = False) -> list[PlayoffGame]:
+def _round_robin(prefix: str, players: Sequence[Who], tc: dict | None, double: bool = False) -> list[PlayoffGame]:
     games = []
     cycles = 2 if double else 1
     for c in range(cycles):
@@ -295,7 +295,7 @@ def armageddon_by_bid(bids: Mapping[int, int], coin_toss_winner: int | None = No
             raise ValueError(f"player {p}: bid {ms} ms is not in (0, 45:00]")
     (a, bid_a), (b, bid_b) = sorted(bids.items(), key=lambda kv: kv[1])
     if bid_a == bid_b:
-        if coin_toss_winner not in bids:
+        if coin_toss_winner is None or coin_toss_winner not in bids:
             raise ValueError("equal bids: the Chief Arbiter's coin toss (its winner) must be recorded")
         other = b if coin_toss_winner == a else a
         return BidOutcome(coin_toss_winner, bid_a, other, US_2013_ARMAGEDDON_BASE_MS, True)

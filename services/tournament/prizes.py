@@ -124,8 +124,8 @@ def distribute(ranking: Iterable[Ranked], rule: PrizeRule, *, fines: Mapping[int
     rows = list(ranking)
     if [r.rank for r in rows] != sorted(r.rank for r in rows):
         raise ValueError("ranking must be in rank order")
-    fines = {s: Decimal(v) for s, v in (fines or {}).items()}
-    if any(v < 0 for v in fines.values()):
+    owed = {s: Decimal(v) for s, v in (fines or {}).items()}
+    if any(v < 0 for v in owed.values()):
         raise ValueError("a fine cannot be negative")
     out = set(forfeited_or_withdrew) if rule.withhold_after_forfeit else set()
     result = PrizeResult()
@@ -137,7 +137,7 @@ def distribute(ranking: Iterable[Ranked], rule: PrizeRule, *, fines: Mapping[int
         share = (pot / len(group)).quantize(rule.unit, rounding=ROUND_DOWN) if pot else Decimal(0)
         result.undistributed += pot - share * len(group)
         for r in group:
-            fine = fines.get(r.start_no, Decimal(0))
+            fine = owed.get(r.start_no, Decimal(0))
             if not pot and not fine:
                 continue
             award = PrizeAward(r.start_no, places, share)

@@ -17,8 +17,8 @@ def average_rating_of_opponents(field: Field, cut_low: int = 0, cut_high: int = 
     all_rated = all(p.rating is not None for p in field.players.values())
     out: dict[int, int | None] = {}
     for sno, p in field.players.items():
-        ratings = sorted(field.players[e.opponent].rating for e in p.entries
-                         if e.played and field.players[e.opponent].rating is not None)
+        met = [field.players[e.opponent] for e in p.entries if e.played and e.opponent is not None]
+        ratings = sorted(o.rating for o in met if o.rating is not None)
         ratings = ratings[cut_low:len(ratings) - cut_high if cut_high else None]
         if not all_rated or not ratings:
             out[sno] = None

@@ -164,7 +164,12 @@ def compute_tiebreaks(field: Field, specs: Sequence[str | TieBreakSpec], *, roun
         sign = 1 if spec.name in LOWER_IS_BETTER else -1
         for s in players:
             values[s][spec.text] = vals[s]
-        order = _rerank(order, ranks, lambda s: (vals[s] is None, 0 if vals[s] is None else sign * vals[s]))
+
+        def key(s: int) -> tuple[bool, float]:  # a missing value ranks last
+            v = vals[s]
+            return v is None, 0 if v is None else sign * v
+
+        order = _rerank(order, ranks, key)
     rows = [TieBreakRow(s, ranks[s], values[s]) for s in order]
     return TieBreakTable(parsed, rows)
 

@@ -100,7 +100,8 @@ def evidence_words(kind: str, data: dict, game) -> dict:
     side = data.get("side") if data.get("side") in ("white", "black") else None
     if kind == "draw_claimable":
         out["claims"] = _claims(game, data)
-        ply = data.get("ply") if isinstance(data.get("ply"), int) else game.ply
+        given = data.get("ply")
+        ply = given if isinstance(given, int) else game.ply
         side = side or game.mover(ply + 1)  # the claimant is on move at the claim's ply (9.2, 9.3)
     elif kind == "move_rejected":
         fen = data.get("fen")

@@ -157,10 +157,10 @@ class AlertQueue:
                     self._close(a, {"by": "device", "at": at, "note": "back online"}, "resolved")
                     changed.append(a)
         if type == AlertResolved.TYPE:
-            a = self.alerts.get(int(data.get("alert", -1)))
-            if a:
-                self._close(a, {**data, "at": at}, "resolved")
-                changed.append(a)
+            resolved = self.alerts.get(int(data.get("alert", -1)))
+            if resolved:
+                self._close(resolved, {**data, "at": at}, "resolved")
+                changed.append(resolved)
         if type in CLOSING_ACTIONS:
             self.actions.append({"seq": seq, "at": at, "type": type, **data})
             for a in self._answered_by(type, data):
@@ -185,7 +185,7 @@ class AlertQueue:
             hits += [a for a in self._open(game) if a.severity == "action"]
         return [a for a in dict.fromkeys(hits) if a.status == "open"]
 
-    def _new(self, seq, at, kind, severity, title, data) -> Alert:
+    def _new(self, seq: int, at: int, kind: str, severity: str, title: str, data: dict) -> Alert:
         a = Alert(id=seq, at=at, kind=kind, severity=severity, title=title, game=data.get("game"),
                   board=None if data.get("board") is None else str(data.get("board")), evidence=data)
         self.alerts[seq] = a

@@ -24,8 +24,17 @@ absence after it closed opens the round's next one. Pure: entries in, the alert 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from services.events import (ArbiterDecision, ClockPressed, DefaultForfeit, MovePlayed, PlayerArrived,
                              PlayerNotAtBoard, PresenceNoted)
+
+if TYPE_CHECKING:  # alerts imports this module
+    from services.views.alerts import Alert
+
+NewAlert = Callable[[int, int, str, str, str, dict], "Alert"]
+"""``new_alert(seq, at, kind, severity, title, data)`` -> the registered Alert."""
 
 KIND = "not_at_board"
 TITLE = "Not at the board"
@@ -58,10 +67,10 @@ class RoundPresence:
     """The grouped alerts. ``new_alert(seq, at, kind, severity, title, data)`` makes and registers
     an alert in the queue (``AlertQueue._new``); ``apply`` returns the alerts it changed."""
 
-    def __init__(self, new_alert):
+    def __init__(self, new_alert: NewAlert):
         self._new_alert = new_alert
         self.round_of: dict[str, str] = {}  # game id -> round, from round_started
-        self.current: dict[str, object] = {}  # round -> its open alert
+        self.current: dict[str, Alert] = {}  # round -> its open alert
 
     def note_round(self, data: dict) -> None:
         """A ``round_started``: its games belong to its round."""
@@ -69,7 +78,7 @@ class RoundPresence:
             if isinstance(g, dict) and g.get("id"):
                 self.round_of[str(g["id"])] = str(data.get("round"))
 
-    def apply(self, seq: int, at: int, type: str, data: dict) -> list:
+    def apply(self, seq: int, at: int, type: str, data: dict) -> list[Alert]:
         """Fold one entry; the alerts changed."""
         if type == PlayerNotAtBoard.TYPE:
             return self._absent(seq, at, data, [data.get("side")], "absent")
@@ -94,7 +103,7 @@ class RoundPresence:
         return a is not None and any(i["game"] == game and i["state"] in ("defaulted", "decided")
                                      for i in a.evidence["items"])
 
-    def _absent(self, seq: int, at: int, data: dict, sides: list, state: str) -> list:
+    def _absent(self, seq: int, at: int, data: dict, sides: list, state: str) -> list[Alert]:
         game = data.get("game")
         rnd = self.round_of.get(game or "", "")
         a = self.current.get(rnd)
@@ -120,7 +129,8 @@ class RoundPresence:
         a.evidence["items"].sort(key=_board_key)
         return [self._refresh(a, at)]
 
-    def _update(self, game, side, at: int, which, change: dict) -> list:
+    def _update(self, game: str | None, side: str | None, at: int, which: Callable[[dict], bool],
+                change: dict) -> list[Alert]:
         a = self.current.get(self.round_of.get(game or "", ""))
         if a is None or a.status != "open":
             return []
@@ -131,7 +141,7 @@ class RoundPresence:
         return [self._refresh(a, at)] if hits else []
 
     @staticmethod
-    def _refresh(a, at: int):
+    def _refresh(a: Alert, at: int) -> Alert:
         items = a.evidence["items"]
         a.count = len(items)
         a.last_at = at

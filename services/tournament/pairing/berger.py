@@ -65,7 +65,7 @@ def berger_schedule(n: int, cycles: int = 1) -> list[list[Board]]:
     if cycles == 1:
         return rounds
     first = rounds[:-2] + [rounds[-1], rounds[-2]] if len(rounds) >= 2 else list(rounds)
-    second = [[(b, w) if b is not None else (w, None) for w, b in rnd] for rnd in rounds]
+    second: list[list[Board]] = [[(b, w) if b is not None else (w, None) for w, b in rnd] for rnd in rounds]
     return first + second
 
 

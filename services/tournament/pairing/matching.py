@@ -83,10 +83,11 @@ class WeightedMatcher:
         self.labelend = [-1] * (2 * n)
         self.inblossom = list(range(n))
         self.blossomparent = [-1] * (2 * n)
-        self.blossomchilds: list[list[int] | None] = [None] * (2 * n)
+        # Not a blossom (a vertex, or a blossom number not in use): no children, no endpoints.
+        self.blossomchilds: list[list[int]] = [[] for _ in range(2 * n)]
         self.blossomleaves: list[list[int]] = [[] for _ in range(2 * n)]
         self.blossombase = list(range(n)) + [-1] * n
-        self.blossomendps: list[list[int] | None] = [None] * (2 * n)
+        self.blossomendps: list[list[int]] = [[] for _ in range(2 * n)]
         self.bestedge = [-1] * (2 * n)
         self.blossombestedges: list[list[int] | None] = [None] * (2 * n)
         self.unusedblossoms = list(range(n, 2 * n))
@@ -155,9 +156,9 @@ class WeightedMatcher:
         self.mate = [-1] * n
         self.inblossom = list(range(n))
         self.blossomparent = [-1] * (2 * n)
-        self.blossomchilds = [None] * (2 * n)
+        self.blossomchilds = [[] for _ in range(2 * n)]
         self.blossombase = list(range(n)) + [-1] * n
-        self.blossomendps = [None] * (2 * n)
+        self.blossomendps = [[] for _ in range(2 * n)]
         self.blossombestedges = [None] * (2 * n)
         self.unusedblossoms = list(range(n, 2 * n))
         self.scale = 2
@@ -336,7 +337,7 @@ class WeightedMatcher:
                 self.blossomparent[child] = -1
                 for x in self.leaves(child):
                     self.inblossom[x] = child
-            self.blossomchilds[b] = self.blossomendps[b] = None
+            self.blossomchilds[b], self.blossomendps[b] = [], []
             self.blossombase[b] = -1
             self.blossombestedges[b] = None
             self.dualvar[b] = 0
@@ -520,7 +521,7 @@ class WeightedMatcher:
                     self.assign_label(found, 2, self.labelend[found])
                 j += jstep
         self.label[b] = self.labelend[b] = -1
-        self.blossomchilds[b] = self.blossomendps[b] = None
+        self.blossomchilds[b], self.blossomendps[b] = [], []
         self.blossombase[b] = -1
         self.blossombestedges[b] = None
         self.bestedge[b] = -1

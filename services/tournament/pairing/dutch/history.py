@@ -216,12 +216,12 @@ def round_input_from_trf(t: TrfTournament) -> RoundInput:
             rec.next_entry = games[played_rounds]
         players[start_no] = rec
     for start_no, rec in players.items():
-        for rnd, g in enumerate(rec.games, start=1):
-            if not g.played:
+        for rnd, game in enumerate(rec.games, start=1):
+            if not game.played or game.opponent is None:  # played implies an opponent (_game_from_trf)
                 continue
-            back = players[g.opponent].games[rnd - 1]
-            if not back.played or back.opponent != start_no or back.color == g.color:
-                raise ValueError(f"round {rnd}: player {start_no}'s game contradicts player {g.opponent}'s entry")
+            back = players[game.opponent].games[rnd - 1]
+            if not back.played or back.opponent != start_no or back.color == game.color:
+                raise ValueError(f"round {rnd}: player {start_no}'s game contradicts player {game.opponent}'s entry")
     points = _point_system(t)
     if accel is None:
         accel = {}

@@ -148,7 +148,8 @@ def build_players(inp: RoundInput) -> tuple[list[RoundPlayer], dict[int, RoundPl
             floats=(floats[0], floats[1]),
             colors=colors,
             bye_ok=_pab_eligible(s, rec.games, pts),
-            met=frozenset(g.opponent for g in rec.games if g.played) | frozenset(forbidden.get(s, ())),
+            met=(frozenset(g.opponent for g in rec.games if g.played and g.opponent is not None)
+                 | frozenset(forbidden.get(s, ()))),
             unplayed=sum(1 for g in rec.games if not g.played),
             played=len(colors),
         )
