@@ -150,12 +150,17 @@ def time_hall(games, repeat: int, clock: bool = False) -> tuple[float, int]:
         hall.fold("round_started", started)
         now, entries = 0, 0
         start = time.process_time()
+        steps = []
         for topic, payload in messages:
             now += 10
-            entries += len(hall.handle(topic, payload, now).entries)
+            steps.append(hall.handle(topic, payload, now))
         best = min(best, time.process_time() - start)
         if hall.faults:
             raise SystemExit(f"the hall caught {hall.faults} faults: {hall.last_fault}")
+        entries = sum(len(step.entries) for step in steps)
+        played = sum(t == "move_played" for step in steps for t, _ in step.entries)
+        if played != sum(len(moves) for _, moves in games):
+            raise SystemExit(f"the hall played {played} of the plies: the row would not measure them all")
     return best, entries
 
 
