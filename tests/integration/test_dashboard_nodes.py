@@ -25,10 +25,7 @@ holds every ply of every game it follows exactly once and in order, equal to the
 from __future__ import annotations
 
 import asyncio
-import getpass
 import os
-import re
-import shutil
 import signal
 import subprocess
 import time
@@ -41,6 +38,7 @@ import pytest
 import redis
 from live_helpers import log_until
 from live_spectator import Spectator
+from nginx_site import nginx_binary, site_config
 from test_deploy_commands import DEPLOY, deploy_env, exec_start
 from test_restart_live import Device, candidates_moves, played
 
@@ -50,55 +48,10 @@ from services.eventlog.redis import tournament_keys
 
 pytestmark = pytest.mark.integration
 
-NGINX_CONF = DEPLOY / "nginx" / "nginx.conf"
-UPSTREAM_CONF = DEPLOY / "nginx" / "venue-upstream.conf"
 BOARDS = ("1", "2", "3", "4")
 PLIES = 40  # per board: the first 40 plies of each game
 KILL_AFTER = 16  # plies per board played before the kill
 WATCH = ("", "", "", "1-2", "3", "4", "2-4")  # data-boards of the hall page, a page's range, a game page
-
-
-def nginx_binary() -> str:
-    """Debian's nginx (``./run tests`` installs it when missing)."""
-    found = shutil.which("nginx") or "/usr/sbin/nginx"
-    assert Path(found).exists(), "nginx is not installed (./run tests installs it; apt-get install nginx)"
-    return found
-
-
-def nginx_site_config(port: int, tmp: Path, nodes: list[int]) -> str:
-    """deploy/nginx/nginx.conf with only its [site] directives rewritten for a private nginx on
-    ``port`` in front of ``nodes`` (ports of 127.0.0.1), and its temporary files under ``tmp``.
-    The upstream file is deploy/nginx/venue-upstream.conf with its two nodes' ports replaced."""
-    shipped = re.findall(r"127\.0\.0\.1:(\d+)", UPSTREAM_CONF.read_text())
-    assert sorted(set(shipped)) == ["8001", "8002"], shipped
-    upstream = UPSTREAM_CONF.read_text()
-    for old, new in zip(("8001", "8002"), nodes):
-        upstream = upstream.replace(f"127.0.0.1:{old} ", f"127.0.0.1:{new} ").replace(
-            f"127.0.0.1:{old};", f"127.0.0.1:{new};")
-    (tmp / "venue-upstream.conf").write_text(upstream)
-    overrides = {
-        "user": f"user {getpass.getuser()};",
-        "pid": f"pid {tmp / 'nginx.pid'};",
-        "error_log": f"error_log {tmp / 'error.log'} info;",
-        "access_log": f"access_log {tmp / 'access.log'};",
-        "include": f"include {tmp / 'venue-upstream.conf'};",
-        "listen": f"listen 127.0.0.1:{port};",
-    }
-    temp = "".join(f"    {kind}_temp_path {tmp / kind};\n" for kind in
-                   ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    seen, lines = set(), []
-    for line in NGINX_CONF.read_text().splitlines():
-        words = line.split()
-        key = words[0] if words and not words[0].startswith("#") else None
-        if key in overrides:
-            assert key not in seen, f"{key} appears twice in {NGINX_CONF}"
-            seen.add(key)
-            line = re.match(r"\s*", line)[0] + overrides[key]
-        lines.append(line)
-        if line.strip() == "http {":
-            lines.append(temp.rstrip("\n"))
-    assert seen == set(overrides), f"{NGINX_CONF} lacks {set(overrides) - seen}"
-    return "\n".join(lines) + "\n"
 
 
 class Proc:
@@ -169,7 +122,7 @@ def deployment(tmp_path):
 
 async def test_a_killed_dashboard_node_loses_its_spectators_nothing(deployment, shared_data):
     slug, tmp = deployment
-    nginx = nginx_binary()
+    nginx_binary()  # installed, or the test fails here
     games = {b: candidates_moves(shared_data, int(b))[:PLIES] for b in BOARDS}
     assert all(len(m) == PLIES for m in games.values())
     nodes = [free_port(), free_port()]
@@ -186,9 +139,7 @@ async def test_a_killed_dashboard_node_loses_its_spectators_nothing(deployment, 
                            env, tmp) for i, port in enumerate(nodes)]
         procs += dashboards
         port = free_port()
-        (tmp / "nginx.conf").write_text(nginx_site_config(port, tmp, nodes))
-        balancer = Proc("nginx", [nginx, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-e",
-                                  str(tmp / "error.log"), "-g", "daemon off;"], {}, tmp)
+        balancer = Proc("nginx", site_config(port, tmp, nodes), {}, tmp)
         procs.append(balancer)
         await gateway.printed("Ctrl-C to stop.")
         for node in nodes:
