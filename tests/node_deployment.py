@@ -39,6 +39,7 @@ from services.eventlog.redis import tournament_keys  # noqa: E402
 
 DASHBOARD_UNIT = DEPLOY / "systemd" / "venue-dashboard@.service"
 GATEWAY_UNIT = DEPLOY / "systemd" / "venue-gateway.service"
+ARBITER = ("chief", "nodes-test-password")  # login, password
 
 
 class Proc:
@@ -107,7 +108,9 @@ class NodeDeployment:
         self.nodes = [free_port(), free_port()]
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self.env = deploy_env(self.slug, self.nodes[0])
+        # an arbiter account (docs/arbiter.md, VENUE_ARBITERS) and the one session secret of all nodes
+        self.env = {**deploy_env(self.slug, self.nodes[0]), "VENUE_ARBITERS": f"{ARBITER[0]}:{ARBITER[1]}",
+                    "VENUE_SECRET": uuid.uuid4().hex}
         self.log = open_log(self.env["VENUE_LOG_URL"], self.slug)
         self.procs: list[Proc] = []
         self.dashboards: list[Proc] = []

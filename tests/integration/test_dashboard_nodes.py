@@ -22,12 +22,15 @@ holds every ply of every game it follows exactly once and in order, equal to the
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
+import httpx
 import pytest
+import websockets
 from live_helpers import log_until
 from live_spectator import Spectator
-from node_deployment import NodeDeployment
+from node_deployment import ARBITER, NodeDeployment
 from test_restart_live import candidates_moves, played
 
 pytestmark = pytest.mark.integration
@@ -95,3 +98,27 @@ async def test_a_killed_dashboard_node_loses_its_spectators_nothing(tmp_path, sh
     for s in dropped:
         # resumed from its last seq: the missed deltas, never a second snapshot
         assert s.connections == 2 and s.opened_with[0] == "snapshot" and s.opened_with[1] == "game", s.opened_with
+
+
+async def test_the_arbiters_console_works_through_nginx_on_its_port(tmp_path):
+    """The console's page is served from ``http://ADDRESS`` (nginx on a port of its own, as compose
+    publishes 8000), so its logins and actions carry ``Origin: http://ADDRESS``. deploy/nginx passes
+    the Host the browser sent, port included, so the node sees them as its own pages
+    (dashboard/origins.py): the login, the session and the console's websocket are accepted, on
+    the node the arbiters are routed to (venue_arbiter: the first)."""
+    async with NodeDeployment(tmp_path, BOARDS) as d:
+        origin = {"Origin": f"http://{d.address}"}
+        async with httpx.AsyncClient(base_url=f"http://{d.address}", timeout=5) as c:
+            r = await c.post("/api/arbiter/login", json={"login": ARBITER[0], "password": ARBITER[1]},
+                             headers=origin)
+            assert r.status_code == 200, r.text
+            assert (await c.get("/api/arbiter/me")).json()["login"] == ARBITER[0]
+            cookie = "; ".join(f"{k}={v}" for k, v in c.cookies.items())
+        async with websockets.connect(f"ws://{d.address}/ws/arbiter", additional_headers={**origin, "Cookie": cookie},
+                                      open_timeout=10) as ws:
+            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert isinstance(first, dict) and first
+        assert (await d.health(0))["spectators"] == 0  # an arbiter's console is no spectator
+        r = httpx.post(f"http://{d.address}/api/arbiter/login", json={"login": ARBITER[0], "password": ARBITER[1]},
+                       headers={"Origin": "http://elsewhere.example"})
+        assert r.status_code == 403  # and another page's still is not
