@@ -4,7 +4,8 @@ nginx (deploy/nginx/nginx.conf) against the same dashboard nodes directly, in th
 The deployment of deploy/README.md on this machine: ``venue gateway`` and two ``venue dashboard``
 nodes (subprocesses) on the real Mosquitto (127.0.0.1:1883) and Redis (127.0.0.1:6379) under a
 fresh tournament slug, and a private nginx running deploy/nginx/nginx.conf in front of the two
-nodes (tests/nginx_site.py: only its [site] directives rewritten). Spectators in this process,
+nodes (tests/nginx_site.py: only its [site] directives rewritten, the spectators per address
+raised: they all come from 127.0.0.1). Spectators in this process,
 the pages' client (tests/live_spectator.py, live.js in Python), following every board: half of them
 connect to the nodes directly (alternately to each: the baseline), half through nginx (its round
 robin spreads them the same way). Then ``--boards`` boards play real games (FIDE Candidates 2024,
@@ -15,8 +16,13 @@ Latency of a ply = its first receipt by a spectator - its publish, both ``time.p
 this process; one sample per spectator and ply. Also: nginx's CPU (its workers) per delta it
 carried. A small load on purpose: the hop's cost, not the nodes' limits (bench_latency.py).
 
+``--kill-at S``: the failover instead. Every spectator connects through nginx; S s into the round
+dashboard1 is killed (SIGKILL). Printed: how many it held, how soon each of them was served again
+(the first message on its new connection, through the same address), and the latency of the plies
+published in the ``--window`` s after the kill to them and to the other node's spectators.
+
 Usage: ``flock /work/notes/bench.lock .venv/bin/python bench/bench_proxy_hop.py [--spectators 100]
-[--boards 20] [--interval 1.0] [--duration 20] [--warmup 3]``.
+[--boards 20] [--interval 1.0] [--duration 20] [--warmup 3] [--kill-at S [--window 5]]``.
 """
 
 from __future__ import annotations
@@ -135,7 +141,8 @@ async def run(args) -> None:
             start(f"dashboard{i + 1}", [VENUE, "dashboard", "--tournament", slug, "--store", REDIS,
                                         "--host", "127.0.0.1", "--port", str(port)])
         lb_port = free_port()
-        nginx, _ = start("nginx", site_config(lb_port, tmp, nodes, access_log=False))
+        nginx, _ = start("nginx", site_config(lb_port, tmp, nodes, access_log=False,
+                                           per_address=args.spectators + 10))
         await wait_ready(gw, gw_out, "Ctrl-C to stop.")
         for port in (*nodes, lb_port):
             await healthy(f"http://127.0.0.1:{port}")
@@ -149,7 +156,7 @@ async def run(args) -> None:
             return lambda gid, ply: got.setdefault((gid, ply), time.perf_counter())
 
         for i in range(args.spectators):
-            path = "direct" if i % 2 == 0 else "nginx"
+            path = "direct" if i % 2 == 0 and args.kill_at is None else "nginx"
             address = f"127.0.0.1:{nodes[(i // 2) % 2] if path == 'direct' else lb_port}"
             spectators.append(Spectator(address, on_append=recorder(path)))
         for s in spectators:
@@ -159,6 +166,8 @@ async def run(args) -> None:
 
         workers = children(nginx.pid)
         cpu0 = cpu_s(workers)
+        on_killed = (await health(nodes[0]))["spectators"]
+        killed_at = None
         async with aiomqtt.Client("127.0.0.1", 1883, identifier=f"boards-{slug}") as client:
             start_t = time.perf_counter()
             schedule = sorted((k * args.interval + j * args.interval / len(boards), b, k)
@@ -167,6 +176,9 @@ async def run(args) -> None:
                 delay = start_t + t - time.perf_counter()
                 if delay > 0:
                     await asyncio.sleep(delay)
+                if args.kill_at is not None and killed_at is None and t >= args.kill_at:
+                    killed_at = time.perf_counter()
+                    procs[1].kill()  # dashboard1, mid-round
                 at = time.perf_counter()
                 await client.publish(f"venue/{slug}/boards/{b}/move",
                                      json.dumps({"seq": k + 1, "move": boards[b][k]}), qos=1)
@@ -178,6 +190,9 @@ async def run(args) -> None:
             await asyncio.sleep(0.1)
         cpu1 = cpu_s(workers)
         dropped = sum(s.drops for s in spectators)
+        if killed_at is not None:
+            report_kill(args, spectators, seen["nginx"], sent, killed_at, on_killed)
+            return
     finally:
         for s in spectators:
             await s.close()
@@ -215,6 +230,36 @@ async def run(args) -> None:
           f"({(cpu1 - cpu0) / max(1, deltas) * 1e6:.0f} us per delta and spectator); reconnects: {dropped}")
 
 
+def report_kill(args, spectators: list[Spectator], seen: list[dict], sent: dict, killed_at: float,
+                on_killed: int) -> None:
+    """The kill run's table: how soon the killed node's spectators were served again, and the
+    latency of the plies published in the ``--window`` s after the kill, to them and to the others."""
+    back = [s.opened_at[1] - killed_at for s in spectators if len(s.opened_at) > 1]
+    dropped = {i for i, s in enumerate(spectators) if s.drops}
+    after = {k: t0 for k, t0 in sent.items() if killed_at <= t0 < killed_at + args.window}
+    groups = {"the killed node's": [seen[i] for i in sorted(dropped)],
+              "the other node's (baseline)": [seen[i] for i in range(len(seen)) if i not in dropped]}
+    print(f"bench_proxy_hop --kill-at {args.kill_at:g}: {args.boards} boards, a ply each every {args.interval:g} s, "
+          f"{args.spectators} spectators through nginx {site_version()} following every board, 2 dashboard "
+          f"nodes; dashboard1 killed (SIGKILL) {args.kill_at:g} s into the round")
+    print(f"spectators on the killed node: {on_killed} (its /api/health); dropped: {len(dropped)}; "
+          f"served again (first message on the new connection) after the kill: p50 {pct(back, 0.5):.2f} s, "
+          f"p99 {pct(back, 0.99):.2f} s, max {max(back, default=float('nan')):.2f} s ({len(back)} of them)")
+    print(f"| spectators | count | plies published in the {args.window:g} s after the kill | samples | lost | "
+          "p50 ms | p99 ms | max ms |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for label, gots in groups.items():
+        lat = [(got[k] - t0) * 1000 for k, t0 in after.items() for got in gots if k in got]
+        lost = sum(1 for k in after for got in gots if k not in got)
+        print(f"| {label} | {len(gots)} | {len(after)} | {len(lat)} | {lost} | {pct(lat, 0.5):.0f} | "
+              f"{pct(lat, 0.99):.0f} | {max(lat, default=float('nan')):.0f} |")
+
+
+async def health(port: int) -> dict:
+    async with httpx.AsyncClient(timeout=5) as client:
+        return (await client.get(f"http://127.0.0.1:{port}/api/health")).json()
+
+
 def site_version() -> str:
     from nginx_site import nginx_binary
 
@@ -229,6 +274,9 @@ def main() -> None:
     ap.add_argument("--interval", type=float, default=1.0, help="seconds between a board's plies")
     ap.add_argument("--duration", type=float, default=20.0)
     ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--kill-at", type=float, default=None,
+                    help="every spectator through nginx; SIGKILL dashboard1 this many s into the round")
+    ap.add_argument("--window", type=float, default=5.0, help="with --kill-at: the plies published this long after it")
     asyncio.run(run(ap.parse_args()))
 
 

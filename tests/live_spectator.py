@@ -16,7 +16,8 @@ What it does as live.js does (keep the two in step):
 
 What it adds for the tests (live.js has no use for it): ``received`` (each game's moves in the
 order they reached this client: the first snapshot's, then every ``append``), ``connections``,
-``drops``, the message types each connection began with (``opened_with``) and ``on_append``, called
+``drops``, the message types each connection began with and when (``opened_with``, ``opened_at``)
+and ``on_append``, called
 with ``(game id, ply)`` at each ``append`` (a bench's clock).
 """
 
@@ -26,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import random
+import time
 from urllib.parse import urlencode
 
 import websockets
@@ -47,6 +49,7 @@ class Spectator:
         self.connections = 0
         self.drops = 0
         self.opened_with: list[str] = []  # the type of each connection's first message
+        self.opened_at: list[float] = []  # and when it came (time.perf_counter())
         self.refused: str | None = None
         self.on_append = on_append
         self._rng = rng or random.Random()
@@ -81,6 +84,7 @@ class Spectator:
                         for m in data if isinstance(data, list) else [data]:
                             if first:
                                 self.opened_with.append(m.get("type"))
+                                self.opened_at.append(time.perf_counter())
                                 first = False
                             self.handle(m)
                 if ws.close_code == 1008:

@@ -1,8 +1,8 @@
 """A private nginx running the shipped deploy/nginx/nginx.conf, for the tests and benches.
 
 Only the directives the file marks ``[site]`` are rewritten: ``user`` (this user), ``pid`` and the
-logs (into a directory of the caller's), ``listen`` (a port of 127.0.0.1), and ``include`` of the
-upstream file, which is deploy/nginx/venue-upstream.conf with its two nodes (127.0.0.1:8001 and
+logs (into a directory of the caller's), ``listen`` (a port of 127.0.0.1), a bench's spectators per
+address when it asks, and ``include`` of the upstream file, which is deploy/nginx/venue-upstream.conf with its two nodes (127.0.0.1:8001 and
 :8002) replaced by the caller's; nginx's temporary files go to that directory too (an unprivileged
 nginx cannot write Debian's /var/lib/nginx). So what is tested is what ships.
 
@@ -29,11 +29,14 @@ def nginx_binary() -> str:
     return found
 
 
-def site_config(port: int, directory: Path, nodes: list[int], access_log: bool = True) -> list[str]:
+def site_config(port: int, directory: Path, nodes: list[int], access_log: bool = True,
+                per_address: int | None = None) -> list[str]:
     """Write ``nginx.conf`` and ``venue-upstream.conf`` into ``directory`` for a private nginx on
     127.0.0.1:``port`` in front of ``nodes`` (two ports of 127.0.0.1, in the shipped file's order);
     returns the argv that runs it in the foreground, its errors in ``directory/error.log``.
-    ``access_log``: one line per request in ``directory/access.log`` (off: as shipped).
+    ``access_log``: one line per request in ``directory/access.log`` (off: as shipped);
+    ``per_address``: the spectators one client address may connect (a bench's thousand come from
+    one; None: as shipped).
     AssertionError when the shipped files lack a [site] directive or name other nodes."""
     text = UPSTREAM_CONF.read_text()
     assert sorted(set(re.findall(r"127\.0\.0\.1:(\d+)", text))) == list(SHIPPED_NODES), UPSTREAM_CONF
@@ -49,6 +52,8 @@ def site_config(port: int, directory: Path, nodes: list[int], access_log: bool =
         "include": f"include {directory / 'venue-upstream.conf'};",
         "listen": f"listen 127.0.0.1:{port};",
     }
+    if per_address is not None:
+        overrides["limit_conn"] = f"limit_conn venue_conn_per_address {per_address};"
     temp = [f"    {kind}_temp_path {directory / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")]
     seen, lines = set(), []
     for line in NGINX_CONF.read_text().splitlines():
