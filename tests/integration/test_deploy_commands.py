@@ -141,11 +141,13 @@ def deployment():
     redis.Redis.from_url(REDIS_URL).delete(*tournament_keys(tournament))
 
 
-def run_both(gateway_argv: list[str], dashboard_argv: list[str], env: dict, port: int) -> None:
+def run_both(gateway_argv: list[str], dashboard_argv: list[str], env: dict, port: int,
+             while_serving=lambda: None) -> None:
     gateway = start(gateway_argv, env)
     dashboard = start(dashboard_argv, env)
     try:
         wait_until_serving(gateway, port, dashboard)
+        while_serving()
     finally:
         results = [stop(gateway), stop(dashboard)]
     for code, out, err in results:
@@ -179,7 +181,16 @@ def test_the_compose_services_start_serve_and_stop_cleanly(deployment):
     assert compose_command("dashboard2", env) == dashboard  # the same node twice
     assert dashboard[dashboard.index("--port") + 1] == "8000"
     dashboard[dashboard.index("--port") + 1] = str(port)
-    run_both(gateway, dashboard, {**env, **compose_environment("dashboard1", env)}, port)
+    [kind, *check] = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]["dashboard1"][
+        "healthcheck"]["test"]
+    assert kind == "CMD" and check[0] == "python" and ":8000/api/health" in check[-1]
+    check = [sys.executable, *check[1:-1], check[-1].replace(":8000/", f":{port}/")]
+
+    def healthy() -> None:  # the healthcheck's command, as docker runs it in the node's container
+        result = subprocess.run(check, capture_output=True, text=True, timeout=10)
+        assert result.returncode == 0, result.stderr
+
+    run_both(gateway, dashboard, {**env, **compose_environment("dashboard1", env)}, port, healthy)
 
 
 def test_compose_puts_nginx_in_front_of_every_dashboard_node():
