@@ -83,13 +83,27 @@ def persistent_secret(environ=None) -> bytes:
     path = directory / "secret"
     try:
         return bytes.fromhex(path.read_text().strip())
-    except (FileNotFoundError, ValueError):
-        pass
+    except FileNotFoundError:
+        unreadable = False
+    except ValueError:
+        unreadable = True
     directory.mkdir(parents=True, exist_ok=True)
     secret = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    draft = directory / f".secret-{os.getpid()}-{secrets.token_hex(4)}"
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(secret.hex())
+    try:
+        if unreadable:
+            os.replace(draft, path)
+        else:
+            # Whole or not at all, and never over another's: dashboard nodes started together for
+            # the first time all take the one secret that got there first.
+            os.link(draft, path)
+    except FileExistsError:
+        return bytes.fromhex(path.read_text().strip())
+    finally:
+        draft.unlink(missing_ok=True)
     return secret
 
 

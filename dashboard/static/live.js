@@ -1,6 +1,8 @@
 /* Venue live feed: keeps the round's games in step with /ws/live (snapshot, then deltas) and
-   resumes after a drop with ?after=SEQ. Clock figures are milliseconds; a running clock is shown as
-   ms - (now - clock.at) * rate, where rate is the replay speed in a demo (1 in a real hall).
+   resumes after a drop with ?after=SEQ, on whichever dashboard node the address leads to
+   (tests/live_spectator.py is this client in Python, for the tests: keep the two in step). Clock
+   figures are milliseconds; a running clock is shown as ms - (now - clock.at) * rate, where rate
+   is the replay speed in a demo (1 in a real hall).
    <body data-boards="SPEC"> follows only those boards (/ws/live?boards=SPEC); a refused SPEC closes
    the socket with code 1008 and its reason, shown instead of retrying. */
 "use strict";
@@ -149,7 +151,9 @@ const Venue = (() => {
           return;
         }
         setConn("reconnecting", "conn-wait");
-        setTimeout(open, retry);
+        // Between half and one and a half times the delay: the spectators of a node that went away
+        // come back to the others spread out, not all in the same instant (deploy/SCALE-OUT.md).
+        setTimeout(open, retry * (0.5 + Math.random()));
         retry = Math.min(retry * 2, 8000);
       };
     };

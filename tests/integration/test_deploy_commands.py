@@ -141,11 +141,13 @@ def deployment():
     redis.Redis.from_url(REDIS_URL).delete(*tournament_keys(tournament))
 
 
-def run_both(gateway_argv: list[str], dashboard_argv: list[str], env: dict, port: int) -> None:
+def run_both(gateway_argv: list[str], dashboard_argv: list[str], env: dict, port: int,
+             while_serving=lambda: None) -> None:
     gateway = start(gateway_argv, env)
     dashboard = start(dashboard_argv, env)
     try:
         wait_until_serving(gateway, port, dashboard)
+        while_serving()
     finally:
         results = [stop(gateway), stop(dashboard)]
     for code, out, err in results:
@@ -162,14 +164,51 @@ def test_the_systemd_units_start_serve_and_stop_cleanly(deployment):
     run_both(gateway, dashboard, env, port)
 
 
+def compose_environment(service: str, env: dict[str, str]) -> dict[str, str]:
+    """The service's ``environment:`` as compose interpolates it."""
+    spec = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"][service]
+    return {k: interpolate(str(v), env) for k, v in (spec.get("environment") or {}).items()}
+
+
 def test_the_compose_services_start_serve_and_stop_cleanly(deployment):
-    """deploy/compose.yaml's gateway and dashboard commands behind the image's entrypoint."""
+    """deploy/compose.yaml's gateway and dashboard nodes' commands behind the image's entrypoint.
+    Each node listens on port 8000 of its own container (the port nginx/upstream-compose.conf
+    names); here, on this host, on a free port."""
     tournament, port, env = deployment
-    env = {**env, "VENUE_GATEWAY_PASSWORD": "compose-test"}
+    env = {**env, "VENUE_GATEWAY_PASSWORD": "compose-test", "VENUE_SECRET": "compose-test"}
     gateway = compose_command("gateway", env)
-    dashboard = compose_command("dashboard", env)
-    assert "--port" in dashboard and dashboard[dashboard.index("--port") + 1] == str(port)
-    run_both(gateway, dashboard, env, port)
+    dashboard = compose_command("dashboard1", env)
+    assert compose_command("dashboard2", env) == dashboard  # the same node twice
+    assert dashboard[dashboard.index("--port") + 1] == "8000"
+    dashboard[dashboard.index("--port") + 1] = str(port)
+    [kind, *check] = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]["dashboard1"][
+        "healthcheck"]["test"]
+    assert kind == "CMD" and check[0] == "python" and ":8000/api/health" in check[-1]
+    check = [sys.executable, *check[1:-1], check[-1].replace(":8000/", f":{port}/")]
+
+    def healthy() -> None:  # the healthcheck's command, as docker runs it in the node's container
+        result = subprocess.run(check, capture_output=True, text=True, timeout=10)
+        assert result.returncode == 0, result.stderr
+
+    run_both(gateway, dashboard, {**env, **compose_environment("dashboard1", env)}, port, healthy)
+
+
+def test_compose_puts_nginx_in_front_of_every_dashboard_node():
+    """nginx/upstream-compose.conf names every dashboardN service of compose.yaml on the port it
+    listens on, and compose mounts it and nginx.conf where nginx.conf includes them."""
+    services = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    nodes = sorted(s for s in services if re.fullmatch(r"dashboard\d+", s))
+    upstream = (DEPLOY / "nginx" / "upstream-compose.conf").read_text()
+    spectators = re.search(r"upstream venue_dashboards \{(.*?)\}", upstream, re.S)[1]
+    assert sorted(re.findall(r"server (\w+):8000 ", spectators)) == nodes and len(nodes) >= 2
+    for node in nodes:
+        command = services[node]["command"]
+        assert command[command.index("--port") + 1] == "8000"
+    mounts = services["nginx"]["volumes"]
+    assert "./nginx/nginx.conf:/etc/nginx/nginx.conf:ro" in mounts
+    assert "./nginx/upstream-compose.conf:/etc/nginx/venue-upstream.conf:ro" in mounts
+    assert "include /etc/nginx/venue-upstream.conf;" in (DEPLOY / "nginx" / "nginx.conf").read_text()
+    assert set(services["nginx"]["depends_on"]) == set(nodes)
 
 
 def test_a_lost_log_turns_the_deployed_dashboards_health_to_503(deployment):
