@@ -65,6 +65,23 @@ def no_delay(client: aiomqtt.Client) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+def write_corked(client: aiomqtt.Client) -> None:
+    """Put paho's queued packets (a batch's PUBACKs and feedback) on the wire now, as few TCP
+    segments (TCP_CORK around the writes, Linux): paho sends each packet with a send() of its
+    own, and on loopback every segment wakes the broker. Never raises."""
+    sock = paho(client).socket()
+    cork = getattr(socket, "TCP_CORK", None)
+    if sock is None or cork is None:
+        return write_now(client)
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.IPPROTO_TCP, cork, 1)
+    try:
+        write_now(client)
+    finally:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, cork, 0)  # uncorking sends what is held
+
+
 def take_queued(client: aiomqtt.Client) -> list:
     """The messages paho received that aiomqtt has not handed out yet (its queue), taken now: on a
     clean stop they are handled and acknowledged before the link closes."""
