@@ -22,6 +22,13 @@
 7. runs a timer (every 200 ms) for held messages, resend requests and what the regulations owe as
    time passes (default time, move timers).
 
+A hall can be split across several gateway processes by board range (``boards="1-500"``, a
+``services.hall.boardspec`` SPEC): each shard subscribes to its boards' topics only, with a client id
+of its own (``venue-gateway-{t}-boards-{SPEC}``: another shard is no takeover, a second process for
+the same range is), appends to the one log, folds all of it and decides only for its boards
+(``gateway.hall``). Shards need the Redis log (appends from several processes, each a script run
+atomically; the SQLite log is one process's: refused).
+
 A store failure never drops entries: the batch is retried in order (with backoff) while messages keep
 being handled; an entry the store refuses as malformed is replaced by a ``message_rejected`` naming
 it, so no single entry blocks the others. On cancellation, messages already received are handled
@@ -46,6 +53,8 @@ from gateway.hall import Hall, Step
 from gateway.mqtt_url import parse_mqtt_url
 from gateway.payload import feedback_topic, topic_filters
 from services.eventlog.base import BadEntryError, EventLog, LogReplaced
+from services.eventlog.sqlite import SqliteLog
+from services.hall import boardspec
 from services.events import MessageRejected, RoundStarted
 
 log = logging.getLogger(__name__)
@@ -107,12 +116,16 @@ class Gateway:
     def __init__(self, log: EventLog, mqtt_url: str, slug: str | None = None, *,
                  tournament=None, username: str | None = None, password: str | None = None,
                  client_id: str | None = None, hold_ms: int = 5000, keepalive: int = 5,
-                 clock_rate: float = 1.0):
+                 clock_rate: float = 1.0, boards=None):
         if slug is None and isinstance(tournament, str):
             slug, tournament = tournament, None
         if not slug:
             raise ValueError("the tournament's slug is required")
         self.config = tournament
+        self.boards = boardspec.parse(boards) if isinstance(boards, str) else boards
+        if self.boards is not None and isinstance(log, SqliteLog):
+            raise ValueError("a gateway for a range of boards (--boards) needs the Redis event log: the SQLite "
+                             "log is written by one gateway process, which then takes every board")
         target = parse_mqtt_url(mqtt_url)
         self.log = log
         self.tournament = slug
@@ -121,10 +134,12 @@ class Gateway:
         self.password = password if password is not None else target.password
         # One session per tournament: two halls' gateways on one broker must not take over each
         # other's kept session (and its subscriptions and queued messages).
-        self.client_id = client_id or f"venue-gateway-{slug}"
+        # A shard's id names its boards: two shards are two sessions, two processes for one range one.
+        self.client_id = client_id or (f"venue-gateway-{slug}" if self.boards is None
+                                       else f"venue-gateway-{slug}-boards-{self.boards.spec}")
         self.keepalive = keepalive
         self.hall = Hall(slug, hold_ms=hold_ms, config=tournament if not isinstance(tournament, str) else None,
-                         clock_rate=clock_rate)
+                         clock_rate=clock_rate, boards=self.boards)
         self.ready = asyncio.Event()
         self.connected = asyncio.Event()
         self.counts = {"messages": 0, "entries": 0, "reconnects": 0, "store_errors": 0,
@@ -204,8 +219,8 @@ class Gateway:
                     adapter.no_delay(client)
                     self._client = client
                     try:
-                        for topic in topic_filters(self.tournament):
-                            await client.subscribe(topic, qos=1, timeout=10)
+                        for chunk in _chunks(topic_filters(self.tournament, self.boards), SUBSCRIBE_CHUNK):
+                            await client.subscribe([(topic, 1) for topic in chunk], timeout=10)
                         self.connected.set()
                         self.ready.set()
                         backoff = 0.1
@@ -444,6 +459,13 @@ class Gateway:
         for board, payload in feedback:
             adapter.publish_nowait(client, feedback_topic(self.tournament, board),
                                    msgspec.json.encode(payload), FEEDBACK_QOS)
+
+
+SUBSCRIBE_CHUNK = 100  # topic filters per SUBSCRIBE: a shard's 5 per board, packets under Mosquitto's 4 KB
+
+
+def _chunks(items: list, size: int) -> list[list]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 TAKEOVER_S = 3.0  # a link lost this soon after it came up counts as the session taken over
