@@ -124,6 +124,16 @@ class Row:
     notes: list[str] = field(default_factory=list)
 
 
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of process ``pid`` so far (/proc), (0, 0) when unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
+    except (OSError, IndexError, ValueError):
+        return 0.0, 0.0
+
+
 def shard_specs(n: int, shards: int) -> list[str | None]:
     """``shards`` board ranges covering boards 1..n evenly (None: one gateway for every board)."""
     if shards <= 1:
@@ -200,19 +210,25 @@ async def run_row(row: Row, code: Path, args, games, mqtt: tuple[str, int], tmp:
                     stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
             await asyncio.sleep(1.0)
         body = lambda b, ply: json.dumps({"seq": ply, "move": moves[b][ply - 1], "sent_at": bl.rfc3339_now()})  # noqa: E731
-        cpu0 = sum(bl.cpu_seconds(p.proc.pid) for p in gateways)
+        split0 = [cpu_split(p.proc.pid) for p in gateways]
         t0 = time.perf_counter()
         sent = await bl.play_hall(boards, events, lambda b: f"venue/{slug}/boards/{b}/move", body, 0.0,
                                   t0 + window + 30, lambda sent: all((gid[b], p) in probe.seen for b, p in sent),
                                   drain_s=0.0)
         span = time.perf_counter() - t0
-        cpu = sum(bl.cpu_seconds(p.proc.pid) for p in gateways) - cpu0  # the load's window only
+        split = [cpu_split(p.proc.pid) for p in gateways]  # the load's window only
+        user = sum(u for u, _ in split) - sum(u for u, _ in split0)
+        system = sum(s for _, s in split) - sum(s for _, s in split0)
+        cpu = user + system
         end = time.perf_counter() + 15
         while time.perf_counter() < end and not all((gid[b], p) in probe.seen for b, p in sent):
             await asyncio.sleep(0.05)
         row.appended, row.lost = bl.hall_latencies(sent, lambda: [probe.seen], lambda b, p: (gid[b], p))
         row.cpu_ms = cpu / len(sent) * 1000 if sent else float("nan")
         row.plies_s = len(sent) / span if span > 0 else float("nan")
+        if sent:
+            row.notes.append(f"CPU per ply: user {user / len(sent) * 1000:.3f} ms, system {system / len(sent) * 1000:.3f} "
+                             f"ms ({len(sent)} plies, {span:.1f} s)")
         if bl.sent_late[0]:
             row.notes.append(f"the bench published {bl.sent_late[0]} plies > 50 ms late (it was busy)")
     except Exception as exc:  # noqa: BLE001 - one row failing must not stop the others
