@@ -64,6 +64,21 @@ async def serve(args) -> int:
     from gateway import Gateway
     from services.eventlog import open_log
 
+    import gc
+
+    pauses = {"gc runs": 0, "gc longest ms": 0.0, "gc total ms": 0.0}
+    began = [0.0]
+
+    def timed(phase, info) -> None:  # the collector's pauses (a long one delays every message)
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            ms = (time.perf_counter() - began[0]) * 1000
+            pauses["gc runs"] += 1
+            pauses["gc total ms"] = round(pauses["gc total ms"] + ms, 1)
+            pauses["gc longest ms"] = round(max(pauses["gc longest ms"], ms), 1)
+
+    gc.callbacks.append(timed)
     log = open_log(args.store, args.tournament)
     options = {"boards": args.boards} if args.boards else {}
     gateway = Gateway(log, args.mqtt, args.tournament, client_id=args.client_id, **options)
@@ -83,7 +98,7 @@ async def serve(args) -> int:
     with contextlib.suppress(BaseException):
         await task
     await log.close()
-    _say("STATS " + json.dumps(gateway.counts))
+    _say("STATS " + json.dumps(gateway.counts | pauses))
     return 0
 
 
@@ -103,7 +118,15 @@ def serve_main(argv: list[str]) -> int:
     from venue.serve import quiet_logs, run
 
     quiet_logs()
-    return run(serve(args))
+    if not os.environ.get("BENCH_GATEWAY_CPROFILE"):
+        return run(serve(args))
+    import cProfile  # what-if: call counts per ply (BENCH_GATEWAY_CPROFILE=DIR; slows the gateway down)
+
+    prof = cProfile.Profile()
+    try:
+        return prof.runcall(run, serve(args))
+    finally:
+        prof.dump_stats(str(Path(os.environ["BENCH_GATEWAY_CPROFILE"]) / f"{args.client_id}.prof"))
 
 
 # ----- the bench ---------------------------------------------------------------------------------
