@@ -111,11 +111,17 @@ def serve_main(argv: list[str]) -> int:
     p.add_argument("--client-id", required=True)
     p.add_argument("--boards", default=None, help="this shard's boards (SPEC); none: all")
     args = p.parse_args(argv)
-    sys.path.insert(0, str(BENCH))
-    import _latency_services  # noqa: F401 - puts REPO first on sys.path; the code's tree goes before it
-
-    sys.path.insert(0, str(Path(args.code).resolve()))
+    code = str(Path(args.code).resolve())
+    sys.path.insert(0, code)  # the code's own packages first: main's gateway runs with main's services
+    import dashboard.pages  # noqa: F401 - what _latency_services imports, from the code's tree
+    import gateway.service  # noqa: F401
+    import services.eventlog  # noqa: F401
     from venue.serve import quiet_logs, run
+
+    sys.path.insert(0, str(BENCH))
+    import _latency_services  # noqa: F401 - puts REPO first on sys.path: the code's tree goes first again
+
+    sys.path.insert(0, code)
 
     quiet_logs()
     if not os.environ.get("BENCH_GATEWAY_CPROFILE"):
@@ -221,6 +227,7 @@ async def run_row(row: Row, code: Path, args, games, mqtt: tuple[str, int], tmp:
             await log.close()
         for i, spec in enumerate(shard_specs(row.boards, row.shards)):
             gateways.append(await start_gateway(f"gw{i + 1}", code, bl.REDIS_URL, slug, mqtt_url, spec, tmp))
+            row.notes.append(f"gw{i + 1}: the gateway of {gateways[-1].ready}" + (f", boards {spec}" if spec else ""))
         boards = Boards(mqtt[0], mqtt[1], list(moves), prefix=slug)
         await boards.connect()
         probe = bl.LogProbe(bl.REDIS_URL, slug)

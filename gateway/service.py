@@ -221,7 +221,7 @@ class Gateway:
                     adapter.no_delay(client)
                     self._client = client
                     try:
-                        for chunk in _chunks(topic_filters(self.tournament, self.boards), SUBSCRIBE_CHUNK):
+                        for chunk in _chunks(topic_filters(self.tournament, self.boards), SUBSCRIBE_BYTES):
                             await client.subscribe([(topic, 1) for topic in chunk], timeout=10)
                         self.connected.set()
                         self.ready.set()
@@ -464,11 +464,21 @@ class Gateway:
                                    msgspec.json.encode(payload), FEEDBACK_QOS)
 
 
-SUBSCRIBE_CHUNK = 100  # topic filters per SUBSCRIBE: a shard's 5 per board, packets under Mosquitto's 4 KB
+SUBSCRIBE_BYTES = 3000  # a SUBSCRIBE's filters (a shard's 5 per board): under the venue Mosquitto's 4 KB packets
 
 
-def _chunks(items: list, size: int) -> list[list]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
+def _chunks(topics: list[str], size: int) -> list[list[str]]:
+    """``topics`` cut into runs of at most ``size`` bytes of SUBSCRIBE payload (2 + length + 1 each)."""
+    out: list[list[str]] = [[]]
+    used = 0
+    for topic in topics:
+        cost = len(topic.encode()) + 3
+        if out[-1] and used + cost > size:
+            out.append([])
+            used = 0
+        out[-1].append(topic)
+        used += cost
+    return [chunk for chunk in out if chunk]
 
 
 def _settle_heap() -> None:
