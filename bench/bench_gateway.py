@@ -82,6 +82,14 @@ async def serve(args) -> int:
     log = open_log(args.store, args.tournament)
     options = {"boards": args.boards} if args.boards else {}
     gateway = Gateway(log, args.mqtt, args.tournament, client_id=args.client_id, **options)
+    for what in filter(None, os.environ.get("BENCH_GATEWAY_WHATIF", "").split(",")):  # where the time goes
+        name, _, value = what.partition("=")
+        if name == "feedback" and value == "off":
+            gateway._publish_feedback = lambda feedback: None  # noqa: SLF001 - what-if only
+        elif name == "tick" and value == "off":
+            gateway.hall.tick = lambda now: __import__("gateway.hall").hall.Step()
+        else:
+            setattr(sys.modules["gateway.service"], name, float(value))  # e.g. FLUSH_EVERY_S=0.02
     task = asyncio.create_task(gateway.run(), name="gateway")
     ready = asyncio.create_task(gateway.ready.wait())
     done, _ = await asyncio.wait({task, ready}, timeout=40, return_when=asyncio.FIRST_COMPLETED)
