@@ -71,6 +71,7 @@ HANDLE_SLICE = 64  # messages handled before the loop lets the MQTT reader and t
 # At most one append (one Redis script call) per FLUSH_EVERY_S under load: a batch a ply long cost a
 # round trip and its reading back per ply (bench/bench_gateway.py); 4 ms is a sixth of the p99 target.
 FLUSH_EVERY_S = 0.004
+CORK_FROM = 4  # PUBACKs and feedback in one batch above which they are written at once as few segments
 # The gateway knows its own entries (their seqs come back from the append): it reads the log for the
 # others' (the organiser's rounds, the arbiters' decisions, other shards' boards) at most this often.
 FOLLOW_EVERY_S = 0.02
@@ -452,8 +453,8 @@ class Gateway:
                 if client is self._client:  # a message of a lost link: the broker redelivers it
                     adapter.ack(client, mid, qos)
             self._publish_feedback(feedback)
-            if self._client is not None and (acks or feedback):
-                adapter.write_corked(self._client)
+            if self._client is not None and len(acks) + len(feedback) > CORK_FROM:
+                adapter.write_corked(self._client)  # else paho's writer sends them on the loop's next turn
 
     def _publish_feedback(self, feedback: list[tuple[str, dict]]) -> None:
         client = self._client
