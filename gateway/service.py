@@ -230,6 +230,10 @@ class Gateway:
                         connected_at = time.monotonic()
                         async for message in client.messages:
                             self._enqueue(client, message)
+                            # aiomqtt makes a task and an asyncio.wait per message it hands out: take
+                            # what paho has queued meanwhile at once (in order)
+                            for queued in adapter.take_queued(client):
+                                self._enqueue(client, queued)
                     except asyncio.CancelledError:
                         await self._settle(client)
                         raise
