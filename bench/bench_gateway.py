@@ -28,6 +28,12 @@ Heavy: run it under the machine lock, ``flock /work/notes/bench.lock .venv/bin/p
 bench/bench_gateway.py``. ``--quick``: 100 boards rapid, 15 s. ``--profile DIR``: py-spy records each
 gateway (raw folded stacks) at the largest board count.
 
+What-ifs (not the product's settings), to say where the time goes: ``BENCH_GATEWAY_WHATIF`` =
+``FLUSH_EVERY_S=0.02`` (any constant of gateway/service.py), ``feedback=off``, ``tick=off``
+(comma-separated); ``BENCH_GATEWAY_CPROFILE=DIR`` writes a cProfile of each gateway (slow: it
+inflates Python-heavy code several times). Each gateway's STATS line (printed as a note) has its
+counts and the garbage collector's pauses.
+
 Usage: ``bench/bench_gateway.py [--quick] [--boards 100,1000] [--paces rapid,blitz] [--shards 2x1000]
 [--duration S] [--warmup-s S] [--baseline-code DIR | --no-baseline] [--profile DIR]``.
 """
