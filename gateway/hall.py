@@ -19,6 +19,13 @@ messages are applied exactly once and in ``seq`` order:
   asking is feedback, not state); when the hold expires, ``seq_gap`` and the held ones are applied.
 
 What a message means is decided in ``gateway.decide``.
+
+Shards (``boards``: a ``services.hall.boardspec.BoardSet``): a hall split across several gateway
+processes by board range folds the whole log but decides only for its own boards: it only receives
+their messages, its timer looks at their devices and games only, and of the regulations' answers to
+an entry it emits those about its boards (``owns``); another shard's entries are folded with no
+answer (that shard answers them). Entries about no board (none the gateway writes today) belong to
+the shard that has board 1 (``lead``).
 """
 
 from __future__ import annotations
@@ -85,6 +92,8 @@ class Turn:
             event, changes = self.emitted[done]
             done += 1
             for answer in referee.answers(self.hall.state, event, changes, self.now):
+                if not self.hall.owns(answer):
+                    continue  # another shard's board: that shard emits it
                 answered += 1
                 if answered > budget:
                     raise RuntimeError(f"the regulations answered more than {budget} times to one message")
@@ -142,12 +151,15 @@ class RulesCache:
 class Hall:
     """The hall of one tournament. ``tournament``: its slug (topics ``venue/{slug}/...``);
     ``config``: a tournament file in force until the log registers one; ``hold_ms``: how long a
-    message waits for a missing seq; ``clock_rate``: a replay's speed (1 in a real hall).
+    message waits for a missing seq; ``clock_rate``: a replay's speed (1 in a real hall);
+    ``boards``: a shard's ``BoardSet`` (None: every board; see the module docstring).
     ``faults``: how many times a fault of ours was caught (``last_fault`` says the latest)."""
 
     def __init__(self, tournament: str, *, hold_ms: int = 5000, ask_every_ms: int = 1000, config=None,
-                 clock_rate: float = 1.0):
+                 clock_rate: float = 1.0, boards=None):
         self.tournament = tournament
+        self.boards = boards  # None: every board (one gateway for the hall)
+        self.lead = boards is None or "1" in boards
         self.hold_ms = hold_ms
         self.ask_every_ms = ask_every_ms
         self.state = HallState(config, clock_rate)
@@ -161,7 +173,26 @@ class Hall:
         """What the Laws say, with the rules core, to an entry folded with ``changes``: a game set up
         from a position already over ends (``Decider.start_due``)."""
         for gid in _games_touched(self.state, changes):
-            self.decider.start_due(turn, self.state.games[gid])
+            g = self.state.games[gid]
+            if self.mine(g.board):
+                self.decider.start_due(turn, g)
+
+    def mine(self, board: str | None) -> bool:
+        """Whether this gateway decides for ``board`` (None: an entry about no board: the lead's)."""
+        if self.boards is None:
+            return True
+        return self.lead if board is None else board in self.boards
+
+    def owns(self, event) -> bool:
+        """Whether this gateway emits ``event`` (an answer): it is about one of its boards, by its
+        ``board`` or its ``game``'s board."""
+        if self.boards is None:
+            return True
+        board = getattr(event, "board", None)
+        if board is None and getattr(event, "game", None) is not None:
+            g = self.state.games.get(event.game)
+            board = g.board if g is not None else None
+        return self.mine(board)
 
     # ----- replay and entries others append -----------------------------------------------------
     def fold(self, type: str, data: dict, at: int = 0, seq: int | None = None) -> None:
@@ -179,7 +210,11 @@ class Hall:
         except BadEvent:
             self.state.fold(type, data, at, seq)
             return turn.step
-        turn.emitted.append((event, self.state.apply_event(event, at, seq)))
+        changes = self.state.apply_event(event, at, seq)
+        about = getattr(event, "board", None) is not None or getattr(event, "game", None) is not None
+        if self.boards is not None and about and not self.owns(event):
+            return turn.step  # another shard's board: that shard answers it
+        turn.emitted.append((event, changes))
         self._answer(turn)
         return turn.step
 
@@ -247,6 +282,8 @@ class Hall:
         requests to resend, and what the regulations owe now (default time, timers, ...)."""
         turn = Turn(self, now_ms)
         for board in list(self.state.boards.values()):
+            if self.boards is not None and board.board not in self.boards:
+                continue
             for name, dev in list(board.devices.items()):
                 if not dev.waiting:
                     self._asked.pop((board.board, name), None)
@@ -256,14 +293,15 @@ class Hall:
                     self._drain(turn, board.board, name)
                 elif now_ms - self._asked.get((board.board, name), 0) >= self.ask_every_ms:
                     self._ask(turn, board.board, name, min(dev.waiting))
-        for g in list(self.state.games.values()):
+        games = [g for g in self.state.games.values() if self.boards is None or g.board in self.boards]
+        for g in games:
             try:
                 self.decider.start_due(turn, g)
                 irregular.presses_due(self.decider, turn, g)
             except Exception as exc:  # noqa: BLE001 - one game's fault must not stop the others'
                 self._fault(exc)
         try:
-            for event in referee.tick(self.state, now_ms):
+            for event in referee.tick(self.state, now_ms, None if self.boards is None else games):
                 turn.emit(event)
         except Exception as exc:  # noqa: BLE001 - time must keep passing for the other boards
             self._fault(exc)

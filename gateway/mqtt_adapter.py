@@ -48,7 +48,7 @@ def ack(client: aiomqtt.Client, mid: int, qos: int) -> None:
         paho(client).ack(mid, qos)
 
 
-def publish_nowait(client: aiomqtt.Client, topic: str, payload: str, qos: int) -> None:
+def publish_nowait(client: aiomqtt.Client, topic: str, payload: str | bytes, qos: int) -> None:
     """Queue a publish on paho's own outgoing queue without awaiting it (paho resends QoS 1 until its
     PUBACK): the next batch of the gateway must not wait for the devices. Never raises."""
     with contextlib.suppress(Exception):
@@ -63,6 +63,23 @@ def no_delay(client: aiomqtt.Client) -> None:
     if sock is not None:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def write_corked(client: aiomqtt.Client) -> None:
+    """Put paho's queued packets (a batch's PUBACKs and feedback) on the wire now, as few TCP
+    segments (TCP_CORK around the writes, Linux): paho sends each packet with a send() of its
+    own, and on loopback every segment wakes the broker. Never raises."""
+    sock = paho(client).socket()
+    cork = getattr(socket, "TCP_CORK", None)
+    if sock is None or cork is None:
+        return write_now(client)
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.IPPROTO_TCP, cork, 1)
+    try:
+        write_now(client)
+    finally:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, cork, 0)  # uncorking sends what is held
 
 
 def take_queued(client: aiomqtt.Client) -> list:

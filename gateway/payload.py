@@ -70,9 +70,12 @@ class Message:
         return value if isinstance(value, str) else None
 
 
-def topic_filters(tournament: str) -> list[str]:
-    """The topic filters the gateway subscribes to for ``tournament``."""
-    return [f"venue/{tournament}/boards/+/{kind}" for kind in KINDS]
+def topic_filters(tournament: str, boards=None) -> list[str]:
+    """The topic filters the gateway subscribes to for ``tournament``: every board's, or those of
+    ``boards`` (a shard's ``BoardSet``; a board's five kinds, not ``+``, which takes the feedback)."""
+    if boards is None:
+        return [f"venue/{tournament}/boards/+/{kind}" for kind in KINDS]
+    return [f"venue/{tournament}/boards/{board}/{kind}" for board in boards for kind in KINDS]
 
 
 def feedback_topic(tournament: str, board: str) -> str:

@@ -22,6 +22,13 @@
 7. runs a timer (every 200 ms) for held messages, resend requests and what the regulations owe as
    time passes (default time, move timers).
 
+A hall can be split across several gateway processes by board range (``boards="1-500"``, a
+``services.hall.boardspec`` SPEC): each shard subscribes to its boards' topics only, with a client id
+of its own (``venue-gateway-{t}-boards-{SPEC}``: another shard is no takeover, a second process for
+the same range is), appends to the one log, folds all of it and decides only for its boards
+(``gateway.hall``). Shards need the Redis log (appends from several processes, each a script run
+atomically; the SQLite log is one process's: refused).
+
 A store failure never drops entries: the batch is retried in order (with backoff) while messages keep
 being handled; an entry the store refuses as malformed is replaced by a ``message_rejected`` naming
 it, so no single entry blocks the others. On cancellation, messages already received are handled
@@ -32,7 +39,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import gc
+import msgspec
 import logging
 import time
 import uuid
@@ -46,6 +54,8 @@ from gateway.hall import Hall, Step
 from gateway.mqtt_url import parse_mqtt_url
 from gateway.payload import feedback_topic, topic_filters
 from services.eventlog.base import BadEntryError, EventLog, LogReplaced
+from services.eventlog.sqlite import SqliteLog
+from services.hall import boardspec
 from services.events import MessageRejected, RoundStarted
 
 log = logging.getLogger(__name__)
@@ -58,6 +68,13 @@ FEEDBACK_INFLIGHT = 1000
 RATE_PER_S = 50.0  # a device's sustained messages per second (a real board or clock sends a few)
 RATE_BURST = 400   # ... and its burst (a board resending its backlog after a reconnect)
 HANDLE_SLICE = 64  # messages handled before the loop lets the MQTT reader and the flush run
+# At most one append (one Redis script call) per FLUSH_EVERY_S under load: a batch a ply long cost a
+# round trip and its reading back per ply (bench/bench_gateway.py); 4 ms is a sixth of the p99 target.
+FLUSH_EVERY_S = 0.004
+CORK_FROM = 4  # PUBACKs and feedback in one batch above which they are written at once as few segments
+# The gateway knows its own entries (their seqs come back from the append): it reads the log for the
+# others' (the organiser's rounds, the arbiters' decisions, other shards' boards) at most this often.
+FOLLOW_EVERY_S = 0.02
 
 
 def now_ms() -> int:
@@ -101,12 +118,16 @@ class Gateway:
     def __init__(self, log: EventLog, mqtt_url: str, slug: str | None = None, *,
                  tournament=None, username: str | None = None, password: str | None = None,
                  client_id: str | None = None, hold_ms: int = 5000, keepalive: int = 5,
-                 clock_rate: float = 1.0):
+                 clock_rate: float = 1.0, boards=None):
         if slug is None and isinstance(tournament, str):
             slug, tournament = tournament, None
         if not slug:
             raise ValueError("the tournament's slug is required")
         self.config = tournament
+        self.boards = boardspec.parse(boards) if isinstance(boards, str) else boards
+        if self.boards is not None and isinstance(log, SqliteLog):
+            raise ValueError("a gateway for a range of boards (--boards) needs the Redis event log: the SQLite "
+                             "log is written by one gateway process, which then takes every board")
         target = parse_mqtt_url(mqtt_url)
         self.log = log
         self.tournament = slug
@@ -115,10 +136,12 @@ class Gateway:
         self.password = password if password is not None else target.password
         # One session per tournament: two halls' gateways on one broker must not take over each
         # other's kept session (and its subscriptions and queued messages).
-        self.client_id = client_id or f"venue-gateway-{slug}"
+        # A shard's id names its boards: two shards are two sessions, two processes for one range one.
+        self.client_id = client_id or (f"venue-gateway-{slug}" if self.boards is None
+                                       else f"venue-gateway-{slug}-boards-{self.boards.spec}")
         self.keepalive = keepalive
         self.hall = Hall(slug, hold_ms=hold_ms, config=tournament if not isinstance(tournament, str) else None,
-                         clock_rate=clock_rate)
+                         clock_rate=clock_rate, boards=self.boards)
         self.ready = asyncio.Event()
         self.connected = asyncio.Event()
         self.counts = {"messages": 0, "entries": 0, "reconnects": 0, "store_errors": 0,
@@ -130,6 +153,7 @@ class Gateway:
         self._feedback: list[tuple[str, dict]] = []
         self._inbox: dict[str, deque] = {}
         self._buckets: dict[str, _Bucket] = {}
+        self._dropping: set[str] = set()  # topics with drops not yet reported (not every bucket per turn)
         self._work = asyncio.Event()
         self._wake = asyncio.Event()
         self._stopping = False
@@ -178,6 +202,7 @@ class Gateway:
             log.warning("gateway %s: %d log entries could not be folded (first: %s)", self.tournament,
                         len(self.hall.state.errors), self.hall.state.errors[0])
         log.info("gateway %s: state rebuilt from %d entries", self.tournament, len(entries))
+        _settle_heap()
 
     async def _mqtt_loop(self) -> None:
         backoff = 0.1
@@ -197,14 +222,18 @@ class Gateway:
                     adapter.no_delay(client)
                     self._client = client
                     try:
-                        for topic in topic_filters(self.tournament):
-                            await client.subscribe(topic, qos=1, timeout=10)
+                        for chunk in _chunks(topic_filters(self.tournament, self.boards), SUBSCRIBE_BYTES):
+                            await client.subscribe([(topic, 1) for topic in chunk], timeout=10)
                         self.connected.set()
                         self.ready.set()
                         backoff = 0.1
                         connected_at = time.monotonic()
                         async for message in client.messages:
                             self._enqueue(client, message)
+                            # aiomqtt makes a task and an asyncio.wait per message it hands out: take
+                            # what paho has queued meanwhile at once (in order)
+                            for queued in adapter.take_queued(client):
+                                self._enqueue(client, queued)
                     except asyncio.CancelledError:
                         await self._settle(client)
                         raise
@@ -253,6 +282,7 @@ class Gateway:
             bucket = self._buckets[topic] = _Bucket(time.monotonic())
         if kind != "status" and not bucket.take(time.monotonic()):
             self.counts["dropped"] += 1
+            self._dropping.add(topic)
             self._acks.append((client, message.mid, message.qos))  # dropped: nothing to redeliver
             return
         self._inbox.setdefault(source, deque()).append((client, topic, message.payload, message.mid, message.qos))
@@ -284,8 +314,11 @@ class Gateway:
         return bool(self._inbox)
 
     def _report_drops(self) -> None:
-        for topic, bucket in self._buckets.items():
-            if bucket.dropped:
+        if not self._dropping:
+            return
+        topics, self._dropping = self._dropping, set()
+        for topic, bucket in self._buckets.items():  # (rare) in the buckets' order, as ever
+            if topic in topics and bucket.dropped:
                 board = topic.split("/")[3] if topic.count("/") >= 4 else None
                 self._take(Step(entries=[(MessageRejected.TYPE, {
                     "board": board, "topic": topic[:200], "device": "clock" if topic.endswith("/clock") else "board",
@@ -343,7 +376,7 @@ class Gateway:
         backoff = 0.2
         while True:
             try:
-                async for entry in self.log.follow(after=self._last_seq):
+                async for entry in self.log.follow(after=self._last_seq, pace_s=FOLLOW_EVERY_S):
                     async with self._appending:  # our own appends in flight: learn their seqs first
                         pass
                     self._last_seq = entry.seq
@@ -353,6 +386,7 @@ class Gateway:
                     at = now_ms()
                     self._take(self.hall.external(entry.type, entry.data, entry.at, entry.seq, at), at)
                     if entry.type == RoundStarted.TYPE:
+                        _settle_heap()
                         log.info("gateway %s: round %s started (%d boards)", self.tournament,
                                  entry.data.get("round"), len(entry.data.get("games", [])))
             except asyncio.CancelledError:
@@ -370,6 +404,8 @@ class Gateway:
     # ----- storing, then acknowledging ----------------------------------------------------------
     async def _flush_loop(self) -> None:
         backoff = 0.05
+        loop = asyncio.get_running_loop()
+        flushed = 0.0
         while True:
             if not self._pending and not self._feedback and not self._acks:
                 if self._stopping:
@@ -377,6 +413,10 @@ class Gateway:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
+            wait = flushed + FLUSH_EVERY_S - loop.time()
+            if wait > 0 and not self._stopping:
+                await asyncio.sleep(wait)  # gather what arrives meanwhile into this batch
+            flushed = loop.time()
             batch, feedback, acks = self._pending, self._feedback, self._acks
             self._pending, self._feedback, self._acks = [], [], []
             self._coalesce.reset()
@@ -417,6 +457,8 @@ class Gateway:
                 if client is self._client:  # a message of a lost link: the broker redelivers it
                     adapter.ack(client, mid, qos)
             self._publish_feedback(feedback)
+            if self._client is not None and len(acks) + len(feedback) > CORK_FROM:
+                adapter.write_corked(self._client)  # else paho's writer sends them on the loop's next turn
 
     def _publish_feedback(self, feedback: list[tuple[str, dict]]) -> None:
         client = self._client
@@ -424,7 +466,34 @@ class Gateway:
             return
         for board, payload in feedback:
             adapter.publish_nowait(client, feedback_topic(self.tournament, board),
-                                   json.dumps(payload, separators=(",", ":")), FEEDBACK_QOS)
+                                   msgspec.json.encode(payload), FEEDBACK_QOS)
+
+
+SUBSCRIBE_BYTES = 3000  # a SUBSCRIBE's filters (a shard's 5 per board): under the venue Mosquitto's 4 KB packets
+
+
+def _chunks(topics: list[str], size: int) -> list[list[str]]:
+    """``topics`` cut into runs of at most ``size`` bytes of SUBSCRIBE payload (2 + length + 1 each)."""
+    out: list[list[str]] = [[]]
+    used = 0
+    for topic in topics:
+        cost = len(topic.encode()) + 3
+        if out[-1] and used + cost > size:
+            out.append([])
+            used = 0
+        out[-1].append(topic)
+        used += cost
+    return [chunk for chunk in out if chunk]
+
+
+def _settle_heap() -> None:
+    """Collect once, then move every object alive into the collector's permanent generation
+    (``gc.freeze``): the hall's state (a round's games, their rules cores) lives as long as the
+    gateway, and a full collection walking it paused the gateway ~110 ms at 1,000 boards, the p99
+    of every message in flight (bench/bench_gateway.py). Done when that state is built: after the
+    rebuild and at each round's set-up."""
+    gc.collect()
+    gc.freeze()
 
 
 TAKEOVER_S = 3.0  # a link lost this soon after it came up counts as the session taken over

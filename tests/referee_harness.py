@@ -31,6 +31,10 @@ class Referee:
         turn.answers()
         return turn.step.entries
 
+    def owns(self, event) -> bool:
+        """One hall, no shards: every answer is this referee's (``gateway.hall.Hall.owns``)."""
+        return True
+
     def laws_answers(self, turn, changes) -> None:
         """The Laws' answers need a game's rules core (``gateway.hall.Hall.laws_answers``): the
         gateway's, not driven here."""

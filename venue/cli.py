@@ -5,7 +5,7 @@ Subcommands::
     venue demo [--speed X] [--port P] [--host H] [--boards-kind move|position] [--exit-when-done] [--tournament FILE.toml]
     venue serve --mqtt mqtt://HOST:PORT --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N]
                 [--round-start now|ISO] [--accept-changes] [--host H] [--port P]
-    venue gateway --mqtt URL --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N]
+    venue gateway --mqtt URL --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N] [--boards SPEC]
                   [--round-start now|ISO] [--accept-changes]
     venue dashboard --store URL --tournament SLUG|FILE.toml [--host H] [--port P]
     venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X] [--kind move|position] [--fault F ...]
@@ -92,6 +92,9 @@ def parser() -> argparse.ArgumentParser:
                    help="optional: the round's pairings as PGN, or a round number to pair from the "
                    "tournament file; logged once as round_started")
     g.add_argument("--variant", choices=("chess", "checkers"), default="chess")
+    g.add_argument("--boards", metavar="SPEC",
+                   help="a shard of the hall: decide only for these boards (e.g. 1-500; one gateway "
+                   "process per range, all on one Redis log; deploy/SCALE-OUT.md)")
     _round_start(g)
 
     b = sub.add_parser("dashboard", allow_abbrev=False, help="the spectators' dashboard alone, fed from the event log")
@@ -181,7 +184,7 @@ def _run(args: argparse.Namespace) -> int:
                                args.host, args.port, args.round_start, args.accept_changes)
     elif args.command == "gateway":
         coro = serve.run_gateway(args.mqtt, args.store, args.tournament, args.round, args.variant,
-                                 args.round_start, args.accept_changes)
+                                 args.round_start, args.accept_changes, boards=args.boards)
     elif args.command == "dashboard":
         coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port)
     elif args.command == "bridge":

@@ -344,14 +344,22 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
 
 
 async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | None = None,
-                      variant: str = "chess", round_start: str | None = None, accept_changes: bool = False) -> int:
+                      variant: str = "chess", round_start: str | None = None, accept_changes: bool = False,
+                      boards: str | None = None) -> int:
     """``venue gateway``: devices' MQTT messages into the event log, until stopped; with
     ``round_path`` (PGN, or a round number with a tournament file), first logs that round's
     ``round_started`` unless it is there already; a tournament file is registered as ``prepare``
-    says."""
+    says. ``boards``: a shard's board SPEC (``gateway.service``): only the shard with board 1 writes
+    the tournament-level entries (the file's registration, the round); CliError for ``--round``
+    on another shard, a bad SPEC or an SQLite store."""
     from gateway import Gateway
 
     slug, t = resolve_tournament(tournament)
+    shard = shard_of(boards, store)
+    lead = shard is None or "1" in shard
+    if round_path is not None and not lead:
+        raise CliError(f"--round with --boards {boards}: the round is logged once, by the gateway whose boards "
+                       "include board 1 (or by venue serve/gateway without --boards); start this shard without it")
     if round_path is not None and not round_path.isdigit():
         round_setup(round_path, variant)
     start_ms = round_start_ms(t, round_start)
@@ -359,19 +367,37 @@ async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | 
     log = await open_store(store, slug)
     task = None
     try:
-        if round_path is not None or t is not None:
+        if lead and (round_path is not None or t is not None):
             started = await prepare(log, t, round_path, variant, start_ms, accept_changes)
             for line in started.lines:
                 print(f"venue gateway: {line}")
-        gateway = Gateway(log, mqtt, slug, tournament=t)
+        gateway = Gateway(log, mqtt, slug, tournament=t, boards=shard)
         task = asyncio.create_task(gateway.run(), name="gateway")
         await gateway_ready(gateway, task)
-        print(f"venue gateway: {slug}: {redact(mqtt)} -> {redact(store)}. Ctrl-C to stop.", flush=True)
+        part = f" boards {shard.spec}" if shard is not None else ""
+        print(f"venue gateway: {slug}{part}: {redact(mqtt)} -> {redact(store)}. Ctrl-C to stop.", flush=True)
         await gateway_stopped(task)
         return 0
     finally:
         await _stop(task)
         await log.close()
+
+
+def shard_of(boards: str | None, store: str):
+    """``--boards``: the shard's ``BoardSet`` (None without it); CliError for a bad SPEC or a store
+    other than Redis (several gateway processes append to one log: the SQLite log is one process's)."""
+    if boards is None:
+        return None
+    from services.hall.boardspec import BoardSpecError, parse
+
+    try:
+        shard = parse(boards)
+    except BoardSpecError as exc:
+        raise CliError(f"--boards: {exc}") from None
+    if not store.startswith(("redis://", "rediss://")):
+        raise CliError("--boards needs a Redis store (--store redis://...): the shards of a hall append to one "
+                       "log, and the SQLite log is written by one gateway process, which takes every board")
+    return shard
 
 
 async def run_dashboard(store: str, tournament: str, host: str, port: int) -> int:

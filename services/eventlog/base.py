@@ -137,8 +137,13 @@ class EventLog(ABC):
         """The highest ``seq`` (0 when empty)."""
 
     @abstractmethod
-    def follow(self, after: int = 0, *, expect_epoch: str | None = None) -> AsyncIterator[Entry]:
+    def follow(self, after: int = 0, *, expect_epoch: str | None = None,
+               pace_s: float = 0.0) -> AsyncIterator[Entry]:
         """Every entry with ``seq > after``, then each new one as it is appended, forever.
+
+        ``pace_s``: a follower in no hurry (the gateway, which knows its own entries) asks the store
+        at most once per ``pace_s`` seconds, so each read brings many entries rather than one (a
+        store that serves recent entries from memory, the in-memory and SQLite ones, ignores it).
 
         Raises ``LogReplaced`` when the log is replaced or rolled back under it (including when the
         store holds fewer than ``after`` entries), when its epoch is not ``expect_epoch`` (if given)

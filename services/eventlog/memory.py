@@ -130,7 +130,8 @@ class MemoryLog(AppendsBatches):
         self._check_open()
         return self._checked()
 
-    async def follow(self, after: int = 0, *, expect_epoch: str | None = None) -> AsyncIterator[Entry]:
+    async def follow(self, after: int = 0, *, expect_epoch: str | None = None,
+                     pace_s: float = 0.0) -> AsyncIterator[Entry]:
         """Every entry with ``seq > after``, then each new one as appended; ends when this log
         closes. Raises LogReplaced when the store is wiped or holds fewer than ``after`` entries."""
         self._check_open()

@@ -338,8 +338,11 @@ class RedisLog(AppendsBatches):
         self._identity.check(epoch, last, before=before)
         return last
 
-    async def follow(self, after: int = 0, *, expect_epoch: str | None = None) -> AsyncIterator[Entry]:
+    async def follow(self, after: int = 0, *, expect_epoch: str | None = None,
+                     pace_s: float = 0.0) -> AsyncIterator[Entry]:
         """Every entry with ``seq > after``, then each new one (XREAD BLOCK); ends when closed.
+        ``pace_s``: after a reply with entries, the next XREAD waits until ``pace_s`` seconds after
+        the previous one (base.py).
 
         Each reply is checked (module docstring): LogReplaced when the epoch is not the one known
         (or ``expect_epoch``), the entry last yielded (or the one at ``after``) is gone or changed,
@@ -351,7 +354,13 @@ class RedisLog(AppendsBatches):
         last: Entry | None = None
         failing_since: float | None = None
         loop = asyncio.get_running_loop()
+        asked = 0.0
         while not self._closed:
+            if pace_s > 0:
+                wait = asked + pace_s - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                asked = loop.time()
             pipe = self._client.pipeline(transaction=False)
             pipe.xread({self._stream: f"{cursor}-0"}, count=_PAGE, block=self._block_ms)
             pipe.get(self._epoch_key)

@@ -362,7 +362,8 @@ class SqliteLog(AppendsBatches):
         finally:
             self._watcher = None
 
-    async def follow(self, after: int = 0, *, expect_epoch: str | None = None) -> AsyncIterator[Entry]:
+    async def follow(self, after: int = 0, *, expect_epoch: str | None = None,
+                     pace_s: float = 0.0) -> AsyncIterator[Entry]:
         """Every entry with ``seq > after``, then each new one; ends when this log is closed.
 
         This instance's appends arrive at once (served from memory when recent); other processes'

@@ -199,7 +199,7 @@ class ClockWatch:
         """Count mismatches that have lasted past the grace period, each once: ``reported`` holds
         the ``(kind, side, count)`` already reported (the fold of ``clock_disagreement`` entries:
         the watch itself changes only by the events it is shown)."""
-        if not self.check_counts:
+        if not self.check_counts or not self.since:  # no mismatch open (``_mark``): nothing can be due
             return []
         out = []
         for key, bad in self._mismatches():

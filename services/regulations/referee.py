@@ -80,11 +80,11 @@ def _incorrect_claim(state: HallState, event: DrawClaimDecided) -> list[Event]:
     return [propose(state, g, event.side or g.turn, CLAIM)]
 
 
-def tick(state: HallState, now_ms: int) -> list[Event]:
+def tick(state: HallState, now_ms: int, games=None) -> list[Event]:
     """Everything due at ``now_ms`` for every game of the current round (and games still open in
-    earlier rounds)."""
+    earlier rounds); ``games``: only these (a gateway shard's boards' games)."""
     out: list[Event] = []
-    for g in state.games.values():
+    for g in state.games.values() if games is None else games:
         out.extend(due(state, g, now_ms))
     return out
 

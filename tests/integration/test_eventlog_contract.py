@@ -73,6 +73,19 @@ async def test_follow_replays_then_tails(log):
     await follower.aclose()
 
 
+async def test_a_paced_follower_gets_every_entry_in_order(log):
+    """base.py ``follow(pace_s=)``: a follower in no hurry reads less often, and misses nothing: the
+    entries of several appends made between its reads come in order (the gateway's follower)."""
+    follower = log.follow(after=0, pace_s=0.05)
+    pending = asyncio.ensure_future(take(follower, 12))
+    for batch in range(4):
+        await log.append_many([("move_played", {"i": batch * 3 + i}, None) for i in range(3)])
+        await asyncio.sleep(0.01)
+    got = await pending
+    assert [(e.seq, e.data["i"]) for e in got] == [(n, n - 1) for n in range(1, 13)]
+    await follower.aclose()
+
+
 async def test_two_followers_get_the_same_entries(log):
     """DESIGN.md: any number of dashboards follow one log; each sees every entry in order."""
     a = asyncio.ensure_future(take(log.follow(), 20))

@@ -1,0 +1,431 @@
+"""The gateway's headroom: CPU per ply and publish-to-append latency, beside main's gateway.
+
+Issue 15 "A gateway with headroom". For each configuration the bench starts the gateway (or several
+shards of it) as subprocesses of this script (``serve`` mode: the product's ``gateway.Gateway``
+over Mosquitto + Redis, exactly as ``venue gateway`` runs it, on uvloop), sets up a round of N boards
+(``round_started`` through the product's ``round_from_pgn``), connects one MQTT client per board
+(``bench/_latency_clients.Boards``) and replays the hall load of ``bench/_latency_hall.py``: every
+board plays a real FIDE World Cup 2025 game at its real pace (``rapid``: 15+10 and 10+10; ``blitz``:
+5+3 and 3+2). No dashboard, no spectators: the gateway alone.
+
+Per row:
+
+- **CPU/ply**: the gateway processes' CPU time (user + system, /proc) over the measured window
+  (warm-up included, set-up excluded) divided by the plies published in it;
+- **plies/s**: the plies published per second of that window;
+- **append p50/p99**: a ply's MQTT publish (this process) to its ``move_played`` readable in the
+  log by a follower in this process (``XREAD BLOCK``), both ``time.perf_counter()``; plies from the
+  warm-up on are counted. ``lost``: counted plies never appended (after a 15 s drain).
+
+The baseline is main's gateway (``--baseline-code``, default /work/main, or the repository's
+``git worktree`` of main) run by the same ``serve`` mode, in the same run, on the same load: each row
+prints it beside this tree's figure and the ratio. ``2 shards`` rows split the boards in two board
+ranges (``Gateway(boards=...)``), one process each, on one log.
+
+A Mosquitto with the tuning of deploy/mosquitto/mosquitto.conf is started on a free port (as
+``bench_latency.py`` does); Redis is the one on 127.0.0.1:6379 (keys of a unique slug, deleted after).
+Heavy: run it under the machine lock, ``flock /work/notes/bench.lock .venv/bin/python
+bench/bench_gateway.py``. ``--quick``: 100 boards rapid, 15 s. ``--profile DIR``: py-spy records each
+gateway (raw folded stacks) at the largest board count.
+
+What-ifs (not the product's settings), to say where the time goes: ``BENCH_GATEWAY_WHATIF`` =
+``FLUSH_EVERY_S=0.02`` (any constant of gateway/service.py), ``feedback=off``, ``tick=off``
+(comma-separated); ``BENCH_GATEWAY_CPROFILE=DIR`` writes a cProfile of each gateway (slow: it
+inflates Python-heavy code several times). Each gateway's STATS line (printed as a note) has its
+counts and the garbage collector's pauses.
+
+Usage: ``bench/bench_gateway.py [--quick] [--boards 100,1000] [--paces rapid,blitz] [--shards 2x1000]
+[--duration S] [--warmup-s S] [--baseline-code DIR | --no-baseline] [--profile DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import resource
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / "bench"
+TARGET_CPU_MS = 0.3
+TARGET_P99_MS = 25.0
+
+
+# ----- serve mode: one gateway process (this tree's code or the baseline's) --------------------------
+
+async def serve(args) -> int:
+    """Run one gateway until SIGTERM/stdin closes; ``READY <code>`` once subscribed, ``STATS`` after."""
+    from _latency_services import _say, _until_stopped  # noqa: PLC0415 (REPO is put on sys.path first)
+
+    from gateway import Gateway
+    from services.eventlog import open_log
+
+    import gc
+
+    pauses = {"gc runs": 0, "gc longest ms": 0.0, "gc total ms": 0.0}
+    began = [0.0]
+
+    def timed(phase, info) -> None:  # the collector's pauses (a long one delays every message)
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            ms = (time.perf_counter() - began[0]) * 1000
+            pauses["gc runs"] += 1
+            pauses["gc total ms"] = round(pauses["gc total ms"] + ms, 1)
+            pauses["gc longest ms"] = round(max(pauses["gc longest ms"], ms), 1)
+
+    gc.callbacks.append(timed)
+    log = open_log(args.store, args.tournament)
+    options = {"boards": args.boards} if args.boards else {}
+    gateway = Gateway(log, args.mqtt, args.tournament, client_id=args.client_id, **options)
+    for what in filter(None, os.environ.get("BENCH_GATEWAY_WHATIF", "").split(",")):  # where the time goes
+        name, _, value = what.partition("=")
+        if name == "feedback" and value == "off":
+            gateway._publish_feedback = lambda feedback: None  # noqa: SLF001 - what-if only
+        elif name == "tick" and value == "off":
+            gateway.hall.tick = lambda now: __import__("gateway.hall").hall.Step()
+        else:
+            setattr(sys.modules["gateway.service"], name, float(value))  # e.g. FLUSH_EVERY_S=0.02
+    task = asyncio.create_task(gateway.run(), name="gateway")
+    ready = asyncio.create_task(gateway.ready.wait())
+    done, _ = await asyncio.wait({task, ready}, timeout=40, return_when=asyncio.FIRST_COMPLETED)
+    if ready not in done:
+        ready.cancel()
+        why = (task.exception() if task.done() and not task.cancelled() else None) or "not ready in 40 s"
+        _say(f"FAILED gateway: {why}")
+        return 2
+    import gateway as code
+
+    _say(f"READY {Path(code.__file__).resolve().parent.parent}")
+    await _until_stopped()
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
+    await log.close()
+    _say("STATS " + json.dumps(gateway.counts | pauses))
+    return 0
+
+
+def serve_main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="bench_gateway.py serve")
+    p.add_argument("--code", required=True, help="the repository whose gateway runs")
+    p.add_argument("--store", required=True)
+    p.add_argument("--tournament", required=True)
+    p.add_argument("--mqtt", required=True)
+    p.add_argument("--client-id", required=True)
+    p.add_argument("--boards", default=None, help="this shard's boards (SPEC); none: all")
+    args = p.parse_args(argv)
+    code = str(Path(args.code).resolve())
+    sys.path.insert(0, code)  # the code's own packages first: main's gateway runs with main's services
+    import dashboard.pages  # noqa: F401 - what _latency_services imports, from the code's tree
+    import gateway.service  # noqa: F401
+    import services.eventlog  # noqa: F401
+    from venue.serve import quiet_logs, run
+
+    sys.path.insert(0, str(BENCH))
+    import _latency_services  # noqa: F401 - puts REPO first on sys.path: the code's tree goes first again
+
+    sys.path.insert(0, code)
+
+    quiet_logs()
+    if not os.environ.get("BENCH_GATEWAY_CPROFILE"):
+        return run(serve(args))
+    import cProfile  # what-if: call counts per ply (BENCH_GATEWAY_CPROFILE=DIR; slows the gateway down)
+
+    prof = cProfile.Profile()
+    try:
+        return prof.runcall(run, serve(args))
+    finally:
+        prof.dump_stats(str(Path(os.environ["BENCH_GATEWAY_CPROFILE"]) / f"{args.client_id}.prof"))
+
+
+# ----- the bench ---------------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    """One configuration run with one code: figures, or ``error``."""
+
+    code: str
+    boards: int
+    pace: str
+    shards: int = 1
+    cpu_ms: float = float("nan")
+    plies_s: float = float("nan")
+    appended: list[float] = field(default_factory=list)
+    lost: int = 0
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of process ``pid`` so far (/proc), (0, 0) when unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
+    except (OSError, IndexError, ValueError):
+        return 0.0, 0.0
+
+
+def shard_specs(n: int, shards: int) -> list[str | None]:
+    """``shards`` board ranges covering boards 1..n evenly (None: one gateway for every board)."""
+    if shards <= 1:
+        return [None]
+    step = -(-n // shards)
+    return [f"{lo}-{min(lo + step - 1, n)}" for lo in range(1, n + 1, step)]
+
+
+async def start_gateway(name: str, code: Path, store: str, slug: str, mqtt: str, boards: str | None,
+                        tmp: Path):
+    """A ``serve`` subprocess (``bench_latency.Proc``), once it printed READY."""
+    from bench_latency import Proc, ServiceError, stop
+
+    errfile = tmp / f"{name}.stderr"
+    cmd = [sys.executable, str(Path(__file__).resolve()), "serve", "--code", str(code), "--store", store,
+           "--tournament", slug, "--mqtt", mqtt, "--client-id", f"venue-gateway-{slug}-{name}"]
+    if boards:
+        cmd += ["--boards", boards]
+    proc = await asyncio.create_subprocess_exec(*cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                                                stderr=open(errfile, "wb"))
+    p = Proc(name, proc, errfile)
+    try:
+        while True:
+            line = await asyncio.wait_for(proc.stdout.readline(), 60)
+            if not line:
+                raise ServiceError(f"{name} exited at start-up: {p.stderr_tail() or 'no output'}")
+            text = line.decode().strip()
+            if text.startswith("READY"):
+                p.ready = text[6:]
+                return p
+            if text.startswith("FAILED"):
+                raise ServiceError(f"{name}: {text[7:]}")
+    except BaseException:
+        await stop(p)
+        raise
+
+
+async def run_row(row: Row, code: Path, args, games, mqtt: tuple[str, int], tmp: Path) -> None:
+    """Play the hall load of ``row`` against gateway code ``code``; fills ``row``."""
+    import bench_latency as bl
+    from _latency_clients import Boards
+    from _latency_hall import round_pgn, schedule
+
+    from services.eventlog import open_log
+    from services.events import RoundStarted
+    from services.hall.setup import round_from_pgn
+
+    slug = f"bench-gw-{uuid.uuid4().hex[:8]}"
+    pgn_text, hall = round_pgn(row.boards, games)
+    setup = round_from_pgn(pgn_text)
+    moves = {b: g.moves for b, g in hall.items()}
+    window = args.warmup_s + args.duration
+    events = schedule(hall, speed=1.0, stagger=3.0, until=window)
+    gid = {g["board"]: g["id"] for g in setup["games"]}
+    mqtt_url = f"mqtt://{mqtt[0]}:{mqtt[1]}"
+    gateways, boards, probe, profilers = [], None, None, []
+    try:
+        log = open_log(bl.REDIS_URL, slug)
+        try:
+            await log.append(RoundStarted.TYPE, setup)
+        finally:
+            await log.close()
+        for i, spec in enumerate(shard_specs(row.boards, row.shards)):
+            gateways.append(await start_gateway(f"gw{i + 1}", code, bl.REDIS_URL, slug, mqtt_url, spec, tmp))
+            row.notes.append(f"gw{i + 1}: the gateway of {gateways[-1].ready}" + (f", boards {spec}" if spec else ""))
+        boards = Boards(mqtt[0], mqtt[1], list(moves), prefix=slug)
+        await boards.connect()
+        probe = bl.LogProbe(bl.REDIS_URL, slug)
+        if args.profile and row.boards == max(args.boards):
+            Path(args.profile).mkdir(parents=True, exist_ok=True)
+            for p in gateways:
+                dest = Path(args.profile) / f"{row.code}-{row.boards}-{row.pace}-{row.shards}sh-{p.name}.txt"
+                profilers.append(await asyncio.create_subprocess_exec(
+                    args.py_spy, "record", "-p", str(p.proc.pid), "-r", "200", "--format", "raw", "-o", str(dest),
+                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
+            await asyncio.sleep(1.0)
+        body = lambda b, ply: json.dumps({"seq": ply, "move": moves[b][ply - 1], "sent_at": bl.rfc3339_now()})  # noqa: E731
+        split0 = [cpu_split(p.proc.pid) for p in gateways]
+        t0 = time.perf_counter()
+        sent = await bl.play_hall(boards, events, lambda b: f"venue/{slug}/boards/{b}/move", body, 0.0,
+                                  t0 + window + 30, lambda sent: all((gid[b], p) in probe.seen for b, p in sent),
+                                  drain_s=0.0)
+        span = time.perf_counter() - t0
+        split = [cpu_split(p.proc.pid) for p in gateways]  # the load's window only
+        user = sum(u for u, _ in split) - sum(u for u, _ in split0)
+        system = sum(s for _, s in split) - sum(s for _, s in split0)
+        cpu = user + system
+        end = time.perf_counter() + 15
+        while time.perf_counter() < end and not all((gid[b], p) in probe.seen for b, p in sent):
+            await asyncio.sleep(0.05)
+        row.appended, row.lost = bl.hall_latencies(sent, lambda: [probe.seen], lambda b, p: (gid[b], p))
+        row.cpu_ms = cpu / len(sent) * 1000 if sent else float("nan")
+        row.plies_s = len(sent) / span if span > 0 else float("nan")
+        if sent:
+            row.notes.append(f"CPU per ply: user {user / len(sent) * 1000:.3f} ms, system {system / len(sent) * 1000:.3f} "
+                             f"ms ({len(sent)} plies, {span:.1f} s)")
+        if bl.sent_late[0]:
+            row.notes.append(f"the bench published {bl.sent_late[0]} plies > 50 ms late (it was busy)")
+    except Exception as exc:  # noqa: BLE001 - one row failing must not stop the others
+        row.error = f"{type(exc).__name__}: {exc}"
+    finally:
+        for prof in profilers:
+            with contextlib.suppress(ProcessLookupError):
+                prof.send_signal(signal.SIGINT)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(prof.wait(), 30)
+        if probe:
+            await probe.close()
+        if boards:
+            await boards.close()
+        for p in gateways:
+            await bl.stop(p)
+            if p.stats:
+                row.notes.append(f"{p.name}: " + ", ".join(f"{k} {v}" for k, v in p.stats.items() if v))
+            await bl.cleanup_mqtt_session(*mqtt, f"venue-gateway-{slug}-{p.name}")
+        await bl.cleanup_redis(slug)
+        await _cleanup_identity(slug)
+
+
+async def _cleanup_identity(slug: str) -> None:
+    """Delete the log's identity keys (epoch, batch ids) ``bench_latency.cleanup_redis`` leaves."""
+    import redis.asyncio as aioredis
+
+    from services.eventlog.redis import tournament_keys
+
+    client = aioredis.Redis.from_url("redis://127.0.0.1:6379/0", socket_connect_timeout=3)
+    with contextlib.suppress(Exception):
+        await client.delete(*tournament_keys(slug))
+    with contextlib.suppress(Exception):
+        await client.aclose()
+
+
+def _fmt(x: float, spec: str) -> str:
+    return "-" if x != x else format(x, spec)
+
+
+def table(rows: list[Row]) -> str:
+    """One line per configuration: this tree's figures, main's beside them, the ratio."""
+    from bench_latency import pct
+
+    head = (f"{'config':<22}{'CPU/ply ms':>11}{'main':>8}{'ratio':>7}{'plies/s':>9}{'main':>7}"
+            f"{'p50 ms':>8}{'main':>8}{'p99 ms':>9}{'main':>9}{'ratio':>7}{'lost':>6}")
+    lines = [head, "-" * len(head)]
+    keyed: dict[tuple, dict[str, Row]] = {}
+    for r in rows:
+        keyed.setdefault((r.boards, r.pace, r.shards), {})[r.code] = r
+    for (n, pace, shards), codes in keyed.items():
+        new, base = codes.get("this"), codes.get("main")
+        label = f"{n} {pace}" + (f" {shards} shards" if shards > 1 else "")
+        if new is None or new.error:
+            lines.append(f"{label:<22}FAILED: {new.error if new else 'not run'}")
+            continue
+        b = base if base is not None and not base.error else None
+        b_cpu = b.cpu_ms if b else float("nan")
+        b_p50 = pct(b.appended, .5) if b else float("nan")
+        b_p99 = pct(b.appended, .99) if b else float("nan")
+        p99 = pct(new.appended, .99)
+        lines.append(f"{label:<22}{_fmt(new.cpu_ms, '.3f'):>11}{_fmt(b_cpu, '.3f'):>8}"
+                     f"{_fmt(b_cpu / new.cpu_ms, '.1f') + 'x':>7}{_fmt(new.plies_s, '.0f'):>9}"
+                     f"{_fmt(b.plies_s if b else float('nan'), '.0f'):>7}{_fmt(pct(new.appended, .5), '.1f'):>8}"
+                     f"{_fmt(b_p50, '.1f'):>8}{_fmt(p99, '.1f'):>9}{_fmt(b_p99, '.1f'):>9}"
+                     f"{_fmt(b_p99 / p99, '.1f') + 'x':>7}{new.lost:>6}")
+        if base is not None and base.error:
+            lines.append(f"{'':<22}main FAILED: {base.error}")
+    return "\n".join(lines)
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="100 boards, rapid, 15 s counted, no shards")
+    p.add_argument("--boards", default=None, help="board counts, comma-separated (default 100,1000)")
+    p.add_argument("--paces", default=None, help="rapid,blitz (default both)")
+    p.add_argument("--shards", default=None, help="SHARDSxBOARDS rows, comma-separated (default 2x1000 blitz)")
+    p.add_argument("--duration", type=float, default=None, help="seconds played after the warm-up (default 25)")
+    p.add_argument("--warmup-s", type=float, default=5.0, help="seconds played first (default 5)")
+    p.add_argument("--baseline-code", default="/work/main", help="the repository of the baseline gateway")
+    p.add_argument("--no-baseline", action="store_true", help="this tree's gateway only")
+    p.add_argument("--profile", metavar="DIR", help="py-spy each gateway at the largest board count")
+    p.add_argument("--py-spy", default=shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy"))
+    a = p.parse_args(argv)
+    a.boards = [int(x) for x in (a.boards or ("100" if a.quick else "100,1000")).split(",")]
+    a.paces = [x.strip() for x in (a.paces or ("rapid" if a.quick else "rapid,blitz")).split(",")]
+    a.shards = [tuple(int(v) for v in s.split("x")) for s in
+                (a.shards if a.shards is not None else ("" if a.quick else "2x1000")).split(",") if s]
+    a.duration = a.duration or (15.0 if a.quick else 25.0)
+    return a
+
+
+async def main(argv=None) -> int:
+    args = parse_args(argv)
+    sys.path.insert(0, str(BENCH))
+    import bench_latency as bl
+    from _latency_hall import world_cup_games
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    t_begin = time.perf_counter()
+    load = os.getloadavg()
+    codes = [("this", REPO)] + ([] if args.no_baseline else [("main", Path(args.baseline_code))])
+    configs = [(n, pace, 1) for pace in args.paces for n in args.boards]
+    configs += [(n, "blitz", k) for k, n in args.shards]
+    games = {pace: world_cup_games(bl.WORLD_CUP, pace) for pace in {c[1] for c in configs}}
+    rows: list[Row] = []
+    tmp = Path(tempfile.mkdtemp(prefix="venue-bench-gateway-"))
+    try:
+        async with bl.deploy_mosquitto(tmp) as (mqtt, tuning):
+            await bl.check_redis()
+            print(f"bench_gateway: Mosquitto (deploy tuning: {'; '.join(tuning)}) on port {mqtt[1]}; "
+                  f"Redis 127.0.0.1:6379", flush=True)
+            for n, pace, shards in configs:
+                for name, code in codes:
+                    if shards > 1 and name == "main":
+                        continue
+                    row = Row(name, n, pace, shards)
+                    print(f"  {name:<5} {n:>5} boards {pace:<6} {shards} gateway(s) ...", end="", flush=True)
+                    await run_row(row, code, args, games[pace], mqtt, tmp)
+                    rows.append(row)
+                    print(f" FAILED: {row.error}" if row.error else
+                          f" CPU/ply {row.cpu_ms:.3f} ms, p99 {bl.pct(row.appended, .99):.1f} ms", flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print()
+    print(table(rows))
+    print()
+    for r in rows:
+        for note in r.notes:
+            print(f"note {r.code} {r.boards} {r.pace} {r.shards}sh: {note}")
+    from bench_latency import pct
+
+    for r in rows:
+        if r.code == "this" and not r.error and r.boards >= 1000 and r.pace == "blitz":
+            print(f"target at {r.boards} blitz, {r.shards} gateway(s): CPU/ply <= {TARGET_CPU_MS} ms "
+                  f"{'met' if r.cpu_ms <= TARGET_CPU_MS else 'MISSED'} ({r.cpu_ms:.3f}); p99 < {TARGET_P99_MS:g} ms "
+                  f"{'met' if pct(r.appended, .99) < TARGET_P99_MS else 'MISSED'} ({pct(r.appended, .99):.1f})")
+    print(f"settings: hall load of bench/_latency_hall.py (FIDE World Cup 2025 games at their real pace, boards "
+          f"starting within 3 s); {args.warmup_s:g} s + {args.duration:g} s played, all counted; one MQTT "
+          f"connection per board, QoS 1; CPU/ply = gateway processes' user+system CPU in the window / plies "
+          f"published; p50/p99 = publish -> move_played readable by a log follower in this process; main = "
+          f"{args.baseline_code}'s gateway, same load, same run; ratio = main / this.")
+    print(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start; "
+          f"Python {sys.version.split()[0]}; run took {time.perf_counter() - t_begin:.0f} s")
+    return 0 if all(not r.error for r in rows) else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "serve":
+        sys.exit(serve_main(sys.argv[2:]))
+    sys.path.insert(0, str(REPO))
+    from venue.serve import run
+
+    sys.exit(run(main()))
