@@ -141,6 +141,10 @@ class Recorder:
         except Exception as exc:  # noqa: BLE001 - reported by the bench
             self.error = f"{type(exc).__name__}: {exc}"
 
+    def lost(self) -> bool:
+        """True when its connection has ended (the server closed it, or it failed)."""
+        return self._task is None or self._task.done()
+
     def _message(self, m: dict, t: float) -> None:
         kind = m.get("type")
         if kind == "game":

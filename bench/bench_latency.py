@@ -178,6 +178,8 @@ async def start(name: str, args: list[str], tmp: Path, timeout: float) -> Proc:
 
 async def stop(p: Proc | None) -> None:
     """SIGTERM, collect its ``STATS`` line, SIGKILL after 10 s."""
+    if p is not None and os.environ.get("BENCH_DEBUG"):
+        print(f"\n[{p.name} rc={p.proc.returncode}] {p.stderr_tail(20)}")
     if p is None or p.proc.returncode is not None:
         return
     with contextlib.suppress(ProcessLookupError):
@@ -305,6 +307,25 @@ class Result:
     notes: list[str] = field(default_factory=list)
     cpu: dict = field(default_factory=dict)
     seconds: float = 0.0
+    fanout: str = "grouped"
+    connected_start: int = 0  # passive spectators whose handshake succeeded
+    connected_end: int | None = None  # of them, still connected at the end of the measured window
+    window_end: float = 0.0  # time.monotonic() when the measured window ended
+    pongs: int = 0
+    frames_received: int = 0
+    rss_per_spectator_kb: float = 0.0
+    dashboard_rss_kb: int = 0
+
+    @property
+    def dropped(self) -> int:
+        """Passive spectators wanted but not connected at the end of the window, plus recorders
+        that lost their connection (0 when all stayed)."""
+        passive = max(0, self.spectators - self.recorders)
+        end = self.connected_end if self.connected_end is not None else 0
+        return (passive - end if passive else 0) + self.recorders_lost
+
+    recorders: int = 0
+    recorders_lost: int = 0
 
 
 def rfc3339_now() -> str:
@@ -422,8 +443,23 @@ class LogProbe:
             await self.log.close()
 
 
-async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: float) -> Result:
-    res = Result(backend, n, spectators=args.spectators)
+def rss_kb(pid: int) -> int:
+    """Resident memory of process ``pid`` in KiB (/proc), 0 when unknown."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def client_procs(args, passive: int) -> int:
+    """How many spectator processes: ``--client-procs``, or one per 5,000 spectators (at least one)."""
+    return args.client_procs or max(1, -(-passive // 5000))
+
+
+async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: float,
+                     fanout: str = "grouped") -> Result:
+    res = Result(backend, n, spectators=args.spectators, fanout=fanout)
     t_start = time.perf_counter()
     slug = f"bench-lat-{uuid.uuid4().hex[:8]}-{n}"
     if args.load == "hall":
@@ -442,7 +478,8 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         store = REDIS_URL
         gw_args = ["gateway", "--store", store, "--tournament", slug,
                    "--mqtt", f"mqtt://{MOSQUITTO[0]}:{MOSQUITTO[1]}"]
-    gateway = dashboard = crowd = None
+    gateway = dashboard = None
+    crowds: list[Proc] = []
     boards = hop = probe = None
     recorders: list[Recorder] = []
     profilers: list[asyncio.subprocess.Process] = []
@@ -463,19 +500,32 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         mqtt_host, mqtt_port = gateway.ready.removeprefix("mqtt://").rsplit(":", 1)
         mqtt_port = int(mqtt_port)
         dashboard = await start("dashboard", ["dashboard", "--store", store, "--tournament", slug,
-                                              "--port", "0"]
-                                + (["--queue-cap", str(args.queue_cap)] if args.queue_cap else []), tmp, 40)
+                                              "--port", "0", "--fanout", fanout]
+                                + (["--queue-cap", str(args.queue_cap)] if args.queue_cap else [])
+                                + (["--group-s", str(args.group_s)] if args.group_s is not None else []), tmp, 40)
+        rss0 = rss_kb(dashboard.proc.pid)
         phase("gateway, dashboard ready")
         ws_url = dashboard.ready.replace("http://", "ws://") + "/ws/live"
         passive = max(0, args.spectators - args.recorders)
         if passive:
-            crowd = await start("spectators", ["spectators", "--url", ws_url, "--count", str(passive),
-                                               "--boards", str(n), "--watch", args.watch]
-                                + (["--raw"] if args.raw_spectators else [])
-                                + (["--no-deflate"] if args.no_deflate else []), tmp, 150)
-            connected, failed = (int(x) for x in crowd.ready.split())
-            if failed or connected < passive:
-                res.notes.append(f"{connected}/{passive} passive spectators connected")
+            k = client_procs(args, passive)
+            shares = [passive // k + (i < passive % k) for i in range(k)]
+            offsets = [sum(shares[:i]) for i in range(k)]
+            started = await asyncio.gather(*(
+                start(f"spectators-{i + 1}", ["spectators", "--url", ws_url, "--count", str(shares[i]),
+                                              "--offset", str(offsets[i]), "--boards", str(n), "--watch", args.watch]
+                      + (["--raw"] if args.raw_spectators else [])
+                      + (["--no-deflate"] if args.no_deflate else []), tmp, 300)
+                for i in range(k)), return_exceptions=True)
+            crowds = [c for c in started if isinstance(c, Proc)]
+            errors = [c for c in started if not isinstance(c, Proc)]
+            if errors:
+                raise errors[0] if isinstance(errors[0], Exception) else ServiceError(str(errors[0]))
+            connected = sum(int(c.ready.split()[0]) for c in crowds)
+            res.connected_start = connected
+            if connected < passive:
+                res.notes.append(f"only {connected}/{passive} passive spectators connected")
+            res.rss_per_spectator_kb = (rss_kb(dashboard.proc.pid) - rss0) / max(1, connected)
         phase("passive spectators connected")
         for _ in range(args.recorders):
             r = Recorder(ws_url, deflate=not args.no_deflate)
@@ -489,7 +539,7 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         phase("recorders, boards, hop subscriber connected")
         if args.load == "hall":
             await run_hall(res, args, n, boards, hop, events, moves, slug, store, setup,
-                           [gateway, dashboard, crowd], recorders, phase)
+                           [gateway, dashboard, *crowds], recorders, phase)
             return res
         waves = args.waves
         body = lambda b, w, stamp: json.dumps({"seq": w, "move": moves[b][w - 1], "sent_at": stamp})  # noqa: E731
@@ -503,7 +553,7 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         phase("bare hop done")
         if args.profile and n == max(args.boards) and args.py_spy:
             profilers = await start_profilers(args, backend, n, [gateway, dashboard])
-        cpu0 = {p.name: cpu_seconds(p.proc.pid) for p in (gateway, dashboard, crowd) if p}
+        cpu0 = {p.name: cpu_seconds(p.proc.pid) for p in (gateway, dashboard, *crowds) if p}
         cpu0["bench"] = time.process_time()
         t0 = time.perf_counter()
         gid = {g["board"]: g["id"] for g in setup["games"]}
@@ -518,9 +568,11 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         res.logged, _ = latencies(counted, lambda: [probe.seen], lambda b, w: (gid[b], w))
         res.handled, _ = latencies(counted, lambda: [probe.handled], lambda b, w: (gid[b], w))
         phase("venue waves done")
-        cpu = {p.name: cpu_seconds(p.proc.pid) - cpu0[p.name] for p in (gateway, dashboard, crowd) if p}
+        cpu = {p.name: cpu_seconds(p.proc.pid) - cpu0[p.name] for p in (gateway, dashboard, *crowds) if p}
         cpu["bench"] = time.process_time() - cpu0["bench"]
+        cpu["spectators"] = sum(v for k, v in cpu.items() if k.startswith("spectators-"))
         res.cpu = {k: v / span for k, v in cpu.items()} if span > 0 else {}
+        res.window_end = time.monotonic()
         plies = n * (res.waves + min(args.warmup, waves))
         if plies:
             res.notes.append(f"CPU per ply played: gateway {cpu.get('gateway', 0) / plies * 1000:.2f} ms, "
@@ -547,7 +599,18 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         if boards:
             await boards.close()
         phase("clients closed")
-        await stop(crowd)
+        for crowd in crowds:
+            await stop(crowd)
+        if crowds:
+            ends = [c.stats for c in crowds]
+            if all(ends):
+                window_end = res.window_end or time.monotonic()
+                res.connected_end = sum(sum(1 for t in e.get("closed_at", ()) if t > window_end)
+                                        + e.get("open at the end", 0) for e in ends)
+                res.pongs = sum(e.get("pongs", 0) for e in ends)
+                res.frames_received = sum(e.get("frames", 0) for e in ends)
+            else:
+                res.notes.append("a spectators process gave no STATS: connected at the end unknown")
         await stop(dashboard)
         await stop(gateway)
         phase("services stopped")
@@ -569,11 +632,12 @@ async def run_hall(res: Result, args, n: int, boards: Boards, hop: HopSubscriber
     body = lambda b, ply: json.dumps({"seq": ply, "move": moves[b][ply - 1], "sent_at": rfc3339_now()})  # noqa: E731
     deadline = time.perf_counter() + args.warmup_s + args.duration + 30
     gid = {g["board"]: g["id"] for g in setup["games"]}
-    sent = await play_hall(boards, events, lambda b: f"venue-bench/{slug}/hop/{b}", body, args.warmup_s,
-                           deadline, lambda sent: all(k in hop.seen for k in sent), drain_s=10)
-    res.hop, res.hop_lost = hall_latencies(sent, lambda: [hop.seen], lambda b, p: (b, p))
-    res.hop_waves = len(sent)
-    phase("bare hop done")
+    if args.hop:
+        sent = await play_hall(boards, events, lambda b: f"venue-bench/{slug}/hop/{b}", body, args.warmup_s,
+                               deadline, lambda sent: all(k in hop.seen for k in sent), drain_s=10)
+        res.hop, res.hop_lost = hall_latencies(sent, lambda: [hop.seen], lambda b, p: (b, p))
+        res.hop_waves = len(sent)
+        phase("bare hop done")
     probe = LogProbe(store, slug)
     profilers = []
     try:
@@ -595,7 +659,10 @@ async def run_hall(res: Result, args, n: int, boards: Boards, hop: HopSubscriber
         res.handled, _ = hall_latencies(sent, lambda: [probe.handled], lambda b, p: (gid[b], p))
         cpu = {p.name: cpu_seconds(p.proc.pid) - cpu0[p.name] for p in procs}
         cpu["bench"] = time.process_time() - cpu0["bench"]
+        cpu["spectators"] = sum(v for k, v in cpu.items() if k.startswith("spectators-"))
         res.cpu = {k: v / span for k, v in cpu.items()} if span > 0 else {}
+        res.window_end = time.monotonic()
+        res.dashboard_rss_kb = rss_kb(next(p for p in procs if p.name == "dashboard").proc.pid)
         plies = sum(1 for t, _, _ in events if t <= args.warmup_s + args.duration)
         res.notes.append(f"{plies} plies in {args.warmup_s + args.duration:g} s ({plies / (args.warmup_s + args.duration):.0f}/s), "
                          f"{len(sent)} counted; CPU per ply: gateway {cpu.get('gateway', 0) / plies * 1000:.2f} ms, "
@@ -603,6 +670,8 @@ async def run_hall(res: Result, args, n: int, boards: Boards, hop: HopSubscriber
         if late:
             res.notes.append(f"the bench published {late} plies more than 50 ms after their instant (it was busy)")
         res.via_snapshot = sum(r.via_snapshot for r in recorders)
+        res.recorders = len(recorders)
+        res.recorders_lost = sum(1 for r in recorders if r.lost())
         for r in recorders:
             if r.error:
                 res.notes.append(f"recorder: {r.error}")
@@ -642,20 +711,24 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def table(results: list[Result]) -> str:
-    head = (f"{'backend':<16}{'boards':>7}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'hop p50':>9}"
-            f"{'hop p99':>9}{'p99/hop':>9}  {'log p50':>8}{'log p99':>8}  {'samples':>8} {'lost':>5} "
-            f"{'snap':>6}  cpu/s gw+dash+spect+bench")
+    head = (f"{'backend':<16}{'fan-out':<10}{'boards':>7}{'spect':>7}{'at end':>7}{'p50 ms':>9}{'p99 ms':>9}"
+            f"{'max ms':>9}{'hop p50':>9}{'hop p99':>9}{'p99/hop':>9}  {'log p50':>8}{'log p99':>8}  {'samples':>8} "
+            f"{'lost':>5} {'snap':>6} {'KB/spect':>9}  cpu/s gw+dash+spect+bench")
     lines = [head, "-" * len(head)]
     for r in results:
         if r.error:
-            lines.append(f"{r.backend:<16}{r.boards:>7}  FAILED: {r.error}")
+            lines.append(f"{r.backend:<16}{r.fanout:<10}{r.boards:>7}  FAILED: {r.error}")
             continue
         p99, hop99 = pct(r.venue, 0.99), pct(r.hop, 0.99)
         cpu = "+".join(f"{r.cpu.get(k, 0):.2f}" for k in ("gateway", "dashboard", "spectators", "bench"))
-        lines.append(f"{r.backend:<16}{r.boards:>7}{pct(r.venue, .5):>9.1f}{p99:>9.1f}"
+        at_end = "?" if r.connected_end is None and r.spectators > r.recorders else (
+            (r.connected_end or 0) + r.recorders - r.recorders_lost)
+        lines.append(f"{r.backend:<16}{r.fanout:<10}{r.boards:>7}{r.spectators:>7}{at_end:>7}"
+                     f"{pct(r.venue, .5):>9.1f}{p99:>9.1f}"
                      f"{max(r.venue, default=float('nan')):>9.1f}{pct(r.hop, .5):>9.1f}{hop99:>9.1f}"
                      f"{p99 / hop99 if hop99 > 0 else float('nan'):>8.1f}x  {pct(r.logged, .5):>8.1f}"
-                     f"{pct(r.logged, .99):>8.1f}  {len(r.venue):>8} {r.lost:>5} {r.via_snapshot:>6}  {cpu}")
+                     f"{pct(r.logged, .99):>8.1f}  {len(r.venue):>8} {r.lost:>5} {r.via_snapshot:>6} "
+                     f"{r.rss_per_spectator_kb:>9.1f}  {cpu}")
     return "\n".join(lines)
 
 
@@ -704,6 +777,15 @@ def parse_args(argv=None):
     p.add_argument("--queue-cap", type=int, default=0,
                    help="what-if: the dashboard's per-spectator queue cap (default: the app's own)")
     p.add_argument("--profile", metavar="DIR", help="py-spy the gateway and dashboard at the largest N")
+    p.add_argument("--fanout", default="grouped",
+                   help="the dashboard's spectator hub, comma-separated candidates measured side by side on "
+                        "the same load: grouped (default, the product's: one frame per page and tick) and "
+                        "per-delta (the hub before issue 15: one frame per delta and spectator)")
+    p.add_argument("--group-s", type=float, default=None, help="grouped: the shortest tick, s (default: the app's)")
+    p.add_argument("--client-procs", type=int, default=0,
+                   help="processes the passive spectators run in (default: one per 5,000)")
+    p.add_argument("--no-hop", dest="hop", action="store_false",
+                   help="hall: skip the bare MQTT hop baseline (halves the run; its columns read nan)")
     p.add_argument("--verbose", action="store_true", help="print each phase's time")
     p.add_argument("--py-spy", default=shutil.which("py-spy"), help="py-spy binary")
     a = p.parse_args(argv)
@@ -714,6 +796,10 @@ def parse_args(argv=None):
     a.budget = a.budget or (900.0 if a.load == "hall" else 450.0)
     a.recorders = max(1, min(a.recorders, a.spectators or 1))
     a.backends = [b.strip() for b in a.backends.split(",") if b.strip()]
+    a.fanout = [f.strip() for f in a.fanout.split(",") if f.strip()]
+    for f in a.fanout:
+        if f not in ("grouped", "per-delta"):
+            p.error(f"unknown fan-out {f!r} (grouped, per-delta)")
     for b in a.backends:
         if b not in ("mosquitto+redis", "embedded"):
             p.error(f"unknown backend {b!r}")
@@ -753,16 +839,18 @@ async def main(argv=None) -> int:
                     print(f"  {backend}: {exc}: skipped", flush=True)
                     continue
             for n in args.boards:
-                now = time.perf_counter()
-                if now > budget_end - 10:
-                    results.append(Result(backend, n, error="skipped: the run's time budget is spent"))
-                    continue
-                deadline = min(budget_end, now + CONFIG_CAP_S.get(n, 150) * (0.6 if args.quick else 1))
-                print(f"  {backend:<16} {n:>5} boards ...", end="", flush=True)
-                r = await run_config(backend, n, args, games, tmp, deadline)
-                results.append(r)
-                status = f"FAILED: {r.error}" if r.error else f"p99 {pct(r.venue, .99):.1f} ms"
-                print(f" {status} ({r.seconds:.0f} s)", flush=True)
+                for fanout in args.fanout:
+                    now = time.perf_counter()
+                    if now > budget_end - 10:
+                        results.append(Result(backend, n, fanout=fanout,
+                                              error="skipped: the run's time budget is spent"))
+                        continue
+                    deadline = min(budget_end, now + CONFIG_CAP_S.get(n, 150) * (0.6 if args.quick else 1))
+                    print(f"  {backend:<16} {fanout:<10} {n:>5} boards ...", end="", flush=True)
+                    r = await run_config(backend, n, args, games, tmp, deadline, fanout)
+                    results.append(r)
+                    status = f"FAILED: {r.error}" if r.error else f"p99 {pct(r.venue, .99):.1f} ms"
+                    print(f" {status} ({r.seconds:.0f} s)", flush=True)
     finally:
         await stack.aclose()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -778,6 +866,17 @@ async def main(argv=None) -> int:
     for r in results:
         for note in r.notes:
             print(f"note {r.backend} {r.boards}: {note}")
+    dropped = [r for r in results if not r.error and r.dropped]
+    for r in results:
+        if not r.error and r.spectators:
+            print(f"spectators {r.backend} {r.fanout} {r.boards}: {r.connected_start} passive connected, "
+                  f"{r.connected_end if r.connected_end is not None else '?'} still connected at the end of the "
+                  f"measured window, {r.recorders - r.recorders_lost}/{r.recorders} recorders; {r.pongs} pings "
+                  f"answered, {r.frames_received} frames received; dashboard {r.rss_per_spectator_kb:.1f} KB "
+                  f"per spectator (RSS after connecting), {r.dashboard_rss_kb / 1024:.0f} MB at the end")
+    for r in dropped:
+        print(f"FAIL: {r.dropped} of {r.spectators} spectators were not connected at the end of the measured "
+              f"window ({r.backend} {r.fanout} {r.boards} boards): its figures are not for {r.spectators}")
     big = [r for r in results if r.backend == "mosquitto+redis" and r.boards == 1000 and not r.error]
     if big:
         p99 = pct(big[0].venue, .99)
@@ -803,7 +902,7 @@ async def main(argv=None) -> int:
     print(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start "
           f"(shared with other work: figures are noisy); Python {sys.version.split()[0]}; "
           f"run took {time.perf_counter() - t_begin:.0f} s")
-    return 0 if all(not r.error for r in results) else 1
+    return 0 if all(not r.error for r in results) and not dropped else 1
 
 
 if __name__ == "__main__":
