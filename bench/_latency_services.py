@@ -124,6 +124,15 @@ async def run_dashboard(args) -> int:
                 remove(client)
 
             hub.remove = counted_remove
+            hub.flush_cpu_s = 0.0
+            flush = hub.flush
+
+            def timed_flush() -> None:  # the fan-out's own CPU, apart from the fold's and the server's
+                t = time.thread_time()
+                flush()
+                hub.flush_cpu_s += time.thread_time() - t
+
+            hub.flush = timed_flush
             await asyncio.wait_for(feed.caught_up.wait(), 30)
             _say(f"READY {url}")
             await _until_stopped()
@@ -134,6 +143,11 @@ async def run_dashboard(args) -> int:
                                         "deltas published": hub.published,
                                         "frames built": hub.frames if hub.grouped else "per delta",
                                         "flushes": hub.flushes,
+                                        "frames handed to spectators": hub.writes,
+                                        "flushing s": round(hub.flush_s, 2),
+                                        "longest flush ms": round(hub.longest_flush_s * 1000, 1),
+                                        "CPU us per frame handed (grouped)": round(
+                                            hub.flush_cpu_s * 1e6 / hub.writes, 2) if hub.writes else None,
                                         "deltas dropped for snapshots (all spectators)": gone["dropped"],
                                         "longest queue": gone["high_water_max"]}))
     finally:

@@ -140,7 +140,9 @@ class Hub:
     interested), ``flush`` writes one frame per group. ``later(delay_s, fn)`` schedules the flush
     (default: the running loop's ``call_later``; with no running loop the flush happens at once),
     ``timer()`` is a monotonic clock in seconds (both injected in tests). ``max_group_s``: the
-    longest tick; ``frames``: frames built so far; ``last_cost_s``: the last flush's duration."""
+    longest tick; ``frames``: frames built so far; ``writes``: frames handed to members;
+    ``flush_s``, ``longest_flush_s``, ``last_cost_s``: the time spent flushing (in all, the longest
+    flush, the last one), in seconds of ``timer``."""
 
     def __init__(self, cap: int = DEFAULT_CAP, group_s: float | None = None, *, max_group_s: float = MAX_GROUP_S,
                  later: Callable[[float, Callable[[], None]], object] | None = None,
@@ -158,6 +160,9 @@ class Hub:
         self.published = 0
         self.frames = 0
         self.flushes = 0
+        self.writes = 0  # frames handed to members (written directly or queued)
+        self.flush_s = 0.0  # time spent flushing, s (``timer``)
+        self.longest_flush_s = 0.0
         self.last_cost_s = 0.0
         self._later = later
         self._timer = timer
@@ -289,6 +294,8 @@ class Hub:
         self.flushes += 1
         cost = self._timer() - t0
         self.last_cost_s = cost
+        self.flush_s += cost
+        self.longest_flush_s = max(self.longest_flush_s, cost)
         self._next_at = t0 + cost + min(self.max_group_s, max(self.group_s or 0.0, GROUP_FACTOR * cost))
 
     def _flush_group(self, g: Group) -> None:
@@ -296,6 +303,7 @@ class Hub:
         body = items[0][1] if len(items) == 1 else "[" + ",".join(t for _, t in items) + "]"
         data = frame(body)
         self.frames += 1
+        self.writes += len(g.members)
         for c in g.members:
             c.deliver_frame(items, data)
 
