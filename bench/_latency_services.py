@@ -133,10 +133,18 @@ async def run_dashboard(args) -> int:
                 hub.flush_cpu_s += time.thread_time() - t
 
             hub.flush = timed_flush
+            publisher = None
+            if args.nchan:  # the nginx + nchan candidate: the hub's page bodies go to nchan
+                sys.path.insert(0, str(REPO / "bench"))
+                from _latency_nchan import attach
+
+                publisher = await attach(hub, args.nchan, args.boards, PAGE)
             await asyncio.wait_for(feed.caught_up.wait(), 30)
             _say(f"READY {url}")
             await _until_stopped()
             spectators_at_stop = len(hub.clients)
+            nchan = {} if publisher is None else {"nchan POSTs": publisher.posted, "nchan answered": publisher.answered,
+                                                  "nchan refused": publisher.refused}
             for client in list(hub.clients):
                 counted_remove(client)
             _say("STATS " + json.dumps({"spectators at stop": spectators_at_stop,
@@ -149,7 +157,7 @@ async def run_dashboard(args) -> int:
                                         "CPU us per frame handed (grouped)": round(
                                             hub.flush_cpu_s * 1e6 / hub.writes, 2) if hub.writes else None,
                                         "deltas dropped for snapshots (all spectators)": gone["dropped"],
-                                        "longest queue": gone["high_water_max"]}))
+                                        "longest queue": gone["high_water_max"]} | nchan))
     finally:
         await log.close()
     return 0
@@ -170,6 +178,8 @@ async def run_spectators(args) -> int:
         if args.watch == "pages" and args.boards:
             pages = -(-args.boards // PAGE)
             lo = (i % pages) * PAGE + 1
+            if args.nchan:
+                return f"{args.url}/{lo}-{min(lo + PAGE - 1, args.boards)}"
             return f"{args.url}?boards={lo}-{min(lo + PAGE - 1, args.boards)}"
         return args.url
 
@@ -356,6 +366,8 @@ def main() -> int:
     d.add_argument("--fanout", choices=("grouped", "per-delta"), default="grouped",
                    help="the spectators' hub: grouped (the product's default) or per-delta (the old one)")
     d.add_argument("--group-s", type=float, default=None, help="grouped: the shortest tick (default: the app's)")
+    d.add_argument("--nchan", help="publish the grouped page bodies to this nchan (http://HOST:PORT; bench/_latency_nchan.py)")
+    d.add_argument("--boards", type=int, default=0, help="with --nchan: boards in the round (its pages)")
     s = sub.add_parser("spectators")
     s.add_argument("--url", required=True)
     s.add_argument("--count", type=int, required=True)
@@ -364,6 +376,7 @@ def main() -> int:
     s.add_argument("--boards", type=int, default=0, help="boards in the round (for --watch)")
     s.add_argument("--watch", choices=("pages", "games", "all"), default="all")
     s.add_argument("--raw", action="store_true", help="handshake, then only drain the socket")
+    s.add_argument("--nchan", action="store_true", help="--url is nchan's ws://HOST:PORT/sub: pages are channels")
     s.add_argument("--connect-timeout", type=float, default=120)
     args = p.parse_args()
     _raise_fd_limit()

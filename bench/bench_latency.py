@@ -313,8 +313,9 @@ class Result:
     window_end: float = 0.0  # time.monotonic() when the measured window ended
     pongs: int = 0
     frames_received: int = 0
-    rss_per_spectator_kb: float = 0.0
+    rss_per_spectator_kb: float = 0.0  # of the process that holds the spectators (dashboard, or nginx)
     dashboard_rss_kb: int = 0
+    nginx_rss_kb: int = 0
 
     @property
     def dropped(self) -> int:
@@ -480,6 +481,7 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
                    "--mqtt", f"mqtt://{MOSQUITTO[0]}:{MOSQUITTO[1]}"]
     gateway = dashboard = None
     crowds: list[Proc] = []
+    local = contextlib.AsyncExitStack()  # this config's own services (the nchan candidate's nginx)
     boards = hop = probe = None
     recorders: list[Recorder] = []
     profilers: list[asyncio.subprocess.Process] = []
@@ -499,13 +501,35 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         gateway = await start("gateway", gw_args, tmp, 40)
         mqtt_host, mqtt_port = gateway.ready.removeprefix("mqtt://").rsplit(":", 1)
         mqtt_port = int(mqtt_port)
+        nchan_args: list[str] = []
+        if fanout == "nchan":  # the candidate engine in front: nginx + nchan (bench/_latency_nchan.py)
+            import types
+
+            from _latency_nchan import nginx, worker_pids
+
+            with socket.socket() as probe_port:
+                probe_port.bind(("127.0.0.1", 0))
+                nginx_port = probe_port.getsockname()[1]
+            try:
+                nchan_url, master = await local.enter_async_context(nginx(tmp, nginx_port))
+            except RuntimeError as exc:
+                raise ServiceError(f"nginx + nchan: {exc}") from None
+            fanout_proc = types.SimpleNamespace(name="nginx", proc=types.SimpleNamespace(pid=worker_pids(master)[0]))
+            nchan_args = ["--nchan", nchan_url, "--boards", str(n)]
         dashboard = await start("dashboard", ["dashboard", "--store", store, "--tournament", slug,
-                                              "--port", "0", "--fanout", fanout]
+                                              "--port", "0", "--fanout", "grouped" if fanout == "nchan" else fanout]
+                                + nchan_args
                                 + (["--queue-cap", str(args.queue_cap)] if args.queue_cap else [])
                                 + (["--group-s", str(args.group_s)] if args.group_s is not None else []), tmp, 40)
-        rss0 = rss_kb(dashboard.proc.pid)
+        if fanout != "nchan":
+            fanout_proc = dashboard
+        rss0 = rss_kb(fanout_proc.proc.pid)
         phase("gateway, dashboard ready")
         ws_url = dashboard.ready.replace("http://", "ws://") + "/ws/live"
+        recorder_url = ws_url
+        if fanout == "nchan":
+            ws_url = nchan_url.replace("http://", "ws://") + "/sub"
+            recorder_url = ws_url + "/all"
         passive = max(0, args.spectators - args.recorders)
         if passive:
             k = client_procs(args, passive)
@@ -515,6 +539,7 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
                 start(f"spectators-{i + 1}", ["spectators", "--url", ws_url, "--count", str(shares[i]),
                                               "--offset", str(offsets[i]), "--boards", str(n), "--watch", args.watch]
                       + (["--raw"] if args.raw_spectators else [])
+                      + (["--nchan"] if fanout == "nchan" else [])
                       + (["--no-deflate"] if args.no_deflate else []), tmp, 300)
                 for i in range(k)), return_exceptions=True)
             crowds = [c for c in started if isinstance(c, Proc)]
@@ -525,10 +550,10 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
             res.connected_start = connected
             if connected < passive:
                 res.notes.append(f"only {connected}/{passive} passive spectators connected")
-            res.rss_per_spectator_kb = (rss_kb(dashboard.proc.pid) - rss0) / max(1, connected)
+            res.rss_per_spectator_kb = (rss_kb(fanout_proc.proc.pid) - rss0) / max(1, connected)
         phase("passive spectators connected")
         for _ in range(args.recorders):
-            r = Recorder(ws_url, deflate=not args.no_deflate)
+            r = Recorder(recorder_url, deflate=not args.no_deflate, snapshot=fanout != "nchan")
             await r.start()
             recorders.append(r)
         boards = Boards(mqtt_host, mqtt_port, list(moves), prefix=f"{slug}")
@@ -539,7 +564,8 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         phase("recorders, boards, hop subscriber connected")
         if args.load == "hall":
             await run_hall(res, args, n, boards, hop, events, moves, slug, store, setup,
-                           [gateway, dashboard, *crowds], recorders, phase)
+                           [gateway, dashboard, *crowds] + ([fanout_proc] if fanout == "nchan" else []),
+                           recorders, phase)
             return res
         waves = args.waves
         body = lambda b, w, stamp: json.dumps({"seq": w, "move": moves[b][w - 1], "sent_at": stamp})  # noqa: E731
@@ -613,6 +639,7 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
                 res.notes.append("a spectators process gave no STATS: connected at the end unknown")
         await stop(dashboard)
         await stop(gateway)
+        await local.aclose()
         phase("services stopped")
         if gateway and gateway.stats:
             res.notes.append("gateway: " + ", ".join(f"{k} {v}" for k, v in gateway.stats.items()))
@@ -663,6 +690,7 @@ async def run_hall(res: Result, args, n: int, boards: Boards, hop: HopSubscriber
         res.cpu = {k: v / span for k, v in cpu.items()} if span > 0 else {}
         res.window_end = time.monotonic()
         res.dashboard_rss_kb = rss_kb(next(p for p in procs if p.name == "dashboard").proc.pid)
+        res.nginx_rss_kb = sum(rss_kb(p.proc.pid) for p in procs if p.name == "nginx")
         plies = sum(1 for t, _, _ in events if t <= args.warmup_s + args.duration)
         res.notes.append(f"{plies} plies in {args.warmup_s + args.duration:g} s ({plies / (args.warmup_s + args.duration):.0f}/s), "
                          f"{len(sent)} counted; CPU per ply: gateway {cpu.get('gateway', 0) / plies * 1000:.2f} ms, "
@@ -713,14 +741,15 @@ def pct(xs: list[float], q: float) -> float:
 def table(results: list[Result]) -> str:
     head = (f"{'backend':<16}{'fan-out':<10}{'boards':>7}{'spect':>7}{'at end':>7}{'p50 ms':>9}{'p99 ms':>9}"
             f"{'max ms':>9}{'hop p50':>9}{'hop p99':>9}{'p99/hop':>9}  {'log p50':>8}{'log p99':>8}  {'samples':>8} "
-            f"{'lost':>5} {'snap':>6} {'KB/spect':>9}  cpu/s gw+dash+spect+bench")
+            f"{'lost':>5} {'snap':>6} {'KB/spect':>9} {'fan-out cpu/s':>14}  cpu/s gw+dash+nginx+spect+bench")
     lines = [head, "-" * len(head)]
     for r in results:
         if r.error:
             lines.append(f"{r.backend:<16}{r.fanout:<10}{r.boards:>7}  FAILED: {r.error}")
             continue
         p99, hop99 = pct(r.venue, 0.99), pct(r.hop, 0.99)
-        cpu = "+".join(f"{r.cpu.get(k, 0):.2f}" for k in ("gateway", "dashboard", "spectators", "bench"))
+        cpu = "+".join(f"{r.cpu.get(k, 0):.2f}" for k in ("gateway", "dashboard", "nginx", "spectators", "bench"))
+        fan_cpu = r.cpu.get("dashboard", 0) + r.cpu.get("nginx", 0)
         at_end = "?" if r.connected_end is None and r.spectators > r.recorders else (
             (r.connected_end or 0) + r.recorders - r.recorders_lost)
         lines.append(f"{r.backend:<16}{r.fanout:<10}{r.boards:>7}{r.spectators:>7}{at_end:>7}"
@@ -728,7 +757,7 @@ def table(results: list[Result]) -> str:
                      f"{max(r.venue, default=float('nan')):>9.1f}{pct(r.hop, .5):>9.1f}{hop99:>9.1f}"
                      f"{p99 / hop99 if hop99 > 0 else float('nan'):>8.1f}x  {pct(r.logged, .5):>8.1f}"
                      f"{pct(r.logged, .99):>8.1f}  {len(r.venue):>8} {r.lost:>5} {r.via_snapshot:>6} "
-                     f"{r.rss_per_spectator_kb:>9.1f}  {cpu}")
+                     f"{r.rss_per_spectator_kb:>9.1f} {fan_cpu:>14.2f}  {cpu}")
     return "\n".join(lines)
 
 
@@ -780,7 +809,9 @@ def parse_args(argv=None):
     p.add_argument("--fanout", default="grouped",
                    help="the dashboard's spectator hub, comma-separated candidates measured side by side on "
                         "the same load: grouped (default, the product's: one frame per page and tick) and "
-                        "per-delta (the hub before issue 15: one frame per delta and spectator)")
+                        "per-delta (the hub before issue 15: one frame per delta and spectator); nchan: "
+                        "nginx + nchan (one worker) in front, fed the hub's page bodies (bench/_latency_nchan.py; "
+                        "apt-get install -y nginx libnginx-mod-nchan)")
     p.add_argument("--group-s", type=float, default=None, help="grouped: the shortest tick, s (default: the app's)")
     p.add_argument("--client-procs", type=int, default=0,
                    help="processes the passive spectators run in (default: one per 5,000)")
@@ -798,8 +829,8 @@ def parse_args(argv=None):
     a.backends = [b.strip() for b in a.backends.split(",") if b.strip()]
     a.fanout = [f.strip() for f in a.fanout.split(",") if f.strip()]
     for f in a.fanout:
-        if f not in ("grouped", "per-delta"):
-            p.error(f"unknown fan-out {f!r} (grouped, per-delta)")
+        if f not in ("grouped", "per-delta", "nchan"):
+            p.error(f"unknown fan-out {f!r} (grouped, per-delta, nchan)")
     for b in a.backends:
         if b not in ("mosquitto+redis", "embedded"):
             p.error(f"unknown backend {b!r}")
