@@ -50,6 +50,9 @@ error_log {tmp}/nginx-error.log warn;
 events {{ worker_connections 30000; multi_accept on; }}
 http {{
     access_log off;
+    client_max_body_size 16m;
+    keepalive_requests 100000000;
+    keepalive_timeout 600s;
     client_body_temp_path {tmp}/nginx-body;
     proxy_temp_path {tmp}/nginx-proxy;
     fastcgi_temp_path {tmp}/nginx-fastcgi;
@@ -127,14 +130,17 @@ def page_channel(lo: int, hi: int) -> str:
 
 class Publisher:
     """POSTs bodies to nchan's ``/pub/CHANNEL`` on one pipelined HTTP/1.1 keep-alive connection;
-    ``posted``/``answered``/``refused`` count them (a refusal is any status but 200-202)."""
+    ``posted``/``answered``/``refused`` count them (a refusal is any status but 200-202; ``statuses``
+    counts each refused status); a connection nginx closed is opened again (``reconnects``)."""
 
     def __init__(self, url: str) -> None:
         u = urlsplit(url)
         self.host, self.port = u.hostname, u.port
         self.writer: asyncio.StreamWriter | None = None
-        self.posted = self.answered = self.refused = 0
+        self.posted = self.answered = self.refused = self.reconnects = self.unsent = 0
+        self.statuses: dict[int, int] = {}
         self._reader_task: asyncio.Task | None = None
+        self._connecting: asyncio.Task | None = None
 
     async def connect(self) -> None:
         reader, self.writer = await asyncio.open_connection(self.host, self.port)
@@ -142,6 +148,12 @@ class Publisher:
 
     def post(self, channel: str, body: str) -> None:
         data = body.encode()
+        if self.writer is None or self.writer.is_closing():
+            self.unsent += 1
+            if self._connecting is None or self._connecting.done():
+                self.reconnects += 1
+                self._connecting = asyncio.ensure_future(self.connect())
+            return
         self.writer.write(f"POST /pub/{channel} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json"
                           f"\r\nContent-Length: {len(data)}\r\n\r\n".encode() + data)
         self.posted += 1
@@ -158,7 +170,9 @@ class Publisher:
                 if length:
                     await reader.readexactly(length)
                 self.answered += 1
-                self.refused += not 200 <= status <= 202
+                if not 200 <= status <= 202:
+                    self.refused += 1
+                    self.statuses[status] = self.statuses.get(status, 0) + 1
 
     async def close(self) -> None:
         if self._reader_task:

@@ -143,8 +143,10 @@ async def run_dashboard(args) -> int:
             _say(f"READY {url}")
             await _until_stopped()
             spectators_at_stop = len(hub.clients)
-            nchan = {} if publisher is None else {"nchan POSTs": publisher.posted, "nchan answered": publisher.answered,
-                                                  "nchan refused": publisher.refused}
+            nchan = {} if publisher is None else {
+                "nchan POSTs": publisher.posted, "nchan answered": publisher.answered,
+                "nchan refused": publisher.refused, "refused statuses": publisher.statuses,
+                "publisher reconnects": publisher.reconnects, "bodies not sent (reconnecting)": publisher.unsent}
             for client in list(hub.clients):
                 counted_remove(client)
             _say("STATS " + json.dumps({"spectators at stop": spectators_at_stop,
