@@ -44,10 +44,10 @@ def config(tmp: Path, port: int) -> str:
 daemon off;
 master_process on;
 worker_processes 1;
-worker_rlimit_nofile 40000;
+worker_rlimit_nofile 20000;
 pid {tmp}/nginx.pid;
 error_log {tmp}/nginx-error.log warn;
-events {{ worker_connections 30000; multi_accept on; }}
+events {{ worker_connections 19000; multi_accept on; }}
 http {{
     access_log off;
     client_max_body_size 16m;
@@ -129,38 +129,50 @@ def page_channel(lo: int, hi: int) -> str:
 
 
 class Publisher:
-    """POSTs bodies to nchan's ``/pub/CHANNEL`` on one pipelined HTTP/1.1 keep-alive connection;
-    ``posted``/``answered``/``refused`` count them (a refusal is any status but 200-202; ``statuses``
-    counts each refused status); a connection nginx closed is opened again (``reconnects``)."""
+    """POSTs to nchan's ``/pub/CHANNEL``: one HTTP/1.1 keep-alive connection per channel, one request
+    in flight on each; messages offered meanwhile wait and go as one JSON array in the next request
+    (nchan, like the hub, then sends them as one frame). ``posted``/``answered``/``refused`` count
+    requests (a refusal is any status but 200-202; ``statuses`` counts them); ``reconnects`` the
+    connections opened again."""
 
     def __init__(self, url: str) -> None:
         u = urlsplit(url)
         self.host, self.port = u.hostname, u.port
-        self.writer: asyncio.StreamWriter | None = None
         self.posted = self.answered = self.refused = self.reconnects = self.unsent = 0
         self.statuses: dict[int, int] = {}
-        self._reader_task: asyncio.Task | None = None
-        self._connecting: asyncio.Task | None = None
+        self.waiting: dict[str, list[str]] = {}
+        self.wake: dict[str, asyncio.Event] = {}
+        self.tasks: list[asyncio.Task] = []
 
     async def connect(self) -> None:
-        reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        self._reader_task = asyncio.create_task(self._answers(reader))
+        """Nothing to do up front: each channel's connection opens with its first message."""
 
-    def post(self, channel: str, body: str) -> None:
-        data = body.encode()
-        if self.writer is None or self.writer.is_closing():
-            self.unsent += 1
-            if self._connecting is None or self._connecting.done():
-                self.reconnects += 1
-                self._connecting = asyncio.ensure_future(self.connect())
-            return
-        self.writer.write(f"POST /pub/{channel} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json"
-                          f"\r\nContent-Length: {len(data)}\r\n\r\n".encode() + data)
-        self.posted += 1
+    def post(self, channel: str, texts: list[str]) -> None:
+        """Offer ``texts`` (encoded messages, in order) to ``channel``. Never blocks."""
+        if channel not in self.waiting:
+            self.waiting[channel] = []
+            self.wake[channel] = asyncio.Event()
+            self.tasks.append(asyncio.ensure_future(self._channel(channel)))
+        self.waiting[channel].extend(texts)
+        self.wake[channel].set()
 
-    async def _answers(self, reader: asyncio.StreamReader) -> None:
-        with contextlib.suppress(Exception):
-            while True:
+    async def _channel(self, channel: str) -> None:
+        reader = writer = None
+        while True:
+            await self.wake[channel].wait()
+            self.wake[channel].clear()
+            texts, self.waiting[channel] = self.waiting[channel], []
+            if not texts:
+                continue
+            body = (texts[0] if len(texts) == 1 else "[" + ",".join(texts) + "]").encode()
+            try:
+                if writer is None or writer.is_closing():
+                    if writer is not None:
+                        self.reconnects += 1
+                    reader, writer = await asyncio.open_connection(self.host, self.port)
+                writer.write(f"POST /pub/{channel} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json"
+                             f"\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+                self.posted += 1
                 head = await reader.readuntil(b"\r\n\r\n")
                 status = int(head.split(b" ", 2)[1])
                 length = 0
@@ -173,12 +185,15 @@ class Publisher:
                 if not 200 <= status <= 202:
                     self.refused += 1
                     self.statuses[status] = self.statuses.get(status, 0) + 1
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                self.unsent += 1
+                if writer is not None:
+                    writer.close()
+                writer = None
 
     async def close(self) -> None:
-        if self._reader_task:
-            self._reader_task.cancel()
-        if self.writer:
-            self.writer.close()
+        for t in self.tasks:
+            t.cancel()
 
 
 async def attach(hub, url: str, boards: int, page: int) -> Publisher:
@@ -202,7 +217,7 @@ async def attach(hub, url: str, boards: int, page: int) -> Publisher:
         items = g.pending
         channel = channels.get(g.boards)
         if channel is not None and items:
-            pub.post(channel, items[0][1] if len(items) == 1 else "[" + ",".join(t for _, t in items) + "]")
+            pub.post(channel, [t for _, t in items])
         flush_group(g)
 
     hub._flush_group = flush_and_publish

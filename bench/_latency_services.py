@@ -146,7 +146,7 @@ async def run_dashboard(args) -> int:
             nchan = {} if publisher is None else {
                 "nchan POSTs": publisher.posted, "nchan answered": publisher.answered,
                 "nchan refused": publisher.refused, "refused statuses": publisher.statuses,
-                "publisher reconnects": publisher.reconnects, "bodies not sent (reconnecting)": publisher.unsent}
+                "publisher reconnects": publisher.reconnects, "requests lost (connection)": publisher.unsent}
             for client in list(hub.clients):
                 counted_remove(client)
             _say("STATS " + json.dumps({"spectators at stop": spectators_at_stop,
