@@ -46,11 +46,12 @@ master_process on;
 worker_processes 1;
 worker_rlimit_nofile 20000;
 pid {tmp}/nginx.pid;
-error_log {tmp}/nginx-error.log warn;
+error_log {tmp}/nginx-error.log info;  # info: the reason of a 400 ("client sent ...")
 events {{ worker_connections 19000; multi_accept on; }}
 http {{
     access_log off;
     client_max_body_size 16m;
+    client_body_buffer_size 16m;  # a body in a temp file is misread by nchan (the rest parsed as a request)
     keepalive_requests 100000000;
     keepalive_timeout 600s;
     client_body_temp_path {tmp}/nginx-body;
@@ -110,6 +111,15 @@ async def nginx(tmp: Path, port: int):
                 await asyncio.wait_for(proc.wait(), 5)
             if proc.returncode is None:
                 proc.kill()
+
+
+def refusals(tmp: Path, limit: int = 2) -> list[str]:
+    """The first ``limit`` reasons nginx logged for refusing a request (its "client sent ..." lines)."""
+    with contextlib.suppress(OSError):
+        lines = [line for line in (tmp / "nginx-error.log").read_text(errors="replace").splitlines()
+                 if "client sent" in line or "nchan" in line and "error" in line]
+        return [line[:300] for line in lines[:limit]]
+    return []
 
 
 def worker_pids(master: int) -> list[int]:

@@ -297,6 +297,7 @@ class Result:
     venue: list[float] = field(default_factory=list)  # ms, counted waves
     hop: list[float] = field(default_factory=list)
     logged: list[float] = field(default_factory=list)  # ms, publish -> entry readable in the log
+    fan: list[float] = field(default_factory=list)  # ms, entry readable in the log -> on a spectator (hall load)
     handled: list[float] = field(default_factory=list)  # ms, publish -> the gateway's stamp ``at``
     waves: int = 0
     hop_waves: int = 0
@@ -639,6 +640,10 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
                 res.notes.append("a spectators process gave no STATS: connected at the end unknown")
         await stop(dashboard)
         await stop(gateway)
+        if fanout == "nchan":
+            from _latency_nchan import refusals
+
+            res.notes += [f"nginx: {line}" for line in refusals(tmp)]
         await local.aclose()
         phase("services stopped")
         if gateway and gateway.stats:
@@ -684,6 +689,8 @@ async def run_hall(res: Result, args, n: int, boards: Boards, hop: HopSubscriber
         res.venue, res.lost = hall_latencies(sent, lambda: [r.seen for r in recorders], lambda b, p: (gid[b], p))
         res.logged, _ = hall_latencies(sent, lambda: [probe.seen], lambda b, p: (gid[b], p))
         res.handled, _ = hall_latencies(sent, lambda: [probe.handled], lambda b, p: (gid[b], p))
+        res.fan = [(r.seen[k] - probe.seen[k]) * 1000.0 for b, ply in sent for k in [(gid[b], ply)]
+                   for r in recorders if k in r.seen and k in probe.seen]
         cpu = {p.name: cpu_seconds(p.proc.pid) - cpu0[p.name] for p in procs}
         cpu["bench"] = time.process_time() - cpu0["bench"]
         cpu["spectators"] = sum(v for k, v in cpu.items() if k.startswith("spectators-"))
@@ -741,7 +748,8 @@ def pct(xs: list[float], q: float) -> float:
 def table(results: list[Result]) -> str:
     head = (f"{'backend':<16}{'fan-out':<10}{'boards':>7}{'spect':>7}{'at end':>7}{'p50 ms':>9}{'p99 ms':>9}"
             f"{'max ms':>9}{'hop p50':>9}{'hop p99':>9}{'p99/hop':>9}  {'log p50':>8}{'log p99':>8}  {'samples':>8} "
-            f"{'lost':>5} {'snap':>6} {'KB/spect':>9} {'fan-out cpu/s':>14}  cpu/s gw+dash+nginx+spect+bench")
+            f"{'lost':>5} {'snap':>6} {'KB/spect':>9} {'fan-out cpu/s':>14} {'fan p50':>8} {'fan p99':>8}"
+            f"  cpu/s gw+dash+nginx+spect+bench")
     lines = [head, "-" * len(head)]
     for r in results:
         if r.error:
@@ -757,7 +765,8 @@ def table(results: list[Result]) -> str:
                      f"{max(r.venue, default=float('nan')):>9.1f}{pct(r.hop, .5):>9.1f}{hop99:>9.1f}"
                      f"{p99 / hop99 if hop99 > 0 else float('nan'):>8.1f}x  {pct(r.logged, .5):>8.1f}"
                      f"{pct(r.logged, .99):>8.1f}  {len(r.venue):>8} {r.lost:>5} {r.via_snapshot:>6} "
-                     f"{r.rss_per_spectator_kb:>9.1f} {fan_cpu:>14.2f}  {cpu}")
+                     f"{r.rss_per_spectator_kb:>9.1f} {fan_cpu:>14.2f} {pct(r.fan, .5):>8.1f} {pct(r.fan, .99):>8.1f}"
+                     f"  {cpu}")
     return "\n".join(lines)
 
 
@@ -928,7 +937,7 @@ async def main(argv=None) -> int:
              f"{args.gap:g} s apart, wave timeout {args.wave_timeout:g} s; ")
           + f"samples = recording spectators x "
           f"plies; log = publish to the entry readable by a log follower in the bench process (the "
-          f"dashboard's input); lost = never received (after a {args.drain:g} s drain); snap = plies first seen in a snapshot (queue "
+          f"dashboard's input); fan = from readable in the log to a recording spectator (the dashboard and its fan-out alone); lost = never received (after a {args.drain:g} s drain); snap = plies first seen in a snapshot (queue "
           f"overflow, F12); cpu/s = CPU seconds per wall second of each process during the venue waves.")
     print(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start "
           f"(shared with other work: figures are noisy); Python {sys.version.split()[0]}; "
