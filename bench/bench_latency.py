@@ -4,8 +4,8 @@ Issue "Live hall end to end". For each backend x board count it runs the product
 dashboard as two subprocesses (``bench/_latency_services.py``; the code ``venue gateway`` and ``venue
 dashboard`` run, on the same event loop, uvloop), sets up a round of N boards (``round_started``
 through the product's ``round_from_pgn``), connects S spectators to ``/ws/live`` (S - R passive ones
-in a third subprocess, R recording ones in this process) and N board connections (this process,
-one MQTT connection each, QoS 1), then plays the load:
+in subprocesses of their own, one per 5,000, ``--client-procs``; R recording ones in this process)
+and N board connections (this process, one MQTT connection each, QoS 1), then plays the load:
 
 - ``--load hall`` (default): a round of N games in play. Every board replays a real game of the
   FIDE World Cup 2025 at its real pace (``--pace rapid``, the default: 15+10 and 10+10; ``blitz``:
@@ -20,8 +20,18 @@ one MQTT connection each, QoS 1), then plays the load:
 What spectators follow (``--watch``): ``pages`` (default) as the hall page does (pages of 50 boards,
 ``/ws/live?boards=LO-HI``, spectator i on page i mod pages: at 10 boards all of them follow every
 board); ``games``: one board each (the game page); ``all``: every board. The R recording spectators
-always follow every board. Passive ones make the handshake and then only drain their sockets
-(``--parse-spectators``: websockets clients parsing every frame, which costs this shared machine CPU).
+always follow every board. Passive ones behave as browsers at the byte level: the handshake, every
+frame's header read, every ping answered (uvicorn closes a connection whose pongs stop), payloads
+not parsed (``--parse-spectators``: websockets clients parsing every frame, which costs this shared
+machine CPU). The bench prints how many were still connected at the end of the measured window and
+exits 1 with a ``FAIL:`` line when any dropped.
+
+The fan-out (``--fanout``, several measured one after the other on the same load, one table):
+``grouped`` (the dashboard's hub as shipped: one frame per page and tick), ``per-delta`` (the hub
+before issue 15: one frame per delta and spectator), ``nchan`` (nginx + nchan in front, one worker,
+fed the hub's page bodies: ``bench/_latency_nchan.py``). Per row: spectators connected at the end,
+"fan" latency (the entry readable in the log to a spectator: the fan-out alone), the fan-out's CPU
+(dashboard, + nginx) and memory per spectator (RSS growth of the process holding the sockets).
 
 Latency of a ply = its first receipt on a recording spectator - its publish, both
 ``time.perf_counter()`` in this process; one sample per recording spectator and ply.
@@ -46,7 +56,7 @@ service that cannot be reached or started is reported on its row ("FAILED: ...")
 
 Usage: ``.venv/bin/python bench/bench_latency.py [--quick] [--boards 10,100,1000] [--spectators 1000]
 [--load hall|burst] [--pace rapid|blitz] [--watch pages|games|all] [--backends ...] [--verbose]
-[--profile DIR]``. ``--quick``: 10 and 100 boards, 100 spectators, 15 s counted (10 waves).
+[--profile DIR] [--fanout grouped,per-delta,nchan] [--client-procs K] [--no-hop]``. ``--quick``: 10 and 100 boards, 100 spectators, 15 s counted (10 waves).
 ``--profile DIR``: py-spy (``--py-spy``) records the gateway and the dashboard at the largest N.
 What-if options (not the product's defaults): ``--no-deflate``, ``--queue-cap N``, ``--spread S``
 (burst: each wave spread over S seconds).
