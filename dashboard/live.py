@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -77,15 +78,21 @@ def _after(ws: WebSocket) -> int | None:
     return value if value > 0 else None
 
 
+# Spectators of one hall page send the same SPEC: one BoardSet shared by all of them (a parsed page
+# of 50 boards is ~5 KB, an eighth of what a spectator costs the dashboard; bench_latency).
+_parse_shared = functools.lru_cache(maxsize=4096)(parse)
+
+
 def boards_param(ws: WebSocket) -> BoardSet | None:
-    """The ``boards`` query parameter as a ``BoardSet`` (None when absent: every board). Raises
-    ``BoardSpecError`` when it is malformed or given more than once."""
+    """The ``boards`` query parameter as a ``BoardSet`` (None when absent: every board), the same
+    object for the same text. Raises ``BoardSpecError`` when it is malformed or given more than
+    once."""
     values = ws.query_params.getlist("boards")
     if not values:
         return None
     if len(values) > 1:
         raise BoardSpecError("boards: given more than once")
-    return parse(values[0])
+    return _parse_shared(values[0])
 
 
 class _Cut:
