@@ -133,6 +133,8 @@ async def run_dashboard(args) -> int:
                 hub.flush_cpu_s += time.thread_time() - t
 
             hub.flush = timed_flush
+            if args.group_factor is not None:
+                hub.factor = args.group_factor
             publisher = None
             if args.nchan:  # the nginx + nchan candidate: the hub's page bodies go to nchan
                 sys.path.insert(0, str(REPO / "bench"))
@@ -368,6 +370,7 @@ def main() -> int:
     d.add_argument("--fanout", choices=("grouped", "per-delta"), default="grouped",
                    help="the spectators' hub: grouped (the product's default) or per-delta (the old one)")
     d.add_argument("--group-s", type=float, default=None, help="grouped: the shortest tick (default: the app's)")
+    d.add_argument("--group-factor", type=float, default=None, help="what-if: the hub's GROUP_FACTOR")
     d.add_argument("--nchan", help="publish the grouped page bodies to this nchan (http://HOST:PORT; bench/_latency_nchan.py)")
     d.add_argument("--boards", type=int, default=0, help="with --nchan: boards in the round (its pages)")
     s = sub.add_parser("spectators")

@@ -513,6 +513,9 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         mqtt_host, mqtt_port = gateway.ready.removeprefix("mqtt://").rsplit(":", 1)
         mqtt_port = int(mqtt_port)
         nchan_args: list[str] = []
+        fanout_factor = fanout.split("x", 1)[1] if fanout.startswith("grouped-x") else None  # what-if
+        if fanout_factor:
+            fanout = "grouped"
         if fanout == "nchan":  # the candidate engine in front: nginx + nchan (bench/_latency_nchan.py)
             import types
 
@@ -531,7 +534,8 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
                                               "--port", "0", "--fanout", "grouped" if fanout == "nchan" else fanout]
                                 + nchan_args
                                 + (["--queue-cap", str(args.queue_cap)] if args.queue_cap else [])
-                                + (["--group-s", str(args.group_s)] if args.group_s is not None else []), tmp, 40)
+                                + (["--group-s", str(args.group_s)] if args.group_s is not None else [])
+                                + (["--group-factor", fanout_factor] if fanout_factor else []), tmp, 40)
         if fanout != "nchan":
             fanout_proc = dashboard
         rss0 = rss_kb(fanout_proc.proc.pid)
@@ -830,7 +834,8 @@ def parse_args(argv=None):
                         "the same load: grouped (default, the product's: one frame per page and tick) and "
                         "per-delta (the hub before issue 15: one frame per delta and spectator); nchan: "
                         "nginx + nchan (one worker) in front, fed the hub's page bodies (bench/_latency_nchan.py; "
-                        "apt-get install -y nginx libnginx-mod-nchan)")
+                        "apt-get install -y nginx libnginx-mod-nchan); what-if: grouped-xF, the grouped hub "
+                        "with GROUP_FACTOR F (e.g. grouped-x0.5)")
     p.add_argument("--group-s", type=float, default=None, help="grouped: the shortest tick, s (default: the app's)")
     p.add_argument("--client-procs", type=int, default=0,
                    help="processes the passive spectators run in (default: one per 5,000)")
@@ -848,7 +853,7 @@ def parse_args(argv=None):
     a.backends = [b.strip() for b in a.backends.split(",") if b.strip()]
     a.fanout = [f.strip() for f in a.fanout.split(",") if f.strip()]
     for f in a.fanout:
-        if f not in ("grouped", "per-delta", "nchan"):
+        if f not in ("grouped", "per-delta", "nchan") and not f.startswith("grouped-x"):
             p.error(f"unknown fan-out {f!r} (grouped, per-delta, nchan)")
     for b in a.backends:
         if b not in ("mosquitto+redis", "embedded"):

@@ -140,11 +140,12 @@ class Hub:
     interested), ``flush`` writes one frame per group. ``later(delay_s, fn)`` schedules the flush
     (default: the running loop's ``call_later``; with no running loop the flush happens at once),
     ``timer()`` is a monotonic clock in seconds (both injected in tests). ``max_group_s``: the
-    longest tick; ``frames``: frames built so far; ``writes``: frames handed to members;
+    longest tick; ``factor``: the tick after a flush as a multiple of its cost; ``frames``: frames built so far; ``writes``: frames handed to members;
     ``flush_s``, ``longest_flush_s``, ``last_cost_s``: the time spent flushing (in all, the longest
     flush, the last one), in seconds of ``timer``."""
 
     def __init__(self, cap: int = DEFAULT_CAP, group_s: float | None = None, *, max_group_s: float = MAX_GROUP_S,
+                 factor: float = GROUP_FACTOR,
                  later: Callable[[float, Callable[[], None]], object] | None = None,
                  timer: Callable[[], float] = time.perf_counter):
         if group_s is not None and not 0 <= group_s <= max_group_s:
@@ -152,6 +153,7 @@ class Hub:
         self.cap = cap
         self.group_s = group_s
         self.max_group_s = max_group_s
+        self.factor = factor
         self.clients: set[Client] = set()
         self.everything: set[Client] = set()
         self.by_board: dict[str, set[Client]] = {}
@@ -296,7 +298,7 @@ class Hub:
         self.last_cost_s = cost
         self.flush_s += cost
         self.longest_flush_s = max(self.longest_flush_s, cost)
-        self._next_at = t0 + cost + min(self.max_group_s, max(self.group_s or 0.0, GROUP_FACTOR * cost))
+        self._next_at = t0 + cost + min(self.max_group_s, max(self.group_s or 0.0, self.factor * cost))
 
     def _flush_group(self, g: Group) -> None:
         items, g.pending = g.pending, []
