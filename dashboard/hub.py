@@ -46,12 +46,13 @@ from dashboard.direct_ws import frame
 # text shared by all clients, so 4,096 of them cost a client ~40 KB, not 4,096 copies.
 DEFAULT_CAP = 4096
 # Grouped mode (module docstring). 20 ms: a lone delta is not held long enough for an eye to see it;
-# 100 ms at most keeps p99 publish-to-spectator within 250 ms with a flush of 10,000 writes (~50 ms
-# on this machine) behind it; GROUP_FACTOR 2 leaves the event loop two thirds of its time for the
-# fold, the handshakes and the readers when the flushes are long.
+# 100 ms at most: a delta waits at most that plus the flush ahead of it. GROUP_FACTOR 0.5 leaves the
+# event loop a third of its time for the fold, the handshakes and the pings when flushes are long
+# (10,000 writes take ~150-250 ms here); measured against 2 in the same runs (bench_latency
+# --fanout grouped,grouped-x2, docs/performance.md): lower p50 and p99 for the same CPU.
 GROUP_S = 0.02
 MAX_GROUP_S = 0.1
-GROUP_FACTOR = 2.0
+GROUP_FACTOR = 0.5
 
 
 class Client:
