@@ -8,8 +8,9 @@ Protocol (server to client, JSON text frames; the client never needs to send any
 2. then every delta as it happens (``"round"`` or ``"game"`` messages, each with the log ``seq``);
 3. a client that fell too far behind (its queue filled up) gets a fresh snapshot, then deltas.
 
-A frame holds one message, or, when several were waiting for the same client, a JSON array of them
-in order (fewer sends when a client or the hall is busy); clients handle both.
+A frame holds one message, or, when several were waiting for the same client or a page had several
+deltas in one tick of the hub (``dashboard.hub`` grouped mode), a JSON array of them in order (fewer
+sends when a client or the hall is busy); clients handle both.
 
 A client keeps the highest ``seq`` it saw and reconnects with ``?after=SEQ``. Messages with a seq at
 or below one already sent are never sent again on the same connection.
