@@ -58,6 +58,7 @@ Usage: ``.venv/bin/python bench/bench_latency.py [--quick] [--boards 10,100,1000
 [--load hall|burst] [--pace rapid|blitz] [--watch pages|games|all] [--backends ...] [--verbose]
 [--profile DIR] [--fanout grouped,per-delta,nchan] [--client-procs K] [--no-hop]``. ``--quick``: 10 and 100 boards, 100 spectators, 15 s counted (10 waves).
 ``--profile DIR``: py-spy (``--py-spy``) records the gateway and the dashboard at the largest N.
+``BENCH_DEBUG=1``: print each service's last stderr lines when it is stopped.
 What-if options (not the product's defaults): ``--no-deflate``, ``--queue-cap N``, ``--spread S``
 (burst: each wave spread over S seconds).
 """
