@@ -110,8 +110,9 @@ class Boards:
 class Recorder:
     """One spectator on ``url`` that records when each ``(game id, ply)`` first reached it."""
 
-    def __init__(self, url: str, deflate: bool = True):
+    def __init__(self, url: str, deflate: bool = True, snapshot: bool = True):
         self.url = url
+        self.wants_snapshot = snapshot  # False: a channel of deltas only (nchan), no snapshot first
         self.deflate = deflate
         self.seen: dict[tuple[str, int], float] = {}
         self.via_snapshot = 0
@@ -127,7 +128,8 @@ class Recorder:
         self._ws = await websockets.connect(self.url, max_size=None, open_timeout=60, ping_interval=None,
                                             compression="deflate" if self.deflate else None)
         self._task = asyncio.create_task(self._read())
-        await asyncio.wait_for(self.snapshot.wait(), 60)
+        if self.wants_snapshot:
+            await asyncio.wait_for(self.snapshot.wait(), 60)
 
     async def _read(self) -> None:
         try:
@@ -140,6 +142,10 @@ class Recorder:
                     self._message(m, t)
         except Exception as exc:  # noqa: BLE001 - reported by the bench
             self.error = f"{type(exc).__name__}: {exc}"
+
+    def lost(self) -> bool:
+        """True when its connection has ended (the server closed it, or it failed)."""
+        return self._task is None or self._task.done()
 
     def _message(self, m: dict, t: float) -> None:
         kind = m.get("type")

@@ -11,7 +11,9 @@ Usage (from the bench, not by hand)::
 
     python bench/_latency_services.py gateway --store URL --tournament T (--mqtt URL | --embedded)
     python bench/_latency_services.py dashboard --store URL --tournament T --port P [--queue-cap N]
-    python bench/_latency_services.py spectators --url ws://HOST:PORT/ws/live --count N [--no-deflate]
+        [--fanout grouped|per-delta] [--group-s S]
+    python bench/_latency_services.py spectators --url ws://HOST:PORT/ws/live --count N [--offset I]
+        [--raw] [--no-deflate]
 """
 
 from __future__ import annotations
@@ -74,10 +76,10 @@ async def run_gateway(args) -> int:
         appends = {"append_many calls": 0, "entries appended": 0}
         append_many = log.append_many
 
-        async def counted_append_many(items):  # how well the gateway batches its store writes
+        async def counted_append_many(items, **kwargs):  # how well the gateway batches its store writes
             appends["append_many calls"] += 1
             appends["entries appended"] += len(items)
-            return await append_many(items)
+            return await append_many(items, **kwargs)
 
         log.append_many = counted_append_many
         gateway = Gateway(log, mqtt, args.tournament, client_id=f"venue-gateway-{args.tournament}")
@@ -106,6 +108,10 @@ async def run_dashboard(args) -> int:
     gone = {"dropped": 0, "stale": 0, "high_water_max": 0}
     try:
         options = {"queue_cap": args.queue_cap} if args.queue_cap else {}
+        if args.fanout == "per-delta":
+            options["group_s"] = None
+        elif args.group_s is not None:
+            options["group_s"] = args.group_s
         async with dashboard_at(log, "127.0.0.1", args.port, **options) as (url, app):
             feed = app.state.feed
             hub = feed.hub
@@ -118,14 +124,44 @@ async def run_dashboard(args) -> int:
                 remove(client)
 
             hub.remove = counted_remove
+            hub.flush_cpu_s = 0.0
+            flush = hub.flush
+
+            def timed_flush() -> None:  # the fan-out's own CPU, apart from the fold's and the server's
+                t = time.thread_time()
+                flush()
+                hub.flush_cpu_s += time.thread_time() - t
+
+            hub.flush = timed_flush
+            if args.group_factor is not None:
+                hub.factor = args.group_factor
+            publisher = None
+            if args.nchan:  # the nginx + nchan candidate: the hub's page bodies go to nchan
+                sys.path.insert(0, str(REPO / "bench"))
+                from _latency_nchan import attach
+
+                publisher = await attach(hub, args.nchan, args.boards, PAGE)
             await asyncio.wait_for(feed.caught_up.wait(), 30)
             _say(f"READY {url}")
             await _until_stopped()
+            spectators_at_stop = len(hub.clients)
+            nchan = {} if publisher is None else {
+                "nchan POSTs": publisher.posted, "nchan answered": publisher.answered,
+                "nchan refused": publisher.refused, "refused statuses": publisher.statuses,
+                "publisher reconnects": publisher.reconnects, "requests lost (connection)": publisher.unsent}
             for client in list(hub.clients):
                 counted_remove(client)
-            _say("STATS " + json.dumps({"deltas published": hub.published,
+            _say("STATS " + json.dumps({"spectators at stop": spectators_at_stop,
+                                        "deltas published": hub.published,
+                                        "frames built": hub.frames if hub.grouped else "per delta",
+                                        "flushes": hub.flushes,
+                                        "frames handed to spectators": hub.writes,
+                                        "flushing s": round(hub.flush_s, 2),
+                                        "longest flush ms": round(hub.longest_flush_s * 1000, 1),
+                                        "CPU us per frame handed (grouped)": round(
+                                            hub.flush_cpu_s * 1e6 / hub.writes, 2) if hub.writes else None,
                                         "deltas dropped for snapshots (all spectators)": gone["dropped"],
-                                        "longest queue": gone["high_water_max"]}))
+                                        "longest queue": gone["high_water_max"]} | nchan))
     finally:
         await log.close()
     return 0
@@ -146,6 +182,8 @@ async def run_spectators(args) -> int:
         if args.watch == "pages" and args.boards:
             pages = -(-args.boards // PAGE)
             lo = (i % pages) * PAGE + 1
+            if args.nchan:
+                return f"{args.url}/{lo}-{min(lo + PAGE - 1, args.boards)}"
             return f"{args.url}?boards={lo}-{min(lo + PAGE - 1, args.boards)}"
         return args.url
 
@@ -170,7 +208,7 @@ async def run_spectators(args) -> int:
             if stats["connected"] + stats["closed"] >= args.count:
                 first.set()
 
-    tasks = [asyncio.create_task(spectator(i)) for i in range(args.count)]
+    tasks = [asyncio.create_task(spectator(args.offset + i)) for i in range(args.count)]
     try:
         await asyncio.wait_for(first.wait(), args.connect_timeout)
     except asyncio.TimeoutError:
@@ -184,50 +222,134 @@ async def run_spectators(args) -> int:
     return 0
 
 
-class _Drain(asyncio.Protocol):
-    """A spectator's socket after the handshake: reads and counts bytes, parses nothing."""
+class _Spectator(asyncio.Protocol):
+    """A browser-like spectator at the byte level (RFC 6455): makes the opening handshake (4.1),
+    then reads every frame's header, skips the payloads of data frames unparsed, answers each ping
+    with a masked pong of the same payload (5.5.2-3; a browser does this by itself, and a server such
+    as uvicorn closes a connection whose pongs stop, ``ws_ping_interval``) and answers a close.
+    ``stats``: counters shared by the process's spectators; ``closed_at``: when the connection was
+    lost (``time.monotonic()``, one clock for every process on Linux), None while it is open."""
 
-    def __init__(self, stats: dict) -> None:
-        self.stats = stats
+    def __init__(self, path: str, host: str, stats: dict, ready: asyncio.Future) -> None:
+        self.path, self.host, self.stats, self.ready = path, host, stats, ready
+        self.transport = None
+        self.head = b""
+        self.open = False
+        self.buf = b""
+        self.skip = 0  # payload bytes of the current data frame still to come
+        self.closed_at: float | None = None
+
+    def connection_made(self, transport) -> None:
+        import base64
+        import os
+
+        self.transport = transport
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write((f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+                         f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                         f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
 
     def data_received(self, data: bytes) -> None:
         self.stats["bytes"] += len(data)
+        if not self.open:
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status, data = self.head[:end], self.head[end + 4:]
+            self.head = b""
+            if b" 101 " not in status.split(b"\r\n", 1)[0]:
+                if not self.ready.done():
+                    self.ready.set_exception(ConnectionError(status[:60]))
+                self.transport.close()
+                return
+            self.open = True
+            if not self.ready.done():
+                self.ready.set_result(None)
+        if self.skip:
+            if len(data) <= self.skip:
+                self.skip -= len(data)
+                return
+            data = data[self.skip:]
+            self.skip = 0
+        buf = self.buf + data if self.buf else data
+        i, n = 0, len(buf)
+        while n - i >= 2:
+            op, ln, h = buf[i] & 0x0F, buf[i + 1] & 0x7F, 2
+            if ln == 126:
+                if n - i < 4:
+                    break
+                ln, h = int.from_bytes(buf[i + 2:i + 4], "big"), 4
+            elif ln == 127:
+                if n - i < 10:
+                    break
+                ln, h = int.from_bytes(buf[i + 2:i + 10], "big"), 10
+            if op >= 8:  # a control frame: its payload (<= 125 bytes) is needed whole
+                if n - i < h + ln:
+                    break
+                self._control(op, buf[i + h:i + h + ln])
+            else:
+                self.stats["frames"] += 1
+                if n - i < h + ln:
+                    self.skip = h + ln - (n - i)
+                    i = n
+                    break
+            i += h + ln
+        self.buf = buf[i:] if i < n else b""
+
+    def _control(self, op: int, payload: bytes) -> None:
+        if op == 9:  # ping: pong with the same payload, masked as a client must (RFC 6455 5.3)
+            self._send(0xA, payload)
+            self.stats["pongs"] += 1
+        elif op == 8:  # close: answer it; the server then closes the TCP connection
+            self._send(0x8, payload[:2])
+            self.stats["close frames"] += 1
+
+    def _send(self, op: int, payload: bytes) -> None:
+        import os
+
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[k % 4] for k, b in enumerate(payload))
+        self.transport.write(bytes((0x80 | op, 0x80 | len(payload))) + mask + masked)
 
     def connection_lost(self, exc) -> None:
-        self.stats["closed"] += 1
+        self.closed_at = time.monotonic()
+        if not self.ready.done():
+            self.ready.set_exception(ConnectionError(f"closed during the handshake: {exc}"))
 
 
 async def _raw_spectators(args, url_of) -> int:
-    """``--raw``: each spectator makes the websocket handshake (RFC 6455 4.1) and then only drains its
-    socket. The server does exactly the same work for it as for a browser that keeps up; this process
-    spends a fraction of the CPU a parsing client would, CPU the services share on one machine."""
-    import base64
-    import os
+    """``--raw``: ``_Spectator`` clients (handshake, frame headers, pongs; no JSON parsing). The
+    server does the same work for each as for a browser that keeps up; this process spends a
+    fraction of the CPU a parsing client would, CPU the services share on one machine."""
     from urllib.parse import urlsplit
 
-    stats = {"connected": 0, "bytes": 0, "closed": 0}
-    keep = []
-    for i in range(args.count):
+    loop = asyncio.get_running_loop()
+    stats = {"connected": 0, "failed": 0, "frames": 0, "bytes": 0, "pongs": 0, "close frames": 0}
+    gate = asyncio.Semaphore(100)  # handshakes in flight at once
+    spectators: list[_Spectator] = []
+
+    async def one(i: int) -> None:
         u = urlsplit(url_of(i))
         path = u.path + (f"?{u.query}" if u.query else "")
-        try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(u.hostname, u.port), 30)
-            key = base64.b64encode(os.urandom(16)).decode()
-            writer.write((f"GET {path} HTTP/1.1\r\nHost: {u.hostname}:{u.port}\r\nUpgrade: websocket\r\n"
-                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                          f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
-            if b" 101 " not in head.split(b"\r\n", 1)[0]:
-                raise ConnectionError(head[:60])
-            writer.transport.set_protocol(_Drain(stats))
-            keep.append(writer)  # a StreamWriter closes its transport when collected
-            stats["connected"] += 1
-        except Exception:
-            stats["closed"] += 1
-    _say(f"READY {stats['connected']} {stats['closed']}")
+        async with gate:
+            ready = loop.create_future()
+            try:
+                _, proto = await asyncio.wait_for(loop.create_connection(
+                    lambda: _Spectator(path, f"{u.hostname}:{u.port}", stats, ready), u.hostname, u.port), 60)
+                await asyncio.wait_for(ready, 60)
+                spectators.append(proto)
+                stats["connected"] += 1
+            except Exception:
+                stats["failed"] += 1
+
+    await asyncio.gather(*(one(args.offset + i) for i in range(args.count)))
+    _say(f"READY {stats['connected']} {stats['failed']}")
     await _until_stopped()
-    for w in keep:
-        w.transport.close()
+    stats["closed_at"] = sorted(s.closed_at for s in spectators if s.closed_at is not None)
+    stats["open at the end"] = sum(1 for s in spectators if s.closed_at is None)
+    for s in spectators:
+        s.transport.close()
     _say("STATS " + json.dumps(stats))
     return 0
 
@@ -245,13 +367,21 @@ def main() -> int:
     d.add_argument("--tournament", required=True)
     d.add_argument("--port", type=int, required=True)
     d.add_argument("--queue-cap", type=int, default=0, help="create_app(queue_cap=); 0: the default")
+    d.add_argument("--fanout", choices=("grouped", "per-delta"), default="grouped",
+                   help="the spectators' hub: grouped (the product's default) or per-delta (the old one)")
+    d.add_argument("--group-s", type=float, default=None, help="grouped: the shortest tick (default: the app's)")
+    d.add_argument("--group-factor", type=float, default=None, help="what-if: the hub's GROUP_FACTOR")
+    d.add_argument("--nchan", help="publish the grouped page bodies to this nchan (http://HOST:PORT; bench/_latency_nchan.py)")
+    d.add_argument("--boards", type=int, default=0, help="with --nchan: boards in the round (its pages)")
     s = sub.add_parser("spectators")
     s.add_argument("--url", required=True)
     s.add_argument("--count", type=int, required=True)
+    s.add_argument("--offset", type=int, default=0, help="the first spectator's number (for --watch)")
     s.add_argument("--no-deflate", action="store_true")
     s.add_argument("--boards", type=int, default=0, help="boards in the round (for --watch)")
     s.add_argument("--watch", choices=("pages", "games", "all"), default="all")
     s.add_argument("--raw", action="store_true", help="handshake, then only drain the socket")
+    s.add_argument("--nchan", action="store_true", help="--url is nchan's ws://HOST:PORT/sub: pages are channels")
     s.add_argument("--connect-timeout", type=float, default=120)
     args = p.parse_args()
     _raise_fd_limit()

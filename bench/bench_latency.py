@@ -4,8 +4,8 @@ Issue "Live hall end to end". For each backend x board count it runs the product
 dashboard as two subprocesses (``bench/_latency_services.py``; the code ``venue gateway`` and ``venue
 dashboard`` run, on the same event loop, uvloop), sets up a round of N boards (``round_started``
 through the product's ``round_from_pgn``), connects S spectators to ``/ws/live`` (S - R passive ones
-in a third subprocess, R recording ones in this process) and N board connections (this process,
-one MQTT connection each, QoS 1), then plays the load:
+in subprocesses of their own, one per 5,000, ``--client-procs``; R recording ones in this process)
+and N board connections (this process, one MQTT connection each, QoS 1), then plays the load:
 
 - ``--load hall`` (default): a round of N games in play. Every board replays a real game of the
   FIDE World Cup 2025 at its real pace (``--pace rapid``, the default: 15+10 and 10+10; ``blitz``:
@@ -20,8 +20,18 @@ one MQTT connection each, QoS 1), then plays the load:
 What spectators follow (``--watch``): ``pages`` (default) as the hall page does (pages of 50 boards,
 ``/ws/live?boards=LO-HI``, spectator i on page i mod pages: at 10 boards all of them follow every
 board); ``games``: one board each (the game page); ``all``: every board. The R recording spectators
-always follow every board. Passive ones make the handshake and then only drain their sockets
-(``--parse-spectators``: websockets clients parsing every frame, which costs this shared machine CPU).
+always follow every board. Passive ones behave as browsers at the byte level: the handshake, every
+frame's header read, every ping answered (uvicorn closes a connection whose pongs stop), payloads
+not parsed (``--parse-spectators``: websockets clients parsing every frame, which costs this shared
+machine CPU). The bench prints how many were still connected at the end of the measured window and
+exits 1 with a ``FAIL:`` line when any dropped.
+
+The fan-out (``--fanout``, several measured one after the other on the same load, one table):
+``grouped`` (the dashboard's hub as shipped: one frame per page and tick), ``per-delta`` (the hub
+before issue 15: one frame per delta and spectator), ``nchan`` (nginx + nchan in front, one worker,
+fed the hub's page bodies: ``bench/_latency_nchan.py``). Per row: spectators connected at the end,
+"fan" latency (the entry readable in the log to a spectator: the fan-out alone), the fan-out's CPU
+(dashboard, + nginx) and memory per spectator (RSS growth of the process holding the sockets).
 
 Latency of a ply = its first receipt on a recording spectator - its publish, both
 ``time.perf_counter()`` in this process; one sample per recording spectator and ply.
@@ -46,8 +56,9 @@ service that cannot be reached or started is reported on its row ("FAILED: ...")
 
 Usage: ``.venv/bin/python bench/bench_latency.py [--quick] [--boards 10,100,1000] [--spectators 1000]
 [--load hall|burst] [--pace rapid|blitz] [--watch pages|games|all] [--backends ...] [--verbose]
-[--profile DIR]``. ``--quick``: 10 and 100 boards, 100 spectators, 15 s counted (10 waves).
+[--profile DIR] [--fanout grouped,per-delta,nchan] [--client-procs K] [--no-hop]``. ``--quick``: 10 and 100 boards, 100 spectators, 15 s counted (10 waves).
 ``--profile DIR``: py-spy (``--py-spy``) records the gateway and the dashboard at the largest N.
+``BENCH_DEBUG=1``: print each service's last stderr lines when it is stopped.
 What-if options (not the product's defaults): ``--no-deflate``, ``--queue-cap N``, ``--spread S``
 (burst: each wave spread over S seconds).
 """
@@ -178,6 +189,8 @@ async def start(name: str, args: list[str], tmp: Path, timeout: float) -> Proc:
 
 async def stop(p: Proc | None) -> None:
     """SIGTERM, collect its ``STATS`` line, SIGKILL after 10 s."""
+    if p is not None and os.environ.get("BENCH_DEBUG"):
+        print(f"\n[{p.name} rc={p.proc.returncode}] {p.stderr_tail(20)}")
     if p is None or p.proc.returncode is not None:
         return
     with contextlib.suppress(ProcessLookupError):
@@ -295,6 +308,7 @@ class Result:
     venue: list[float] = field(default_factory=list)  # ms, counted waves
     hop: list[float] = field(default_factory=list)
     logged: list[float] = field(default_factory=list)  # ms, publish -> entry readable in the log
+    fan: list[float] = field(default_factory=list)  # ms, entry readable in the log -> on a spectator (hall load)
     handled: list[float] = field(default_factory=list)  # ms, publish -> the gateway's stamp ``at``
     waves: int = 0
     hop_waves: int = 0
@@ -305,6 +319,26 @@ class Result:
     notes: list[str] = field(default_factory=list)
     cpu: dict = field(default_factory=dict)
     seconds: float = 0.0
+    fanout: str = "grouped"
+    connected_start: int = 0  # passive spectators whose handshake succeeded
+    connected_end: int | None = None  # of them, still connected at the end of the measured window
+    window_end: float = 0.0  # time.monotonic() when the measured window ended
+    pongs: int = 0
+    frames_received: int = 0
+    rss_per_spectator_kb: float = 0.0  # of the process that holds the spectators (dashboard, or nginx)
+    dashboard_rss_kb: int = 0
+    nginx_rss_kb: int = 0
+
+    @property
+    def dropped(self) -> int:
+        """Passive spectators wanted but not connected at the end of the window, plus recorders
+        that lost their connection (0 when all stayed)."""
+        passive = max(0, self.spectators - self.recorders)
+        end = self.connected_end if self.connected_end is not None else 0
+        return (passive - end if passive else 0) + self.recorders_lost
+
+    recorders: int = 0
+    recorders_lost: int = 0
 
 
 def rfc3339_now() -> str:
@@ -422,8 +456,23 @@ class LogProbe:
             await self.log.close()
 
 
-async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: float) -> Result:
-    res = Result(backend, n, spectators=args.spectators)
+def rss_kb(pid: int) -> int:
+    """Resident memory of process ``pid`` in KiB (/proc), 0 when unknown."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def client_procs(args, passive: int) -> int:
+    """How many spectator processes: ``--client-procs``, or one per 5,000 spectators (at least one)."""
+    return args.client_procs or max(1, -(-passive // 5000))
+
+
+async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: float,
+                     fanout: str = "grouped") -> Result:
+    res = Result(backend, n, spectators=args.spectators, fanout=fanout)
     t_start = time.perf_counter()
     slug = f"bench-lat-{uuid.uuid4().hex[:8]}-{n}"
     if args.load == "hall":
@@ -442,7 +491,9 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         store = REDIS_URL
         gw_args = ["gateway", "--store", store, "--tournament", slug,
                    "--mqtt", f"mqtt://{MOSQUITTO[0]}:{MOSQUITTO[1]}"]
-    gateway = dashboard = crowd = None
+    gateway = dashboard = None
+    crowds: list[Proc] = []
+    local = contextlib.AsyncExitStack()  # this config's own services (the nchan candidate's nginx)
     boards = hop = probe = None
     recorders: list[Recorder] = []
     profilers: list[asyncio.subprocess.Process] = []
@@ -462,23 +513,63 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         gateway = await start("gateway", gw_args, tmp, 40)
         mqtt_host, mqtt_port = gateway.ready.removeprefix("mqtt://").rsplit(":", 1)
         mqtt_port = int(mqtt_port)
+        nchan_args: list[str] = []
+        fanout_factor = fanout.split("x", 1)[1] if fanout.startswith("grouped-x") else None  # what-if
+        if fanout_factor:
+            fanout = "grouped"
+        if fanout == "nchan":  # the candidate engine in front: nginx + nchan (bench/_latency_nchan.py)
+            import types
+
+            from _latency_nchan import nginx, worker_pids
+
+            with socket.socket() as probe_port:
+                probe_port.bind(("127.0.0.1", 0))
+                nginx_port = probe_port.getsockname()[1]
+            try:
+                nchan_url, master = await local.enter_async_context(nginx(tmp, nginx_port))
+            except RuntimeError as exc:
+                raise ServiceError(f"nginx + nchan: {exc}") from None
+            fanout_proc = types.SimpleNamespace(name="nginx", proc=types.SimpleNamespace(pid=worker_pids(master)[0]))
+            nchan_args = ["--nchan", nchan_url, "--boards", str(n)]
         dashboard = await start("dashboard", ["dashboard", "--store", store, "--tournament", slug,
-                                              "--port", "0"]
-                                + (["--queue-cap", str(args.queue_cap)] if args.queue_cap else []), tmp, 40)
+                                              "--port", "0", "--fanout", "grouped" if fanout == "nchan" else fanout]
+                                + nchan_args
+                                + (["--queue-cap", str(args.queue_cap)] if args.queue_cap else [])
+                                + (["--group-s", str(args.group_s)] if args.group_s is not None else [])
+                                + (["--group-factor", fanout_factor] if fanout_factor else []), tmp, 40)
+        if fanout != "nchan":
+            fanout_proc = dashboard
+        rss0 = rss_kb(fanout_proc.proc.pid)
         phase("gateway, dashboard ready")
         ws_url = dashboard.ready.replace("http://", "ws://") + "/ws/live"
+        recorder_url = ws_url
+        if fanout == "nchan":
+            ws_url = nchan_url.replace("http://", "ws://") + "/sub"
+            recorder_url = ws_url + "/all"
         passive = max(0, args.spectators - args.recorders)
         if passive:
-            crowd = await start("spectators", ["spectators", "--url", ws_url, "--count", str(passive),
-                                               "--boards", str(n), "--watch", args.watch]
-                                + (["--raw"] if args.raw_spectators else [])
-                                + (["--no-deflate"] if args.no_deflate else []), tmp, 150)
-            connected, failed = (int(x) for x in crowd.ready.split())
-            if failed or connected < passive:
-                res.notes.append(f"{connected}/{passive} passive spectators connected")
+            k = client_procs(args, passive)
+            shares = [passive // k + (i < passive % k) for i in range(k)]
+            offsets = [sum(shares[:i]) for i in range(k)]
+            started = await asyncio.gather(*(
+                start(f"spectators-{i + 1}", ["spectators", "--url", ws_url, "--count", str(shares[i]),
+                                              "--offset", str(offsets[i]), "--boards", str(n), "--watch", args.watch]
+                      + (["--raw"] if args.raw_spectators else [])
+                      + (["--nchan"] if fanout == "nchan" else [])
+                      + (["--no-deflate"] if args.no_deflate else []), tmp, 300)
+                for i in range(k)), return_exceptions=True)
+            crowds = [c for c in started if isinstance(c, Proc)]
+            errors = [c for c in started if not isinstance(c, Proc)]
+            if errors:
+                raise errors[0] if isinstance(errors[0], Exception) else ServiceError(str(errors[0]))
+            connected = sum(int(c.ready.split()[0]) for c in crowds)
+            res.connected_start = connected
+            if connected < passive:
+                res.notes.append(f"only {connected}/{passive} passive spectators connected")
+            res.rss_per_spectator_kb = (rss_kb(fanout_proc.proc.pid) - rss0) / max(1, connected)
         phase("passive spectators connected")
         for _ in range(args.recorders):
-            r = Recorder(ws_url, deflate=not args.no_deflate)
+            r = Recorder(recorder_url, deflate=not args.no_deflate, snapshot=fanout != "nchan")
             await r.start()
             recorders.append(r)
         boards = Boards(mqtt_host, mqtt_port, list(moves), prefix=f"{slug}")
@@ -489,7 +580,8 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         phase("recorders, boards, hop subscriber connected")
         if args.load == "hall":
             await run_hall(res, args, n, boards, hop, events, moves, slug, store, setup,
-                           [gateway, dashboard, crowd], recorders, phase)
+                           [gateway, dashboard, *crowds] + ([fanout_proc] if fanout == "nchan" else []),
+                           recorders, phase)
             return res
         waves = args.waves
         body = lambda b, w, stamp: json.dumps({"seq": w, "move": moves[b][w - 1], "sent_at": stamp})  # noqa: E731
@@ -503,7 +595,7 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         phase("bare hop done")
         if args.profile and n == max(args.boards) and args.py_spy:
             profilers = await start_profilers(args, backend, n, [gateway, dashboard])
-        cpu0 = {p.name: cpu_seconds(p.proc.pid) for p in (gateway, dashboard, crowd) if p}
+        cpu0 = {p.name: cpu_seconds(p.proc.pid) for p in (gateway, dashboard, *crowds) if p}
         cpu0["bench"] = time.process_time()
         t0 = time.perf_counter()
         gid = {g["board"]: g["id"] for g in setup["games"]}
@@ -518,9 +610,11 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         res.logged, _ = latencies(counted, lambda: [probe.seen], lambda b, w: (gid[b], w))
         res.handled, _ = latencies(counted, lambda: [probe.handled], lambda b, w: (gid[b], w))
         phase("venue waves done")
-        cpu = {p.name: cpu_seconds(p.proc.pid) - cpu0[p.name] for p in (gateway, dashboard, crowd) if p}
+        cpu = {p.name: cpu_seconds(p.proc.pid) - cpu0[p.name] for p in (gateway, dashboard, *crowds) if p}
         cpu["bench"] = time.process_time() - cpu0["bench"]
+        cpu["spectators"] = sum(v for k, v in cpu.items() if k.startswith("spectators-"))
         res.cpu = {k: v / span for k, v in cpu.items()} if span > 0 else {}
+        res.window_end = time.monotonic()
         plies = n * (res.waves + min(args.warmup, waves))
         if plies:
             res.notes.append(f"CPU per ply played: gateway {cpu.get('gateway', 0) / plies * 1000:.2f} ms, "
@@ -547,9 +641,25 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
         if boards:
             await boards.close()
         phase("clients closed")
-        await stop(crowd)
+        for crowd in crowds:
+            await stop(crowd)
+        if crowds:
+            ends = [c.stats for c in crowds]
+            if all(ends):
+                window_end = res.window_end or time.monotonic()
+                res.connected_end = sum(sum(1 for t in e.get("closed_at", ()) if t > window_end)
+                                        + e.get("open at the end", 0) for e in ends)
+                res.pongs = sum(e.get("pongs", 0) for e in ends)
+                res.frames_received = sum(e.get("frames", 0) for e in ends)
+            else:
+                res.notes.append("a spectators process gave no STATS: connected at the end unknown")
         await stop(dashboard)
         await stop(gateway)
+        if fanout == "nchan":
+            from _latency_nchan import refusals
+
+            res.notes += [f"nginx: {line}" for line in refusals(tmp)]
+        await local.aclose()
         phase("services stopped")
         if gateway and gateway.stats:
             res.notes.append("gateway: " + ", ".join(f"{k} {v}" for k, v in gateway.stats.items()))
@@ -569,11 +679,12 @@ async def run_hall(res: Result, args, n: int, boards: Boards, hop: HopSubscriber
     body = lambda b, ply: json.dumps({"seq": ply, "move": moves[b][ply - 1], "sent_at": rfc3339_now()})  # noqa: E731
     deadline = time.perf_counter() + args.warmup_s + args.duration + 30
     gid = {g["board"]: g["id"] for g in setup["games"]}
-    sent = await play_hall(boards, events, lambda b: f"venue-bench/{slug}/hop/{b}", body, args.warmup_s,
-                           deadline, lambda sent: all(k in hop.seen for k in sent), drain_s=10)
-    res.hop, res.hop_lost = hall_latencies(sent, lambda: [hop.seen], lambda b, p: (b, p))
-    res.hop_waves = len(sent)
-    phase("bare hop done")
+    if args.hop:
+        sent = await play_hall(boards, events, lambda b: f"venue-bench/{slug}/hop/{b}", body, args.warmup_s,
+                               deadline, lambda sent: all(k in hop.seen for k in sent), drain_s=10)
+        res.hop, res.hop_lost = hall_latencies(sent, lambda: [hop.seen], lambda b, p: (b, p))
+        res.hop_waves = len(sent)
+        phase("bare hop done")
     probe = LogProbe(store, slug)
     profilers = []
     try:
@@ -593,9 +704,15 @@ async def run_hall(res: Result, args, n: int, boards: Boards, hop: HopSubscriber
         res.venue, res.lost = hall_latencies(sent, lambda: [r.seen for r in recorders], lambda b, p: (gid[b], p))
         res.logged, _ = hall_latencies(sent, lambda: [probe.seen], lambda b, p: (gid[b], p))
         res.handled, _ = hall_latencies(sent, lambda: [probe.handled], lambda b, p: (gid[b], p))
+        res.fan = [(r.seen[k] - probe.seen[k]) * 1000.0 for b, ply in sent for k in [(gid[b], ply)]
+                   for r in recorders if k in r.seen and k in probe.seen]
         cpu = {p.name: cpu_seconds(p.proc.pid) - cpu0[p.name] for p in procs}
         cpu["bench"] = time.process_time() - cpu0["bench"]
+        cpu["spectators"] = sum(v for k, v in cpu.items() if k.startswith("spectators-"))
         res.cpu = {k: v / span for k, v in cpu.items()} if span > 0 else {}
+        res.window_end = time.monotonic()
+        res.dashboard_rss_kb = rss_kb(next(p for p in procs if p.name == "dashboard").proc.pid)
+        res.nginx_rss_kb = sum(rss_kb(p.proc.pid) for p in procs if p.name == "nginx")
         plies = sum(1 for t, _, _ in events if t <= args.warmup_s + args.duration)
         res.notes.append(f"{plies} plies in {args.warmup_s + args.duration:g} s ({plies / (args.warmup_s + args.duration):.0f}/s), "
                          f"{len(sent)} counted; CPU per ply: gateway {cpu.get('gateway', 0) / plies * 1000:.2f} ms, "
@@ -603,6 +720,8 @@ async def run_hall(res: Result, args, n: int, boards: Boards, hop: HopSubscriber
         if late:
             res.notes.append(f"the bench published {late} plies more than 50 ms after their instant (it was busy)")
         res.via_snapshot = sum(r.via_snapshot for r in recorders)
+        res.recorders = len(recorders)
+        res.recorders_lost = sum(1 for r in recorders if r.lost())
         for r in recorders:
             if r.error:
                 res.notes.append(f"recorder: {r.error}")
@@ -642,20 +761,27 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def table(results: list[Result]) -> str:
-    head = (f"{'backend':<16}{'boards':>7}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'hop p50':>9}"
-            f"{'hop p99':>9}{'p99/hop':>9}  {'log p50':>8}{'log p99':>8}  {'samples':>8} {'lost':>5} "
-            f"{'snap':>6}  cpu/s gw+dash+spect+bench")
+    head = (f"{'backend':<16}{'fan-out':<10}{'boards':>7}{'spect':>7}{'at end':>7}{'p50 ms':>9}{'p99 ms':>9}"
+            f"{'max ms':>9}{'hop p50':>9}{'hop p99':>9}{'p99/hop':>9}  {'log p50':>8}{'log p99':>8}  {'samples':>8} "
+            f"{'lost':>5} {'snap':>6} {'KB/spect':>9} {'fan-out cpu/s':>14} {'fan p50':>8} {'fan p99':>8}"
+            f"  cpu/s gw+dash+nginx+spect+bench")
     lines = [head, "-" * len(head)]
     for r in results:
         if r.error:
-            lines.append(f"{r.backend:<16}{r.boards:>7}  FAILED: {r.error}")
+            lines.append(f"{r.backend:<16}{r.fanout:<10}{r.boards:>7}  FAILED: {r.error}")
             continue
         p99, hop99 = pct(r.venue, 0.99), pct(r.hop, 0.99)
-        cpu = "+".join(f"{r.cpu.get(k, 0):.2f}" for k in ("gateway", "dashboard", "spectators", "bench"))
-        lines.append(f"{r.backend:<16}{r.boards:>7}{pct(r.venue, .5):>9.1f}{p99:>9.1f}"
+        cpu = "+".join(f"{r.cpu.get(k, 0):.2f}" for k in ("gateway", "dashboard", "nginx", "spectators", "bench"))
+        fan_cpu = r.cpu.get("dashboard", 0) + r.cpu.get("nginx", 0)
+        at_end = "?" if r.connected_end is None and r.spectators > r.recorders else (
+            (r.connected_end or 0) + r.recorders - r.recorders_lost)
+        lines.append(f"{r.backend:<16}{r.fanout:<10}{r.boards:>7}{r.spectators:>7}{at_end:>7}"
+                     f"{pct(r.venue, .5):>9.1f}{p99:>9.1f}"
                      f"{max(r.venue, default=float('nan')):>9.1f}{pct(r.hop, .5):>9.1f}{hop99:>9.1f}"
                      f"{p99 / hop99 if hop99 > 0 else float('nan'):>8.1f}x  {pct(r.logged, .5):>8.1f}"
-                     f"{pct(r.logged, .99):>8.1f}  {len(r.venue):>8} {r.lost:>5} {r.via_snapshot:>6}  {cpu}")
+                     f"{pct(r.logged, .99):>8.1f}  {len(r.venue):>8} {r.lost:>5} {r.via_snapshot:>6} "
+                     f"{r.rss_per_spectator_kb:>9.1f} {fan_cpu:>14.2f} {pct(r.fan, .5):>8.1f} {pct(r.fan, .99):>8.1f}"
+                     f"  {cpu}")
     return "\n".join(lines)
 
 
@@ -704,6 +830,18 @@ def parse_args(argv=None):
     p.add_argument("--queue-cap", type=int, default=0,
                    help="what-if: the dashboard's per-spectator queue cap (default: the app's own)")
     p.add_argument("--profile", metavar="DIR", help="py-spy the gateway and dashboard at the largest N")
+    p.add_argument("--fanout", default="grouped",
+                   help="the dashboard's spectator hub, comma-separated candidates measured side by side on "
+                        "the same load: grouped (default, the product's: one frame per page and tick) and "
+                        "per-delta (the hub before issue 15: one frame per delta and spectator); nchan: "
+                        "nginx + nchan (one worker) in front, fed the hub's page bodies (bench/_latency_nchan.py; "
+                        "apt-get install -y nginx libnginx-mod-nchan); what-if: grouped-xF, the grouped hub "
+                        "with GROUP_FACTOR F (e.g. grouped-x0.5)")
+    p.add_argument("--group-s", type=float, default=None, help="grouped: the shortest tick, s (default: the app's)")
+    p.add_argument("--client-procs", type=int, default=0,
+                   help="processes the passive spectators run in (default: one per 5,000)")
+    p.add_argument("--no-hop", dest="hop", action="store_false",
+                   help="hall: skip the bare MQTT hop baseline (halves the run; its columns read nan)")
     p.add_argument("--verbose", action="store_true", help="print each phase's time")
     p.add_argument("--py-spy", default=shutil.which("py-spy"), help="py-spy binary")
     a = p.parse_args(argv)
@@ -714,6 +852,10 @@ def parse_args(argv=None):
     a.budget = a.budget or (900.0 if a.load == "hall" else 450.0)
     a.recorders = max(1, min(a.recorders, a.spectators or 1))
     a.backends = [b.strip() for b in a.backends.split(",") if b.strip()]
+    a.fanout = [f.strip() for f in a.fanout.split(",") if f.strip()]
+    for f in a.fanout:
+        if f not in ("grouped", "per-delta", "nchan") and not f.startswith("grouped-x"):
+            p.error(f"unknown fan-out {f!r} (grouped, per-delta, nchan)")
     for b in a.backends:
         if b not in ("mosquitto+redis", "embedded"):
             p.error(f"unknown backend {b!r}")
@@ -753,16 +895,18 @@ async def main(argv=None) -> int:
                     print(f"  {backend}: {exc}: skipped", flush=True)
                     continue
             for n in args.boards:
-                now = time.perf_counter()
-                if now > budget_end - 10:
-                    results.append(Result(backend, n, error="skipped: the run's time budget is spent"))
-                    continue
-                deadline = min(budget_end, now + CONFIG_CAP_S.get(n, 150) * (0.6 if args.quick else 1))
-                print(f"  {backend:<16} {n:>5} boards ...", end="", flush=True)
-                r = await run_config(backend, n, args, games, tmp, deadline)
-                results.append(r)
-                status = f"FAILED: {r.error}" if r.error else f"p99 {pct(r.venue, .99):.1f} ms"
-                print(f" {status} ({r.seconds:.0f} s)", flush=True)
+                for fanout in args.fanout:
+                    now = time.perf_counter()
+                    if now > budget_end - 10:
+                        results.append(Result(backend, n, fanout=fanout,
+                                              error="skipped: the run's time budget is spent"))
+                        continue
+                    deadline = min(budget_end, now + CONFIG_CAP_S.get(n, 150) * (0.6 if args.quick else 1))
+                    print(f"  {backend:<16} {fanout:<10} {n:>5} boards ...", end="", flush=True)
+                    r = await run_config(backend, n, args, games, tmp, deadline, fanout)
+                    results.append(r)
+                    status = f"FAILED: {r.error}" if r.error else f"p99 {pct(r.venue, .99):.1f} ms"
+                    print(f" {status} ({r.seconds:.0f} s)", flush=True)
     finally:
         await stack.aclose()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -778,6 +922,17 @@ async def main(argv=None) -> int:
     for r in results:
         for note in r.notes:
             print(f"note {r.backend} {r.boards}: {note}")
+    dropped = [r for r in results if not r.error and r.dropped]
+    for r in results:
+        if not r.error and r.spectators:
+            print(f"spectators {r.backend} {r.fanout} {r.boards}: {r.connected_start} passive connected, "
+                  f"{r.connected_end if r.connected_end is not None else '?'} still connected at the end of the "
+                  f"measured window, {r.recorders - r.recorders_lost}/{r.recorders} recorders; {r.pongs} pings "
+                  f"answered, {r.frames_received} frames received; dashboard {r.rss_per_spectator_kb:.1f} KB "
+                  f"per spectator (RSS after connecting), {r.dashboard_rss_kb / 1024:.0f} MB at the end")
+    for r in dropped:
+        print(f"FAIL: {r.dropped} of {r.spectators} spectators were not connected at the end of the measured "
+              f"window ({r.backend} {r.fanout} {r.boards} boards): its figures are not for {r.spectators}")
     big = [r for r in results if r.backend == "mosquitto+redis" and r.boards == 1000 and not r.error]
     if big:
         p99 = pct(big[0].venue, .99)
@@ -798,12 +953,12 @@ async def main(argv=None) -> int:
              f"{args.gap:g} s apart, wave timeout {args.wave_timeout:g} s; ")
           + f"samples = recording spectators x "
           f"plies; log = publish to the entry readable by a log follower in the bench process (the "
-          f"dashboard's input); lost = never received (after a {args.drain:g} s drain); snap = plies first seen in a snapshot (queue "
+          f"dashboard's input); fan = from readable in the log to a recording spectator (the dashboard and its fan-out alone); lost = never received (after a {args.drain:g} s drain); snap = plies first seen in a snapshot (queue "
           f"overflow, F12); cpu/s = CPU seconds per wall second of each process during the venue waves.")
     print(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start "
           f"(shared with other work: figures are noisy); Python {sys.version.split()[0]}; "
           f"run took {time.perf_counter() - t_begin:.0f} s")
-    return 0 if all(not r.error for r in results) else 1
+    return 0 if all(not r.error for r in results) and not dropped else 1
 
 
 if __name__ == "__main__":

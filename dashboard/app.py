@@ -41,13 +41,13 @@ from dashboard.arbiter.throttle import LoginThrottle
 from dashboard.arbiter.desk import Desk
 from dashboard.feed import DEFAULT_HISTORY, Feed, wall_ms
 from dashboard.origins import allowed_origins
-from dashboard.hub import DEFAULT_CAP, Hub
+from dashboard.hub import DEFAULT_CAP, GROUP_S, Hub
 from dashboard.live import live
 
 
 def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DEFAULT_HISTORY,
                clock_rate: float = 1.0, accounts: Accounts | None = None,
-               clock: Callable[[], int] = wall_ms) -> Starlette:
+               clock: Callable[[], int] = wall_ms, group_s: float | None = GROUP_S) -> Starlette:
     """The dashboard for one tournament's ``log``.
 
     ``queue_cap``: per-spectator queue length before its backlog is dropped for a snapshot (F12);
@@ -58,10 +58,13 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
     and ``VENUE_LOGIN_ADDRESS_LIMIT`` (docs/arbiter.md; ValueError when malformed). The app's state
     holds ``feed`` (``feed.view`` the hall view, ``feed.hub`` the spectators), ``tournament_view``,
     ``desk``, ``accounts`` and ``login_throttle``. ``clock()``: now in ms since the epoch, the time
-    the broadcast delay is measured against (injected in tests).
+    the broadcast delay is measured against (injected in tests). ``group_s``: the spectators' hub
+    gathers each page's deltas into one frame per tick of at least this many seconds
+    (``dashboard.hub`` grouped mode); None sends every delta as it comes (per-delta mode, the
+    baseline of bench/bench_latency.py ``--fanout``).
     """
     desk = Desk()
-    feed = Feed(log, Hub(queue_cap), history, observers=[desk.ingest], clock=clock)
+    feed = Feed(log, Hub(queue_cap, group_s), history, observers=[desk.ingest], clock=clock)
     desk.attach(feed.state)  # the arbiters see the hall live
     tournament_view = TournamentView(feed.public.state)  # the public fold keeps its state object
     accounts = accounts if accounts is not None else Accounts.load(None)

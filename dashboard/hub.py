@@ -16,11 +16,25 @@ queued or being sent for that client.
 A spectator may follow only some boards (``/ws/live?boards=SPEC``, ``dashboard.boardspec``): the hub
 keeps its clients per board label plus the set of all-boards clients, so publishing one board's delta
 costs O(that board's followers + all-boards clients), not O(every client).
+
+Grouped mode (``Hub(group_s=...)``, the spectators' hub of ``create_app``; issue 15 "Spectators at
+scale"): spectators following the same selection (the same ``boards`` SPEC, or every board) form one
+``Group``. ``publish`` only appends the message to each interested group's pending list; a flush,
+at most once per tick, turns each group's pending messages into ONE frame (the message alone, or a
+JSON array of them in order, which the pages already read: ``dashboard/static/live.js``) built once
+and written to every idle member's socket, or queued per message for a busy or slow one (as above,
+so F12 holds). The tick adapts: a flush after a quiet spell goes out at once; then the next waits
+``max(group_s, GROUP_FACTOR x the last flush's cost)``, at most ``MAX_GROUP_S``: with few spectators
+a delta waits a few ms, with 10,000 the writes per second are bounded by the pages, not the deltas
+(10,000 spectators x 15 deltas/s per page would be 150k writes/s; grouped, about 10 x 10,000).
+A spectator joining a group first lets the group's pending messages go to the members it had, so it
+is sent only what was published after its snapshot.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from typing import Callable
 
@@ -31,6 +45,14 @@ from dashboard.direct_ws import frame
 # messages) or every spectator falls back to ~1 MB snapshots on every burst. Items are references to
 # text shared by all clients, so 4,096 of them cost a client ~40 KB, not 4,096 copies.
 DEFAULT_CAP = 4096
+# Grouped mode (module docstring). 20 ms: a lone delta is not held long enough for an eye to see it;
+# 100 ms at most: a delta waits at most that plus the flush ahead of it. GROUP_FACTOR 0.5 leaves the
+# event loop a third of its time for the fold, the handshakes and the pings when flushes are long
+# (10,000 writes take ~150-250 ms here); measured against 2 in the same runs (bench_latency
+# --fanout grouped,grouped-x2, docs/performance.md): lower p50 and p99 for the same CPU.
+GROUP_S = 0.02
+MAX_GROUP_S = 0.1
+GROUP_FACTOR = 0.5
 
 
 class Client:
@@ -61,6 +83,15 @@ class Client:
                 return
         self.offer(seq, text)
 
+    def deliver_frame(self, items: list[tuple[int, str]], data: bytes) -> None:
+        """Grouped mode: send ``data`` (the one frame of ``items``, shared by the group) now when
+        the client is idle and its connection takes it, else queue each of ``items``. Never blocks."""
+        if self.idle and self.direct is not None and not self.stale and self.direct(data):
+            self.sent_direct += 1
+            return
+        for seq, text in items:
+            self.offer(seq, text)
+
     def offer(self, seq: int, text: str) -> None:
         """Queue one encoded delta, or drop the backlog when full. Never blocks."""
         self.idle = False  # from now until the writer has sent the queue, nothing goes direct
@@ -86,24 +117,82 @@ class Client:
         return out
 
 
-class Hub:
-    """The connected spectators: ``clients`` (all of them), ``everything`` (those following every
-    board) and ``by_board`` (board label -> the clients following that board). ``publish`` is
-    synchronous; a board's delta costs O(its followers + ``everything``)."""
+class Group:
+    """Grouped mode: the spectators following one selection (``boards``: a ``BoardSet``, or None for
+    every board), ``members``, and the ``pending`` messages ``(seq, text)`` not flushed yet."""
 
-    def __init__(self, cap: int = DEFAULT_CAP):
+    __slots__ = ("boards", "members", "pending")
+
+    def __init__(self, boards: BoardSet | None):
+        self.boards = boards
+        self.members: set[Client] = set()
+        self.pending: list[tuple[int, str]] = []
+
+
+class Hub:
+    """The connected spectators: ``clients`` (all of them). ``publish`` is synchronous.
+
+    Per-delta mode (``group_s`` None, the default; the arbiters' desk): ``everything`` (those
+    following every board) and ``by_board`` (board label -> the clients following that board); a
+    board's delta costs O(its followers + ``everything``), each client gets each message at once.
+
+    Grouped mode (``group_s`` in seconds; module docstring): ``groups`` (selection -> ``Group``) and
+    ``group_by_board`` (board label -> the groups following it); ``publish`` costs O(the groups
+    interested), ``flush`` writes one frame per group. ``later(delay_s, fn)`` schedules the flush
+    (default: the running loop's ``call_later``; with no running loop the flush happens at once),
+    ``timer()`` is a monotonic clock in seconds (both injected in tests). ``max_group_s``: the
+    longest tick; ``factor``: the tick after a flush as a multiple of its cost; ``frames``: frames built so far; ``writes``: frames handed to members;
+    ``flush_s``, ``longest_flush_s``, ``last_cost_s``: the time spent flushing (in all, the longest
+    flush, the last one), in seconds of ``timer``."""
+
+    def __init__(self, cap: int = DEFAULT_CAP, group_s: float | None = None, *, max_group_s: float = MAX_GROUP_S,
+                 factor: float = GROUP_FACTOR,
+                 later: Callable[[float, Callable[[], None]], object] | None = None,
+                 timer: Callable[[], float] = time.perf_counter):
+        if group_s is not None and not 0 <= group_s <= max_group_s:
+            raise ValueError(f"group_s must be within 0..{max_group_s} s, not {group_s}")
         self.cap = cap
+        self.group_s = group_s
+        self.max_group_s = max_group_s
+        self.factor = factor
         self.clients: set[Client] = set()
         self.everything: set[Client] = set()
         self.by_board: dict[str, set[Client]] = {}
+        self.groups: dict[BoardSet | None, Group] = {}
+        self.group_by_board: dict[str, set[Group]] = {}
         self.published = 0
+        self.frames = 0
+        self.flushes = 0
+        self.writes = 0  # frames handed to members (written directly or queued)
+        self.flush_s = 0.0  # time spent flushing, s (``timer``)
+        self.longest_flush_s = 0.0
+        self.last_cost_s = 0.0
+        self._later = later
+        self._timer = timer
+        self._dirty: list[Group] = []
+        self._scheduled = False
+        self._next_at = float("-inf")
+
+    @property
+    def grouped(self) -> bool:
+        """True in grouped mode."""
+        return self.group_s is not None
 
     def add(self, boards: BoardSet | None = None) -> Client:
         """Register a new spectator following ``boards`` (None: every board); it receives the
         matching deltas published from now on, and every message published without a board."""
         c = Client(self.cap, boards)
         self.clients.add(c)
-        if boards is None:
+        if self.grouped:
+            g = self.groups.get(boards)
+            if g is None:
+                g = self.groups[boards] = Group(boards)
+                for b in (boards.labels if boards is not None else ()):
+                    self.group_by_board.setdefault(b, set()).add(g)
+            elif g.pending:  # published before this client: for the members it had only
+                self._flush_group(g)
+            g.members.add(c)
+        elif boards is None:
             self.everything.add(c)
         else:
             for b in boards.labels:
@@ -112,7 +201,23 @@ class Hub:
 
     def remove(self, client: Client) -> None:
         """Forget a spectator (idempotent)."""
+        if client not in self.clients:
+            return
         self.clients.discard(client)
+        if self.grouped:
+            g = self.groups.get(client.boards)
+            if g is not None:
+                g.members.discard(client)
+                if not g.members:
+                    del self.groups[client.boards]
+                    g.pending.clear()
+                    for b in (g.boards.labels if g.boards is not None else ()):
+                        gs = self.group_by_board.get(b)
+                        if gs is not None:
+                            gs.discard(g)
+                            if not gs:
+                                del self.group_by_board[b]
+            return
         self.everything.discard(client)
         if client.boards is not None:
             for b in client.boards.labels:
@@ -130,8 +235,11 @@ class Hub:
         the all-boards clients only. ``board`` None: a message for every client (a new round, an
         arbiter's alert); ``text_for(boards)``, when given, is the text for a client following only
         ``boards`` (the round message with its games cut to them), called once per distinct
-        selection."""
+        selection. Grouped mode: the message waits for the next flush (``flush``)."""
         self.published += 1
+        if self.grouped:
+            self._pend(seq, text, board, text_for)
+            return
         framed = _Frames()
         if board is not None:
             for c in self.everything:
@@ -150,6 +258,57 @@ class Hub:
                 if t is None:
                     t = cut[c.boards] = text_for(c.boards)
                 c.deliver(seq, t, framed)
+
+    # --- grouped mode ----------------------------------------------------------------------------
+    def _pend(self, seq: int, text: str, board: str | None, text_for) -> None:
+        dirty = self._dirty
+        if board is not None:
+            everyone = self.groups.get(None)
+            targets = list(self.group_by_board.get(board, ()))
+            if everyone is not None:
+                targets.append(everyone)
+        else:
+            targets = self.groups.values()
+        for g in targets:
+            t = text if board is not None or g.boards is None or text_for is None else text_for(g.boards)
+            if not g.pending:
+                dirty.append(g)
+            g.pending.append((seq, t))
+        if dirty and not self._scheduled:
+            self._scheduled = True
+            delay = max(0.0, self._next_at - self._timer())
+            if self._later is not None:
+                self._later(delay, self.flush)
+                return
+            try:
+                asyncio.get_running_loop().call_later(delay, self.flush)
+            except RuntimeError:  # no event loop (a synchronous caller): now
+                self.flush()
+
+    def flush(self) -> None:
+        """Grouped mode: write each group's pending messages as one frame to its members (idle
+        ones directly, the others through their queues); then set when the next flush may run."""
+        self._scheduled = False
+        t0 = self._timer()
+        dirty, self._dirty = self._dirty, []
+        for g in dirty:
+            if g.pending:
+                self._flush_group(g)
+        self.flushes += 1
+        cost = self._timer() - t0
+        self.last_cost_s = cost
+        self.flush_s += cost
+        self.longest_flush_s = max(self.longest_flush_s, cost)
+        self._next_at = t0 + cost + min(self.max_group_s, max(self.group_s or 0.0, self.factor * cost))
+
+    def _flush_group(self, g: Group) -> None:
+        items, g.pending = g.pending, []
+        body = items[0][1] if len(items) == 1 else "[" + ",".join(t for _, t in items) + "]"
+        data = frame(body)
+        self.frames += 1
+        self.writes += len(g.members)
+        for c in g.members:
+            c.deliver_frame(items, data)
 
 
 class _Frames:

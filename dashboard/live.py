@@ -8,8 +8,9 @@ Protocol (server to client, JSON text frames; the client never needs to send any
 2. then every delta as it happens (``"round"`` or ``"game"`` messages, each with the log ``seq``);
 3. a client that fell too far behind (its queue filled up) gets a fresh snapshot, then deltas.
 
-A frame holds one message, or, when several were waiting for the same client, a JSON array of them
-in order (fewer sends when a client or the hall is busy); clients handle both.
+A frame holds one message, or, when several were waiting for the same client or a page had several
+deltas in one tick of the hub (``dashboard.hub`` grouped mode), a JSON array of them in order (fewer
+sends when a client or the hall is busy); clients handle both.
 
 A client keeps the highest ``seq`` it saw and reconnects with ``?after=SEQ``. Messages with a seq at
 or below one already sent are never sent again on the same connection.
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -77,15 +79,21 @@ def _after(ws: WebSocket) -> int | None:
     return value if value > 0 else None
 
 
+# Spectators of one hall page send the same SPEC: one BoardSet shared by all of them (a parsed page
+# of 50 boards is ~5 KB, an eighth of what a spectator costs the dashboard; bench_latency).
+_parse_shared = functools.lru_cache(maxsize=4096)(parse)
+
+
 def boards_param(ws: WebSocket) -> BoardSet | None:
-    """The ``boards`` query parameter as a ``BoardSet`` (None when absent: every board). Raises
-    ``BoardSpecError`` when it is malformed or given more than once."""
+    """The ``boards`` query parameter as a ``BoardSet`` (None when absent: every board), the same
+    object for the same text. Raises ``BoardSpecError`` when it is malformed or given more than
+    once."""
     values = ws.query_params.getlist("boards")
     if not values:
         return None
     if len(values) > 1:
         raise BoardSpecError("boards: given more than once")
-    return parse(values[0])
+    return _parse_shared(values[0])
 
 
 class _Cut:

@@ -85,6 +85,18 @@ def bind(host: str, port: int, send_buffer: int | None = SEND_BUFFER) -> socket.
     return sock
 
 
+def raise_open_files() -> int:
+    """Raise this process's soft limit of open files to its hard limit (each spectator is a socket:
+    10,000 of them need more than the usual soft 1,024); returns the limit now in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 def quiet_uvicorn() -> None:
     """Keep uvicorn's access log out of the terminal (progress lines are the venue's own)."""
     logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
@@ -227,6 +239,7 @@ async def dashboard_at(log, host: str, port: int, **app_options) -> AsyncIterato
     from dashboard.app import create_app
 
     quiet_uvicorn()
+    raise_open_files()
     app = create_app(log, **app_options)
     try:
         ctx = serving(app, host, port)
