@@ -28,6 +28,7 @@ from typing import Callable
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse
+from starlette.middleware import Middleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -41,13 +42,15 @@ from dashboard.arbiter.throttle import LoginThrottle
 from dashboard.arbiter.desk import Desk
 from dashboard.feed import DEFAULT_HISTORY, Feed, wall_ms
 from dashboard.origins import allowed_origins
+from dashboard.readiness import RefuseUntilCaughtUp
 from dashboard.hub import DEFAULT_CAP, GROUP_S, Hub
 from dashboard.live import live
 
 
 def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DEFAULT_HISTORY,
                clock_rate: float = 1.0, accounts: Accounts | None = None,
-               clock: Callable[[], int] = wall_ms, group_s: float | None = GROUP_S) -> Starlette:
+               clock: Callable[[], int] = wall_ms, group_s: float | None = GROUP_S,
+               refuse_until_caught_up: bool = False) -> Starlette:
     """The dashboard for one tournament's ``log``.
 
     ``queue_cap``: per-spectator queue length before its backlog is dropped for a snapshot (F12);
@@ -61,7 +64,9 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
     the broadcast delay is measured against (injected in tests). ``group_s``: the spectators' hub
     gathers each page's deltas into one frame per tick of at least this many seconds
     (``dashboard.hub`` grouped mode); None sends every delta as it comes (per-delta mode, the
-    baseline of bench/bench_latency.py ``--fanout``).
+    baseline of bench/bench_latency.py ``--fanout``). ``refuse_until_caught_up``: answer 503 to
+    everything but ``/api/health`` until the start-up replay is folded, for a node behind a load
+    balancer (``dashboard.readiness``).
     """
     desk = Desk()
     feed = Feed(log, Hub(queue_cap, group_s), history, observers=[desk.ingest], clock=clock)
@@ -96,8 +101,10 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
         *_arbiter_routes(),
         Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=security.middleware(accounts.secret, arbiter.COOKIE))
+    middleware = security.middleware(accounts.secret, arbiter.COOKIE)
+    if refuse_until_caught_up:  # outermost: a node still replaying does no other work
+        middleware = [Middleware(RefuseUntilCaughtUp, ready=feed.caught_up.is_set), *middleware]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.feed = feed
     app.state.clock_rate = clock_rate
     app.state.tournament_view = tournament_view

@@ -100,6 +100,9 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("dashboard", allow_abbrev=False, help="the spectators' dashboard alone, fed from the event log")
     _store(b)
     _http(b)
+    b.add_argument("--refuse-until-caught-up", action="store_true",
+                   help="behind a load balancer: answer 503 to everything but /api/health until the log "
+                        "is replayed, so the balancer sends spectators to another node (deploy/README.md)")
 
     m = sub.add_parser("simulate", allow_abbrev=False, help="play a PGN file on simulated boards and clocks over MQTT")
     _mqtt(m)
@@ -186,7 +189,8 @@ def _run(args: argparse.Namespace) -> int:
         coro = serve.run_gateway(args.mqtt, args.store, args.tournament, args.round, args.variant,
                                  args.round_start, args.accept_changes, boards=args.boards)
     elif args.command == "dashboard":
-        coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port)
+        coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port,
+                                   refuse_until_caught_up=args.refuse_until_caught_up)
     elif args.command == "bridge":
         from devices.livechess import cli as livechess
 

@@ -413,9 +413,11 @@ def shard_of(boards: str | None, store: str):
     return shard
 
 
-async def run_dashboard(store: str, tournament: str, host: str, port: int) -> int:
+async def run_dashboard(store: str, tournament: str, host: str, port: int, *,
+                        refuse_until_caught_up: bool = False) -> int:
     """``venue dashboard``: the spectators' dashboard (and the arbiters' console) fed from the event
-    log, until stopped. ``tournament``: a slug, or a tournament file (its arbiters may log in)."""
+    log, until stopped. ``tournament``: a slug, or a tournament file (its arbiters may log in).
+    ``refuse_until_caught_up``: a node behind a load balancer (``dashboard.readiness``)."""
     from dashboard.arbiter.auth import Accounts
 
     slug, t = resolve_tournament(tournament)
@@ -426,7 +428,8 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int) -> in
     warn_passwords(t)
     log = await open_store(store, slug)
     try:
-        async with dashboard_at(log, host, port, accounts=accounts) as (url, _):
+        async with dashboard_at(log, host, port, accounts=accounts,
+                                refuse_until_caught_up=refuse_until_caught_up) as (url, _):
             print(f"venue dashboard: {slug} from {redact(store)}")
             print(f"  dashboard   {url}/")
             print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")

@@ -419,3 +419,33 @@ async def test_a_client_ahead_of_the_dashboard_waits_for_it(round5, monkeypatch)
             await log.append_many(interleaved(round5)[3:4])
             m = await recv(ws)
             assert m["seq"] > entries[-1].seq
+
+
+async def test_a_node_behind_a_balancer_refuses_work_until_it_has_caught_up(round5):
+    """``--refuse-until-caught-up`` (deploy/'s nginx deployment): a restarted node still replaying
+    the log answers 503 with Retry-After, to page loads and to websocket handshakes alike, so nginx's
+    ``proxy_next_upstream ... http_503`` sends the spectator to another node (issue 15: "a test kills
+    one node mid-round and its spectators reconnect to another and miss nothing"); ``/api/health``
+    stays open. Once caught up it serves as usual, nothing older than the log."""
+    import httpx
+
+    log = _SlowLog("candidates-2024", delay_s=0.05)
+    stored = await log.append_many([round_started(round5, "5", T0)] + interleaved(round5)[:60])
+    async with serving(create_app(log, refuse_until_caught_up=True)) as url:
+        async with httpx.AsyncClient(base_url=url, timeout=5) as http:
+            page = await http.get("/")
+            assert page.status_code == 503 and page.headers["retry-after"] == "2"
+            health = await http.get("/api/health")
+            assert health.status_code in (200, 503) and health.json()["caught_up"] is False
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                async with websockets.connect(url.replace("http", "ws") + "/ws/live"):
+                    pass
+            assert refused.value.response.status_code == 503
+            deadline = time.monotonic() + 20
+            while not (await http.get("/api/health")).json()["caught_up"]:
+                assert time.monotonic() < deadline, "never caught up"
+                await asyncio.sleep(0.1)
+            assert (await http.get("/")).status_code == 200
+        async with websockets.connect(url.replace("http", "ws") + "/ws/live") as ws:
+            first = await recv(ws, timeout=10)
+            assert first["type"] == "snapshot" and first["seq"] >= stored[-1].seq
