@@ -23,15 +23,16 @@ class Timing:
     stdout: str
 
 
-def timed(cmd: list[str], runs: int = 10, warmup: int = 1) -> Timing:
-    """Run ``cmd`` ``warmup`` + ``runs`` times (each must exit 0: CalledProcessError otherwise)."""
+def timed(cmd: list[str], runs: int = 10, warmup: int = 1, env: dict[str, str] | None = None) -> Timing:
+    """Run ``cmd`` ``warmup`` + ``runs`` times (each must exit 0: CalledProcessError otherwise), in
+    ``env`` (default: this process's environment)."""
     for _ in range(warmup):
-        subprocess.run(cmd, capture_output=True, check=True)
+        subprocess.run(cmd, capture_output=True, check=True, env=env)
     walls, cpus, out = [], [], ""
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
         walls.append(time.perf_counter() - t0)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)

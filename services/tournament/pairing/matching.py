@@ -49,7 +49,8 @@ class WeightedMatcher:
     from the free vertices whose dual is still positive (a free vertex with dual 0 already meets the
     optimality conditions). Each stage then grows alternating trees from those roots until it
     augments, or a root's dual reaches 0, or a matched S-vertex's dual reaches 0 (that vertex is
-    then set free by flipping its path to the root, which keeps every condition).
+    then set free by flipping its path to the root, which keeps every condition). A vertex inside
+    a big blossom scans only its edges to the vertices outside the blossom (every-pair graphs).
 
     Edge k has endpoints ``2k`` (its first vertex) and ``2k+1`` (its second); ``mate[v]`` holds the
     remote endpoint of v's matched edge. Blossoms are numbered n..2n-1. Duals are kept in units of
@@ -100,6 +101,14 @@ class WeightedMatcher:
         self.changed: dict[int, int] = {}
         """Edges changed since the last solve, with their weight at that solve."""
         self.dirty: list[int] = []
+        self.outside: list[list[int] | None] = [None] * (2 * n)
+        """Per blossom (every-pair graphs), the vertices outside it, found when first needed: a
+        vertex of a big blossom scans only the edges leaving it (most of its edges stay inside)."""
+        self.ends_by_vertex: list[list[int] | None] = [None] * n
+        """Per vertex (every-pair graphs), the remote endpoint of its edge to each vertex (-1 for
+        itself), made when first needed."""
+        self.isolated_vertex = [False] * n
+        """Vertices whose edges all weigh 0 for good (see :meth:`isolate`)."""
         self.share_raises = False
         """Set by the caller before a :meth:`solve` after a bulk re-weighting: each raised edge's
         deficit is then shared by both ends (keeps pairs whose edges rose alike tight)."""
@@ -121,6 +130,13 @@ class WeightedMatcher:
             self.changed.setdefault(k, self.w[k])
             self.w[k] = weight
             self.sw[k] = self.scale * weight
+
+    def isolate(self, v: int) -> None:
+        """Tell the search that every edge at v now weighs 0 and stays so (a decided pair): the
+        blossoms' lists of outside vertices leave v out."""
+        if not self.isolated_vertex[v]:
+            self.isolated_vertex[v] = True
+            self.outside = [None] * (2 * self.n)
 
     def compact(self) -> None:
         """Drop the edges whose weight is 0 from the per-vertex lists the search scans (they come
@@ -195,27 +211,13 @@ class WeightedMatcher:
                     req = r
         return req
 
-    def _unmatch(self, v: int) -> None:
-        p = self.mate[v]
-        if p != -1:
-            self.mate[self.endpoint[p]] = -1
-            self.mate[v] = -1
-
     def _prepare(self) -> None:
         n = self.n
         w = self.w
         if self.fresh:
+            self.fresh = False
             self.active = [[p for p in self.neighbend[v] if w[p >> 1]] for v in range(n)]
             self.listed = [bool(x) for x in w]
-        else:
-            listed = self.listed
-            for k in self.changed:
-                if w[k] and not listed[k]:
-                    listed[k] = True
-                    self.active[self.ei[k]].append(2 * k + 1)
-                    self.active[self.ej[k]].append(2 * k)
-        if self.fresh:
-            self.fresh = False
             # Each vertex starts with the dual of its heaviest edge (feasible); edges tight at both
             # ends are matched greedily, and a vertex left free drops to the least feasible dual.
             dual, endpoint, mate = self.dualvar, self.endpoint, self.mate
@@ -241,65 +243,79 @@ class WeightedMatcher:
         # lose its tightness. Blossoms elsewhere are kept.
         touched: set[int] = set()
         inb = self.inblossom
+        ei, ej, listed, active, sw = self.ei, self.ej, self.listed, self.active, self.sw
+        share = self.share_raises
         raised: dict[int, int] = {}
-        for k, old in self.changed.items():
-            if self.w[k] > old:
-                for v in (self.ei[k], self.ej[k]):
-                    raised[v] = raised.get(v, 0) + 1
         up: list[int] = []
         for k, old in self.changed.items():
-            i, j = self.ei[k], self.ej[k]
-            if self.w[k] < old:
+            wk = w[k]
+            if wk > old:
+                if not listed[k]:
+                    listed[k] = True
+                    active[ei[k]].append(2 * k + 1)
+                    active[ej[k]].append(2 * k)
+                up.append(k)
+                if not share:
+                    i, j = ei[k], ej[k]
+                    raised[i] = raised.get(i, 0) + 1
+                    raised[j] = raised.get(j, 0) + 1
+            elif wk < old:
+                i, j = ei[k], ej[k]
                 if inb[i] == inb[j] and inb[i] >= n:
                     touched.update(self._dissolve_around(i))
                 touched.add(i)
                 touched.add(j)
-            elif self.w[k] > old:
-                up.append(k)
-        if self.share_raises:
+        dual = self.dualvar
+        if share:
             # Many raised edges: share each deficit between both ends, so a pair whose edge rose
             # like its neighbours' stays tight (far fewer vertices to search again).
+            short = []
             for k in up:
-                if self.slack(k) < 0:
-                    for v in (self.ei[k], self.ej[k]):
+                if dual[ei[k]] + dual[ej[k]] < sw[k]:
+                    short.append(k)
+                    for v in (ei[k], ej[k]):
                         if inb[v] >= n:
                             touched.update(self._dissolve_around(v))
             need: dict[int, int] = {}
-            for k in up:
-                sl = self.slack(k)
+            for k in short:
+                i, j = ei[k], ej[k]
+                sl = dual[i] + dual[j] - sw[k]
                 if sl < 0:
-                    half = (1 - sl) // 2
-                    for v in (self.ei[k], self.ej[k]):
-                        if need.get(v, 0) < half:
-                            need[v] = half
+                    half = (1 - sl) >> 1
+                    if need.get(i, 0) < half:
+                        need[i] = half
+                    if need.get(j, 0) < half:
+                        need[j] = half
             for v, d in need.items():
-                self.dualvar[v] += d
+                dual[v] += d
                 touched.add(v)
         else:
             for k in up:
-                i, j = self.ei[k], self.ej[k]
+                i, j = ei[k], ej[k]
                 c = i if raised.get(i, 0) >= raised.get(j, 0) else j
                 if inb[c] >= n:
                     touched.update(self._dissolve_around(c))
-                sl = self.slack(k)
+                sl = dual[i] + dual[j] - sw[k]
                 if sl < 0:
-                    self.dualvar[c] -= sl
+                    dual[c] -= sl
                     touched.add(c)
         self.changed.clear()
         inb = self.inblossom
+        mate, endpoint = self.mate, self.endpoint
         freed: list[int] = []
         for v in touched:
-            p = self.mate[v]
+            p = mate[v]
             if p == -1:
                 continue
-            u = self.endpoint[p]
-            if inb[u] != inb[v] and (self.w[p >> 1] == 0 or self.slack(p >> 1) != 0):
-                self._unmatch(v)
+            u = endpoint[p]
+            k = p >> 1
+            if inb[u] != inb[v] and (w[k] == 0 or dual[u] + dual[v] != sw[k]):
+                mate[u] = mate[v] = -1
                 freed.append(u)
         touched.update(freed)
         for v in touched:
-            if self.mate[v] == -1 and self.dualvar[v] > 0 and inb[v] == v:
-                self.dualvar[v] = self._required(v)
+            if mate[v] == -1 and dual[v] > 0 and inb[v] == v:
+                dual[v] = self._required(v)
         self._match_tight(sorted(touched))
 
     def _match_tight(self, vertices: list[int]) -> None:
@@ -414,6 +430,7 @@ class WeightedMatcher:
             bw = inb[w]
         self.blossomchilds[b] = path
         self.blossomleaves[b] = [x for sub in path for x in (self.blossomleaves[sub] if sub >= self.n else (sub,))]
+        self.outside[b] = None
         self.blossomendps[b] = endps
         self.label[b] = 1
         self.labelend[b] = self.labelend[bb]
@@ -612,6 +629,8 @@ class WeightedMatcher:
                 augmented = False
                 allowedge = self.allowedge
                 bestedge, ei, ej = self.bestedge, self.ei, self.ej
+                dense, outside, ends_by_vertex = self.dense, self.outside, self.ends_by_vertex
+                isolated = self.isolated_vertex
                 while self.queue and not augmented:
                     v = heappop(self.queue)
                     inb = self.inblossom
@@ -619,7 +638,20 @@ class WeightedMatcher:
                     dv = dual[v]
                     bv = inb[v]
                     sw = self.sw
-                    for p in self.active[v]:
+                    ends = self.active[v]
+                    if bv >= n and dense:
+                        # v lies in a blossom: its edges inside it are never used, and in a big
+                        # blossom they are most of its edges; scan those to the vertices outside.
+                        out = outside[bv]
+                        if out is None:
+                            out = outside[bv] = [y for y in range(n) if inb[y] != bv and not isolated[y]]
+                        if len(out) < len(ends):
+                            row = ends_by_vertex[v]
+                            if row is None:
+                                nb = self.neighbend[v]
+                                row = ends_by_vertex[v] = nb[:v] + [-1] + nb[v:]
+                            ends = [row[y] for y in out]
+                    for p in ends:
                         k = p >> 1
                         wk = w[k]
                         if not wk:

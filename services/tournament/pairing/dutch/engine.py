@@ -149,13 +149,9 @@ class _Bracket:
         # base[lo][hi]: the bracket weight of the edge between vs[hi] and vs[lo] (hi < lo).
         self.base: list[list[int]] = [[] for _ in vs]
         for lo in range(sgb, len(vs)):
-            row = self.base[lo]
-            vlo = vs[lo]
             in_bracket = lo < nsgb
-            for hi in range(lo):
-                wt = w.weight(vs[hi], vlo, in_bracket, not in_bracket)
-                row.append(wt)
-                rnd.g.set(vs[hi], vlo, wt)
+            row = self.base[lo] = w.weight_row(vs[:lo], vs[lo], in_bracket, not in_bracket)
+            rnd.g.set_at(vs[lo], vs[:lo], row)
 
     def _set(self, i: int, j: int, weight: int) -> None:
         self.r.g.set(self.vs[i], self.vs[j], weight)
@@ -239,15 +235,21 @@ class _Bracket:
     def _pair_remainder(self) -> None:
         """Steps 3 and 4: exchanges in the remainder, then S1 against S2 (C.04.3 B.3-B.5)."""
         r, vs, base, w = self.r, self.vs, self.base, self.r.w
-        rem = [o for o in range(self.sgb, self.nsgb) if r.mate[vs[o]] >= self.sgv]
-        rpairs = sum(1 for o in rem if r.mate[vs[o]] < vs[o])
+        g, mate, matched = r.g, r.mate, r.matched
+        rem = [o for o in range(self.sgb, self.nsgb) if mate[vs[o]] >= self.sgv]
+        rpairs = sum(1 for o in rem if mate[vs[o]] < vs[o])
+        rv = [vs[o] for o in rem]  # the remainder's vertices
+        add = [w.exchange_weight(1, pos, rpairs) - 1 for pos in range(len(rem))]
 
-        def ew(hi: int, lo: int, pos: int) -> int:
-            return w.exchange_weight(base[lo][hi], pos, rpairs)
+        def exchange_row(it: int, step: int = 0) -> list[int]:
+            """The exchange weights (plus ``step`` where there is an edge) of rem[it] to the players
+            below it in the remainder."""
+            p, a = rem[it], add[it] + step
+            return [base[o][p] + a if base[o][p] else 0 for o in rem[it + 1:]]
 
         for i, lo in enumerate(rem):
-            for pos in range(i):
-                self._set(rem[pos], lo, ew(rem[pos], lo, pos))
+            row = base[lo]
+            g.set_at(rv[i], rv[:i], [row[hi] + a if row[hi] else 0 for hi, a in zip(rem, add[:i])])
         r.solve()
         exchanges = sum(1 for p in rem[:rpairs] if not self._pairs_down(vs[p]))
 
@@ -259,17 +261,14 @@ class _Bracket:
             p = rem[it]
             v = vs[p]
             if self._pairs_down(v):
-                for o in rem[it + 1:]:
-                    wt = ew(p, o, it)
-                    if wt:
-                        self._set(p, o, wt - 1)
+                g.set_at(v, rv[it + 1:], exchange_row(it, -1))
                 r.solve()
             exchange = not self._pairs_down(v)
             left -= exchange
-            for o in rem[it + 1:]:
-                if exchange:
+            if exchange:
+                for o in rem[it + 1:]:
                     base[o][p] = 0
-                self._set(p, o, ew(p, o, it))
+            g.set_at(v, rv[it + 1:], exchange_row(it))
 
         # 3b. The highest S2 players that can be exchanged are.
         left = exchanges
@@ -280,30 +279,32 @@ class _Bracket:
             v = vs[p]
             already = self._pairs_down(v)
             if not already:
-                for o in rem[it + 1:]:
-                    wt = ew(p, o, it)
-                    if wt:
-                        self._set(p, o, wt + 1)
+                g.set_at(v, rv[it + 1:], exchange_row(it, 1))
                 r.solve()
             if self._pairs_down(v):
                 left -= 1
                 for o in rem[:it]:
                     base[p][o] = 0
-                    self._set(p, o, 0)
+                g.set_at(v, rv[:it], [0] * it)
                 for o in range(self.nsgb, len(vs)):
                     base[o][p] = 0
-                    self._set(p, o, 0)
+                g.set_at(v, vs[self.nsgb:], [0] * (len(vs) - self.nsgb))
             if not already:
-                for o in rem[it + 1:]:
-                    self._set(p, o, ew(p, o, it))
+                g.set_at(v, rv[it + 1:], exchange_row(it))
 
         # 3c. Fix who is in S1 and who in S2; drop the exchange preferences.
+        mate = r.mate
+        nsgv = self.nsgv
+        down = [v < mate[v] < nsgv for v in rv]
         for i, p in enumerate(rem):
-            down = self._pairs_down(vs[p])
-            for o in rem[i + 1:]:
-                if not down or self._pairs_down(vs[o]):
+            if not down[i]:
+                for o in rem[i + 1:]:
                     base[o][p] = 0
-                self._set(p, o, base[o][p])
+            else:
+                for o, d in zip(rem[i + 1:], down[i + 1:]):
+                    if d:
+                        base[o][p] = 0
+            g.set_at(rv[i], rv[i + 1:], [base[o][p] for o in rem[i + 1:]])
 
         # 4. Each S1 player gets the highest S2 player that keeps the optimum.
         for p in rem:
@@ -312,13 +313,17 @@ class _Bracket:
                 continue
             addend = 0
             top = -1
+            others: list[int] = []
+            weights: list[int] = []
             for o in reversed(rem):
-                if o <= p or r.matched[vs[o]]:
+                if o <= p or matched[vs[o]]:
                     continue
                 if base[o][p]:
-                    self._set(p, o, base[o][p] + addend)
+                    others.append(vs[o])
+                    weights.append(base[o][p] + addend)
                     top = vs[o]
                 addend += 1
+            g.set_at(v, others, weights)
             if r.mate[v] != top:
                 # Otherwise only v's edges gained, its partner's the most: the optimum stays optimal.
                 r.solve()

@@ -42,6 +42,30 @@ class MatchingGraph:
             m.w[k] = weight
             m.sw[k] = m.scale * weight
 
+    def set_at(self, v: int, others: list[int], weights: list[int]) -> None:
+        """:meth:`set` for the edges ``v``-``others[x]`` with weights ``weights[x]``, in that order: a
+        bracket's edges at one vertex without a call per edge."""
+        fixed = self.fixed
+        if v in fixed:
+            return
+        m = self.matcher
+        w, sw, changed, scale = m.w, m.sw, m.changed, m.scale
+        n2 = 2 * self.n - 1
+        row_v = (v * (n2 - v) >> 1) - v - 1  # edge v-j for j > v: row_v + j
+        for u, weight in zip(others, weights):
+            if u > v:
+                k = row_v + u
+            else:
+                k = (u * (n2 - u) >> 1) + v - u - 1
+            if weight < 0:
+                weight = 0
+            old = w[k]
+            if old != weight and u not in fixed:
+                if k not in changed:
+                    changed[k] = old
+                w[k] = weight
+                sw[k] = scale * weight
+
     def fix(self, i: int, j: int) -> None:
         """Decide the pair i-j: every edge at i or j goes; the pair stays matched."""
         m = self.matcher
@@ -49,6 +73,7 @@ class MatchingGraph:
             ends = m.neighbend[v] if m.fresh else m.active[v]
             for k in {p >> 1 for p in ends if m.w[p >> 1]}:
                 m.set_weight_of(k, 0)
+            m.isolate(v)
         self.fixed[i] = j
         self.fixed[j] = i
 

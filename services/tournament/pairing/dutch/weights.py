@@ -61,6 +61,16 @@ class RoundWeights:
         self.c9 = False
         self.c9_rank: dict[int, int] = {}
         self.candidate = [False] * len(players)
+        # A pair's weight, once C.1/C.3 allow it, depends only on what each player brings to the
+        # fields (score, colour data, floats, games played, PAB candidacy): players alike share a
+        # class, and :meth:`weight_row` computes each pair of classes once (round 1: one class).
+        kinds: dict[tuple[object, ...], int] = {}
+        self._kind = [kinds.setdefault((p.score, p.color_pref, p.imbalance, p.repeated, p.strong, p.floats,
+                                        p.played), len(kinds)) for p in players]
+        self._kinds = len(kinds)
+        self._memo: dict[int, int] = {}
+        self._memo_c9 = False
+        self.allowed: list[set[int]] = []
         self.set_bye_score(0)
 
     def set_bye_score(self, score: int) -> None:
@@ -68,6 +78,7 @@ class RoundWeights:
         below it."""
         self.bye_score = score
         self.candidate = [p.bye_ok and p.score <= score for p in self.players]
+        self._memo = {}
 
     def completion_weight(self, lo: int, hi: int, top: int) -> int:
         """The first matching's weight for an odd number of players: pair everyone who may not take
@@ -82,7 +93,8 @@ class RoundWeights:
     def allowed_pairs(self) -> list[set[int]]:
         """For each player (by index), the players below him he may meet (C.1, C.3)."""
         ps, t = self.players, self.threshold
-        return [{j for j in range(i + 1, len(ps)) if may_meet(ps[i], ps[j], t)} for i in range(len(ps))]
+        self.allowed = [{j for j in range(i + 1, len(ps)) if may_meet(ps[i], ps[j], t)} for i in range(len(ps))]
+        return self.allowed
 
     def completion_weights(self, top: int, allowed: list[set[int]]) -> Callable[[int, int], int]:
         """``completion_weight`` for every pair (i < j) from its vertex terms, ``allowed`` as
@@ -132,13 +144,38 @@ class RoundWeights:
             out.append(d)
         return out
 
+    def weight_row(self, his: list[int], lo: int, in_bracket: bool, in_next: bool) -> list[int]:
+        """``[weight(hi, lo, in_bracket, in_next) for hi in his]`` (each ``hi`` < ``lo``, pairing order),
+        computed once per pair of player classes; needs :meth:`allowed_pairs` called first (the
+        C.1/C.3 check). ``c9_rank`` must not change once ``c9`` is set (the engine sets it once)."""
+        if self.c9 != self._memo_c9:
+            self._memo = {}
+            self._memo_c9 = self.c9
+        memo, kind, cand, allowed = self._memo, self._kind, self.candidate, self.allowed
+        stride = 2 * self._kinds
+        key_lo = (2 * kind[lo] + cand[lo]) * 4 + 2 * in_bracket + in_next
+        out = []
+        for hi in his:
+            if lo not in allowed[hi]:
+                out.append(0)
+                continue
+            key = (2 * kind[hi] + cand[hi]) * stride * 4 + key_lo
+            wt = memo.get(key)
+            if wt is None:
+                wt = memo[key] = self._fields(hi, lo, in_bracket, in_next)
+            out.append(wt)
+        return out
+
     def weight(self, hi: int, lo: int, in_bracket: bool, in_next: bool) -> int:
         """The weight of the edge between ``players[hi]`` and ``players[lo]`` (hi ranks higher) when
         ``lo`` is in the bracket being paired (``in_bracket``) or in the next score group
         (``in_next``); 0 when the absolute criteria forbid the pair."""
-        h, l = self.players[hi], self.players[lo]
-        if not may_meet(h, l, self.threshold):
+        if not may_meet(self.players[hi], self.players[lo], self.threshold):
             return 0
+        return self._fields(hi, lo, in_bracket, in_next)
+
+    def _fields(self, hi: int, lo: int, in_bracket: bool, in_next: bool) -> int:
+        h, l = self.players[hi], self.players[lo]
         gb, sb, sh = self.group_bits, self.score_bits, self.shifts
         r = 1 + (not self.candidate[hi]) + (not self.candidate[lo])
         r = ((r << gb) | in_bracket) << sb
