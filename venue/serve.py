@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import socket
 from collections.abc import AsyncIterator
 
@@ -83,6 +84,51 @@ def bind(host: str, port: int, send_buffer: int | None = SEND_BUFFER) -> socket.
         sock.close()
         raise
     return sock
+
+
+def check_port(host: str, port: int) -> None:
+    """CliError when ``host:port`` cannot be listened on (busy, not ours), checked before anything
+    is written or connected: ``venue serve`` on a busy port wrote a round to the log and took the
+    tournament's MQTT session from the running gateway before it found the port taken."""
+    if port == 0:
+        return
+    try:
+        bind(host, port, None).close()
+    except OSError as exc:
+        raise CliError(f"cannot serve the dashboard on {host}:{port}: {exc.strerror or exc}") from None
+
+
+@contextlib.asynccontextmanager
+async def writing(log, boards: str, owner: str):
+    """Hold this gateway's writer lease on ``boards`` (a SPEC, or ``*``) of ``log`` while the block
+    runs (``services.eventlog.writers``): CliError at once when another live gateway writes some of
+    these boards; renewed in the background; released on a clean stop (a process killed with -9
+    leaves it to lapse, and its restart takes it over after one renewal period)."""
+    from services.eventlog.writers import WriterConflict
+
+    lease = log.writer_lease(boards, owner)
+    try:
+        await lease.claim()
+    except WriterConflict as exc:
+        raise CliError(f"{exc}: stop it first, or give this one other boards (--boards)") from None
+
+    async def renewing() -> None:
+        from services.eventlog.writers import RENEW_S
+
+        while True:
+            await asyncio.sleep(RENEW_S)
+            with contextlib.suppress(Exception):  # a store outage: the gateway reports it itself
+                await lease.renew()
+
+    renewer = asyncio.create_task(renewing(), name="writer-lease")
+    try:
+        yield lease
+    finally:
+        renewer.cancel()
+        with contextlib.suppress(BaseException):
+            await renewer
+        with contextlib.suppress(Exception):
+            await lease.release()
 
 
 def raise_open_files() -> int:
@@ -331,26 +377,28 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
         accounts = Accounts.load(t, persistent=True)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    check_port(host, port)
     await check_mqtt(mqtt)
     warn_passwords(t)
     log = await open_store(store, slug)
     gateway_task = None
     try:
-        started = await prepare(log, t, round_path, variant, start_ms, accept_changes)
-        gateway = Gateway(log, mqtt, slug, tournament=t)
-        gateway_task = asyncio.create_task(gateway.run(), name="gateway")
-        await gateway_ready(gateway, gateway_task)
-        async with dashboard_at(log, host, port, accounts=accounts) as (url, _):
-            print(f"venue serve: {t.name if t else slug}")
-            for line in started.lines:
-                print(f"  {line}")
-            print(f"  dashboard   {url}/")
-            print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")
-            print(f"  MQTT        {redact(mqtt)}")
-            print(f"  event log   {redact(store)}")
-            print("Ctrl-C to stop.", flush=True)
-            await gateway_stopped(gateway_task)
-        return 0
+        async with writing(log, "*", f"venue serve on {socket.gethostname()} (pid {os.getpid()})"):
+            started = await prepare(log, t, round_path, variant, start_ms, accept_changes)
+            gateway = Gateway(log, mqtt, slug, tournament=t)
+            gateway_task = asyncio.create_task(gateway.run(), name="gateway")
+            await gateway_ready(gateway, gateway_task)
+            async with dashboard_at(log, host, port, accounts=accounts) as (url, _):
+                print(f"venue serve: {t.name if t else slug}")
+                for line in started.lines:
+                    print(f"  {line}")
+                print(f"  dashboard   {url}/")
+                print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")
+                print(f"  MQTT        {redact(mqtt)}")
+                print(f"  event log   {redact(store)}")
+                print("Ctrl-C to stop.", flush=True)
+                await gateway_stopped(gateway_task)
+            return 0
     finally:
         await _stop(gateway_task)
         await log.close()
@@ -380,17 +428,19 @@ async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | 
     log = await open_store(store, slug)
     task = None
     try:
-        if lead and (round_path is not None or t is not None):
-            started = await prepare(log, t, round_path, variant, start_ms, accept_changes)
-            for line in started.lines:
-                print(f"venue gateway: {line}")
-        gateway = Gateway(log, mqtt, slug, tournament=t, boards=shard)
-        task = asyncio.create_task(gateway.run(), name="gateway")
-        await gateway_ready(gateway, task)
-        part = f" boards {shard.spec}" if shard is not None else ""
-        print(f"venue gateway: {slug}{part}: {redact(mqtt)} -> {redact(store)}. Ctrl-C to stop.", flush=True)
-        await gateway_stopped(task)
-        return 0
+        owner = f"venue gateway on {socket.gethostname()} (pid {os.getpid()})"
+        async with writing(log, shard.spec if shard is not None else "*", owner):
+            if lead and (round_path is not None or t is not None):
+                started = await prepare(log, t, round_path, variant, start_ms, accept_changes)
+                for line in started.lines:
+                    print(f"venue gateway: {line}")
+            gateway = Gateway(log, mqtt, slug, tournament=t, boards=shard)
+            task = asyncio.create_task(gateway.run(), name="gateway")
+            await gateway_ready(gateway, task)
+            part = f" boards {shard.spec}" if shard is not None else ""
+            print(f"venue gateway: {slug}{part}: {redact(mqtt)} -> {redact(store)}. Ctrl-C to stop.", flush=True)
+            await gateway_stopped(task)
+            return 0
     finally:
         await _stop(task)
         await log.close()

@@ -150,6 +150,14 @@ class EventLog(ABC):
         or not the one this instance knew.
         """
 
+    def writer_lease(self, boards: str, owner: str):
+        """The lease a gateway holds while it writes ``boards`` (a SPEC, or ``*`` for every board)
+        of this log (``services.eventlog.writers``): a log only one process writes has nothing to
+        lease (``NoLease``); the Redis log, which several gateway processes share, overrides it."""
+        from services.eventlog.writers import NoLease
+
+        return NoLease()
+
     @abstractmethod
     async def close(self) -> None:
         """Release connections. Idempotent."""

@@ -399,6 +399,12 @@ class RedisLog(AppendsBatches):
                 self._identity.saw(e.seq)
                 yield e
 
+    def writer_lease(self, boards: str, owner: str):
+        """A ``RedisLease`` on ``boards`` of this tournament's log (``services.eventlog.writers``)."""
+        from services.eventlog.writers import RedisLease
+
+        return RedisLease(self._client, self.tournament, boards, owner)
+
     async def close(self) -> None:
         """Finish pending appends, end followers, close the connection pool. Idempotent."""
         if self._closed:

@@ -1,0 +1,157 @@
+"""Which gateway processes write a tournament's log: a lease per writer in the store, so a second
+gateway for the same boards refuses to start before it writes anything.
+
+Two gateways deciding for the same board both append its moves (a new user started the same
+``venue gateway`` twice, and a ``--boards 1-3`` shard beside a gateway for every board: the log got
+each ply twice before the MQTT session takeover stopped one of them, ~5 s later, and a shard beside
+a full gateway was never noticed). The log itself is the place to say who writes it: every writer
+holds a lease ``{token: "boards|expires_ms|owner"}`` in one Redis hash per tournament, renewed every
+``RENEW_S``; ``boards`` is a board SPEC, or ``*`` for every board (which overlaps everything).
+
+A newcomer whose boards overlap a live lease waits one renewal period: a holder that renews is
+alive and the newcomer refuses (``WriterConflict``); a holder that does not is gone (killed with -9)
+and its lease is taken over, so a restart after a crash costs at most ``RENEW_S * 1.5`` s, and a
+clean stop (``release``) costs nothing. The check and the claim are one WATCH/MULTI transaction:
+two newcomers at the same instant cannot both win.
+
+Only the Redis log, the one several gateway processes can share, keeps leases; SQLite and memory
+logs are written by one process (``NoLease``)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass
+
+from redis.exceptions import WatchError
+
+RENEW_S = 2.0
+TTL_S = 6.0  # a lease not renewed for this long is stale even without a waiting newcomer
+EVERY_BOARD = "*"
+
+
+class WriterConflict(Exception):
+    """Another live gateway writes some of these boards: ``holders`` = [(owner, boards SPEC)]."""
+
+    def __init__(self, holders: list[tuple[str, str]]):
+        self.holders = holders
+        named = "; ".join(f"{owner} (boards {'all' if spec == EVERY_BOARD else spec})" for owner, spec in holders)
+        super().__init__(f"another gateway is writing this tournament's log for these boards: {named}")
+
+
+def overlaps(a: str, b: str) -> bool:
+    """Whether two lease SPECs share a board (``*``: every board). ValueError for a bad SPEC."""
+    if EVERY_BOARD in (a, b):
+        return True
+    from services.hall.boardspec import parse
+
+    return bool(parse(a).labels & parse(b).labels)
+
+
+def writers_key(tournament: str) -> str:
+    """The Redis hash of the tournament's writer leases (same hash tag as its log's keys)."""
+    return f"venue:{{{tournament}}}:writers"
+
+
+@dataclass
+class _Held:
+    spec: str
+    expires_ms: int
+    owner: str
+
+
+def _read(raw: dict) -> dict[str, _Held]:
+    held = {}
+    for token, value in raw.items():
+        spec, _, rest = value.partition("|")
+        expires, _, owner = rest.partition("|")
+        try:
+            held[token] = _Held(spec, int(expires), owner)
+        except ValueError:
+            held[token] = _Held(spec, 0, owner)  # unreadable: treated as stale
+    return held
+
+
+class NoLease:
+    """The lease of a log only one process writes (SQLite, memory): claims nothing, never conflicts."""
+
+    async def claim(self) -> None:
+        """Nothing to claim."""
+
+    async def renew(self) -> None:
+        """Nothing to renew."""
+
+    async def release(self) -> None:
+        """Nothing to release."""
+
+
+class RedisLease:
+    """One gateway's lease on ``boards`` (a SPEC, or ``*``) of ``tournament``'s log in Redis
+    (``client``: redis.asyncio with decoded replies). ``owner``: words for the operator (the MQTT
+    client id and host). ``claim()`` raises WriterConflict while another live writer overlaps;
+    ``renew()`` every ``RENEW_S``; ``release()`` on a clean stop."""
+
+    def __init__(self, client, tournament: str, boards: str, owner: str, *,
+                 renew_s: float = RENEW_S, ttl_s: float = TTL_S, sleep=asyncio.sleep):
+        self.client = client
+        self.key = writers_key(tournament)
+        self.boards = boards
+        self.owner = owner
+        self.token = secrets.token_hex(8)
+        self.renew_s, self.ttl_s = renew_s, ttl_s
+        self._sleep = sleep
+
+    async def _now_ms(self) -> int:
+        seconds, micros = await self.client.time()
+        return int(seconds) * 1000 + int(micros) // 1000
+
+    def _value(self, now_ms: int) -> str:
+        return f"{self.boards}|{now_ms + int(self.ttl_s * 1000)}|{self.owner}"
+
+    async def _others(self) -> dict[str, _Held]:
+        held = _read(await self.client.hgetall(self.key))
+        now = await self._now_ms()
+        return {t: h for t, h in held.items()
+                if t != self.token and h.expires_ms > now and overlaps(h.spec, self.boards)}
+
+    async def claim(self) -> None:
+        """Take the lease; WriterConflict when an overlapping holder renews within one renewal
+        period (it is alive). A holder that does not renew in that time is taken over."""
+        before = await self._others()
+        if before:
+            await self._sleep(self.renew_s * 1.5)
+            after = await self._others()
+            alive = [h for t, h in after.items() if t not in before or h.expires_ms > before[t].expires_ms]
+            if alive:
+                raise WriterConflict([(h.owner, h.spec) for h in alive])
+        while True:
+            async with self.client.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(self.key)
+                    held = _read(await pipe.hgetall(self.key))
+                    seconds, micros = await pipe.time()
+                    now = int(seconds) * 1000 + int(micros) // 1000
+                    fresh = [h for t, h in held.items() if t != self.token and t not in before
+                             and h.expires_ms > now and overlaps(h.spec, self.boards)]
+                    if fresh:  # a newcomer got in meanwhile: it is alive, it was first
+                        raise WriterConflict([(h.owner, h.spec) for h in fresh])
+                    gone = [t for t, h in held.items() if t != self.token and (
+                        h.expires_ms <= now or (t in before and overlaps(h.spec, self.boards)))]
+                    pipe.multi()
+                    if gone:
+                        pipe.hdel(self.key, *gone)
+                    pipe.hset(self.key, self.token, self._value(now))
+                    pipe.pexpire(self.key, int(self.ttl_s * 2000))  # a hall's last lease vanishes with it
+                    await pipe.execute()
+                    return
+                except WatchError:
+                    continue
+
+    async def renew(self) -> None:
+        """Push the lease's expiry on (called every ``renew_s``)."""
+        await self.client.hset(self.key, self.token, self._value(await self._now_ms()))
+        await self.client.pexpire(self.key, int(self.ttl_s * 2000))
+
+    async def release(self) -> None:
+        """Give the lease up (a clean stop: the next gateway starts without waiting)."""
+        await self.client.hdel(self.key, self.token)
