@@ -138,16 +138,21 @@ def selection_text(labels: list[str], shown: BoardSet) -> str:
 
 async def hall(request: Request) -> HTMLResponse:
     """``GET /``: the hall page; ``?boards=SPEC`` shows and follows only those boards (400, the
-    same page with the reason and no feed, when SPEC is refused); a round of more than
+    same page with the reason and no feed, when SPEC is refused); ``?round=R`` for a round not set
+    up is a 404 with the reason (as ``/api/games?round=R``); a round of more than
     ``PAGE_SIZE`` boards without ``boards`` shows its first page."""
     view = channel(request).view
     round_no = request.query_params.get("round")
+    missing = ""
     if round_no is not None and round_no not in view.state.rounds:
-        round_no = None  # a round not set up: the current one (the selector shows what exists)
+        # 404 like /api/games?round=R, with the current round and the selector beside the reason
+        missing = f"Round {round_no} has not been set up" + (
+            f" (rounds: {', '.join(view.state.rounds)})" if view.state.rounds else "")
+        round_no = None
     labels = board_labels(view, round_no)
     spec = request.query_params.get("boards")
-    error, shown = "", None
-    if spec is not None:
+    error, shown = missing, None
+    if spec is not None and not missing:
         try:
             shown = parse(spec)
         except BoardSpecError as exc:
@@ -161,7 +166,7 @@ async def hall(request: Request) -> HTMLResponse:
         render("hall.html", raw={"pager": pager(labels, shown), "rounds": rounds}, boards=shown.spec if shown else "",
                boards_input=spec if spec is not None else "", error=error, selection=selection,
                **values),
-        status_code=400 if error else 200)
+        status_code=404 if missing else 400 if error else 200)
 
 
 def pair_text(game: dict, sep: str = " - ") -> str:

@@ -176,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, UnicodeDecodeError) as exc:
             raise ValueError(f"cannot read {args.trf}: {exc}") from None
         t = parse_trf(text)
+        kind = (t.header_value("092") or "").lower()
+        if "robin" in kind or "berger" in kind:
+            # a round robin's rounds are fixed by the Berger tables (FIDE C.05 Annex 1), not paired
+            raise ValueError(f"the file is a {t.header_value('092')} (TRF 092), not a Swiss: its rounds come from "
+                             "the Berger tables (venue pair --berger N), the Dutch system does not pair it")
         actions = _actions(args, t)
         if actions:
             t = apply_actions(t, actions)

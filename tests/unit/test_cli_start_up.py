@@ -63,3 +63,17 @@ def test_the_check_sees_the_web_stack_when_it_is_loaded() -> None:
     proc, names = imported(["dashboard", "--help"])
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert names & set(WEB_STACK)
+
+
+def test_venue_pair_refuses_a_round_robin_trf(tmp_path, shared_data):
+    """A TRF whose 092 says round robin (as `venue export` writes a Berger event's) is not paired by
+    the Dutch system (FIDE C.04.3 pairs Swiss events; a round robin's rounds are the Berger tables
+    of C.05 Annex 1): exit 2 and the reason (new-user report: it printed a Swiss pairing)."""
+    import glob
+    source = sorted(glob.glob(str(shared_data / "**" / "*.trf"), recursive=True))[0]
+    text = open(source, encoding="utf-8").read()
+    lines = [ln for ln in text.splitlines() if not ln.startswith("092")]
+    (tmp_path / "rr.trf").write_text("092 Round robin\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "venue", "pair", str(tmp_path / "rr.trf")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Berger tables" in done.stderr and "Round robin" in done.stderr

@@ -104,3 +104,12 @@ def test_every_page_names_its_icon_and_favicon_ico_leads_to_it(big):
     assert moved.status_code == 301 and moved.headers["location"] == "/static/favicon.svg"
     icon = big.get("/static/favicon.svg")
     assert icon.status_code == 200 and icon.text.startswith("<svg")
+
+
+def test_a_round_that_is_not_set_up_is_a_404_with_the_reason(big):
+    """``/?round=R`` for a round the log never set up answers as ``/api/games?round=R`` does (404),
+    with the rounds that exist (new-user report: the page quietly showed the current round)."""
+    page = big.get("/?round=99")
+    api = big.get("/api/games?round=99")
+    assert page.status_code == api.status_code == 404
+    assert "Round 99 has not been set up (rounds: 5)" in page.text
