@@ -131,9 +131,10 @@ class RedisLease:
                     held = _read(await pipe.hgetall(self.key))
                     seconds, micros = await pipe.time()
                     now = int(seconds) * 1000 + int(micros) // 1000
-                    fresh = [h for t, h in held.items() if t != self.token and t not in before
-                             and h.expires_ms > now and overlaps(h.spec, self.boards)]
-                    if fresh:  # a newcomer got in meanwhile: it is alive, it was first
+                    fresh = [h for t, h in held.items() if t != self.token and h.expires_ms > now
+                             and overlaps(h.spec, self.boards)
+                             and (t not in before or h.expires_ms > before[t].expires_ms)]
+                    if fresh:  # a newcomer got in, or a holder renewed, meanwhile: it is alive
                         raise WriterConflict([(h.owner, h.spec) for h in fresh])
                     gone = [t for t, h in held.items() if t != self.token and (
                         h.expires_ms <= now or (t in before and overlaps(h.spec, self.boards)))]
