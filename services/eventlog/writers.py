@@ -5,7 +5,7 @@ Two gateways deciding for the same board both append its moves (a new user start
 ``venue gateway`` twice, and a ``--boards 1-3`` shard beside a gateway for every board: the log got
 each ply twice before the MQTT session takeover stopped one of them, ~5 s later, and a shard beside
 a full gateway was never noticed). The log itself is the place to say who writes it: every writer
-holds a lease ``{token: "boards|expires_ms|owner"}`` in one Redis hash per tournament, renewed every
+holds a lease ``{token: "boards|expires_ms|owner|renewals"}`` in one Redis hash per tournament, renewed every
 ``RENEW_S``; ``boards`` is a board SPEC, or ``*`` for every board (which overlaps everything).
 
 A newcomer whose boards overlap a live lease waits one renewal period: a holder that renews is
@@ -58,17 +58,19 @@ class _Held:
     spec: str
     expires_ms: int
     owner: str
+    raw: str  # the whole value: it changes with every renewal (its count), even within one millisecond
 
 
 def _read(raw: dict) -> dict[str, _Held]:
     held = {}
     for token, value in raw.items():
         spec, _, rest = value.partition("|")
-        expires, _, owner = rest.partition("|")
+        expires, _, rest = rest.partition("|")
+        owner = rest.rpartition("|")[0] if rest.count("|") else rest
         try:
-            held[token] = _Held(spec, int(expires), owner)
+            held[token] = _Held(spec, int(expires), owner, value)
         except ValueError:
-            held[token] = _Held(spec, 0, owner)  # unreadable: treated as stale
+            held[token] = _Held(spec, 0, owner, value)  # unreadable: treated as stale
     return held
 
 
@@ -98,6 +100,7 @@ class RedisLease:
         self.boards = boards
         self.owner = owner
         self.token = secrets.token_hex(8)
+        self.renewals = 0
         self.renew_s, self.ttl_s = renew_s, ttl_s
         self._sleep = sleep
 
@@ -106,7 +109,8 @@ class RedisLease:
         return int(seconds) * 1000 + int(micros) // 1000
 
     def _value(self, now_ms: int) -> str:
-        return f"{self.boards}|{now_ms + int(self.ttl_s * 1000)}|{self.owner}"
+        """``boards|expires_ms|owner|renewals``."""
+        return f"{self.boards}|{now_ms + int(self.ttl_s * 1000)}|{self.owner}|{self.renewals}"
 
     async def _others(self) -> dict[str, _Held]:
         held = _read(await self.client.hgetall(self.key))
@@ -121,7 +125,7 @@ class RedisLease:
         if before:
             await self._sleep(self.renew_s * 1.5)
             after = await self._others()
-            alive = [h for t, h in after.items() if t not in before or h.expires_ms > before[t].expires_ms]
+            alive = [h for t, h in after.items() if t not in before or h.raw != before[t].raw]
             if alive:
                 raise WriterConflict([(h.owner, h.spec) for h in alive])
         while True:
@@ -133,7 +137,7 @@ class RedisLease:
                     now = int(seconds) * 1000 + int(micros) // 1000
                     fresh = [h for t, h in held.items() if t != self.token and h.expires_ms > now
                              and overlaps(h.spec, self.boards)
-                             and (t not in before or h.expires_ms > before[t].expires_ms)]
+                             and (t not in before or h.raw != before[t].raw)]
                     if fresh:  # a newcomer got in, or a holder renewed, meanwhile: it is alive
                         raise WriterConflict([(h.owner, h.spec) for h in fresh])
                     gone = [t for t, h in held.items() if t != self.token and (
@@ -150,6 +154,7 @@ class RedisLease:
 
     async def renew(self) -> None:
         """Push the lease's expiry on (called every ``renew_s``)."""
+        self.renewals += 1
         await self.client.hset(self.key, self.token, self._value(await self._now_ms()))
         await self.client.pexpire(self.key, int(self.ttl_s * 2000))
 
