@@ -188,30 +188,13 @@ def shard_specs(n: int, shards: int) -> list[str | None]:
 async def start_gateway(name: str, code: Path, store: str, slug: str, mqtt: str, boards: str | None,
                         tmp: Path):
     """A ``serve`` subprocess (``bench_latency.Proc``), once it printed READY."""
-    from bench_latency import Proc, ServiceError, stop
+    from bench_latency import launch
 
-    errfile = tmp / f"{name}.stderr"
     cmd = [sys.executable, str(Path(__file__).resolve()), "serve", "--code", str(code), "--store", store,
            "--tournament", slug, "--mqtt", mqtt, "--client-id", f"venue-gateway-{slug}-{name}"]
     if boards:
         cmd += ["--boards", boards]
-    proc = await asyncio.create_subprocess_exec(*cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                                                stderr=open(errfile, "wb"))
-    p = Proc(name, proc, errfile)
-    try:
-        while True:
-            line = await asyncio.wait_for(proc.stdout.readline(), 60)
-            if not line:
-                raise ServiceError(f"{name} exited at start-up: {p.stderr_tail() or 'no output'}")
-            text = line.decode().strip()
-            if text.startswith("READY"):
-                p.ready = text[6:]
-                return p
-            if text.startswith("FAILED"):
-                raise ServiceError(f"{name}: {text[7:]}")
-    except BaseException:
-        await stop(p)
-        raise
+    return await launch(name, cmd, tmp, 60)
 
 
 async def run_row(row: Row, code: Path, args, games, mqtt: tuple[str, int], tmp: Path) -> None:

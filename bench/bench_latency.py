@@ -163,10 +163,15 @@ class Proc:
 
 async def start(name: str, args: list[str], tmp: Path, timeout: float) -> Proc:
     """Start ``_latency_services.py ARGS``; wait for its ``READY`` line (ServiceError otherwise)."""
+    return await launch(name, [sys.executable, str(SERVICES), *args], tmp, timeout)
+
+
+async def launch(name: str, cmd: list[str], tmp: Path, timeout: float) -> Proc:
+    """Start ``cmd`` (a service that prints ``READY ...`` or ``FAILED ...``); wait for ``READY``
+    (ServiceError otherwise, the process stopped)."""
     errfile = tmp / f"{name}.stderr"
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, str(SERVICES), *args, stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE, stderr=open(errfile, "wb"))
+        *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=open(errfile, "wb"))
     p = Proc(name, proc, errfile)
     try:
         while True:
