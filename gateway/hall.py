@@ -31,6 +31,7 @@ the shard that has board 1 (``lead``).
 from __future__ import annotations
 
 import copy
+import heapq
 from dataclasses import dataclass, field
 
 import chess
@@ -75,6 +76,7 @@ class Turn:
 
     def emit(self, event: Event) -> None:
         changes = self.hall.state.apply_event(event, self.now)
+        self.hall.touched(event, changes)
         self.step.entries.append(event.encode())
         self.emitted.append((event, changes))
 
@@ -168,6 +170,15 @@ class Hall:
         self.faults = 0
         self.last_fault: str | None = None
         self._asked: dict[tuple[str, str], int] = {}
+        # The timer looks at a game only when something can be due for it (``tick``): ``_due`` the
+        # games to look at on the next tick (an entry touched them), ``_next`` the instant a game
+        # looked at without a change must be looked at again (none: only an entry can make
+        # something due), ``_heap`` those instants in order (stale pairs skipped), ``_all`` every game.
+        self._due: dict[str, None] = {}
+        self._next: dict[str, int] = {}
+        self._heap: list[tuple[int, str]] = []
+        self._all = True
+        self._holding: set[str] = set()  # boards with a device's message held for a missing seq
 
     def laws_answers(self, turn: "Turn", changes) -> None:
         """What the Laws say, with the rules core, to an entry folded with ``changes``: a game set up
@@ -198,6 +209,28 @@ class Hall:
     def fold(self, type: str, data: dict, at: int = 0, seq: int | None = None) -> None:
         """Replay one log entry (any type; unknown ones are ignored)."""
         self.state.fold(type, data, at, seq)
+        self._all = True  # a rebuild: the first tick looks at everything (and every board's holds)
+
+    def touched(self, event, changes) -> None:
+        """Note an entry just folded (with its ``changes``) for the timer: the games it may have
+        made something due for are looked at on the next tick. An entry about no game nor board
+        (a round, the tournament's registration) or that adds games to a round: every game."""
+        if isinstance(event, MessageHeld):
+            self._holding.add(event.board)
+        gid = getattr(event, "game", None)
+        board = getattr(event, "board", None)
+        if changes.rounds or (gid is None and board is None):
+            self._all = True
+            return
+        due = self._due
+        if gid is not None:
+            due[gid] = None
+        if board is not None:
+            b = self.state.boards.get(board)
+            if b is not None and b.game is not None:
+                due[b.game] = None
+        for gid in changes.games:
+            due[gid] = None
 
     def external(self, type: str, data: dict, at: int, seq: int | None, now_ms: int) -> Step:
         """An entry someone else appended (the organiser, an arbiter): folded, and what the
@@ -209,8 +242,10 @@ class Hall:
             event = decode(type, data)
         except BadEvent:
             self.state.fold(type, data, at, seq)
+            self._all = True
             return turn.step
         changes = self.state.apply_event(event, at, seq)
+        self.touched(event, changes)
         about = getattr(event, "board", None) is not None or getattr(event, "game", None) is not None
         if self.boards is not None and about and not self.owns(event):
             return turn.step  # another shard's board: that shard answers it
@@ -279,9 +314,46 @@ class Hall:
 
     def tick(self, now_ms: int) -> Step:
         """Time passing: holds that expired (``seq_gap``, then the held messages in order), repeated
-        requests to resend, and what the regulations owe now (default time, timers, ...)."""
+        requests to resend, and what the regulations owe now (default time, timers, ...).
+
+        Only the games something can be due for are looked at (a 1,000-board hall ticks five times a
+        second): those an entry touched since the last tick, and those whose next instant
+        (``_next_instant``: a clock mismatch's grace running out; every tick for a game under a
+        tournament file's regulations) has come. Every game after a rebuild or a round."""
         turn = Turn(self, now_ms)
-        for board in list(self.state.boards.values()):
+        self._holds(turn, now_ms)
+        games = self._due_games(now_ms)
+        failed = []
+        for g in games:
+            try:
+                self.decider.start_due(turn, g)
+                irregular.presses_due(self.decider, turn, g)
+            except Exception as exc:  # noqa: BLE001 - one game's fault must not stop the others'
+                self._fault(exc)
+                failed.append(g)
+        for g in games:
+            try:
+                for event in referee.due(self.state, g, now_ms):
+                    turn.emit(event)
+            except Exception as exc:  # noqa: BLE001 - time must keep passing for the other boards
+                self._fault(exc)
+                failed.append(g)
+        for g in games:
+            self._schedule(g, now_ms)
+        for g in failed:
+            self._due[g.id] = None  # looked at again on the next tick, as every game was before
+        self._answer(turn)
+        return turn.step
+
+    def _holds(self, turn: Turn, now_ms: int) -> None:
+        """Expired holds and repeated requests to resend, on the boards holding a message."""
+        if self._all:
+            self._holding.update(b for b, board in self.state.boards.items()
+                                 if any(dev.waiting for dev in board.devices.values()))
+        if not self._holding:
+            return
+        holding, self._holding = self._holding, set()
+        for board in [b for b in self.state.boards.values() if b.board in holding]:  # the hall's order
             if self.boards is not None and board.board not in self.boards:
                 continue
             for name, dev in list(board.devices.items()):
@@ -293,20 +365,61 @@ class Hall:
                     self._drain(turn, board.board, name)
                 elif now_ms - self._asked.get((board.board, name), 0) >= self.ask_every_ms:
                     self._ask(turn, board.board, name, min(dev.waiting))
-        games = [g for g in self.state.games.values() if self.boards is None or g.board in self.boards]
-        for g in games:
-            try:
-                self.decider.start_due(turn, g)
-                irregular.presses_due(self.decider, turn, g)
-            except Exception as exc:  # noqa: BLE001 - one game's fault must not stop the others'
-                self._fault(exc)
-        try:
-            for event in referee.tick(self.state, now_ms, None if self.boards is None else games):
-                turn.emit(event)
-        except Exception as exc:  # noqa: BLE001 - time must keep passing for the other boards
-            self._fault(exc)
-        self._answer(turn)
-        return turn.step
+            if any(dev.waiting for dev in board.devices.values()):
+                self._holding.add(board.board)
+            else:
+                for name in board.devices:
+                    self._asked.pop((board.board, name), None)
+
+    def _due_games(self, now_ms: int) -> list:
+        """The games (this gateway's) to look at now, each once: in the hall's order after a
+        rebuild or a round, else those touched, then those whose instant has come."""
+        games = self.state.games
+        if self._all:
+            self._all = False
+            self._due.clear()
+            self._next.clear()
+            self._heap.clear()
+            picked = list(games.values())
+        else:
+            due, self._due = self._due, {}
+            heap, nxt = self._heap, self._next
+            while heap and heap[0][0] <= now_ms:
+                at, gid = heapq.heappop(heap)
+                if nxt.get(gid) == at:
+                    del nxt[gid]
+                    due[gid] = None
+            picked = [games[gid] for gid in due if gid in games]
+        if self.boards is not None:
+            picked = [g for g in picked if g.board in self.boards]
+        return picked
+
+    def _schedule(self, g, now_ms: int) -> None:
+        """Remember when game ``g``, just looked at, must be looked at again without a change."""
+        at = self._next_instant(g, now_ms)
+        if at is None:
+            self._next.pop(g.id, None)
+        elif self._next.get(g.id) != at:
+            self._next[g.id] = at
+            heapq.heappush(self._heap, (at, g.id))
+
+    def _next_instant(self, g, now_ms: int) -> int | None:
+        """The earliest instant (ms) at which time alone, with no entry, can make something due for
+        game ``g``; None when only an entry can. What the timer answers, and why:
+
+        - a game over: its answers (an Armageddon game, a match's next game) follow from the state;
+        - a game set up from a position (``Decider.start_due``): from the state;
+        - a press without a move (FIDE Laws 7.5.3, ``irregular.presses_due``): when the clock
+          model's grace for an open mismatch runs out (``ClockWatch.next_due``);
+        - a tournament file's regulations (``referee.due``: default time, move timers, time trouble,
+          a clock disagreement, a late start): looked at on every tick, as they always were."""
+        if g.ended:
+            return None
+        if self.state.config is not None:
+            return now_ms
+        if g.variant != "chess" or g.watch is None:
+            return None
+        return g.watch.next_due(g.reported)
 
     def _apply(self, turn: Turn, msg: Message) -> None:
         try:

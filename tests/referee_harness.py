@@ -35,6 +35,10 @@ class Referee:
         """One hall, no shards: every answer is this referee's (``gateway.hall.Hall.owns``)."""
         return True
 
+    def touched(self, event, changes) -> None:
+        """The gateway's timer notes the games an entry touched (``gateway.hall.Hall.touched``);
+        this harness ticks every game (``referee.tick``)."""
+
     def laws_answers(self, turn, changes) -> None:
         """The Laws' answers need a game's rules core (``gateway.hall.Hall.laws_answers``): the
         gateway's, not driven here."""

@@ -214,6 +214,22 @@ class ClockWatch:
                                 "presses": self.presses[side], "detail": f"{side} {what}"})
         return out
 
+    def next_due(self, reported: set | frozenset = frozenset()) -> int | None:
+        """The earliest ``now_ms`` at which ``tick`` can report a mismatch not yet reported (its
+        grace run out), or None when none is open: only an event shown to the watch (or a report
+        added to ``reported``) can change that. Lets a timer look at a game only then."""
+        if not self.check_counts or not self.since:
+            return None
+        first = None
+        for key, bad in self._mismatches():
+            kind, side = key
+            if bad and key in self.since:
+                count = self.presses[side] if kind == "press_without_move" else self.moves[side]
+                if (kind, side, count) not in reported:
+                    at = self.since[key] + self.grace
+                    first = at if first is None else min(first, at)
+        return first
+
     def __eq__(self, other: object) -> bool:
         """Two watches are equal when they were shown the same events (tests compare a gateway's
         state rebuilt from the log with the live one)."""

@@ -73,6 +73,21 @@ def test_press_without_move_and_move_without_press_after_grace():
     assert f2["kind"] == "move_without_press" and "6.2.1" in f2["detail"]
 
 
+def test_next_due_is_the_first_instant_tick_reports_and_none_once_reported():
+    """``next_due``: the instant a timer must look again (the press at 1000 ms plus the 5000 ms
+    grace of the test above); None with no mismatch open or once the finding is reported."""
+    w = ClockWatch(US, grace_ms=5000)
+    start(w)
+    assert w.next_due() is None
+    w.on_clock("press", 5_430_000, 5_400_000, "black", 1000)  # White pressed, no move on the board
+    assert w.next_due() == 6000
+    assert w.tick(5999) == []
+    [f] = w.tick(6000)
+    assert w.next_due({(f["kind"], f["side"], f["presses"])}) is None
+    w.on_move("white", 7000)  # the move came: the mismatch is closed
+    assert w.next_due() is None and w.tick(60_000) == []
+
+
 def test_replay_rate_scales_the_gateways_instants():
     # A replay at 60x: 1 s of wall time is 60 s of game time.
     w = ClockWatch(US, rate=60)
