@@ -47,6 +47,7 @@ from services.state.model import DeviceSeq
 
 DUPLICATE_REASON = "duplicate"
 WAITING = "waiting for missing seq"
+PRESS_WITHOUT_MOVE = ("press_without_move",)  # the clock model's findings the timer acts on without a file
 MAX_ANSWERS = 200  # answers beyond 20 an entry decided; a regulation that keeps answering itself is a bug of ours
 
 
@@ -419,7 +420,7 @@ class Hall:
             return now_ms
         if g.variant != "chess" or g.watch is None:
             return None
-        return g.watch.next_due(g.reported)
+        return g.watch.next_due(g.reported, kinds=PRESS_WITHOUT_MOVE)  # all ``presses_due`` looks for
 
     def _apply(self, turn: Turn, msg: Message) -> None:
         try:

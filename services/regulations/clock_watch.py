@@ -48,6 +48,9 @@ GRACE_MS = 5000
 REPLAY_JITTER_MS = 100
 
 
+MISMATCHES = ("press_without_move", "move_without_press")  # the kinds of finding ``tick`` reports
+
+
 class ClockWatch:
     """One game's checks. ``control``: the model's time control (None when unknown: then only the
     press/move counts are checked); ``tolerance_ms`` (game time; a replay faster than real time adds
@@ -214,16 +217,17 @@ class ClockWatch:
                                 "presses": self.presses[side], "detail": f"{side} {what}"})
         return out
 
-    def next_due(self, reported: set | frozenset = frozenset()) -> int | None:
-        """The earliest ``now_ms`` at which ``tick`` can report a mismatch not yet reported (its
-        grace run out), or None when none is open: only an event shown to the watch (or a report
-        added to ``reported``) can change that. Lets a timer look at a game only then."""
+    def next_due(self, reported: set | frozenset = frozenset(), kinds: tuple[str, ...] = MISMATCHES) -> int | None:
+        """The earliest ``now_ms`` at which ``tick`` can report a mismatch of one of ``kinds`` not
+        yet reported (its grace run out), or None when none is open: only an event shown to the
+        watch (or a report added to ``reported``) can change that. Lets a timer look at a game
+        only then; ``kinds``: those the timer acts on (a past instant when one is due unreported)."""
         if not self.check_counts or not self.since:
             return None
         first = None
         for key, bad in self._mismatches():
             kind, side = key
-            if bad and key in self.since:
+            if bad and key in self.since and kind in kinds:
                 count = self.presses[side] if kind == "press_without_move" else self.moves[side]
                 if (kind, side, count) not in reported:
                     at = self.since[key] + self.grace
