@@ -118,7 +118,7 @@ class RulesCache:
         from gateway.games import replay
 
         game = self._games.get(g.id)
-        if (game is None or game.ply != g.ply or (g.ply and game.moves[-1] != g.moves[-1])
+        if (game is None or game.ply != g.ply or (g.ply and game.last_move != g.moves[-1])
                 or (g.corrections and game.moves != g.moves)  # an arbiter rewrote earlier plies
                 or (game.outcome is not None and not g.ended)):
             game = self._games[g.id] = replay(g)

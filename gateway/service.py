@@ -43,7 +43,6 @@ import gc
 import msgspec
 import logging
 import time
-import uuid
 from collections import deque
 
 import aiomqtt
@@ -53,6 +52,7 @@ from gateway.coalesce import Coalescer, Repeats, stateless
 from gateway.hall import Hall, Step
 from gateway.mqtt_url import parse_mqtt_url
 from gateway.payload import feedback_topic, topic_filters
+from services.eventlog._rows import BatchIds
 from services.eventlog.base import BadEntryError, EventLog, LogReplaced
 from services.eventlog.sqlite import SqliteLog
 from services.hall import boardspec
@@ -161,6 +161,7 @@ class Gateway:
         self._last_seq = 0
         self._own: set[int] = set()
         self._appending = asyncio.Lock()
+        self._batch_ids = BatchIds()  # a random prefix once, then a counter: no system call per batch
         self._stop_all = asyncio.Event()
         self.failure: BaseException | None = None
 
@@ -420,7 +421,7 @@ class Gateway:
             batch, feedback, acks = self._pending, self._feedback, self._acks
             self._pending, self._feedback, self._acks = [], [], []
             self._coalesce.reset()
-            batch_id = uuid.uuid4().hex  # the same on every retry: a retry after a lost reply appends nothing
+            batch_id = self._batch_ids.take(None)  # the same on every retry: a retry after a lost reply appends nothing
             while batch:
                 try:
                     async with self._appending:
@@ -436,7 +437,7 @@ class Gateway:
                 except BadEntryError as exc:  # one entry the store cannot hold: replace it, keep the rest
                     log.error("gateway %s: the store refused an entry (%s)", self.tournament, exc)
                     batch = _storable(batch, exc.index)
-                    batch_id = uuid.uuid4().hex
+                    batch_id = self._batch_ids.take(None)
                 except LogReplaced as exc:
                     # the store holds another log than the one this gateway folded: never write over it
                     self.failure = exc

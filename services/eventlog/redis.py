@@ -215,6 +215,9 @@ class RedisLog(AppendsBatches):
         self._script = self._client.register_script(_APPEND_LUA)
         self._commit = GroupCommit(self._write)
         self._identity = Identity(f"{self._stream} at {self.url}")
+        # The epoch a write gives the log if it creates it: made afresh only once one was used (or
+        # may have been), not on every append (uuid4 reads os.urandom, ~20 us a call under load).
+        self._spare_epoch = new_epoch()
         self._closed = False
 
     def _error(self, doing: str, exc: Exception) -> EventLogError:
@@ -249,12 +252,19 @@ class RedisLog(AppendsBatches):
                 raise self._error("append to", exc) from exc
 
     async def _write(self, subs: list[Submission]) -> list[Outcome]:
-        args: list = [new_epoch(), DEDUPE_WINDOW, len(subs)]
+        spare = self._spare_epoch
+        args: list = [spare, DEDUPE_WINDOW, len(subs)]
         for sub in subs:
             args.append(f"{sub.batch_id} {sub.expect_epoch or '-'} {sub.known_seq} {len(sub.rows)}")
             args += [_encode(r) for r in sub.rows]
         before = self._identity.snapshot()
-        epoch, last, *results = await self._run_script(args)
+        try:
+            epoch, last, *results = await self._run_script(args)
+        except BaseException:
+            self._spare_epoch = new_epoch()  # the script may have run and created a log with it
+            raise
+        if epoch == spare:
+            self._spare_epoch = new_epoch()  # this write created the log: the next creation gets another
         epoch, last = epoch or None, int(last)
         outcomes: list[Outcome] = []
         for sub, r in zip(subs, results, strict=True):

@@ -111,6 +111,9 @@ class Game(Protocol):
     def moves(self) -> list[str]: ...
 
     @property
+    def last_move(self) -> str | None: ...
+
+    @property
     def sans(self) -> list[str]: ...
 
     @property

@@ -105,6 +105,11 @@ class CheckersGame:
         return [p.move for p in self._played]
 
     @property
+    def last_move(self) -> str | None:
+        """The last move played (``moves[-1]`` without the copy), None at the start."""
+        return self._played[-1].move if self._played else None
+
+    @property
     def sans(self) -> list[str]:
         """Every move played in the form shown to people ("23x14"; full route only where needed)."""
         return [p.san for p in self._played]

@@ -149,6 +149,11 @@ class ChessGame:
         return list(self._moves)
 
     @property
+    def last_move(self) -> str | None:
+        """The last UCI move played (``moves[-1]`` without the copy), None at the start."""
+        return self._moves[-1] if self._moves else None
+
+    @property
     def sans(self) -> list[str]:
         """The SAN of the moves played (a copy)."""
         return list(self._sans)

@@ -43,13 +43,27 @@ _SYMBOLS = (
 )
 _EMPTY_RUN = re.compile("1{2,8}")
 _RUNS = {"1" * n: str(n) for n in range(2, 9)}
+# A rank's FEN text by its eight squares ("1" empty): the few thousand rows real games show, made once
+# each (the regex that writes runs of empty squares was a third of the FEN's cost).
+_RANKS: dict[str, str] = {}
+_RANKS_KEPT = 20_000  # then started afresh: a bound, never reached by real games
 
 
 def _run_length(match: re.Match) -> str:
     return _RUNS[match.group()]
 
 
+def _rank_text(row: str) -> str:
+    text = _RANKS.get(row)
+    if text is None:
+        if len(_RANKS) >= _RANKS_KEPT:
+            _RANKS.clear()
+        text = _RANKS[row] = _EMPTY_RUN.sub(_run_length, row)
+    return text
+
+
 _CASTLING_LETTERS = ((chess.BB_H1, "K"), (chess.BB_A1, "Q"), (chess.BB_H8, "k"), (chess.BB_A8, "q"))
+_RANK_STARTS = (56, 48, 40, 32, 24, 16, 8, 0)
 
 
 def fen_of_key(key: PositionKey, halfmove_clock: int, fullmove_number: int) -> str:
@@ -60,15 +74,19 @@ def fen_of_key(key: PositionKey, halfmove_clock: int, fullmove_number: int) -> s
     white, black = key[OCC_WHITE], key[OCC_BLACK]
     for upper, lower, index in _SYMBOLS:
         pieces = key[index]
-        for colour_mask, symbol in ((white, upper), (black, lower)):
-            bb = pieces & colour_mask
-            while bb:
-                low = bb & -bb
-                squares[low.bit_length() - 1] = symbol
-                bb ^= low
-    placement = "/".join("".join(squares[rank * 8:rank * 8 + 8]) for rank in range(7, -1, -1))
-    placement = _EMPTY_RUN.sub(_run_length, placement)
-    castling = "".join(letter for bb, letter in _CASTLING_LETTERS if key[CASTLING] & bb) or "-"
+        bb = pieces & white
+        while bb:
+            low = bb & -bb
+            squares[low.bit_length() - 1] = upper
+            bb ^= low
+        bb = pieces & black
+        while bb:
+            low = bb & -bb
+            squares[low.bit_length() - 1] = lower
+            bb ^= low
+    placement = "/".join([_rank_text("".join(squares[start:start + 8])) for start in _RANK_STARTS])
+    rights = key[CASTLING]
+    castling = ("".join(letter for bb, letter in _CASTLING_LETTERS if rights & bb) or "-") if rights else "-"
     ep = chess.SQUARE_NAMES[key[EP]] if key[EP] is not None else "-"
     turn = "w" if key[TURN] else "b"
     return f"{placement} {turn} {castling} {ep} {halfmove_clock} {fullmove_number}"

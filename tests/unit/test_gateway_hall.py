@@ -358,3 +358,20 @@ def test_status_battery_is_recorded_when_it_changes():
     statuses = [(t, data.get("battery")) for t, data in d.entries if t.startswith("device_")]
     assert statuses == [("device_online", "87%"), ("device_online", "86%"), ("device_offline", None)]
     assert d.hall.state.boards["1"].battery == "86%"
+
+
+def test_the_timer_notices_a_hold_after_quiet_ticks_and_after_a_rebuild():
+    """The timer looks only at boards holding a message and games something can be due for
+    (``Hall.tick``): a hold still expires after ticks that found nothing, and a gateway rebuilt
+    from the log (a restart) expires the hold it inherits the same way."""
+    d = Driver("1", "2", hold_ms=100)
+    d.move("1", "e2e4", seq=1)
+    d.move("2", "e2e4", seq=1)
+    d.move("1", "e7e5", seq=3)  # seq 2 lost
+    fresh = d.rebuilt()
+    assert d.tick(50).entries == []  # within the hold
+    assert d.types("seq_gap") == []
+    step = d.tick(100)
+    assert step.entries[0] == ("seq_gap", {"board": "1", "device": "board", "expected": 2, "got": 3})
+    assert fresh.tick(d.now).entries[0] == step.entries[0]
+    assert d.tick(1000).entries == []  # expired once
