@@ -179,6 +179,7 @@ class Hall:
         self._next: dict[str, int] = {}
         self._heap: list[tuple[int, str]] = []
         self._all = True
+        self._order: dict[str, int] = {}  # game id -> its place in ``state.games``
         self._holding: set[str] = set()  # boards with a device's message held for a missing seq
 
     def laws_answers(self, turn: "Turn", changes) -> None:
@@ -373,14 +374,15 @@ class Hall:
                     self._asked.pop((board.board, name), None)
 
     def _due_games(self, now_ms: int) -> list:
-        """The games (this gateway's) to look at now, each once: in the hall's order after a
-        rebuild or a round, else those touched, then those whose instant has come."""
+        """The games (this gateway's) to look at now, each once, in the hall's order: every game
+        after a rebuild or a round, else those touched and those whose instant has come."""
         games = self.state.games
         if self._all:
             self._all = False
             self._due.clear()
             self._next.clear()
             self._heap.clear()
+            self._order = {}
             picked = list(games.values())
         else:
             due, self._due = self._due, {}
@@ -390,7 +392,12 @@ class Hall:
                 if nxt.get(gid) == at:
                     del nxt[gid]
                     due[gid] = None
-            picked = [games[gid] for gid in due if gid in games]
+            if len(self._order) != len(games):  # games added (a round set up again sets ``_all``)
+                self._order = {gid: i for i, gid in enumerate(games)}
+            order = self._order
+            # in the hall's order, as a look at every game has them: a restarted gateway's timer
+            # then says the same, in the same order, as the live one (tests/unit/test_fold_property.py)
+            picked = [games[gid] for gid in sorted((gid for gid in due if gid in order), key=order.__getitem__)]
         if self.boards is not None:
             picked = [g for g in picked if g.board in self.boards]
         return picked
