@@ -215,24 +215,28 @@ class Hall:
 
     def touched(self, event, changes) -> None:
         """Note an entry just folded (with its ``changes``) for the timer: the games it may have
-        made something due for are looked at on the next tick. An entry about no game nor board
-        (a round, the tournament's registration) or that adds games to a round: every game."""
-        if isinstance(event, MessageHeld):
-            self._holding.add(event.board)
-        gid = getattr(event, "game", None)
-        board = getattr(event, "board", None)
-        if changes.rounds or (gid is None and board is None):
+        made something due for (its game, else its board's game, and those it changed) are looked
+        at on the next tick. An entry about no game nor board (a round, the tournament's
+        registration) or that adds games to a round: every game."""
+        if changes.rounds:
             self._all = True
             return
         due = self._due
+        gid = getattr(event, "game", None)
         if gid is not None:
             due[gid] = None
-        if board is not None:
+        else:
+            board = getattr(event, "board", None)
+            if board is None:
+                self._all = True
+                return
             b = self.state.boards.get(board)
             if b is not None and b.game is not None:
                 due[b.game] = None
-        for gid in changes.games:
-            due[gid] = None
+        if changes.games:
+            due.update(dict.fromkeys(changes.games))
+        if type(event) is MessageHeld:
+            self._holding.add(event.board)
 
     def external(self, type: str, data: dict, at: int, seq: int | None, now_ms: int) -> Step:
         """An entry someone else appended (the organiser, an arbiter): folded, and what the
