@@ -388,6 +388,11 @@ class Hall:
             self._heap.clear()
             self._order = {}
             picked = list(games.values())
+        elif self.state.config is not None:
+            # under a tournament file every unfinished game is looked at on every tick
+            # (``_next_instant``): no instants to keep, and the games over are passed by
+            due, self._due = self._due, {}
+            picked = [g for gid, g in games.items() if not g.ended or gid in due]
         else:
             due, self._due = self._due, {}
             heap, nxt = self._heap, self._next
@@ -409,6 +414,8 @@ class Hall:
     def _schedule(self, g, now_ms: int) -> None:
         """Remember when game ``g``, just looked at, must be looked at again without a change."""
         at = self._next_instant(g, now_ms)
+        if at == now_ms and self.state.config is not None:
+            return  # looked at on every tick anyway (``_due_games``)
         if at is None:
             self._next.pop(g.id, None)
         elif self._next.get(g.id) != at:
