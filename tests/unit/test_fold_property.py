@@ -223,8 +223,11 @@ def arbiter_action(data, run: Run) -> None:
         moves = list(g.moves) if g is not None else []
         ply = data.draw(st.integers(0, len(moves)))
         board = chess.Board(g.start_fen) if g is not None else chess.Board()
-        for m in moves[:ply]:
-            board.push_uci(m)
+        for n, m in enumerate(moves[:ply], start=1):
+            if g is not None and n in g.stood:  # an illegal move that stood (FIDE Laws A.5.2): the
+                board = chess.Board(g.stood[n])  # game goes on from the position it left (fold_moves)
+            else:
+                board.push_uci(m)
         legal = sorted(m.uci() for m in board.legal_moves)
         body.update(ply=ply, moves=[data.draw(st.sampled_from(legal))] if legal else [])
     if action == "check_in":
