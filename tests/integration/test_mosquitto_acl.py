@@ -20,101 +20,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import getpass
 import json
-import shutil
-import socket
-import subprocess
-import sys
 import time
 from dataclasses import replace
 from importlib import resources
-from pathlib import Path
 
 import aiomqtt
 import pytest
 
 from devices.records import scripts_from_text
 from devices.simulate import board_logins, play_scripts
+from mosquitto_site import CONF, shipped_broker
 
 pytestmark = pytest.mark.integration
 
-REPO = Path(__file__).resolve().parents[2]
-CONF = REPO / "deploy" / "mosquitto" / "mosquitto.conf"
-MAKER = REPO / "deploy" / "make-mosquitto-passwords.py"
 T = "acl-test"
 GATEWAY = "@gateway"  # key of the tournament's gateway login (gateway-{T}) in the fixture's users
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def mosquitto_binary() -> str:
-    found = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    assert Path(found).exists(), "mosquitto is not installed (apt-get install mosquitto)"
-    return found
-
-
-def site_config(port: int, tmp: Path) -> str:
-    """The shipped config with only its [site] directives rewritten for a private test broker."""
-    overrides = {
-        "listener": f"listener {port} 127.0.0.1",
-        "password_file": f"password_file {tmp / 'passwd'}",
-        "acl_file": f"acl_file {tmp / 'acl'}",
-        "persistence_location": f"persistence_location {tmp}/",
-        "user": f"user {getpass.getuser()}",
-    }
-    seen, lines = set(), []
-    for line in CONF.read_text().splitlines():
-        key = line.split()[0] if line.strip() and not line.startswith("#") else None
-        if key in overrides:
-            assert key not in seen, f"{key} appears twice in {CONF}"
-            seen.add(key)
-            line = overrides[key]
-        lines.append(line)
-    assert seen == set(overrides), f"{CONF} lacks {set(overrides) - seen}"
-    return "\n".join(lines) + "\n"
 
 
 @pytest.fixture
 def broker(tmp_path):
     """(port, credentials) of a Mosquitto running the shipped config, stopped afterwards."""
     with shipped_broker(tmp_path, "--tournament", f"{T}:1-2") as (port, users):
-        users[GATEWAY] = next(u for u in users if u == f"gateway-{T}")
+        assert f"gateway-{T}" in users
+        users[GATEWAY] = f"gateway-{T}"
         yield port, users
-
-
-@contextlib.contextmanager
-def shipped_broker(tmp_path: Path, *maker_args: str):
-    """(port, {username: password}) of a Mosquitto running the shipped config with the users and ACL
-    that make-mosquitto-passwords.py makes from ``maker_args``; stopped afterwards."""
-    subprocess.run([sys.executable, MAKER, "--out-dir", tmp_path, *maker_args], check=True, capture_output=True)
-    port = free_port()
-    conf = tmp_path / "mosquitto.conf"
-    conf.write_text(site_config(port, tmp_path))
-    log = (tmp_path / "mosquitto.log").open("w")
-    proc = subprocess.Popen([mosquitto_binary(), "-c", conf], stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            assert proc.poll() is None, (tmp_path / "mosquitto.log").read_text()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the test broker did not start"
-                time.sleep(0.05)
-        creds = json.loads((tmp_path / "credentials.json").read_text())
-        users = {d["username"]: d["password"] for d in creds["devices"]}
-        users.update({g["username"]: g["password"] for g in creds["gateways"]})
-        yield port, users
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
 
 
 def client(port: int, users: dict, username: str | None, password: str | None = None,
