@@ -42,7 +42,6 @@ import chess.pgn
 import pytest
 from hall_driver import round_started
 from live_helpers import log_until
-
 from mosquitto_site import shipped_broker
 
 from gateway.hall import Hall
