@@ -17,10 +17,12 @@ and per tournament the login of its gateway process:
   is split across gateway processes by board range (``venue gateway --boards SPEC``),
 - ``gateway-{t}-boards-{SPEC}`` per shard declared with ``--gateway-shards {t}:SPEC`` (and then
   no ``gateway-{t}``): reads ``venue/{t}/boards/{b}/+`` and writes ``venue/{t}/boards/{b}/feedback``
-  of its boards ``{b}`` only, one pair of lines per board. That is all a shard reads or writes on
-  the broker (gateway/service.py subscribes a shard to its boards' device topics and nothing else;
-  it learns the other boards from the event log). Each shard needs a login of its own because the
-  broker makes the login the client id: two shards on one login would take each other's session.
+  of its boards ``{b}`` only, one pair of lines per board (the broker walks them in order for each
+  message, so a shard's last board costs it most: bench/bench_shard_acl.py). That is all a shard
+  reads or writes on the broker (gateway/service.py subscribes a shard to its boards' device topics
+  and nothing else; it learns the other boards from the event log). Each shard needs a login of its
+  own because the broker makes the login the client id: two shards on one login would take each
+  other's session.
 
 Nobody else can connect (``allow_anonymous false`` in deploy/mosquitto/mosquitto.conf), and since
 the broker makes every login its own client id (``use_username_as_clientid true``), a login can only
