@@ -193,7 +193,7 @@ class MqttClient(asyncio.Protocol):
     def __init__(self, host: str, port: int, client_id: str, *, clean_session: bool = True,
                  username: str | None = None, password: str | None = None, keepalive: int = 60,
                  max_inflight: int = 20, on_message: Callable[[str, bytes, int, int], object] | None = None,
-                 will: tuple[str, bytes, int, bool] | None = None, read_every_s: float = 0.0):
+                 will: tuple[str, bytes, int, bool] | None = None):
         self.host, self.port, self.client_id = host, port, client_id
         self.clean_session, self.keepalive, self.max_inflight = clean_session, keepalive, max_inflight
         self.username, self.password, self.will = username, password, will
@@ -213,9 +213,6 @@ class MqttClient(asyncio.Protocol):
         self._sent = self._heard = False
         self._silent = 0
         self._closing = False
-        self.read_every_s = read_every_s
-        self._paused = False
-        self.reads = 0
 
     # ----- connecting ---------------------------------------------------------------------------
     async def connect(self, timeout: float = 10.0) -> None:
@@ -346,7 +343,7 @@ class MqttClient(asyncio.Protocol):
         return mid
 
     # ----- asyncio.Protocol ---------------------------------------------------------------------
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         self._transport = transport
         sock = transport.get_extra_info("socket")
         if sock is not None:
@@ -355,11 +352,6 @@ class MqttClient(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._heard = True
-        self.reads += 1
-        if self.read_every_s and not self._paused and self._transport is not None:
-            self._paused = True
-            self._transport.pause_reading()
-            asyncio.get_running_loop().call_later(self.read_every_s, self._resume)
         if self._rest:
             data = self._rest + data
         try:
@@ -395,12 +387,7 @@ class MqttClient(asyncio.Protocol):
                 future.set_result(list(body[2:]))
         # PINGRESP (13) needs nothing: every packet heard counts (_heard)
 
-    def _resume(self) -> None:
-        self._paused = False
-        if self._transport is not None and not self._transport.is_closing():
-            self._transport.resume_reading()
-
-    def connection_lost(self, exc) -> None:  # type: ignore[override]
+    def connection_lost(self, exc) -> None:
         self._transport = None
         if self._pinger is not None:
             self._pinger.cancel()

@@ -74,7 +74,6 @@ FLUSH_EVERY_S = 0.004
 # The gateway knows its own entries (their seqs come back from the append): it reads the log for the
 # others' (the organiser's rounds, the arbiters' decisions, other shards' boards) at most this often.
 FOLLOW_EVERY_S = 0.02
-READ_EVERY_S = 0.0
 
 
 def now_ms() -> int:
@@ -145,7 +144,7 @@ class Gateway:
         self.ready = asyncio.Event()
         self.connected = asyncio.Event()
         self.counts = {"messages": 0, "entries": 0, "reconnects": 0, "store_errors": 0,
-                       "internal_errors": 0, "dropped": 0, "mqtt_reads": 0}
+                       "internal_errors": 0, "dropped": 0}
         self._pending: list[tuple[str, dict, int]] = []
         self._coalesce = Coalescer()
         self._repeats = Repeats()
@@ -212,8 +211,7 @@ class Gateway:
             connected_at = None
             client = MqttClient(
                 self.host, self.port, self.client_id, clean_session=False, username=self.username,
-                password=self.password, keepalive=self.keepalive, max_inflight=FEEDBACK_INFLIGHT,
-                read_every_s=READ_EVERY_S)
+                password=self.password, keepalive=self.keepalive, max_inflight=FEEDBACK_INFLIGHT)
             # each message is queued as it is read (inside data_received: no task, no queue per message)
             client.on_message = functools.partial(self._enqueue, client)
             # current before CONNACK: the session's kept messages can come in the same read as it
@@ -236,7 +234,6 @@ class Gateway:
                 finally:
                     self.connected.clear()
                     self._client = None
-                    self.counts["mqtt_reads"] += client.reads
             except MqttError as exc:
                 self.counts["reconnects"] += 1
                 now = time.monotonic()

@@ -99,10 +99,11 @@ def test_packets_split_across_reads_come_out_whole_and_in_order():
 # ----- against a broker in this process -----------------------------------------------------------
 class FakeBroker:
     """Enough of an MQTT 3.1.1 server for one client: CONNACK (session present 0, return code ``rc``),
-    SUBACK with ``suback`` codes (default: what was asked), and it records every packet received."""
+    SUBACK with ``suback`` codes (default: what was asked), PINGRESP unless ``pingresp`` is False, and
+    it records every packet received."""
 
-    def __init__(self, rc: int = 0, suback: list[int] | None = None):
-        self.rc, self.suback = rc, suback
+    def __init__(self, rc: int = 0, suback: list[int] | None = None, pingresp: bool = True):
+        self.rc, self.suback, self.pingresp = rc, suback, pingresp
         self.received: list[tuple[int, bytes]] = []
         self.arrived = asyncio.Event()
         self.writer: asyncio.StreamWriter | None = None
@@ -129,6 +130,8 @@ class FakeBroker:
                         asked.append(body[at + 2 + size])
                         at += 3 + size
                     writer.write(m.packet(0x90, body[:2] + bytes(self.suback or asked)))  # 3.9
+                elif first >> 4 == 12 and self.pingresp:
+                    writer.write(b"\xd0\x00")  # 3.13
 
     def kinds(self) -> list[int]:
         return [first >> 4 for first, _ in self.received]
@@ -197,6 +200,25 @@ async def test_a_lost_link_ends_wait_closed_with_mqtt_error():
     broker.writer.transport.abort()
     with pytest.raises(m.MqttError):
         await asyncio.wait_for(client.wait_closed(), 5)
+    broker.server.close()
+
+
+async def test_an_idle_link_pings_and_a_silent_broker_is_left():
+    """3.1.2.10: a client sends a control packet at least every keep alive (PINGREQ when idle); a broker
+    silent for 1.5 keep alives is taken for gone (the same rule the server applies to clients)."""
+    broker = FakeBroker()
+    port = await broker.start()
+    client = m.MqttClient("127.0.0.1", port, "gw", keepalive=1)
+    await client.connect()
+    await asyncio.sleep(2.2)
+    assert broker.kinds().count(12) >= 2  # PINGREQs, answered: the link is still up
+    assert not client._closed.done()
+    client.close()
+    broker.pingresp = False
+    client = m.MqttClient("127.0.0.1", port, "gw2", keepalive=1)
+    await client.connect()
+    with pytest.raises(m.MqttError):
+        await asyncio.wait_for(client.wait_closed(), 4)
     broker.server.close()
 
 
