@@ -29,7 +29,9 @@ exits 1 with a ``FAIL:`` line when any dropped.
 The fan-out (``--fanout``, several measured one after the other on the same load, one table):
 ``grouped`` (the dashboard's hub as shipped: one frame per page and tick), ``per-delta`` (the hub
 before issue 15: one frame per delta and spectator), ``nchan`` (nginx + nchan in front, one worker,
-fed the hub's page bodies: ``bench/_latency_nchan.py``). Per row: spectators connected at the end,
+fed the hub's page bodies: ``bench/_latency_nchan.py``), ``baseline`` (the grouped dashboard of another
+tree, ``--baseline-code DIR``: e.g. ``git worktree add --detach /tmp/base COMMIT`` of the commit before
+a change, measured in the same run on the same load). Per row: spectators connected at the end,
 "fan" latency (the entry readable in the log to a spectator: the fan-out alone), the fan-out's CPU
 (dashboard, + nginx) and memory per spectator (RSS growth of the process holding the sockets).
 
@@ -161,9 +163,10 @@ class Proc:
         return ""
 
 
-async def start(name: str, args: list[str], tmp: Path, timeout: float) -> Proc:
-    """Start ``_latency_services.py ARGS``; wait for its ``READY`` line (ServiceError otherwise)."""
-    return await launch(name, [sys.executable, str(SERVICES), *args], tmp, timeout)
+async def start(name: str, args: list[str], tmp: Path, timeout: float, services: Path = SERVICES) -> Proc:
+    """Start ``_latency_services.py ARGS`` (``services``: another tree's, for a baseline); wait for
+    its ``READY`` line (ServiceError otherwise)."""
+    return await launch(name, [sys.executable, str(services), *args], tmp, timeout)
 
 
 async def launch(name: str, cmd: list[str], tmp: Path, timeout: float) -> Proc:
@@ -536,12 +539,14 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
                 raise ServiceError(f"nginx + nchan: {exc}") from None
             fanout_proc = types.SimpleNamespace(name="nginx", proc=types.SimpleNamespace(pid=worker_pids(master)[0]))
             nchan_args = ["--nchan", nchan_url, "--boards", str(n)]
-        dashboard = await start("dashboard", ["dashboard", "--store", store, "--tournament", slug,
-                                              "--port", "0", "--fanout", "grouped" if fanout == "nchan" else fanout]
+        baseline = fanout == "baseline"  # the same dashboard service from --baseline-code's tree
+        services = Path(args.baseline_code) / "bench" / "_latency_services.py" if baseline else SERVICES
+        dashboard = await start("dashboard", ["dashboard", "--store", store, "--tournament", slug, "--port", "0",
+                                              "--fanout", "grouped" if fanout in ("nchan", "baseline") else fanout]
                                 + nchan_args
                                 + (["--queue-cap", str(args.queue_cap)] if args.queue_cap else [])
                                 + (["--group-s", str(args.group_s)] if args.group_s is not None else [])
-                                + (["--group-factor", fanout_factor] if fanout_factor else []), tmp, 40)
+                                + (["--group-factor", fanout_factor] if fanout_factor else []), tmp, 40, services)
         if fanout != "nchan":
             fanout_proc = dashboard
         rss0 = rss_kb(fanout_proc.proc.pid)
@@ -841,7 +846,11 @@ def parse_args(argv=None):
                         "per-delta (the hub before issue 15: one frame per delta and spectator); nchan: "
                         "nginx + nchan (one worker) in front, fed the hub's page bodies (bench/_latency_nchan.py; "
                         "apt-get install -y nginx libnginx-mod-nchan); what-if: grouped-xF, the grouped hub "
-                        "with GROUP_FACTOR F (e.g. grouped-x0.5)")
+                        "with GROUP_FACTOR F (e.g. grouped-x0.5); baseline: the grouped dashboard of --baseline-code's tree")
+    p.add_argument("--baseline-code", default=str(REPO),
+                   help="--fanout baseline: the tree whose dashboard (its bench/_latency_services.py and code) "
+                        "is measured as the baseline, e.g. a `git worktree add --detach DIR COMMIT` of the "
+                        "commit before a change")
     p.add_argument("--group-s", type=float, default=None, help="grouped: the shortest tick, s (default: the app's)")
     p.add_argument("--client-procs", type=int, default=0,
                    help="processes the passive spectators run in (default: one per 5,000)")
@@ -859,8 +868,10 @@ def parse_args(argv=None):
     a.backends = [b.strip() for b in a.backends.split(",") if b.strip()]
     a.fanout = [f.strip() for f in a.fanout.split(",") if f.strip()]
     for f in a.fanout:
-        if f not in ("grouped", "per-delta", "nchan") and not f.startswith("grouped-x"):
-            p.error(f"unknown fan-out {f!r} (grouped, per-delta, nchan)")
+        if f not in ("grouped", "per-delta", "nchan", "baseline") and not f.startswith("grouped-x"):
+            p.error(f"unknown fan-out {f!r} (grouped, per-delta, nchan, baseline)")
+        if f == "baseline" and not (Path(a.baseline_code) / "bench" / "_latency_services.py").is_file():
+            p.error(f"--fanout baseline: no bench/_latency_services.py under --baseline-code {a.baseline_code}")
     for b in a.backends:
         if b not in ("mosquitto+redis", "embedded"):
             p.error(f"unknown backend {b!r}")

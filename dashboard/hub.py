@@ -19,14 +19,22 @@ costs O(that board's followers + all-boards clients), not O(every client).
 
 Grouped mode (``Hub(group_s=...)``, the spectators' hub of ``create_app``; issue 15 "Spectators at
 scale"): spectators following the same selection (the same ``boards`` SPEC, or every board) form one
-``Group``. ``publish`` only appends the message to each interested group's pending list; a flush,
-at most once per tick, turns each group's pending messages into ONE frame (the message alone, or a
-JSON array of them in order, which the pages already read: ``dashboard/static/live.js``) built once
-and written to every idle member's socket, or queued per message for a busy or slow one (as above,
-so F12 holds). The tick adapts: a flush after a quiet spell goes out at once; then the next waits
-``max(group_s, GROUP_FACTOR x the last flush's cost)``, at most ``MAX_GROUP_S``: with few spectators
-a delta waits a few ms, with 10,000 the writes per second are bounded by the pages, not the deltas
-(10,000 spectators x 15 deltas/s per page would be 150k writes/s; grouped, about 10 x 10,000).
+``Group``. ``publish`` only appends the message to each interested group's pending list; a flush
+turns a group's pending messages into ONE frame (the message alone, or a JSON array of them in
+order, which the pages already read: ``dashboard/static/live.js``) built once and written to every
+idle member's socket, or queued per message for a busy or slow one (as above, so F12 holds).
+
+Flushes run in **slices**, oldest first: the groups wait in the order their oldest pending message
+arrived; a slice flushes groups from the head until it has spent ``SLICE_S`` of writes, then yields
+the event loop (the fold, handshakes and pings run) for ``GROUP_FACTOR`` x the slice's cost, at most
+``MAX_GROUP_S``, and the next slice goes on where it stopped. A group is not flushed again within
+``group_s`` of its last flush, so a quiet hall's delta goes out at once and a busy page is framed at
+most every 20 ms. Why slices: a delta waits for its own group's turn, at most one pass over the
+groups (10,000 spectators: ~10,000 writes / the fan-out's share of a core), not for a whole pass
+to end, the loop to idle, and its group's place in the next pass (the tick-wide flush before: a
+10,000-write flush of ~100-250 ms, then a wait of half of it, then the delta's place in the next
+flush). With 10,000 spectators x 15 deltas/s per page, one delta at a time would be 150k writes/s;
+grouped, each spectator gets one frame per pass.
 A spectator joining a group first lets the group's pending messages go to the members it had, so it
 is sent only what was published after its snapshot.
 """
@@ -45,14 +53,18 @@ from dashboard.direct_ws import frame
 # messages) or every spectator falls back to ~1 MB snapshots on every burst. Items are references to
 # text shared by all clients, so 4,096 of them cost a client ~40 KB, not 4,096 copies.
 DEFAULT_CAP = 4096
-# Grouped mode (module docstring). 20 ms: a lone delta is not held long enough for an eye to see it;
-# 100 ms at most: a delta waits at most that plus the flush ahead of it. GROUP_FACTOR 0.5 leaves the
-# event loop a third of its time for the fold, the handshakes and the pings when flushes are long
-# (10,000 writes take ~150-250 ms here); measured against 2 in the same runs (bench_latency
-# --fanout grouped,grouped-x2, docs/performance.md): lower p50 and p99 for the same CPU.
+# Grouped mode (module docstring). 20 ms: a lone delta is not held long enough for an eye to see it,
+# and a busy page is framed at most 50 times a second. GROUP_FACTOR 0.25: after a slice the loop gets
+# a quarter of its duration for the fold, the handshakes and the pings (the fan-out takes at most 4/5
+# of a core). Measured against 0.5 in the same runs at 10,000 spectators (bench_latency --fanout
+# grouped-x0.25,grouped, docs/performance.md): p99 132 vs 211 ms and 238 vs 539 ms, for 0.79 vs 0.68
+# CPU s/s. SLICE_S 10 ms: ~1,000 writes here, short enough that nothing else waits long, long enough
+# that the scheduling costs nothing measurable. MAX_GROUP_S: the longest pause between slices (after
+# a slice that overran on one huge group).
 GROUP_S = 0.02
 MAX_GROUP_S = 0.1
-GROUP_FACTOR = 0.5
+GROUP_FACTOR = 0.25
+SLICE_S = 0.01
 
 
 class Client:
@@ -121,12 +133,13 @@ class Group:
     """Grouped mode: the spectators following one selection (``boards``: a ``BoardSet``, or None for
     every board), ``members``, and the ``pending`` messages ``(seq, text)`` not flushed yet."""
 
-    __slots__ = ("boards", "members", "pending")
+    __slots__ = ("boards", "members", "pending", "last_at")
 
     def __init__(self, boards: BoardSet | None):
         self.boards = boards
         self.members: set[Client] = set()
         self.pending: list[tuple[int, str]] = []
+        self.last_at = float("-inf")  # when it was last flushed (the hub's ``timer``)
 
 
 class Hub:
@@ -138,15 +151,17 @@ class Hub:
 
     Grouped mode (``group_s`` in seconds; module docstring): ``groups`` (selection -> ``Group``) and
     ``group_by_board`` (board label -> the groups following it); ``publish`` costs O(the groups
-    interested), ``flush`` writes one frame per group. ``later(delay_s, fn)`` schedules the flush
-    (default: the running loop's ``call_later``; with no running loop the flush happens at once),
-    ``timer()`` is a monotonic clock in seconds (both injected in tests). ``max_group_s``: the
-    longest tick; ``factor``: the tick after a flush as a multiple of its cost; ``frames``: frames built so far; ``writes``: frames handed to members;
-    ``flush_s``, ``longest_flush_s``, ``last_cost_s``: the time spent flushing (in all, the longest
-    flush, the last one), in seconds of ``timer``."""
+    interested), ``flush`` runs one slice, writing one frame per group. ``later(delay_s, fn)``
+    schedules the slices (default: the running loop's ``call_later``; with no running loop every
+    waiting group is flushed at once), ``timer()`` is a monotonic clock in seconds (both injected in
+    tests). ``slice_s``: the writes a slice may spend, s; ``factor``: the pause after a slice as a
+    multiple of its cost; ``max_group_s``: the longest pause; ``frames``: frames built so far;
+    ``writes``: frames handed to members; ``flushes``: slices run; ``flush_s``, ``longest_flush_s``,
+    ``last_cost_s``: the time spent in slices (in all, the longest, the last one), in seconds of
+    ``timer``."""
 
     def __init__(self, cap: int = DEFAULT_CAP, group_s: float | None = None, *, max_group_s: float = MAX_GROUP_S,
-                 factor: float = GROUP_FACTOR,
+                 factor: float = GROUP_FACTOR, slice_s: float = SLICE_S,
                  later: Callable[[float, Callable[[], None]], object] | None = None,
                  timer: Callable[[], float] = time.perf_counter):
         if group_s is not None and not 0 <= group_s <= max_group_s:
@@ -155,6 +170,7 @@ class Hub:
         self.group_s = group_s
         self.max_group_s = max_group_s
         self.factor = factor
+        self.slice_s = slice_s
         self.clients: set[Client] = set()
         self.everything: set[Client] = set()
         self.by_board: dict[str, set[Client]] = {}
@@ -169,7 +185,7 @@ class Hub:
         self.last_cost_s = 0.0
         self._later = later
         self._timer = timer
-        self._dirty: list[Group] = []
+        self._dirty: deque[Group] = deque()  # groups with pending messages, oldest pending first
         self._scheduled = False
         self._next_at = float("-inf")
 
@@ -275,31 +291,62 @@ class Hub:
                 dirty.append(g)
             g.pending.append((seq, t))
         if dirty and not self._scheduled:
-            self._scheduled = True
-            delay = max(0.0, self._next_at - self._timer())
-            if self._later is not None:
-                self._later(delay, self.flush)
-                return
-            try:
-                asyncio.get_running_loop().call_later(delay, self.flush)
-            except RuntimeError:  # no event loop (a synchronous caller): now
-                self.flush()
+            self._schedule()
+
+    def _schedule(self) -> None:
+        """Schedule the next slice: not before the pause after the last one, nor before the oldest
+        waiting group may be flushed again (``group_s`` after its last flush)."""
+        dirty = self._dirty
+        while dirty and not dirty[0].pending:  # emptied since (flushed when a member joined, or removed)
+            dirty.popleft()
+        if not dirty:
+            return
+        self._scheduled = True
+        now = self._timer()
+        delay = max(0.0, self._next_at - now, dirty[0].last_at + (self.group_s or 0.0) - now)
+        if self._later is not None:
+            self._later(delay, self.flush)
+            return
+        try:
+            asyncio.get_running_loop().call_later(delay, self.flush)
+        except RuntimeError:  # no event loop (a synchronous caller): everything now
+            self._scheduled = False
+            while dirty:
+                g = dirty.popleft()
+                if g.pending:
+                    self._flush_group(g)
 
     def flush(self) -> None:
-        """Grouped mode: write each group's pending messages as one frame to its members (idle
-        ones directly, the others through their queues); then set when the next flush may run."""
+        """Grouped mode: one slice (module docstring). Flush the waiting groups oldest first, each as
+        one frame to its members (idle ones directly, the others through their queues), until
+        ``slice_s`` of writes is spent or the oldest was flushed less than ``group_s`` ago; then
+        schedule the next slice after a pause of ``factor`` x this one's cost (at most
+        ``max_group_s``)."""
         self._scheduled = False
-        t0 = self._timer()
-        dirty, self._dirty = self._dirty, []
-        for g in dirty:
-            if g.pending:
-                self._flush_group(g)
+        timer = self._timer
+        t0 = now = timer()
+        dirty = self._dirty
+        spacing = self.group_s or 0.0
+        while dirty:
+            g = dirty[0]
+            if not g.pending:
+                dirty.popleft()
+                continue
+            if g.last_at + spacing > now:
+                break
+            dirty.popleft()
+            self._flush_group(g)
+            now = timer()
+            g.last_at = now
+            if now - t0 >= self.slice_s:
+                break
         self.flushes += 1
-        cost = self._timer() - t0
+        cost = now - t0
         self.last_cost_s = cost
         self.flush_s += cost
         self.longest_flush_s = max(self.longest_flush_s, cost)
-        self._next_at = t0 + cost + min(self.max_group_s, max(self.group_s or 0.0, self.factor * cost))
+        self._next_at = now + min(self.max_group_s, self.factor * cost)
+        self._schedule()
 
     def _flush_group(self, g: Group) -> None:
         items, g.pending = g.pending, []

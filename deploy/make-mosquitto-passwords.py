@@ -10,16 +10,34 @@ credentials. For every tournament and hall board this writes two users:
 - ``clock-{t}-{b}`` (a clock with a connection of its own): writes ``clock``, ``result``, ``status``;
   reads its ``feedback``;
 
-and per tournament one ``gateway-{t}`` user that reads ``venue/{t}/#`` and writes that
-tournament's boards' ``feedback`` (one gateway process per tournament: deploy/SCALE-OUT.md).
+and per tournament the login of its gateway process:
+
+- ``gateway-{t}`` (one gateway process for the whole tournament: deploy/SCALE-OUT.md): reads
+  ``venue/{t}/#`` and writes that tournament's boards' ``feedback``; or, when the tournament's hall
+  is split across gateway processes by board range (``venue gateway --boards SPEC``),
+- ``gateway-{t}-boards-{SPEC}`` per shard declared with ``--gateway-shards {t}:SPEC`` (and then
+  no ``gateway-{t}``): reads ``venue/{t}/boards/{b}/+`` and writes ``venue/{t}/boards/{b}/feedback``
+  of its boards ``{b}`` only, one pair of lines per board (the broker walks them in order for each
+  message, so a shard's last board costs it most: bench/bench_shard_acl.py). That is all a shard
+  reads or writes on the broker (gateway/service.py subscribes a shard to its boards' device topics
+  and nothing else; it learns the other boards from the event log). Each shard needs a login of its
+  own because the broker makes the login the client id: two shards on one login would take each
+  other's session.
+
 Nobody else can connect (``allow_anonymous false`` in deploy/mosquitto/mosquitto.conf), and since
 the broker makes every login its own client id (``use_username_as_clientid true``), a login can only
-ever take over its own session: a device can never take the gateway's.
+ever take over its own session: a device can never take a gateway's, nor one shard another's.
 
 Usage::
 
     deploy/make-mosquitto-passwords.py --out-dir /etc/mosquitto/venue \\
-        --tournament olympiad-open:1-380 --tournament olympiad-women:1-380
+        --tournament olympiad-open:1-380 --tournament olympiad-women:1-380 \\
+        --gateway-shards olympiad-open:1-190 --gateway-shards olympiad-open:191-380
+
+(``olympiad-open`` split over two gateway shards, ``olympiad-women`` one gateway). A tournament's
+shards must not overlap, must lie within its boards and must cover all of them (a board in no shard
+would be read by no gateway: its moves never recorded), and a shard's SPEC is what its
+``venue gateway --boards`` is given, so a board name in it cannot contain ``-`` (read as a range).
 
 Writes, in ``--out-dir``:
 
@@ -30,7 +48,8 @@ Writes, in ``--out-dir``:
 - ``acl``: the ``acl_file`` (mode 0640, group ``--group``), explicit topics per user.
 - ``credentials.json``: the plain passwords for provisioning devices and the gateways (mode 0600;
   keep it off the broker host if you can). Shape: ``{"gateways": [{"tournament", "username",
-  "password"}, ...], "devices": [{"tournament", "board", "device", "username", "password"}, ...]}``.
+  "password"[, "boards"]}, ...], "devices": [{"tournament", "board", "device", "username",
+  "password"}, ...]}``; a shard's login has ``"boards"``, its SPEC (``venue gateway --boards``).
   (Files written before per-tournament gateway logins had one ``"gateway"`` object; its password is
   not reused, since no ``gateway`` user exists any more.)
 
@@ -39,7 +58,9 @@ provisioned) unless ``--rotate``. After a change, reload Mosquitto: ``systemctl 
 (SIGHUP rereads both files). Passwords are 24 random URL-safe characters (~143 bits), so the
 iteration count is not what protects them.
 
-Errors: a bad ``SLUG:BOARDS`` or ``--group`` exits with status 2 and a message naming it.
+Errors: a bad ``SLUG:BOARDS``, ``--group`` or ``--gateway-shards`` (not a ``--tournament``'s slug,
+boards outside the tournament, two shards sharing a board, boards left in no shard) exits with
+status 2 and a message naming the argument.
 """
 
 from __future__ import annotations
@@ -54,6 +75,7 @@ import re
 import secrets
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")  # as services/eventlog/_rows.py
 BOARD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
@@ -100,20 +122,92 @@ def parse_tournament(arg: str) -> tuple[str, list[str]]:
         raise argparse.ArgumentTypeError(f"{arg!r}: {exc}") from exc
 
 
+class Shard(NamedTuple):
+    """One ``--gateway-shards SLUG:SPEC``: the argument as given (``arg``, for messages), the
+    tournament's ``slug``, the ``spec`` as ``venue gateway --boards`` is given it (spaces removed)
+    and its ``boards`` (labels, in the order given)."""
+
+    arg: str
+    slug: str
+    spec: str
+    boards: list[str]
+
+
+def parse_shard(arg: str) -> Shard:
+    """``"SLUG:SPEC"`` -> Shard; ArgumentTypeError naming the problem (as ``--tournament``, and a
+    board name with ``-``, which ``venue gateway --boards`` would read as a range)."""
+    slug, boards = parse_tournament(arg)
+    spec = "".join(arg.partition(":")[2].split())
+    for part in spec.split(","):
+        if "-" in part and not re.fullmatch(r"\d+-\d+", part):
+            raise argparse.ArgumentTypeError(
+                f"{arg!r}: board {part!r} cannot be in a shard: venue gateway --boards reads '-' as a range")
+    return Shard(arg, slug, spec, boards)
+
+
+def brief(boards: list[str], most: int = 5) -> str:
+    """Boards for a message: ``["7"]`` -> ``"board 7 is"``, ``["381", ..., "400"]`` ->
+    ``"boards 381, 382, 383, 384, 385 and 15 more are"``."""
+    if len(boards) == 1:
+        return f"board {boards[0]} is"
+    more = f" and {len(boards) - most} more" if len(boards) > most else ""
+    return f"boards {', '.join(boards[:most])}{more} are"
+
+
+def check_shards(tournaments: list[tuple[str, list[str]]], shards: list[Shard]) -> None:
+    """Raise ValueError naming the ``--gateway-shards`` argument at fault when a shard's slug is no
+    ``--tournament``'s, a shard has boards its tournament lacks, two shards of a tournament share a
+    board, or a tournament with shards has boards in none of them (nobody would read those:
+    deploy/SCALE-OUT.md, "a board in none is not recorded at all")."""
+    boards_of = dict(tournaments)
+    owner: dict[tuple[str, str], str] = {}
+    for shard in shards:
+        if shard.slug not in boards_of:
+            raise ValueError(f"--gateway-shards {shard.arg!r}: no --tournament {shard.slug}:BOARDS given")
+        known = set(boards_of[shard.slug])
+        if outside := [b for b in shard.boards if b not in known]:
+            raise ValueError(f"--gateway-shards {shard.arg!r}: {brief(outside)} not in "
+                             f"--tournament {shard.slug}'s boards")
+        if shared := [b for b in shard.boards if (shard.slug, b) in owner]:
+            raise ValueError(f"--gateway-shards {shard.arg!r}: {brief(shared)} also in "
+                             f"--gateway-shards {owner[shard.slug, shared[0]]!r} (each board needs exactly "
+                             f"one gateway)")
+        owner.update({(shard.slug, b): shard.arg for b in shard.boards})
+    for slug in dict.fromkeys(s.slug for s in shards):
+        if left := [b for b in boards_of[slug] if (slug, b) not in owner]:
+            raise ValueError(f"--gateway-shards of {slug}: {brief(left)} in no shard, so no "
+                             f"gateway would read them")
+
+
 def gateway_user(slug: str) -> str:
     """The login (and so the client id) of ``slug``'s gateway: ``gateway-{slug}``."""
     return f"gateway-{slug}"
 
 
-def acl_text(tournaments: list[tuple[str, list[str]]]) -> str:
-    """The acl_file: each tournament's gateway's rights, then each device's explicit topics."""
+def shard_user(shard: Shard) -> str:
+    """The login (and so the client id) of a gateway shard: ``gateway-{slug}-boards-{SPEC}``."""
+    return f"gateway-{shard.slug}-boards-{shard.spec}"
+
+
+def acl_text(tournaments: list[tuple[str, list[str]]], shards: list[Shard] = ()) -> str:
+    """The acl_file: each tournament's gateway's rights (or each of its shards'), then each
+    device's explicit topics."""
     lines = [
         "# Generated by deploy/make-mosquitto-passwords.py; do not edit by hand.",
         "# Anything not granted here is denied.",
     ]
+    sharded = {s.slug for s in shards}
     for slug, _ in tournaments:
-        lines += ["", f"user {gateway_user(slug)}", f"topic read venue/{slug}/#",
-                  f"topic write venue/{slug}/boards/+/feedback"]
+        if slug not in sharded:
+            lines += ["", f"user {gateway_user(slug)}", f"topic read venue/{slug}/#",
+                      f"topic write venue/{slug}/boards/+/feedback"]
+    for shard in shards:
+        # One read line per board (its five device kinds and its feedback, which the shard writes
+        # itself), not one per kind: the broker checks a delivered message against the list in order.
+        lines += ["", f"user {shard_user(shard)}"]
+        for b in shard.boards:
+            lines += [f"topic read venue/{shard.slug}/boards/{b}/+",
+                      f"topic write venue/{shard.slug}/boards/{b}/feedback"]
     for slug, boards in tournaments:
         for b in boards:
             base = f"venue/{slug}/boards/{b}"
@@ -142,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out-dir", type=Path, required=True, help="where passwd, acl, credentials.json go")
     parser.add_argument("--tournament", type=parse_tournament, action="append", required=True,
                         metavar="SLUG:BOARDS", help="e.g. olympiad-open:1-380 (repeatable)")
+    parser.add_argument("--gateway-shards", type=parse_shard, action="append", default=[],
+                        metavar="SLUG:BOARDS", help="one gateway shard's boards, e.g. olympiad-open:1-190 "
+                        "(repeatable; a tournament's shards replace its gateway login)")
     parser.add_argument("--rotate", action="store_true", help="new passwords for everyone")
     parser.add_argument("--group", help="group of passwd and acl, e.g. mosquitto (needs root)")
     args = parser.parse_args(argv)
@@ -151,6 +248,10 @@ def main(argv: list[str] | None = None) -> int:
             gid = grp.getgrnam(args.group).gr_gid
         except KeyError:
             parser.error(f"--group {args.group!r}: no such group")
+    try:
+        check_shards(args.tournament, args.gateway_shards)
+    except ValueError as exc:
+        parser.error(str(exc))
 
     out: Path = args.out_dir
     out.mkdir(parents=True, exist_ok=True)
@@ -164,8 +265,12 @@ def main(argv: list[str] | None = None) -> int:
     def password(user: str) -> str:
         return known.get(user) or secrets.token_urlsafe(18)
 
+    sharded = {s.slug for s in args.gateway_shards}
     gateways = [{"tournament": slug, "username": gateway_user(slug),
-                 "password": password(gateway_user(slug))} for slug, _ in args.tournament]
+                 "password": password(gateway_user(slug))} for slug, _ in args.tournament
+                if slug not in sharded]
+    gateways += [{"tournament": s.slug, "username": shard_user(s), "password": password(shard_user(s)),
+                  "boards": s.spec} for s in args.gateway_shards]
     devices = [
         {"tournament": slug, "board": b, "device": device, "username": f"{device}-{slug}-{b}",
          "password": password(f"{device}-{slug}-{b}")}
@@ -174,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     users = [*gateways, *devices]
     write_file(out / "passwd",
                "".join(f"{u['username']}:{mosquitto_hash(u['password'])}\n" for u in users), 0o640, gid)
-    write_file(out / "acl", acl_text(args.tournament), 0o640, gid)
+    write_file(out / "acl", acl_text(args.tournament, args.gateway_shards), 0o640, gid)
     write_file(creds_path, json.dumps({"gateways": gateways, "devices": devices}, indent=1) + "\n",
                0o600)
     print(f"{len(users)} users ({len(devices)} devices + {len(gateways)} gateways) written to {out}",

@@ -1,8 +1,10 @@
-"""The one place the gateway reaches past aiomqtt's public surface into paho-mqtt, its engine.
+"""The one place the project's aiomqtt clients (the simulated devices and stations, the benches'
+boards) reach past aiomqtt's public surface into paho-mqtt, its engine.
 
-aiomqtt (2.x) offers no manual acknowledgement, no non-waiting publish and no socket options;
-paho-mqtt (2.x) has all three. Every such access is here, and tests/unit/test_mqtt_adapter.py fails
-loudly when an upgrade removes an attribute this module needs (``check(client)``).
+aiomqtt (2.x) offers no socket options, no way to fail a link and no immediate write; paho-mqtt (2.x)
+has them. Every such access is here, and tests/unit/test_adapters.py fails loudly when an upgrade
+removes an attribute this module needs (``check(client)``). The gateway itself speaks MQTT with
+``gateway.mqtt_client`` (no aiomqtt, no paho).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import socket
 
 import aiomqtt
 
-PAHO_ATTRIBUTES = ("manual_ack_set", "ack", "publish", "socket", "loop_write")
-AIOMQTT_ATTRIBUTES = ("_client", "_queue")
+PAHO_ATTRIBUTES = ("publish", "socket", "loop_write")
+AIOMQTT_ATTRIBUTES = ("_client",)
 
 
 def paho(client: aiomqtt.Client):
@@ -33,63 +35,14 @@ def check(client: aiomqtt.Client) -> None:
         raise RuntimeError(f"paho-mqtt Client lacks {', '.join(missing)}: gateway/mqtt_adapter.py needs updating")
 
 
-def manual_ack(client: aiomqtt.Client) -> None:
-    """Acknowledge QoS 1 messages only when told to (``ack``): a device message is acknowledged once
-    its entry is stored, so the broker keeps (and redelivers) what the log does not have yet."""
-    paho(client).manual_ack_set(True)
-
-
-def ack(client: aiomqtt.Client, mid: int, qos: int) -> None:
-    """Send the PUBACK of message ``mid`` (nothing for QoS 0). Never raises: on a dead link the
-    broker redelivers the message on the next connection, and the gateway sees it as a duplicate."""
-    if qos <= 0:
-        return
-    with contextlib.suppress(Exception):
-        paho(client).ack(mid, qos)
-
-
-def publish_nowait(client: aiomqtt.Client, topic: str, payload: str | bytes, qos: int) -> None:
-    """Queue a publish on paho's own outgoing queue without awaiting it (paho resends QoS 1 until its
-    PUBACK): the next batch of the gateway must not wait for the devices. Never raises."""
-    with contextlib.suppress(Exception):
-        paho(client).publish(topic, payload, qos=qos)
-
-
 def no_delay(client: aiomqtt.Client) -> None:
     """Switch Nagle's algorithm off on the client's socket (paho leaves it on): small MQTT packets
-    (feedback, PUBACKs) otherwise wait for the peer's delayed ACK, up to 40 ms each (measured:
+    (moves, PUBACKs) otherwise wait for the peer's delayed ACK, up to 40 ms each (measured:
     p50 publish-to-log 13 ms with it on, ~3 ms off; 1000 boards, 100 msg/s)."""
     sock = paho(client).socket()
     if sock is not None:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
-def write_corked(client: aiomqtt.Client) -> None:
-    """Put paho's queued packets (a batch's PUBACKs and feedback) on the wire now, as few TCP
-    segments (TCP_CORK around the writes, Linux): paho sends each packet with a send() of its
-    own, and on loopback every segment wakes the broker. Never raises."""
-    sock = paho(client).socket()
-    cork = getattr(socket, "TCP_CORK", None)
-    if sock is None or cork is None:
-        return write_now(client)
-    with contextlib.suppress(OSError):
-        sock.setsockopt(socket.IPPROTO_TCP, cork, 1)
-    try:
-        write_now(client)
-    finally:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, cork, 0)  # uncorking sends what is held
-
-
-def take_queued(client: aiomqtt.Client) -> list:
-    """The messages paho received that aiomqtt has not handed out yet (its queue), taken now: on a
-    clean stop they are handled and acknowledged before the link closes."""
-    queue = client._queue  # noqa: SLF001 - aiomqtt keeps no public way to drain it
-    out = []
-    while not queue.empty():
-        out.append(queue.get_nowait())
-    return out
 
 
 def cut_link(client: aiomqtt.Client) -> None:

@@ -16,7 +16,8 @@
    a gateway killed before the append loses nothing, the broker redelivers), then publishes the
    feedback (QoS 1);
 5. reconnects with backoff (0.1 s doubling to 2 s) and subscribes again after any link failure
-   (aiomqtt has no reconnect of its own, F11);
+   (F11); the MQTT client is ``gateway.mqtt_client`` (MQTT 3.1.1 of its own: no task per message,
+   a batch's PUBACKs and feedback written at once);
 6. follows the log for the entries others append (the organiser's rounds, the arbiters' decisions)
    and folds them in with the regulations' answers; its own entries it knows by their seqs;
 7. runs a timer (every 200 ms) for held messages, resend requests and what the regulations owe as
@@ -39,15 +40,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import msgspec
 import logging
 import time
 from collections import deque
 
-import aiomqtt
-
-from gateway import mqtt_adapter as adapter
+from gateway.mqtt_client import MqttClient, MqttError
 from gateway.coalesce import Coalescer, Repeats, stateless
 from gateway.hall import Hall, Step
 from gateway.mqtt_url import parse_mqtt_url
@@ -61,7 +61,7 @@ from services.events import MessageRejected, RoundStarted
 log = logging.getLogger(__name__)
 
 FEEDBACK_QOS = 1
-# paho lets 20 QoS 1 messages wait for their PUBACK by default and queues the rest: with a move a second
+# paho let 20 QoS 1 messages wait for their PUBACK by default and queued the rest: with a move a second
 # on each of 1,000 boards the feedback queue then grew without end and every move waited seconds behind
 # it (bench/bench_latency.py). Mosquitto ships with 20 too; deploy/mosquitto raises it to 200.
 FEEDBACK_INFLIGHT = 1000
@@ -74,7 +74,6 @@ HANDLE_SLICE = 64  # messages handled before the loop lets the MQTT reader and t
 # append as soon as the last one returned) 0.58 ms CPU a ply, p99 3.5 ms; 4 ms 0.54, p99 ~12; 8 ms
 # 0.43, p99 10 (p50 5.7): a third of the p99 target for a fifth less CPU.
 FLUSH_EVERY_S = 0.008
-CORK_FROM = 4  # PUBACKs and feedback in one batch above which they are written at once as few segments
 # The gateway knows its own entries (their seqs come back from the append): it reads the log for the
 # others' (the organiser's rounds, the arbiters' decisions, other shards' boards) at most this often.
 FOLLOW_EVERY_S = 0.02
@@ -152,7 +151,7 @@ class Gateway:
         self._pending: list[tuple[str, dict, int]] = []
         self._coalesce = Coalescer()
         self._repeats = Repeats()
-        self._acks: list[tuple[aiomqtt.Client, int, int]] = []
+        self._acks: list[tuple[MqttClient, int, int]] = []
         self._feedback: list[tuple[str, dict]] = []
         self._inbox: dict[str, deque] = {}
         self._buckets: dict[str, _Bucket] = {}
@@ -160,7 +159,7 @@ class Gateway:
         self._work = asyncio.Event()
         self._wake = asyncio.Event()
         self._stopping = False
-        self._client: aiomqtt.Client | None = None
+        self._client: MqttClient | None = None
         self._last_seq = 0
         self._own: set[int] = set()
         self._appending = asyncio.Lock()
@@ -214,37 +213,32 @@ class Gateway:
         takeovers: deque[float] = deque(maxlen=8)
         while True:
             connected_at = None
+            client = MqttClient(
+                self.host, self.port, self.client_id, clean_session=False, username=self.username,
+                password=self.password, keepalive=self.keepalive, max_inflight=FEEDBACK_INFLIGHT)
+            # each message is queued as it is read (inside data_received: no task, no queue per message)
+            client.on_message = functools.partial(self._enqueue, client)
+            # current before CONNACK: the session's kept messages can come in the same read as it
+            self._client = client
             try:
-                client = aiomqtt.Client(
-                    self.host, self.port, identifier=self.client_id, clean_session=False,
-                    username=self.username, password=self.password, keepalive=self.keepalive,
-                    max_inflight_messages=FEEDBACK_INFLIGHT)
-                adapter.check(client)
-                adapter.manual_ack(client)
-                async with client:
-                    client.pending_calls_threshold = 100_000  # feedback to 1000 boards in flight
-                    adapter.no_delay(client)
-                    self._client = client
-                    try:
-                        for chunk in _chunks(topic_filters(self.tournament, self.boards), SUBSCRIBE_BYTES):
-                            await client.subscribe([(topic, 1) for topic in chunk], timeout=10)
-                        self.connected.set()
-                        self.ready.set()
-                        backoff = 0.1
-                        connected_at = time.monotonic()
-                        async for message in client.messages:
-                            self._enqueue(client, message)
-                            # aiomqtt makes a task and an asyncio.wait per message it hands out: take
-                            # what paho has queued meanwhile at once (in order)
-                            for queued in adapter.take_queued(client):
-                                self._enqueue(client, queued)
-                    except asyncio.CancelledError:
-                        await self._settle(client)
-                        raise
-                    finally:
-                        self.connected.clear()
-                        self._client = None
-            except aiomqtt.MqttError as exc:
+                try:
+                    async with client:
+                        try:
+                            for chunk in _chunks(topic_filters(self.tournament, self.boards), SUBSCRIBE_BYTES):
+                                await client.subscribe([(topic, 1) for topic in chunk], timeout=10)
+                            self.connected.set()
+                            self.ready.set()
+                            backoff = 0.1
+                            connected_at = time.monotonic()
+                            await client.wait_closed()
+                            raise MqttError("the MQTT link was closed")
+                        except asyncio.CancelledError:
+                            await self._settle()
+                            raise
+                finally:
+                    self.connected.clear()
+                    self._client = None
+            except MqttError as exc:
                 self.counts["reconnects"] += 1
                 now = time.monotonic()
                 if connected_at is not None and now - connected_at >= TAKEOVER_S:
@@ -264,11 +258,9 @@ class Gateway:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
 
-    async def _settle(self, client, timeout_s: float = 10.0) -> None:
+    async def _settle(self, timeout_s: float = 10.0) -> None:
         """A clean stop: handle what was received, store it and acknowledge it on this link before
         it closes (what is not acknowledged the broker redelivers to the next gateway)."""
-        for message in adapter.take_queued(client):
-            self._enqueue(client, message)
         self._handle_inbox(limit=None)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
@@ -277,8 +269,8 @@ class Gateway:
             await asyncio.sleep(0.01)
 
     # ----- receiving: per-device queues handled in turn -----------------------------------------
-    def _enqueue(self, client, message) -> None:
-        topic = str(message.topic)
+    def _enqueue(self, client: MqttClient, topic: str, payload: bytes, mid: int, qos: int) -> None:
+        """Queue one message of ``client`` (``MqttClient.on_message``): per board, after the rate limit."""
         source = topic.rsplit("/", 1)[0]  # venue/{t}/boards/{b}: one board's devices
         kind = topic.rsplit("/", 1)[-1]
         bucket = self._buckets.get(topic)
@@ -287,9 +279,9 @@ class Gateway:
         if kind != "status" and not bucket.take(time.monotonic()):
             self.counts["dropped"] += 1
             self._dropping.add(topic)
-            self._acks.append((client, message.mid, message.qos))  # dropped: nothing to redeliver
+            self._acks.append((client, mid, qos))  # dropped: nothing to redeliver
             return
-        self._inbox.setdefault(source, deque()).append((client, topic, message.payload, message.mid, message.qos))
+        self._inbox.setdefault(source, deque()).append((client, topic, payload, mid, qos))
         self._work.set()
 
     async def _work_loop(self) -> None:
@@ -457,20 +449,21 @@ class Gateway:
                                     self.tournament, type(exc).__name__, str(exc)[:200], backoff)
                     await asyncio.sleep(backoff)
                     backoff = min(backoff * 2, 2.0)
+            current = self._client
             for client, mid, qos in acks:
-                if client is self._client:  # a message of a lost link: the broker redelivers it
-                    adapter.ack(client, mid, qos)
+                if client is current and qos:  # a message of a lost link: the broker redelivers it
+                    client.ack(mid)
             self._publish_feedback(feedback)
-            if self._client is not None and len(acks) + len(feedback) > CORK_FROM:
-                adapter.write_corked(self._client)  # else paho's writer sends them on the loop's next turn
+            if current is not None:
+                current.flush()  # the batch's PUBACKs and feedback in one write (one send())
 
     def _publish_feedback(self, feedback: list[tuple[str, dict]]) -> None:
         client = self._client
         if client is None or not feedback:
             return
+        encode = msgspec.json.encode
         for board, payload in feedback:
-            adapter.publish_nowait(client, feedback_topic(self.tournament, board),
-                                   msgspec.json.encode(payload), FEEDBACK_QOS)
+            client.publish(feedback_topic(self.tournament, board), encode(payload), FEEDBACK_QOS)
 
 
 SUBSCRIBE_BYTES = 3000  # a SUBSCRIBE's filters (a shard's 5 per board): under the venue Mosquitto's 4 KB packets

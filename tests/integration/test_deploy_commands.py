@@ -15,6 +15,7 @@ and docker stop it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -29,6 +30,7 @@ import httpx
 import pytest
 import redis
 import yaml
+from mosquitto_site import shipped_broker
 
 from gateway.broker import free_port
 from services.eventlog.redis import tournament_keys
@@ -103,14 +105,18 @@ def start(argv: list[str], env: dict[str, str]) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True)
 
 
-def wait_until_serving(gateway: subprocess.Popen, dashboard_port: int, dashboard: subprocess.Popen,
-                       timeout: float = 30.0) -> None:
-    """The gateway's ready line ("... Ctrl-C to stop.", printed once subscribed: venue/serve.py)
-    and the dashboard's ``/api/health`` ok."""
+def wait_until_ready(gateway: subprocess.Popen) -> None:
+    """The gateway's ready line ("... Ctrl-C to stop.", printed once subscribed: venue/serve.py)."""
     line = ""
     while "Ctrl-C to stop." not in line:
         line = gateway.stdout.readline()
         assert line or gateway.poll() is None, f"the gateway exited: {gateway.communicate()[1]}"
+
+
+def wait_until_serving(gateway: subprocess.Popen, dashboard_port: int, dashboard: subprocess.Popen,
+                       timeout: float = 30.0) -> None:
+    """The gateway's ready line and the dashboard's ``/api/health`` ok."""
+    wait_until_ready(gateway)
     deadline = time.monotonic() + timeout
     while True:
         assert dashboard.poll() is None, f"the dashboard exited: {dashboard.communicate()[1]}"
@@ -162,6 +168,47 @@ def test_the_systemd_units_start_serve_and_stop_cleanly(deployment):
     dashboard = exec_start(DEPLOY / "systemd" / "venue-dashboard.service", env)
     assert gateway[1] == "gateway" and dashboard[1] == "dashboard"
     run_both(gateway, dashboard, env, port)
+
+
+def environment_files(unit: Path, instance: str) -> list[str]:
+    """The unit's ``EnvironmentFile=`` paths, in order (later ones override), for ``instance``."""
+    return [ln.removeprefix("EnvironmentFile=").replace("%i", instance)
+            for ln in unit.read_text().splitlines() if ln.startswith("EnvironmentFile=")]
+
+
+def test_the_gateway_shard_units_serve_side_by_side_with_their_own_logins(deployment, tmp_path):
+    """deploy/systemd/venue-gateway@.service, one instance per shard (``venue-gateway@1-2``,
+    ``@3-4``), each with the settings file the unit's comment and deploy/README.md describe
+    (``VENUE_BOARDS`` and ``VENUE_MQTT_URL`` with that shard's login from credentials.json of
+    make-mosquitto-passwords.py ``--gateway-shards``), on a broker running the shipped
+    mosquitto.conf (tests/mosquitto_site.py): both serve, neither loses its link (a shard whose
+    session is taken over does, issue 15), and both stop cleanly on SIGTERM."""
+    tournament, _, env = deployment
+    unit = DEPLOY / "systemd" / "venue-gateway@.service"
+    specs = ("1-2", "3-4")
+    maker_args = ["--tournament", f"{tournament}:1-4"]
+    for spec in specs:
+        maker_args += ["--gateway-shards", f"{tournament}:{spec}"]
+    with shipped_broker(tmp_path, *maker_args) as (mqtt_port, _):
+        logins = {g["boards"]: g for g in json.loads((tmp_path / "credentials.json").read_text())["gateways"]}
+        assert sorted(logins) == sorted(specs)
+        shards = []
+        try:
+            for spec in specs:
+                assert environment_files(unit, spec) == ["/etc/venue/venue.env", f"/etc/venue/gateway-{spec}.env"]
+                login = logins[spec]
+                shard_env = {**env, "VENUE_BOARDS": login["boards"],
+                             "VENUE_MQTT_URL": f"mqtt://{login['username']}:{login['password']}@127.0.0.1:{mqtt_port}"}
+                argv = exec_start(unit, shard_env)
+                assert argv[1] == "gateway" and argv[argv.index("--boards") + 1] == spec
+                shards.append(start(argv, shard_env))
+            for shard in shards:
+                wait_until_ready(shard)
+        finally:
+            results = [stop(shard) for shard in shards]
+    for code, out, err in results:
+        assert code == 0, err
+        assert "Traceback" not in err and "MQTT link lost" not in err and "stopped" in out
 
 
 def compose_environment(service: str, env: dict[str, str]) -> dict[str, str]:

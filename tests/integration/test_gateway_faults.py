@@ -27,7 +27,7 @@ import aiomqtt
 import pytest
 from eventlog_helpers import private_redis  # noqa: F401 - a fixture
 from live_helpers import log_until
-from test_mosquitto_acl import mosquitto_binary
+from mosquitto_site import mosquitto_binary
 from test_restart_live import VENUE, Device, Serve, candidates_moves, played
 
 from gateway import Gateway

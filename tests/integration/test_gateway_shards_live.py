@@ -15,6 +15,10 @@ the boards go on playing, then started again with the same command line. Then:
   devices' seqs and no fold error as the state before the restart plus what was played since;
 - the next move of every board is played (no ``seq_gap``, no ``message_held``).
 
+Then the same hall on the shipped Mosquitto configuration (login = client id, per-login ACL), each
+shard with its own login from deploy/make-mosquitto-passwords.py ``--gateway-shards``: both shards
+stay up, a move on each shard's board is appended once and answered (feedback per docs/protocol.md).
+
 Games: the first four of ../shared/data/chess/fide_candidates_2024_open.pgn (round 1).
 """
 
@@ -38,10 +42,12 @@ import chess.pgn
 import pytest
 from hall_driver import round_started
 from live_helpers import log_until
+from mosquitto_site import shipped_broker
 
 from gateway.hall import Hall
 from services.eventlog import open_log
 from services.eventlog.redis import tournament_keys
+from services.eventlog.writers import writers_key
 
 pytestmark = pytest.mark.integration
 
@@ -61,8 +67,8 @@ def real_games(shared_data: Path) -> dict[str, list[str]]:
 class Shard:
     """One ``venue gateway --boards SPEC`` process; its output collected as it comes."""
 
-    def __init__(self, slug: str, spec: str):
-        self.argv = [VENUE, "gateway", "--mqtt", MQTT, "--store", REDIS, "--tournament", slug, "--boards", spec]
+    def __init__(self, slug: str, spec: str, mqtt: str = MQTT):
+        self.argv = [VENUE, "gateway", "--mqtt", mqtt, "--store", REDIS, "--tournament", slug, "--boards", spec]
         self.proc: subprocess.Popen | None = None
         self.lines: list[str] = []
 
@@ -197,3 +203,48 @@ async def test_a_shard_restarted_mid_round_loses_and_repeats_nothing(shared_data
             pass
         async with aiomqtt.Client("127.0.0.1", 1883, identifier=f"venue-gateway-{slug}-boards-3-4", clean_session=True):
             pass
+
+
+async def test_shards_with_their_own_logins_on_the_shipped_broker(shared_data, tmp_path):
+    """Issue 15: on the shipped broker two shards sharing the tournament's one login took each
+    other's session. With ``--gateway-shards`` each logs in as its own
+    ``gateway-{t}-boards-{SPEC}`` (``--mqtt mqtt://LOGIN:PASSWORD@HOST:PORT``, deploy/README.md):
+    both serve side by side, and a move on board 1 (shard 1-2) and on board 3 (shard 3-4), each
+    sent with its board's own login, is appended once and accepted in its feedback."""
+    slug = f"shard-logins-{uuid.uuid4().hex[:8]}"
+    games = real_games(shared_data)
+    log = open_log(REDIS, slug)
+    maker_args = ["--tournament", f"{slug}:1-4"] + [a for spec in SHARDS for a in ("--gateway-shards", f"{slug}:{spec}")]
+    with shipped_broker(tmp_path, *maker_args) as (port, users):
+        shards = {spec: Shard(slug, spec, f"mqtt://gateway-{slug}-boards-{spec}:"
+                              f"{users[f'gateway-{slug}-boards-{spec}']}@127.0.0.1:{port}") for spec in SHARDS}
+        try:
+            await log.append("round_started", round_started(*BOARDS))
+            for shard in shards.values():
+                await shard.start()
+            devices = {b: aiomqtt.Client("127.0.0.1", port, username=f"board-{slug}-{b}",
+                                         password=users[f"board-{slug}-{b}"], identifier=f"board-{slug}-{b}")
+                       for b in ("1", "3")}
+            async with devices["1"] as b1, devices["3"] as b3:
+                for b, device in (("1", b1), ("3", b3)):
+                    await device.subscribe(f"venue/{slug}/boards/{b}/feedback", qos=1)
+                    await device.publish(f"venue/{slug}/boards/{b}/move", qos=1,
+                                         payload=json.dumps({"seq": 1, "move": games[b][0]}))
+                for b, device in (("1", b1), ("3", b3)):
+                    async with asyncio.timeout(20):
+                        feedback = json.loads((await anext(aiter(device.messages))).payload)
+                    assert (feedback["ref"], feedback["device"], feedback["accepted"]) == (1, "board", True), b
+            entries = await log_until(log, lambda es: all(moves_by_game(es).get(f"1-{b}") for b in ("1", "3")), 20)
+            assert moves_by_game(entries) == {"1-1": [(1, games["1"][0])], "1-3": [(1, games["3"][0])]}
+            for spec, shard in shards.items():  # a shard taken over is kicked off when the other connects
+                assert shard.proc.poll() is None, f"shard {spec} exited: {shard.lines}"
+                assert not [x for x in shard.lines if "MQTT link lost" in x or "taken over" in x], shard.lines
+        finally:
+            for shard in shards.values():
+                await shard.stop(signal.SIGTERM)
+            await log.close()
+            import redis.asyncio as aioredis
+
+            conn = aioredis.from_url(REDIS)
+            await conn.delete(*tournament_keys(slug), writers_key(slug))
+            await conn.aclose()

@@ -7,7 +7,9 @@ board (broker ACL; each device has its own credentials)"; the topic table says w
 (``move``/``position`` from the board, ``clock`` from the clock, ``feedback`` from the gateway).
 Issue 11 adds: a board login sends its clock's messages too (devices/ puts board and clock on one
 connection), no device login can take the gateway's session (client ids are logins), and a
-device's packets are limited in size (``max_packet_size``).
+device's packets are limited in size (``max_packet_size``). Issue 15 adds a hall split across gateway
+shards (``venue gateway --boards``): each shard has its own login (``--gateway-shards``), so two
+shards are two sessions, and each reads and answers only its own boards.
 
 Ordering argument used below: Mosquitto is single-threaded and routes a QoS 1 PUBLISH to subscribers
 before it sends the PUBACK, so once a later message from the same test has arrived, an earlier
@@ -18,94 +20,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import getpass
 import json
-import shutil
-import socket
-import subprocess
-import sys
 import time
 from dataclasses import replace
 from importlib import resources
-from pathlib import Path
 
 import aiomqtt
 import pytest
 
 from devices.records import scripts_from_text
 from devices.simulate import board_logins, play_scripts
+from mosquitto_site import CONF, shipped_broker
 
 pytestmark = pytest.mark.integration
 
-REPO = Path(__file__).resolve().parents[2]
-CONF = REPO / "deploy" / "mosquitto" / "mosquitto.conf"
-MAKER = REPO / "deploy" / "make-mosquitto-passwords.py"
 T = "acl-test"
 GATEWAY = "@gateway"  # key of the tournament's gateway login (gateway-{T}) in the fixture's users
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def mosquitto_binary() -> str:
-    found = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    assert Path(found).exists(), "mosquitto is not installed (apt-get install mosquitto)"
-    return found
-
-
-def site_config(port: int, tmp: Path) -> str:
-    """The shipped config with only its [site] directives rewritten for a private test broker."""
-    overrides = {
-        "listener": f"listener {port} 127.0.0.1",
-        "password_file": f"password_file {tmp / 'passwd'}",
-        "acl_file": f"acl_file {tmp / 'acl'}",
-        "persistence_location": f"persistence_location {tmp}/",
-        "user": f"user {getpass.getuser()}",
-    }
-    seen, lines = set(), []
-    for line in CONF.read_text().splitlines():
-        key = line.split()[0] if line.strip() and not line.startswith("#") else None
-        if key in overrides:
-            assert key not in seen, f"{key} appears twice in {CONF}"
-            seen.add(key)
-            line = overrides[key]
-        lines.append(line)
-    assert seen == set(overrides), f"{CONF} lacks {set(overrides) - seen}"
-    return "\n".join(lines) + "\n"
 
 
 @pytest.fixture
 def broker(tmp_path):
     """(port, credentials) of a Mosquitto running the shipped config, stopped afterwards."""
-    subprocess.run([sys.executable, MAKER, "--out-dir", tmp_path, "--tournament", f"{T}:1-2"],
-                   check=True, capture_output=True)
-    port = free_port()
-    conf = tmp_path / "mosquitto.conf"
-    conf.write_text(site_config(port, tmp_path))
-    log = (tmp_path / "mosquitto.log").open("w")
-    proc = subprocess.Popen([mosquitto_binary(), "-c", conf], stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            assert proc.poll() is None, (tmp_path / "mosquitto.log").read_text()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the test broker did not start"
-                time.sleep(0.05)
-        creds = json.loads((tmp_path / "credentials.json").read_text())
-        users = {d["username"]: d["password"] for d in creds["devices"]}
-        users.update({g["username"]: g["password"] for g in creds["gateways"]})
-        users[GATEWAY] = next(g["username"] for g in creds["gateways"] if g["tournament"] == T)
+    with shipped_broker(tmp_path, "--tournament", f"{T}:1-2") as (port, users):
+        assert f"gateway-{T}" in users
+        users[GATEWAY] = f"gateway-{T}"
         yield port, users
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
 
 
 def client(port: int, users: dict, username: str | None, password: str | None = None,
@@ -276,3 +215,93 @@ async def test_unknown_or_wrong_credentials_cannot_connect(broker, username, pas
     with pytest.raises(aiomqtt.MqttError):
         async with client(port, users, username, password or ""):
             pass
+
+
+# ----- a hall split across gateway shards, each with its own login (issue 15) ----------------------
+# make-mosquitto-passwords.py's docstring: with --gateway-shards T:1-2 and T:3-4 the logins are
+# gateway-T-boards-1-2 and gateway-T-boards-3-4 (no gateway-T), each reading and answering its
+# boards only; gateway/service.py subscribes a shard to venue/T/boards/{b}/{kind} of its boards.
+SHARD_1, SHARD_2 = f"gateway-{T}-boards-1-2", f"gateway-{T}-boards-3-4"
+
+
+@pytest.fixture
+def sharded_broker(tmp_path):
+    """(port, credentials) of the shipped broker for tournament T's boards 1-4 split in two shards."""
+    with shipped_broker(tmp_path, "--tournament", f"{T}:1-4", "--gateway-shards", f"{T}:1-2",
+                        "--gateway-shards", f"{T}:3-4") as (port, users):
+        yield port, users
+
+
+async def subscribe_to_boards(c: aiomqtt.Client, boards) -> None:
+    """What gateway/payload.py ``topic_filters`` subscribes a shard to."""
+    await c.subscribe([(topic(b, kind), 1) for b in boards
+                       for kind in ("move", "position", "clock", "result", "status")])
+
+
+async def test_sharded_tournament_has_shard_logins_and_no_whole_tournament_login(sharded_broker):
+    """With shards declared, the tournament's gateway login is the shards' (docstring)."""
+    port, users = sharded_broker
+    assert {u for u in users if u.startswith("gateway-")} == {SHARD_1, SHARD_2}
+    with pytest.raises(aiomqtt.MqttError):
+        async with client(port, users, f"gateway-{T}", "x"):
+            pass
+
+
+async def test_two_shard_logins_stay_connected_side_by_side(sharded_broker):
+    """Issue 15: two shards on one login took each other's session (login = client id). With a
+    login each, both stay connected even when they send the same client id and keep their sessions
+    (clean_session false, as gateway/service.py), and each gets its own boards' devices."""
+    port, users = sharded_broker
+    async with client(port, users, SHARD_1, identifier=f"venue-gateway-{T}", clean_session=False) as s1:
+        await subscribe_to_boards(s1, (1, 2))
+        async with client(port, users, SHARD_2, identifier=f"venue-gateway-{T}", clean_session=False) as s2:
+            await subscribe_to_boards(s2, (3, 4))
+            async with (client(port, users, f"board-{T}-1") as b1, client(port, users, f"board-{T}-3") as b3,
+                        client(port, users, f"clock-{T}-4") as c4):
+                await b1.publish(topic(1, "move"), json.dumps({"seq": 1, "move": "e2e4"}), qos=1)
+                await b3.publish(topic(3, "move"), json.dumps({"seq": 1, "move": "d2d4"}), qos=1)
+                await c4.publish(topic(4, "clock"), json.dumps(PRESS), qos=1)
+                got = await next_message(s1)
+                assert (str(got.topic), json.loads(got.payload)["move"]) == (topic(1, "move"), "e2e4")
+                got = [await next_message(s2), await next_message(s2)]
+                assert sorted(str(m.topic) for m in got) == [topic(3, "move"), topic(4, "clock")]
+                await b1.publish(topic(1, "move"), json.dumps({"seq": 2, "move": "e7e5"}), qos=1)
+                got = await next_message(s1)  # the first shard is still there after the second came
+                assert json.loads(got.payload)["move"] == "e7e5"
+
+
+async def test_a_shard_cannot_read_another_shards_boards(sharded_broker):
+    """Each shard's login reads its own boards only: shard 1 subscribing to board 3 (one topic, a
+    wildcard and the whole tournament) gets nothing of it; shard 2 does (the device of shard 2
+    still reaches shard 2's login)."""
+    port, users = sharded_broker
+    async with (client(port, users, SHARD_1) as s1, client(port, users, SHARD_2) as s2,
+                client(port, users, f"board-{T}-1") as b1, client(port, users, f"board-{T}-3") as b3):
+        for pattern in (topic(3, "move"), f"venue/{T}/boards/+/move", f"venue/{T}/#"):
+            await s1.subscribe(pattern, qos=1)
+        await subscribe_to_boards(s1, (1, 2))
+        await subscribe_to_boards(s2, (3, 4))
+        await b3.publish(topic(3, "move"), json.dumps({"seq": 1, "move": "d2d4"}), qos=1)
+        got = await next_message(s2)
+        assert (str(got.topic), json.loads(got.payload)["move"]) == (topic(3, "move"), "d2d4")
+        await b1.publish(topic(1, "move"), json.dumps({"seq": 1, "move": "e2e4"}), qos=1)
+        got = await next_message(s1)  # board 3's move, published first, would have come first
+        assert (str(got.topic), json.loads(got.payload)["move"]) == (topic(1, "move"), "e2e4")
+
+
+async def test_a_shard_answers_only_its_own_boards(sharded_broker):
+    """A shard writes its boards' feedback only: shard 1's feedback to board 3 never arrives,
+    shard 2's does, and shard 1's to board 1 does (payloads: the DESIGN.md example)."""
+    port, users = sharded_broker
+    real = {"ref": 17, "accepted": False, "reason": "illegal move: e2e5"}
+    async with (client(port, users, SHARD_1) as s1, client(port, users, SHARD_2) as s2,
+                client(port, users, f"board-{T}-1") as b1, client(port, users, f"board-{T}-3") as b3):
+        await b1.subscribe(topic(1, "feedback"), qos=1)
+        await b3.subscribe(topic(3, "feedback"), qos=1)
+        await s1.publish(topic(3, "feedback"), json.dumps({"ref": 1, "accepted": True}), qos=1)
+        await s2.publish(topic(3, "feedback"), json.dumps(real), qos=1)
+        got = await next_message(b3)
+        assert (str(got.topic), json.loads(got.payload)) == (topic(3, "feedback"), real)
+        await s1.publish(topic(1, "feedback"), json.dumps(real), qos=1)
+        got = await next_message(b1)
+        assert (str(got.topic), json.loads(got.payload)) == (topic(1, "feedback"), real)

@@ -22,21 +22,26 @@ from services.eventlog.base import Entry
 
 
 class Ticks:
-    """Manual scheduling: ``later(delay, fn)`` records the flush; ``run()`` fires it."""
+    """Manual scheduling: ``later(delay, fn)`` records the flush; ``run()`` fires what is scheduled,
+    the clock first moved on to the instant it was due (as a loop's ``call_later`` would)."""
 
     def __init__(self) -> None:
         self.now = 0.0
         self.due: list[tuple[float, object]] = []
+        self._at: list[float] = []
 
     def later(self, delay: float, fn) -> None:
         self.due.append((delay, fn))
+        self._at.append(self.now + delay)
 
     def timer(self) -> float:
         return self.now
 
     def run(self) -> None:
         due, self.due = self.due, []
-        for _, fn in due:
+        at, self._at = self._at, []
+        for when, (_, fn) in zip(at, due):
+            self.now = max(self.now, when)
             fn()
 
 
@@ -134,6 +139,54 @@ def test_the_tick_grows_with_the_flush_cost_up_to_the_cap():
         ticks.run()
     # cheap: the floor (group_s); 100 ms of writes: GROUP_FACTOR x as long; never above max_group_s
     assert waits == pytest.approx([0.02, GROUP_FACTOR * 0.1, hub.max_group_s])
+
+
+def test_slices_serve_the_groups_oldest_first_and_a_served_group_waits_its_turn():
+    # issue 15: a delta waits for its own group's turn (one pass over the groups), not for a whole
+    # flush to end and the next to reach it; each group's write here costs 4 ms of the injected clock
+    ticks = Ticks()
+    hub = grouped(ticks)
+    pages = {spec: idle_client(hub, spec) for spec in ("1-50", "51-100", "101-150", "151-200")}
+    order = []
+    write = hub._flush_group
+
+    def costly(g) -> None:
+        write(g)
+        order.append(g.boards.spec)
+        ticks.now += 0.004
+
+    hub._flush_group = costly
+    for seq, board in enumerate(["60", "1", "160", "110"], start=1):  # pages dirtied in this order
+        hub.publish(seq, delta(seq, board), board)
+    ticks.run()  # 4 ms, 8 ms, 12 ms >= SLICE_S (10 ms): the slice stops after three groups
+    assert order == ["51-100", "1-50", "151-200"] and hub.flushes == 1
+    hub.publish(5, delta(5, "61"), "61")  # page 51-100 again: behind page 101-150, which still waits
+    assert ticks.due[-1][0] == pytest.approx(GROUP_FACTOR * 0.012)  # the loop's pause after the slice
+    ticks.run()
+    assert order[3:] == ["101-150"]  # 51-100 was framed 18 ms ago: it waits for GROUP_S (20 ms)
+    ticks.run()
+    # its slice began GROUP_S after its last frame went out (4 ms), and took its 4 ms
+    assert order[3:] == ["101-150", "51-100"] and ticks.now == pytest.approx(0.004 + hub.group_s + 0.004)
+    assert [m["seq"] for m in pages["51-100"].direct.messages()] == [1, 5]
+    assert all(len(c.direct.frames) >= 1 for c in pages.values())
+
+
+def test_a_busy_page_is_framed_at_most_once_per_group_s():
+    ticks = Ticks()
+    hub = grouped(ticks)
+    c = idle_client(hub, "1-50")
+    frames_at = []
+    for seq in range(1, 41):  # a delta every 2 ms for 80 ms
+        hub.publish(seq, delta(seq, "1"), "1")
+        while ticks.due and ticks._at[0] <= ticks.now:
+            ticks.run()
+            frames_at.append(ticks.now)
+        ticks.now += 0.002
+    ticks.now += 1
+    ticks.run()
+    gaps = [b - a for a, b in zip(frames_at, frames_at[1:])]
+    assert gaps and min(gaps) >= hub.group_s - 1e-9  # GROUP_S: 20 ms between a page's frames
+    assert [m["seq"] for m in c.direct.messages()] == list(range(1, 41))
 
 
 def test_boards_filter_and_round_messages_cut_once_per_selection():

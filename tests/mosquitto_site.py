@@ -1,0 +1,85 @@
+"""A private Mosquitto running the shipped deploy/mosquitto/mosquitto.conf, for the tests.
+
+Only the directives the file marks ``[site]`` are rewritten: ``listener`` (a free port of
+127.0.0.1), ``password_file``/``acl_file``/``persistence_location`` (into a directory of the
+caller's) and ``user`` (this user); the users and ACL are what deploy/make-mosquitto-passwords.py
+makes. So what is tested is what ships.
+
+``tests/`` is on ``sys.path`` under pytest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gateway.broker import free_port
+
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+CONF = DEPLOY / "mosquitto" / "mosquitto.conf"
+MAKER = DEPLOY / "make-mosquitto-passwords.py"
+
+
+def mosquitto_binary() -> str:
+    """Debian's mosquitto; AssertionError when it is not installed."""
+    found = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    assert Path(found).exists(), "mosquitto is not installed (apt-get install mosquitto)"
+    return found
+
+
+def site_config(port: int, tmp: Path) -> str:
+    """The shipped config with only its [site] directives rewritten for a private test broker."""
+    overrides = {
+        "listener": f"listener {port} 127.0.0.1",
+        "password_file": f"password_file {tmp / 'passwd'}",
+        "acl_file": f"acl_file {tmp / 'acl'}",
+        "persistence_location": f"persistence_location {tmp}/",
+        "user": f"user {getpass.getuser()}",
+    }
+    seen, lines = set(), []
+    for line in CONF.read_text().splitlines():
+        key = line.split()[0] if line.strip() and not line.startswith("#") else None
+        if key in overrides:
+            assert key not in seen, f"{key} appears twice in {CONF}"
+            seen.add(key)
+            line = overrides[key]
+        lines.append(line)
+    assert seen == set(overrides), f"{CONF} lacks {set(overrides) - seen}"
+    return "\n".join(lines) + "\n"
+
+
+@contextlib.contextmanager
+def shipped_broker(tmp_path: Path, *maker_args: str):
+    """(port, {username: password}) of a Mosquitto running the shipped config with the users and ACL
+    that make-mosquitto-passwords.py makes from ``maker_args``; stopped afterwards."""
+    subprocess.run([sys.executable, MAKER, "--out-dir", tmp_path, *maker_args], check=True, capture_output=True)
+    port = free_port()
+    conf = tmp_path / "mosquitto.conf"
+    conf.write_text(site_config(port, tmp_path))
+    log = (tmp_path / "mosquitto.log").open("w")
+    proc = subprocess.Popen([mosquitto_binary(), "-c", conf], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            assert proc.poll() is None, (tmp_path / "mosquitto.log").read_text()
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the test broker did not start"
+                time.sleep(0.05)
+        creds = json.loads((tmp_path / "credentials.json").read_text())
+        users = {d["username"]: d["password"] for d in creds["devices"]}
+        users.update({g["username"]: g["password"] for g in creds["gateways"]})
+        yield port, users
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        log.close()
