@@ -70,10 +70,9 @@ RATE_BURST = 400   # ... and its burst (a board resending its backlog after a re
 HANDLE_SLICE = 64  # messages handled before the loop lets the MQTT reader and the flush run
 # At most one append (one Redis script call) in flight and one per FLUSH_EVERY_S under load: each
 # append costs its script call, its reply, and the PUBACKs and feedback written after it, whatever its
-# size. At 1,000 blitz boards (bench/bench_gateway.py, one run each, this branch beside main): 0 s (an
-# append as soon as the last one returned) 0.58 ms CPU a ply, p99 3.5 ms; 4 ms 0.54, p99 ~12; 8 ms
-# 0.43, p99 10 (p50 5.7): a third of the p99 target for a fifth less CPU.
-FLUSH_EVERY_S = 0.008
+# size (bench/bench_gateway.py, 1,000 blitz boards, gateway's own MQTT client: 4 ms 0.42 ms CPU a ply,
+# p50 2.9 ms, p99 6.2; 8 ms 0.40, p50 5.2, p99 10.1: the CPU within run-to-run noise, the latency not).
+FLUSH_EVERY_S = 0.004
 # The gateway knows its own entries (their seqs come back from the append): it reads the log for the
 # others' (the organiser's rounds, the arbiters' decisions, other shards' boards) at most this often.
 FOLLOW_EVERY_S = 0.02
