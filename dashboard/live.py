@@ -68,6 +68,20 @@ async def caught_up_to(feed: Feed, source, after: int | None, timeout_s: float |
     return True
 
 
+async def beyond_the_log(feed: Feed, after: int | None) -> bool:
+    """True when ``after`` (a resuming client's last seq) lies beyond the end of ``feed``'s event
+    log: the seq came from another log (the demo started afresh on a new log, or a log replaced),
+    so no node will ever fold that far and the client needs a snapshot, not a wait ending in 1013.
+    A node merely behind the log (the client saw the seq on another node) reads a log end at or past
+    ``after`` and waits as before. False when the log's end cannot be read (the store is down)."""
+    if after is None or feed.log is None:
+        return False
+    try:
+        return await feed.log.last_seq() < after
+    except Exception:  # noqa: BLE001 - unreadable store: the caught-up wait decides as before
+        return False
+
+
 def _after(ws: WebSocket) -> int | None:
     raw = ws.query_params.get("after")
     if raw is None:
@@ -119,6 +133,8 @@ async def live(ws: WebSocket) -> None:
         return
     feed: Channel = channel(ws)  # the delayed broadcast, or the hall live for an arbiter
     after = _after(ws)
+    if await beyond_the_log(ws.app.state.feed, after):
+        after = None  # a seq of another log: a snapshot of this one
     if not await caught_up_to(ws.app.state.feed, feed, after):
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await ws.close(code=1013, reason="catching up with the event log: try again")

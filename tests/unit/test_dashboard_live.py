@@ -406,19 +406,38 @@ async def test_a_client_ahead_of_the_dashboard_waits_for_it(round5, monkeypatch)
     import dashboard.live as live
 
     monkeypatch.setattr(live, "CATCH_UP_WAIT_S", 0.5)
-    log = MemoryLog("candidates-2024")
-    await log.append_many([round_started(round5, "5", T0)])
+    log = _SlowLog("candidates-2024", delay_s=0.2)  # this node folds 5 entries a second
+    stored = await log.append_many([round_started(round5, "5", T0)] + interleaved(round5)[:20])
     async with serving(create_app(log)) as url:
         base = url.replace("http", "ws") + "/ws/live"
-        async with websockets.connect(base + "?after=99") as ws:  # the log has 1 entry: never caught up
+        # the log holds seq 21, the node has not folded it within the wait: come back later
+        async with websockets.connect(base + f"?after={stored[-1].seq}") as ws:
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await recv(ws, timeout=5)
             assert closed.value.rcvd.code == 1013
-        entries = await log.append_many(interleaved(round5)[:3])
+        log.delay_s = 0
+        await asyncio.sleep(0.5)
+        entries = await log.append_many(interleaved(round5)[20:23])
+        await asyncio.sleep(0.2)
         async with websockets.connect(base + f"?after={entries[-1].seq}") as ws:
-            await log.append_many(interleaved(round5)[3:4])
+            await log.append_many(interleaved(round5)[23:24])
             m = await recv(ws)
             assert m["seq"] > entries[-1].seq
+
+
+async def test_a_seq_beyond_the_logs_end_gets_a_snapshot_of_this_log(round5):
+    """A page left open across a restart of the demo (a new log) resumes with ``after`` = a seq of
+    the old log, beyond this log's end: no node will ever fold that far, so it is sent this log's
+    snapshot at once (a new user saw such a page stay on the old games, saying LIVE, for ever)."""
+    log = MemoryLog("candidates-2024")
+    stored = await log.append_many([round_started(round5, "5", T0)] + interleaved(round5)[:10])
+    async with serving(create_app(log)) as url:
+        async with websockets.connect(url.replace("http", "ws") + "/ws/live?after=999999") as ws:
+            first = await recv(ws, timeout=5)
+            assert first["type"] == "snapshot" and first["seq"] == stored[-1].seq
+            await log.append_many(interleaved(round5)[10:11])
+            m = await recv(ws)
+            assert m["type"] == "game" and m["seq"] == stored[-1].seq + 1
 
 
 async def test_a_node_behind_a_balancer_refuses_work_until_it_has_caught_up(round5):
