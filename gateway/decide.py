@@ -117,12 +117,19 @@ class Decider:
                                    **ids(msg)))
 
     # ----- message kinds ------------------------------------------------------------------------
-    def _on_move(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
-        text = msg.body["move"].strip()
+    @staticmethod
+    def move_text(board: BoardState, g: GameState, body: dict) -> str:
+        """A move message's ``move`` as the rules read it (and ``move_rejected`` records it):
+        stripped; for chess lower-case, and turned round on a board turned 180 degrees (F06)."""
+        text = str(body.get("move", "")).strip()
         if g.variant == "chess":
             text = text.lower()
             if board.rotated and UCI.match(text):
                 text = pl.rotate_uci(text)
+        return text
+
+    def _on_move(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
+        text = self.move_text(board, g, msg.body)
         if g.ended:
             return self.after_end(turn, board, g, msg, move=text)
         if board.pending is not None and UCI.match(text):

@@ -306,6 +306,8 @@ class Hall:
         dev = board.devices.get(msg.device) or DeviceSeq()
         if msg.seq <= dev.last and dev.in_hole(msg.seq):
             return self._apply(turn, msg)  # late: skipped by a gap, never applied
+        if self._another_move_for_a_refused_seq(board, dev, msg):
+            return self._apply(turn, msg)  # the refusal used the seq but changed nothing: the move meant
         if msg.seq <= dev.last or msg.seq in dev.waiting:
             turn.emit(MessageDuplicate(board=msg.board, device=msg.device, seq=msg.seq))
             return turn.answer(msg, True, DUPLICATE_REASON)
@@ -439,6 +441,17 @@ class Hall:
         if g.variant != "chess" or g.watch is None:
             return None
         return g.watch.next_due(g.reported, kinds=PRESS_WITHOUT_MOVE)  # all ``presses_due`` looks for
+
+    def _another_move_for_a_refused_seq(self, board, dev: DeviceSeq, msg: Message) -> bool:
+        """True when ``msg`` repeats the seq of the device's last message, a move that was refused,
+        with another move (``DeviceSeq.refused``): a device that sent a wrong move and then the
+        right one under the same seq (or a stray publish that took the board's next seq) must not
+        have the right one ignored as a duplicate; the same move again is a duplicate as ever."""
+        refused = dev.refused
+        if refused is None or msg.kind != "move" or msg.seq != refused[0] or msg.seq != dev.last:
+            return False
+        g = self.state.board_game(msg.board)
+        return g is not None and self.decider.move_text(board, g, msg.body) != refused[1]
 
     def _apply(self, turn: Turn, msg: Message) -> None:
         try:

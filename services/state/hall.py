@@ -121,7 +121,10 @@ class HallState:
             if used is not None:
                 board = self.boards.get(used[0])
                 if board is not None:
-                    board.device(used[1]).mark(used[2])
+                    dev = board.device(used[1])
+                    if dev.refused is not None and used[2] >= dev.refused[0]:
+                        dev.refused = None  # that seq is used again (the move meant), or a later one
+                    dev.mark(used[2])
             if handler is not None:
                 handler(self, event, at, changes)
         except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:

@@ -26,12 +26,16 @@ from services.regulations.clock_watch import ClockWatch
 class DeviceSeq:
     """One device's messages: ``last`` applied ``seq`` (0: none), ``holes`` (``[first, last]``
     ranges a ``seq_gap`` skipped: a late message inside one is applied, not a duplicate),
-    ``waiting`` (seq -> ``MessageHeld`` data: held for a missing seq), ``waiting_since`` (ms)."""
+    ``waiting`` (seq -> ``MessageHeld`` data: held for a missing seq), ``waiting_since`` (ms),
+    ``refused`` (``[seq, move]``: the move of the device's last seq, refused (``move_rejected``): a
+    later message with that seq and another move is not a duplicate but the move meant, since the
+    refusal changed nothing in the game; None once anything else used that seq or a later one)."""
 
     last: int = 0
     holes: list[list[int]] = field(default_factory=list)
     waiting: dict[int, dict] = field(default_factory=dict)
     waiting_since: int | None = None
+    refused: list | None = None
 
     def mark(self, seq: int) -> None:
         """``seq`` was applied."""

@@ -89,6 +89,42 @@ def test_duplicate_and_out_of_order_change_nothing():
     assert d.types("seq_gap") == []
 
 
+def test_the_move_meant_under_a_refused_moves_seq_is_played_not_ignored_as_a_duplicate():
+    """A stray publish took board 4's next seq with an illegal move (e1e5, refused and held: F05),
+    then the board's own message with that seq (g1f3) came: it was answered "duplicate" and lost,
+    and the record went wrong from there (a new user's run, 2026-12-01). A duplicate is the same
+    message again (DESIGN.md device protocol: QoS 1 redelivery, a device retry); the same seq with
+    another move, after a refusal that changed nothing, is the move meant."""
+    d = Driver("1")
+    d.move("1", "e2e4", seq=1)
+    d.move("1", "e7e5", seq=2)
+    step = d.move("1", "e1e5", seq=3)  # the stray, illegal: refused, the board held (F05)
+    assert step.entries[0][0] == "move_rejected" and d.hall.state.boards["1"].held
+    step = d.move("1", "e1e5", seq=3)  # that message again: a duplicate, as ever
+    assert step.entries[0][0] == "message_duplicate"
+    step = d.move("1", "g1f3", seq=3)  # the board's own message with that seq: the move meant
+    assert step.entries[0][0] == "move_played" and step.feedback[-1][1]["accepted"] is True
+    assert d.played() == ["e2e4", "e7e5", "g1f3"]
+    step = d.move("1", "g1f3", seq=3)  # and its redelivery is a duplicate: played once
+    assert [t for t, _ in step.entries] == ["message_duplicate"]
+    d.move("1", "b8c6", seq=4)
+    assert d.played() == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    fresh = Hall(T)  # the state folded from the log answers the same
+    for (t, data), at in zip(d.entries, d.stamps):
+        fresh.fold(t, data, at)
+    assert fresh.state.snapshot() == d.hall.state.snapshot()
+    step = fresh.handle(f"venue/{T}/boards/1/move", b'{"seq": 3, "move": "d2d4"}', d.now + 10)
+    assert [t for t, _ in step.entries] == ["message_duplicate"]  # seq 3 was used by a move played
+
+
+def test_another_move_under_a_played_moves_seq_stays_a_duplicate():
+    """Only a refusal leaves the seq open: a seq whose move was played is used up (DESIGN.md)."""
+    d = Driver("1")
+    d.move("1", "e2e4", seq=1)
+    step = d.move("1", "d2d4", seq=1)
+    assert [t for t, _ in step.entries] == ["message_duplicate"] and d.played() == ["e2e4"]
+
+
 def test_gap_is_recorded_after_the_hold():
     d = Driver("1", hold_ms=100)
     d.move("1", "e2e4", seq=1)
