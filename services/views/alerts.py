@@ -16,7 +16,7 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              ArmageddonScheduled, ClockAdjusted, ClockDisagreement, DeviceOffline,
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
                              FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
-                             MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MovePlayed, MoveRejected,
+                             MatchClockChosen, MatchForfeit, MatchGameReady, MatchGameStarted, MessageRejected, MovePlayed, MoveRejected,
                              MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyProposed,
                              PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
@@ -112,6 +112,10 @@ class AlertQueue:
     actions: list[dict] = field(default_factory=list)
     _grouped: dict[tuple, Alert] = field(default_factory=dict, repr=False)  # GROUPED source -> latest alert
     presence: RoundPresence = field(init=False, repr=False)
+    # board -> the game it is for (round_started, match_game_started), and the games over: a device
+    # going offline once its board's game is over (put away, switched off) is no alert
+    _board_game: dict[str, str] = field(default_factory=dict, repr=False)
+    _over: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         self.presence = RoundPresence(self._new)
@@ -121,6 +125,14 @@ class AlertQueue:
         game = data.get("game")
         if type == RoundStarted.TYPE:
             self.presence.note_round(data)
+            self._board_game.update({str(g.get("board")): str(g.get("id")) for g in data.get("games") or ()
+                                     if isinstance(g, dict)})
+        elif type in (MatchGameStarted.TYPE, MovePlayed.TYPE) and data.get("board") is not None and game:
+            self._board_game[str(data["board"])] = str(game)
+        elif type == GameEnded.TYPE and game is not None:
+            self._over.add(str(game))
+        elif type == DeviceOffline.TYPE and self._board_game.get(str(data.get("board"))) in self._over:
+            return changed  # after its game: the device put away or switched off, not a fault
         changed += self.presence.apply(seq, at, type, data)
         if type == DrawClaimable.TYPE:
             # A claim lapses once its position is gone (F01 (d)): the newer list replaces the old.

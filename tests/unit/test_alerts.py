@@ -43,6 +43,20 @@ def test_result_decision_closes_action_alerts_and_devices_coming_back_close_offl
     assert q.open_alerts() == []
 
 
+def test_a_device_offline_after_its_boards_game_is_over_is_no_alert():
+    """A new user's run: once the round was over every board raised "Device offline" (the boards
+    put away, switched off). Offline during play is a warning; after the board's game ended it is
+    not; a board's next game (a match's game 2) makes it count again."""
+    q = AlertQueue()
+    q.apply(1, 1, "round_started", {"round": "1", "games": [{"id": "1-1", "board": "1"}, {"id": "1-2", "board": "2"}]})
+    q.apply(2, 5, "game_ended", {"game": "1-1", "board": "1", "result": "1-0", "termination": "resignation"})
+    assert q.apply(3, 6, "device_offline", {"board": "1", "device": "board"}) == []
+    [a] = q.apply(4, 7, "device_offline", {"board": "2", "device": "board"})  # 1-2 still in play
+    assert a.kind == "device_offline" and a.board == "2"
+    q.apply(5, 8, "match_game_started", {"game": "1-1b", "follows": "1-1", "board": "1"})
+    assert q.apply(6, 9, "device_offline", {"board": "1", "device": "clock"})
+
+
 def test_moves_after_the_end_are_not_illegal_move_alerts():
     # After the end the pieces are put away or placed for the result signal (field case F07): the
     # gateway refuses them ("game over") but the arbiter is not alerted.
