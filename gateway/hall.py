@@ -286,6 +286,8 @@ class Hall:
         self.last_fault = f"{type(exc).__name__}: {exc}"[:300]
 
     def _handle(self, turn: Turn, topic: str, payload) -> None:
+        if not payload and topic.endswith("/status"):
+            return  # a zero-length retained PUBLISH clears a retained status (MQTT 3.1.1 3.3.1.3): no message
         try:
             msg = parse(self.tournament, topic, payload)
         except BadMessage as bad:
@@ -489,8 +491,11 @@ class Hall:
                                   reason=bad.reason, raw=raw_text(payload)))
         if bad.board is not None and bad.kind != "status":
             g = self.state.board_game(bad.board)
-            turn.step.feedback.append((bad.board, {"ref": bad.seq, "accepted": False, "reason": bad.reason,
-                                                   "fen": g.fen if g else None}))
+            answer = {"ref": bad.seq, "accepted": False, "reason": bad.reason, "fen": g.fen if g else None}
+            if bad.seq is not None and bad.device is not None:  # docs/protocol.md: whose seq ``ref`` is
+                answer = {"ref": bad.seq, "device": bad.device, "accepted": False, "reason": bad.reason,
+                          "fen": answer["fen"]}
+            turn.step.feedback.append((bad.board, answer))
 
     def internal_error(self, topic: str, payload, exc: BaseException) -> Step:
         """The ``message_rejected`` entry (reason ``internal error: <type>: <text>``, raw payload cut

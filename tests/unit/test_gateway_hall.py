@@ -125,6 +125,23 @@ def test_another_move_under_a_played_moves_seq_stays_a_duplicate():
     assert [t for t, _ in step.entries] == ["message_duplicate"] and d.played() == ["e2e4"]
 
 
+def test_a_rejected_message_with_a_seq_is_answered_with_its_device():
+    """docs/protocol.md: feedback carries ``device`` (whose seq ``ref`` is) whenever ``ref`` is a seq
+    (a new user's run: a bad clock message was answered without it)."""
+    d = Driver("1")
+    step = d.send("1", "clock", {"event": "press", "white_ms": "soon", "black_ms": 1, "running": "black"}, seq=1)
+    (board, answer), = step.feedback
+    assert answer["ref"] == 1 and answer["device"] == "clock" and answer["accepted"] is False
+
+
+def test_clearing_a_retained_status_is_no_message():
+    """A zero-length retained PUBLISH is how MQTT clears a retained message (MQTT 3.1.1 3.3.1.3):
+    no entry, no alert (a new user's ``mosquitto_pub -r -n`` raised "bad status")."""
+    d = Driver("1")
+    step = d.hall.handle(f"venue/{T}/boards/1/status", b"", 10)
+    assert step.entries == [] and step.feedback == []
+
+
 def test_gap_is_recorded_after_the_hold():
     d = Driver("1", hold_ms=100)
     d.move("1", "e2e4", seq=1)
