@@ -92,11 +92,19 @@
   }
 
   // Boards, not games: an Armageddon game or a match's second game sits on its first game's board.
+  // A board is playing while any of its games is, finished once all of them are (a checkers match's
+  // game 2 waiting behind a live game 1 left the board counted as neither).
   function summary(st) {
     const boards = new Map();
-    for (const g of st.games.values()) boards.set(g.board, g);  // the board's latest game, in hall order
+    for (const g of st.games.values()) {
+      if (!boards.has(g.board)) boards.set(g.board, []);
+      boards.get(g.board).push(g);
+    }
     let live = 0, done = 0;
-    for (const g of boards.values()) { if (g.status === "ended") done++; else if (g.status === "playing") live++; }
+    for (const games of boards.values()) {
+      if (games.some((g) => g.status === "playing")) live++;
+      else if (games.every((g) => g.status === "ended")) done++;
+    }
     const n = boards.size;
     document.getElementById("summary").textContent = n ? `${n} board${n === 1 ? "" : "s"} \u00b7 ${live} playing \u00b7 ${done} finished` : "";
   }

@@ -84,3 +84,25 @@ async def test_checkers_names_by_their_pieces_step_through_and_words(shared_data
             assert "ply must be a whole number" in message
         finally:
             await browser.close()
+
+
+async def test_a_match_board_with_game_1_live_counts_as_playing(shared_data):
+    """The hall's summary counts boards: a checkers match's board plays while game 1 is live, though
+    game 2 waits behind it on the same board (a new user saw "5 boards · 0 playing · 0 finished"
+    while all five game-1s were live). Game 1 of the German Open 2004 game (first 6 moves)."""
+    (record,) = read_pdn((shared_data / "checkers" / "german_open_2004.pdn").read_text())
+    items = [e for e in entries(record) if e[0] != "game_ended"][:7]  # round_started + 6 plies
+    second = dict(items[0][1]["games"][0], id="1-1.2", match={"id": "1-1", "game_no": 2, "games": 2})
+    items[0][1]["games"].append(second)
+    log = MemoryLog("checkers")
+    await log.append_many(items)
+    async with serve(create_app(log)) as url, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1400, "height": 1000})
+            await page.goto(url + "/")
+            await page.wait_for_selector("#g-1-1\\.2 .player .name:not(:empty)")
+            await page.wait_for_function("() => document.getElementById('summary').textContent !== ''")
+            assert await page.text_content("#summary") == "1 board \u00b7 1 playing \u00b7 0 finished"
+        finally:
+            await browser.close()
