@@ -439,11 +439,20 @@ async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | 
             await gateway_ready(gateway, task)
             part = f" boards {shard.spec}" if shard is not None else ""
             print(f"venue gateway: {slug}{part}: {redact(mqtt)} -> {redact(store)}. Ctrl-C to stop.", flush=True)
+            in_play = {g.board for g in gateway.hall.state.current_games()}
+            if shard is not None and in_play and not any(b in shard for b in in_play):
+                print(f"venue gateway: warning: the round in the log has none of boards {shard.spec} "
+                      f"(its boards: {', '.join(sorted(in_play, key=_board_order))}): this shard has "
+                      "nothing to do until a round that has them", flush=True)
             await gateway_stopped(task)
             return 0
     finally:
         await _stop(task)
         await log.close()
+
+
+def _board_order(label: str) -> tuple:
+    return (0, int(label), "") if label.isdigit() else (1, 0, label)
 
 
 def shard_of(boards: str | None, store: str):

@@ -248,3 +248,30 @@ async def test_shards_with_their_own_logins_on_the_shipped_broker(shared_data, t
             conn = aioredis.from_url(REDIS)
             await conn.delete(*tournament_keys(slug), writers_key(slug))
             await conn.aclose()
+
+
+async def test_a_shard_for_boards_the_round_lacks_says_so():
+    """A new user's run: ``--boards 9-10`` on a 4-board round started without a word. It still starts
+    (the next round may have those boards) but warns, naming the round's boards."""
+    slug = f"shards-{uuid.uuid4().hex[:8]}"
+    log = open_log(REDIS, slug)
+    shard = Shard(slug, "9-10")
+    try:
+        await log.append("round_started", round_started(*BOARDS))
+        await shard.start()
+        for _ in range(40):
+            if any("warning" in x for x in shard.lines):
+                break
+            await asyncio.sleep(0.05)
+        [warning] = [x for x in shard.lines if "warning" in x]
+        assert "none of boards 9,10" in warning and "its boards: 1, 2, 3, 4" in warning
+    finally:
+        await shard.stop(signal.SIGTERM)
+        await log.close()
+        import redis.asyncio as aioredis
+
+        conn = aioredis.from_url(REDIS)
+        await conn.delete(*tournament_keys(slug))
+        await conn.aclose()
+        async with aiomqtt.Client("127.0.0.1", 1883, identifier=f"venue-gateway-{slug}-boards-9-10", clean_session=True):
+            pass
