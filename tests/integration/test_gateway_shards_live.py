@@ -123,6 +123,19 @@ class Boards:
                                               payload=json.dumps({"seq": n, "move": self.games[b][n - 1]}))
 
 
+async def forget(slug: str, *specs: str) -> None:
+    """Delete the tournament's Redis keys and the shards' kept MQTT sessions (clean_session)."""
+    import redis.asyncio as aioredis
+
+    conn = aioredis.from_url(REDIS)
+    await conn.delete(*tournament_keys(slug))
+    await conn.aclose()
+    for spec in specs:
+        async with aiomqtt.Client("127.0.0.1", 1883, identifier=f"venue-gateway-{slug}-boards-{spec}",
+                                  clean_session=True):
+            pass
+
+
 def moves_by_game(entries) -> dict[str, list[tuple[int, str]]]:
     out: dict[str, list] = {}
     for e in entries:
@@ -194,15 +207,7 @@ async def test_a_shard_restarted_mid_round_loses_and_repeats_nothing(shared_data
         for shard in shards.values():
             await shard.stop(signal.SIGTERM)
         await log.close()
-        import redis.asyncio as aioredis
-
-        conn = aioredis.from_url(REDIS)
-        await conn.delete(*tournament_keys(slug))
-        await conn.aclose()
-        async with aiomqtt.Client("127.0.0.1", 1883, identifier=f"venue-gateway-{slug}-boards-1-2", clean_session=True):
-            pass
-        async with aiomqtt.Client("127.0.0.1", 1883, identifier=f"venue-gateway-{slug}-boards-3-4", clean_session=True):
-            pass
+        await forget(slug, "1-2", "3-4")
 
 
 async def test_shards_with_their_own_logins_on_the_shipped_broker(shared_data, tmp_path):
@@ -268,10 +273,4 @@ async def test_a_shard_for_boards_the_round_lacks_says_so():
     finally:
         await shard.stop(signal.SIGTERM)
         await log.close()
-        import redis.asyncio as aioredis
-
-        conn = aioredis.from_url(REDIS)
-        await conn.delete(*tournament_keys(slug))
-        await conn.aclose()
-        async with aiomqtt.Client("127.0.0.1", 1883, identifier=f"venue-gateway-{slug}-boards-9-10", clean_session=True):
-            pass
+        await forget(slug, "9-10")
