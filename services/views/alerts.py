@@ -198,8 +198,10 @@ class AlertQueue:
         return [a for a in dict.fromkeys(hits) if a.status == "open"]
 
     def _new(self, seq: int, at: int, kind: str, severity: str, title: str, data: dict) -> Alert:
-        a = Alert(id=seq, at=at, kind=kind, severity=severity, title=title, game=data.get("game"),
-                  board=None if data.get("board") is None else str(data.get("board")), evidence=data)
+        board = None if data.get("board") is None else str(data.get("board"))
+        # a device's alert (offline, a malformed message, a seq gap) names no game: the board's game then
+        game = data.get("game") or (self._board_game.get(board) if board is not None else None)
+        a = Alert(id=seq, at=at, kind=kind, severity=severity, title=title, game=game, board=board, evidence=data)
         self.alerts[seq] = a
         if kind in GROUPED:
             self._grouped[_source(kind, data)] = a
