@@ -8,8 +8,8 @@ Every entry made from an applied device message marks that device's ``seq`` as a
 
 from __future__ import annotations
 
-from services.events import (BoardOriented, DeviceOffline, DeviceOnline, MessageHeld, MoveKept, MoveRejected,
-                             PlacementSeen, SeqGap)
+from services.events import (BoardOriented, DeviceOffline, DeviceOnline, MessageHeld, MessageRejected, MoveKept,
+                             MoveRejected, PlacementSeen, SeqGap)
 from services.state.changes import Changes
 from services.state.fold_penalties import void_at_resume
 from services.state.hall import HallState, folds
@@ -78,5 +78,14 @@ def _status(state: HallState, ev, at: int, ch: Changes) -> None:
     board = state.boards.get(ev.board)
     if board is not None:
         board.status = ev.TYPE
+        board.bad_status = None
         if isinstance(ev, DeviceOnline) and ev.battery is not None:
             board.battery = ev.battery
+
+
+@folds(MessageRejected)
+def _bad_status(state: HallState, ev: MessageRejected, at: int, ch: Changes) -> None:
+    if ev.board is not None and (ev.topic or "").endswith("/status"):
+        board = state.boards.get(ev.board)
+        if board is not None:
+            board.bad_status = ev.raw

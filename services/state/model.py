@@ -92,7 +92,9 @@ class BoardState:
     7.5.1), all read only while ``held``; ``physical``: the placement after the end (F07); ``pending``: :class:`Pending`;
     ``status``: ``"device_online"``/``"device_offline"`` of its last status message;
     ``placement``: the last snapshot of a sensor board (oriented); ``battery``: the last battery
-    level a device reported with its status (text, e.g. "87%"), or None."""
+    level a device reported with its status (text, e.g. "87%"), or None; ``bad_status``: the raw
+    text of the last status message refused as malformed since the last good one (a retained one
+    comes again at every gateway start: the same text again is no news)."""
 
     board: str
     game: str
@@ -109,6 +111,7 @@ class BoardState:
     status: str | None = None
     placement: str | None = None
     battery: str | None = None
+    bad_status: str | None = None
 
     def device(self, name: Device) -> DeviceSeq:
         """The device's sequence record (created empty)."""

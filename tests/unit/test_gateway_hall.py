@@ -142,6 +142,30 @@ def test_clearing_a_retained_status_is_no_message():
     assert step.entries == [] and step.feedback == []
 
 
+def test_a_retained_malformed_status_is_recorded_once_not_at_every_start():
+    """A retained status comes again at every subscription (MQTT 3.1.1 3.3.1.3): a new user's
+    malformed retained status opened a new alert at every gateway restart, even once resolved. The
+    same malformed text again is recorded once, also by a gateway rebuilt from the log; a good
+    status in between makes the next bad one news again."""
+    d = Driver("1")
+    topic = f"venue/{T}/boards/1/status"
+
+    def status(hall, raw: bytes, at: int) -> list[str]:
+        step = hall.handle(topic, raw, at)
+        if hall is d.hall:
+            d._record(step)  # noqa: SLF001 - the driver's log, for the rebuild below
+        return [t for t, _ in step.entries]
+
+    assert status(d.hall, b"onlin", 10) == ["message_rejected"]
+    assert status(d.hall, b"onlin", 20) == []
+    fresh = Hall(T)  # a restarted gateway, rebuilt from the log, gets the retained status again
+    for (t, data), at in zip(d.entries, d.stamps):
+        fresh.fold(t, data, at)
+    assert status(fresh, b"onlin", 30) == []
+    assert status(fresh, b"online", 40) == ["device_online"]
+    assert status(fresh, b"onlin", 50) == ["message_rejected"]
+
+
 def test_gap_is_recorded_after_the_hold():
     d = Driver("1", hold_ms=100)
     d.move("1", "e2e4", seq=1)
