@@ -229,13 +229,8 @@ async def run_row(row: Row, code: Path, args, games, mqtt: tuple[str, int], tmp:
         await boards.connect()
         probe = bl.LogProbe(bl.REDIS_URL, slug)
         if args.profile and row.boards == max(args.boards):
-            Path(args.profile).mkdir(parents=True, exist_ok=True)
-            for p in gateways:
-                dest = Path(args.profile) / f"{row.code}-{row.boards}-{row.pace}-{row.shards}sh-{p.name}.txt"
-                profilers.append(await asyncio.create_subprocess_exec(
-                    args.py_spy, "record", "-p", str(p.proc.pid), "-r", "200", "--format", "raw", "-o", str(dest),
-                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
-            await asyncio.sleep(1.0)
+            profilers += await bl.start_profilers(args, f"{row.code}-{row.boards}-{row.pace}", f"{row.shards}sh",
+                                                  gateways, rate=200)
         body = lambda b, ply: json.dumps({"seq": ply, "move": moves[b][ply - 1], "sent_at": bl.rfc3339_now()})  # noqa: E731
         split0 = [cpu_split(p.proc.pid) for p in gateways]
         t0 = time.perf_counter()

@@ -749,13 +749,15 @@ async def stop_profilers(profilers) -> None:
             await asyncio.wait_for(prof.wait(), 20)
 
 
-async def start_profilers(args, backend: str, n: int, procs: list[Proc]):
+async def start_profilers(args, backend: str, n: int | str, procs: list[Proc], rate: int = 100):
+    """py-spy (raw folded stacks at ``rate`` Hz) on each of ``procs``, into
+    ``--profile``/``{backend}-{n}-{name}.txt``; returns the py-spy processes once they attached."""
     out = []
     Path(args.profile).mkdir(parents=True, exist_ok=True)
     for p in procs:
         dest = Path(args.profile) / f"{backend}-{n}-{p.name}.txt"
         out.append(await asyncio.create_subprocess_exec(
-            args.py_spy, "record", "-p", str(p.proc.pid), "-r", "100", "--format", "raw", "-o", str(dest),
+            args.py_spy, "record", "-p", str(p.proc.pid), "-r", str(rate), "--format", "raw", "-o", str(dest),
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
     await asyncio.sleep(1.0)  # py-spy attaches
     return out

@@ -133,7 +133,7 @@ async def live(ws: WebSocket) -> None:
         return
     feed: Channel = channel(ws)  # the delayed broadcast, or the hall live for an arbiter
     after = _after(ws)
-    if await beyond_the_log(ws.app.state.feed, after):
+    if after is not None and feed.view.seq < after and await beyond_the_log(ws.app.state.feed, after):
         after = None  # a seq of another log: a snapshot of this one
     if not await caught_up_to(ws.app.state.feed, feed, after):
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
