@@ -49,9 +49,11 @@ async def publish_acked(up, client_of, topic: str, payload: str, *, retain: bool
 def take_feedback(payload: bytes | str, feedback: list, resend, tasks: set) -> None:
     """A device's handling of one feedback message: the answer kept in ``feedback``; a
     ``resend_from`` starts ``resend(device, first)`` (a coroutine function) as a task, kept in
-    ``tasks`` until done."""
+    ``tasks`` until done. Feedback is QoS 1, delivered at least once (MQTT 3.1.1 4.3.2): a link cut
+    before the device's PUBACK brings the same answer again after the reconnect, and the device
+    takes it once (an answer equal to one of the last few is that redelivery)."""
     answer, wanted = read_feedback(payload)
-    if answer is not None:
+    if answer is not None and answer not in feedback[-16:]:
         feedback.append(answer)
     if wanted is not None:
         task = asyncio.create_task(resend(*wanted))
