@@ -17,7 +17,8 @@ What it does, with the sections of MQTT Version 3.1.1 (OASIS Standard, 29 Octobe
   will (3.1.2.5 to 3.1.2.7), keep alive (3.1.2.10); CONNACK (3.2) with its return codes (3.2.2.3);
 - SUBSCRIBE (3.8) of topic filters at a QoS each, SUBACK (3.9, a failure is 0x80);
 - PUBLISH in (3.3) at QoS 0 or 1, handed to ``on_message(topic, payload, mid, qos)`` from
-  ``data_received``; the PUBACK (3.4) of a QoS 1 message is sent only by ``ack(mid)`` (4.3.2: the
+  ``data_received``, then ``on_read()`` once for the whole read (the caller handles a read's messages
+  at once, with no task woken per read); the PUBACK (3.4) of a QoS 1 message is sent only by ``ack(mid)`` (4.3.2: the
   receiver owns the message once it sends PUBACK, so the gateway sends it once the log has it);
 - PUBLISH out at QoS 0 or 1 with at most ``max_inflight`` QoS 1 messages awaiting their PUBACK, the
   rest queued in order (4.3.2, 4.6); a new link does not resend what an old one left unacknowledged
@@ -186,7 +187,9 @@ class MqttClient(asyncio.Protocol):
     subscribe(filters)``, ``ack(mid)``, ``publish(topic, payload, qos)``, ``flush()``, ``await
     wait_closed()`` (MqttError when the link is lost), ``close()`` (DISCONNECT, then the socket), and
     ``cut()`` (drop the link without DISCONNECT). Attributes: ``session_present`` (3.2.2.2),
-    ``inflight`` (identifiers of outgoing QoS 1 messages without PUBACK), ``queued`` (beyond them).
+    ``inflight`` (identifiers of outgoing QoS 1 messages without PUBACK), ``queued`` (beyond them),
+    ``on_read`` (None, or a callable run with no argument at the end of every read that carried a
+    PUBLISH, after its ``on_message`` calls; it must not raise).
     Used as ``async with`` it connects and closes.
     """
 
@@ -198,6 +201,8 @@ class MqttClient(asyncio.Protocol):
         self.clean_session, self.keepalive, self.max_inflight = clean_session, keepalive, max_inflight
         self.username, self.password, self.will = username, password, will
         self.on_message = on_message
+        self.on_read: Callable[[], object] | None = None
+        self._published = False  # this read carried a PUBLISH (``on_read``)
         self.session_present = False
         self.inflight: set[int] = set()
         self.queued: deque[tuple[bytes, bytes]] = deque()  # (encoded topic, payload) at QoS 1
@@ -358,6 +363,10 @@ class MqttClient(asyncio.Protocol):
             _, self._rest = _split(data, self._packet)
         except MqttError as exc:
             self._fail(exc)
+        if self._published:
+            self._published = False
+            if self.on_read is not None:
+                self.on_read()
 
     def _packet(self, first: int, body: bytes) -> None:
         kind = first >> 4
@@ -371,6 +380,7 @@ class MqttClient(asyncio.Protocol):
                 return
             if self.on_message is not None:
                 self.on_message(topic, payload, mid, qos)
+                self._published = True
         elif kind == 4:  # PUBACK of our QoS 1 message (3.4)
             self.inflight.discard((body[0] << 8) | body[1])
             queued = self.queued

@@ -7,7 +7,9 @@
 2. connects with a fixed client id and ``clean_session=False`` (the broker keeps QoS 1 messages
    while the gateway is away: MQTT 3.1.1 3.1.2.4), acknowledges messages manually, subscribes to
    ``venue/{t}/boards/+/{move,position,clock,result,status}`` at QoS 1 and sets ``ready``;
-3. queues each message per device and handles the queues in turn (one flooding device cannot delay
+3. queues each message per device and handles the queues in turn as soon as a read's messages are
+   queued (``MqttClient.on_read``: no task woken per read; beyond ``HANDLE_SLICE`` messages the rest
+   waits for the work loop, so the reader and the flush get their turn; one flooding device cannot delay
    the others; over ``RATE_PER_S`` a device's messages are dropped and counted), folds what
    ``Hall.handle`` decides, and appends the entries with one ``append_many`` per loop tick;
    repeated rejections and duplicates from one device are folded into one entry with a count
@@ -69,10 +71,12 @@ RATE_PER_S = 50.0  # a device's sustained messages per second (a real board or c
 RATE_BURST = 400   # ... and its burst (a board resending its backlog after a reconnect)
 HANDLE_SLICE = 64  # messages handled before the loop lets the MQTT reader and the flush run
 # At most one append (one Redis script call) in flight and one per FLUSH_EVERY_S under load: each
-# append costs its script call, its reply, and the PUBACKs and feedback written after it, whatever its
-# size (bench/bench_gateway.py, 1,000 blitz boards, gateway's own MQTT client: 4 ms 0.42 ms CPU a ply,
-# p50 2.9 ms, p99 6.2; 8 ms 0.40, p50 5.2, p99 10.1: the CPU within run-to-run noise, the latency not).
-FLUSH_EVERY_S = 0.004
+# append costs its script call, its reply, the PUBACKs and feedback written after it and the broker's
+# and the log followers' turns to take them, whatever its size. Measured at 1,000 blitz boards
+# (bench/bench_gateway.py, docs/performance.md "Gateway: appends every 10 ms"): 4 ms cost ~0.2 ms
+# more CPU a ply on this 2-core machine than 10 ms (p99 9 ms against 13); 20 ms saved little more and
+# brought p99 to 23 ms, near the 25 ms target. An idle hall's move is appended at once.
+FLUSH_EVERY_S = 0.010
 # The gateway knows its own entries (their seqs come back from the append): it reads the log for the
 # others' (the organiser's rounds, the arbiters' decisions, other shards' boards) at most this often.
 FOLLOW_EVERY_S = 0.02
@@ -217,6 +221,7 @@ class Gateway:
                 password=self.password, keepalive=self.keepalive, max_inflight=FEEDBACK_INFLIGHT)
             # each message is queued as it is read (inside data_received: no task, no queue per message)
             client.on_message = functools.partial(self._enqueue, client)
+            client.on_read = self._on_read
             # current before CONNACK: the session's kept messages can come in the same read as it
             self._client = client
             try:
@@ -281,6 +286,13 @@ class Gateway:
             self._acks.append((client, mid, qos))  # dropped: nothing to redeliver
             return
         self._inbox.setdefault(source, deque()).append((client, topic, payload, mid, qos))
+
+    def _on_read(self) -> None:
+        """A read's messages are queued (``MqttClient.on_read``): handle a slice of the queues now;
+        what is left (a backlog, a flood) waits for the work loop, after the loop's other work."""
+        if self._inbox and not self._work.is_set() and not self._handle_inbox(limit=HANDLE_SLICE):
+            self._report_drops()
+            return
         self._work.set()
 
     async def _work_loop(self) -> None:
@@ -372,8 +384,9 @@ class Gateway:
         while True:
             try:
                 async for entry in self.log.follow(after=self._last_seq, pace_s=FOLLOW_EVERY_S):
-                    async with self._appending:  # our own appends in flight: learn their seqs first
-                        pass
+                    if self._appending.locked():  # our own append in flight: learn its seqs first
+                        async with self._appending:
+                            pass
                     self._last_seq = entry.seq
                     if entry.seq in self._own:
                         self._own.discard(entry.seq)

@@ -48,6 +48,18 @@ async def test_at_defaults_to_now_in_ms(log):
     assert before <= e.at <= after
 
 
+async def test_what_json_holds_is_read_back_as_written(log):
+    """base.py: ``data`` is a dict JSON can encode: read and follow give back exactly what was
+    appended: integers beyond 64 bits, floats, text beyond ASCII and escapes, nesting, null."""
+    data = {"big": 10 ** 30, "neg": -(2 ** 70), "f": 0.1, "e": 1e-300, "text": "Ł\u00e9 \"q\" \\ \n ♞ 𝄞",
+            "nested": {"list": [1, [2, {"x": None}]], "flag": True}, "empty": {}}
+    written = await log.append("arbiter_note", data)
+    assert (await log.read())[0].data == data == written.data
+    follower = log.follow()
+    assert [e.data for e in await take(follower, 1)] == [data]
+    await follower.aclose()
+
+
 async def test_read_after_and_limit(log):
     """base.py: read returns entries with ``seq > after`` in order, at most ``limit``."""
     for i in range(10):

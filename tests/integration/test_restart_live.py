@@ -42,6 +42,7 @@ import chess.pgn
 import httpx
 import pytest
 from live_helpers import log_until
+from services.regulations.clock_watch import GRACE_MS
 
 from gateway.broker import free_port
 from services.eventlog import open_log
@@ -191,6 +192,28 @@ RESTARTS = {
 }
 
 
+def check_time_due_findings(entries, kept: int) -> None:
+    """Each ``clock_disagreement`` after the first ``kept`` entries is a ``move_without_press`` due
+    by time, not said before (by the gateway before the stop, or twice after it): these devices never
+    press, so the side's mismatch opened at its first move and is due ``GRACE_MS`` later, counted by
+    the side's moves (``ClockWatch.tick``: said again, at once, for each later move)."""
+    said = set()
+    for i, e in enumerate(entries):
+        if e.type != "clock_disagreement":
+            continue
+        key = (e.data["game"], e.data["kind"], e.data["side"], e.data["moves"])
+        assert key not in said, f"said twice: {e.data}"
+        said.add(key)
+        if i < kept:
+            continue
+        assert e.data["kind"] == "move_without_press", e.data
+        white = e.data["side"] == "white"
+        moves = [m for m in entries[:i] if m.type == "move_played" and m.data["game"] == e.data["game"]
+                 and (m.data["ply"] % 2 == 1) == white]
+        assert len(moves) == e.data["moves"] and moves, e.data
+        assert e.at - moves[0].at >= GRACE_MS, (e.at, moves[0].at)
+
+
 async def play_stop_restart(hall, shared_data, store: str, sig: int, restart: str) -> None:
     h = hall(store)
     before_ms = int(time.time() * 1000)
@@ -231,10 +254,14 @@ async def play_stop_restart(hall, shared_data, store: str, sig: int, restart: st
             first.proc.kill()
     assert entries[:len(kept)] == kept
     added = entries[len(kept):]
-    # The restart itself appends nothing: only the two new moves, and QoS 1 redeliveries of messages
-    # stored before the stop whose acknowledgement the broker had not had (``message_duplicate``).
-    assert [e.type for e in added if e.type != "message_duplicate"] == ["move_played", "move_played"], \
-        [(e.type, e.data) for e in added]
+    # The restart itself appends nothing: only the two new moves, QoS 1 redeliveries of messages
+    # stored before the stop whose acknowledgement the broker had not had (``message_duplicate``),
+    # and what time alone made due meanwhile: these devices are boards without a clock, so a move
+    # left unpressed past the clock model's grace is a ``move_without_press`` (FIDE Laws 6.2.1,
+    # services/regulations/clock_watch.py), each said once, whenever the restart took that long.
+    assert [e.type for e in added if e.type not in ("message_duplicate", "clock_disagreement")] == \
+        ["move_played", "move_played"], [(e.type, e.data) for e in added]
+    check_time_due_findings(entries, len(kept))
     sent_before = {"1": 3, "2": 2}
     assert all(d.data["seq"] <= sent_before[d.data["board"]] for d in of(added, "message_duplicate"))
     assert not of(entries, "default_forfeit", "game_ended", "seq_gap", "message_held")

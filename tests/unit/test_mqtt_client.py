@@ -96,6 +96,23 @@ def test_packets_split_across_reads_come_out_whole_and_in_order():
     assert got == [("a/b", b"1", 1, 1), ("c", b"22", 0, 0)]
 
 
+def test_on_read_runs_once_per_read_after_its_messages():
+    """MQTT 3.1.1 2.2: two PUBLISH packets and a PUBACK in one read are two messages; ``on_read``
+    runs once after both (the gateway then handles the read's messages at once), not for a read that
+    carried only a PUBACK, nor for a read that ended inside a packet."""
+    calls = []
+    client = m.MqttClient("h", 1, "c", on_message=lambda topic, *_: calls.append(topic))
+    client.on_read = lambda: calls.append("read")
+    first = m.publish_packet("a", b"1", 1, 1) + m.publish_packet("b", b"2", 1, 2) + m.puback_packet(9)
+    client.data_received(first)
+    client.data_received(m.puback_packet(10))
+    last = m.publish_packet("c", b"3", 0)
+    client.data_received(last[:3])
+    assert calls == ["a", "b", "read"]
+    client.data_received(last[3:])
+    assert calls == ["a", "b", "read", "c", "read"]
+
+
 # ----- against a broker in this process -----------------------------------------------------------
 class FakeBroker:
     """Enough of an MQTT 3.1.1 server for one client: CONNACK (session present 0, return code ``rc``),
