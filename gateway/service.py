@@ -21,7 +21,8 @@
    (F11); the MQTT client is ``gateway.mqtt_client`` (MQTT 3.1.1 of its own: no task per message,
    a batch's PUBACKs and feedback written at once);
 6. follows the log for the entries others append (the organiser's rounds, the arbiters' decisions)
-   and folds them in with the regulations' answers; its own entries it knows by their seqs;
+   and folds them in with the regulations' answers; its own entries it knows by their seqs and the
+   follower passes over them undecoded (``EventLog.follow(skip=...)``);
 7. runs a timer (every 200 ms) for held messages, resend requests and what the regulations owe as
    time passes (default time, move timers).
 
@@ -378,12 +379,22 @@ class Gateway:
                 self.counts["internal_errors"] += 1
                 log.exception("gateway %s: a timer step failed", self.tournament)
 
+    def _known(self, seq: int) -> bool:
+        """Whether entry ``seq`` is this gateway's own, stored and folded already (its append has
+        returned): the follower passes over it undecoded. An entry of an append still in flight is
+        not known yet: it is yielded, and ``_follow_loop`` waits for the append before judging."""
+        if seq in self._own:
+            self._own.discard(seq)
+            self._last_seq = seq
+            return True
+        return False
+
     async def _follow_loop(self) -> None:
         """Fold in what others append (round_started, an arbiter's decision), with the answers."""
         backoff = 0.2
         while True:
             try:
-                async for entry in self.log.follow(after=self._last_seq, pace_s=FOLLOW_EVERY_S):
+                async for entry in self.log.follow(after=self._last_seq, pace_s=FOLLOW_EVERY_S, skip=self._known):
                     if self._appending.locked():  # our own append in flight: learn its seqs first
                         async with self._appending:
                             pass

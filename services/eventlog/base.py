@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 
 # A batch id is remembered (appending it again returns the first entries) while the batch's first
@@ -138,8 +138,13 @@ class EventLog(ABC):
 
     @abstractmethod
     def follow(self, after: int = 0, *, expect_epoch: str | None = None,
-               pace_s: float = 0.0) -> AsyncIterator[Entry]:
+               pace_s: float = 0.0, skip: Callable[[int], bool] | None = None) -> AsyncIterator[Entry]:
         """Every entry with ``seq > after``, then each new one as it is appended, forever.
+
+        ``skip(seq)``: called for each entry in order before it is yielded; True means the caller
+        has it already (the gateway's own appends) and it is passed over, not decoded (Redis) nor
+        yielded; False (or not knowing yet) means it is yielded. The continuity checks below cover
+        the skipped entries alike.
 
         ``pace_s``: a follower in no hurry (the gateway, which knows its own entries) asks the store
         at most once per ``pace_s`` seconds, so each read brings many entries rather than one (a

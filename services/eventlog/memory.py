@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from services.eventlog._appends import AppendsBatches
 from services.eventlog._batch import Outcome, Submission
@@ -131,7 +131,7 @@ class MemoryLog(AppendsBatches):
         return self._checked()
 
     async def follow(self, after: int = 0, *, expect_epoch: str | None = None,
-                     pace_s: float = 0.0) -> AsyncIterator[Entry]:
+                     pace_s: float = 0.0, skip: Callable[[int], bool] | None = None) -> AsyncIterator[Entry]:
         """Every entry with ``seq > after``, then each new one as appended; ends when this log
         closes. Raises LogReplaced when the store is wiped or holds fewer than ``after`` entries."""
         self._check_open()
@@ -154,6 +154,8 @@ class MemoryLog(AppendsBatches):
                     cursor += 1
                     last = entries[cursor - 1]
                     self._identity.saw(cursor)
+                    if skip is not None and skip(cursor):
+                        continue
                     yield last
                     if self._closed:
                         return

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
@@ -170,6 +170,14 @@ def _entry(stream_id: str, fields: dict) -> Entry:
         return Entry(seq=int(stream_id.split("-", 1)[0]), at=e["at"], type=e["type"], data=e["data"])
     except (KeyError, TypeError, ValueError) as exc:
         raise EventLogError(f"stream item {stream_id} is not a venue log entry: {fields!r:.200}") from exc
+
+
+def _seq(stream_id: str) -> int:
+    """The seq of a stream item (its ID's first part); EventLogError if the ID is not ours."""
+    try:
+        return int(stream_id.split("-", 1)[0])
+    except (AttributeError, ValueError) as exc:
+        raise EventLogError(f"stream item {stream_id!r:.80} is not a venue log entry") from exc
 
 
 def _refused(exc: Exception) -> bool:
@@ -355,10 +363,11 @@ class RedisLog(AppendsBatches):
         return last
 
     async def follow(self, after: int = 0, *, expect_epoch: str | None = None,
-                     pace_s: float = 0.0) -> AsyncIterator[Entry]:
+                     pace_s: float = 0.0, skip: Callable[[int], bool] | None = None) -> AsyncIterator[Entry]:
         """Every entry with ``seq > after``, then each new one (XREAD BLOCK); ends when closed.
         ``pace_s``: after a reply with entries, the next XREAD waits until ``pace_s`` seconds after
-        the previous one (base.py).
+        the previous one; ``skip(seq)`` True: an entry the caller has, passed over without being
+        decoded (base.py).
 
         Each reply is checked (module docstring): LogReplaced when the epoch is not the one known
         (or ``expect_epoch``), the entry last yielded (or the one at ``after``) is gone or changed,
@@ -367,7 +376,7 @@ class RedisLog(AppendsBatches):
         """
         self._check_open()
         cursor = max(after, 0)
-        last: Entry | None = None
+        last: Entry | tuple | None = None  # the last entry yielded, or a skipped one's raw item
         failing_since: float | None = None
         loop = asyncio.get_running_loop()
         asked = 0.0
@@ -405,14 +414,18 @@ class RedisLog(AppendsBatches):
                     self._identity.refuse(f"a follower after seq {cursor} finds no entry {cursor}",
                                           epoch, None)
                 if last is not None:
-                    self._identity.check_entry(last, found, epoch)
+                    self._identity.check_entry(last if isinstance(last, Entry) else _entry(*last), found, epoch)
                 last = found
             for stream_id, fields in _xread_items(resp):
-                e = _entry(stream_id, fields)
-                if e.seq != cursor + 1:
-                    self._identity.refuse(f"entry {e.seq} follows entry {cursor}", epoch, None)
-                cursor, last = e.seq, e
-                self._identity.saw(e.seq)
+                seq = _seq(stream_id)
+                if seq != cursor + 1:
+                    self._identity.refuse(f"entry {seq} follows entry {cursor}", epoch, None)
+                cursor = seq
+                self._identity.saw(seq)
+                if skip is not None and skip(seq):
+                    last = (stream_id, fields)  # decoded only if the next reply's check needs it
+                    continue
+                last = e = _entry(stream_id, fields)
                 yield e
 
     def writer_lease(self, boards: str, owner: str):

@@ -38,7 +38,7 @@ import asyncio
 import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -363,7 +363,7 @@ class SqliteLog(AppendsBatches):
             self._watcher = None
 
     async def follow(self, after: int = 0, *, expect_epoch: str | None = None,
-                     pace_s: float = 0.0) -> AsyncIterator[Entry]:
+                     pace_s: float = 0.0, skip: Callable[[int], bool] | None = None) -> AsyncIterator[Entry]:
         """Every entry with ``seq > after``, then each new one; ends when this log is closed.
 
         This instance's appends arrive at once (served from memory when recent); other processes'
@@ -378,7 +378,8 @@ class SqliteLog(AppendsBatches):
         while not self._closed:
             while (e := self._recent.get(cursor + 1)) is not None:
                 cursor, last = cursor + 1, e
-                yield e
+                if skip is None or not skip(cursor):
+                    yield e
             if self._closed:
                 return
             # noted before the read, so a commit landing after the read is still noticed
@@ -387,7 +388,8 @@ class SqliteLog(AppendsBatches):
             for e in batch:
                 cursor, last = e.seq, e
                 self._identity.saw(e.seq)
-                yield e
+                if skip is None or not skip(e.seq):
+                    yield e
             if not batch and self._generation == generation and self._signature() == sig:
                 await self._nap()
 

@@ -85,6 +85,28 @@ async def test_follow_replays_then_tails(log):
     await follower.aclose()
 
 
+async def test_a_follower_passes_over_what_it_skips(log):
+    """base.py ``follow(skip=...)``: ``skip`` is asked for every entry once, in order; the entries it
+    says the caller has are not yielded, the others are, in order, then the tail likewise."""
+    for i in range(6):
+        await log.append("move_played", {"i": i})
+    asked = []
+
+    def skip(seq: int) -> bool:
+        asked.append(seq)
+        return seq % 2 == 0
+
+    follower = log.follow(skip=skip)
+    assert [(e.seq, e.data["i"]) for e in await take(follower, 3)] == [(1, 0), (3, 2), (5, 4)]
+    pending = asyncio.ensure_future(take(follower, 1))
+    await asyncio.sleep(0.05)
+    await log.append("move_played", {"i": 6})
+    await log.append("move_played", {"i": 7})
+    assert [(e.seq, e.data["i"]) for e in await pending] == [(7, 6)]
+    assert asked == [1, 2, 3, 4, 5, 6, 7]
+    await follower.aclose()
+
+
 async def test_a_paced_follower_gets_every_entry_in_order(log):
     """base.py ``follow(pace_s=)``: a follower in no hurry reads less often, and misses nothing: the
     entries of several appends made between its reads come in order (the gateway's follower)."""

@@ -278,3 +278,28 @@ async def test_a_log_restored_from_an_older_backup_is_refused(backend, url, tour
             await take(follower, 1, timeout=5)
     finally:
         await reader.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.integration)])
+async def test_a_follower_that_skipped_its_last_entries_still_notices_a_restore(backend, url, tournament, log,
+                                                                              tmp_path):
+    """base.py ``follow(skip=...)``: the continuity checks cover the entries passed over (the
+    gateway skips its own): the entry last passed over changed under the follower -> LogReplaced,
+    as for one it handed out (the test above)."""
+    await log.append_many(plies(3))
+    restore = await backup(url, tournament, tmp_path)
+    await log.append_many(plies(3, start=3))
+    reader = open_log(url, tournament)
+    try:
+        follower = reader.follow(skip=lambda seq: seq > 4)
+        assert [e.seq for e in await take(follower, 4)] == [1, 2, 3, 4]
+        await restore()
+        newcomer = open_log(url, tournament)
+        try:
+            await newcomer.append_many(plies(4, start=200))  # seqs 4-7: entries 5 and 6 are others now
+        finally:
+            await newcomer.close()
+        with pytest.raises(LogReplaced, match="entry 6 was read before"):
+            await take(follower, 1, timeout=5)
+    finally:
+        await reader.close()
