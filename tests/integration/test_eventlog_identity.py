@@ -254,6 +254,15 @@ def backup(url: str, tournament: str, tmp_path):
     return take_redis()
 
 
+async def write_past(url: str, tournament: str) -> None:
+    """A restarted gateway (it knows nothing else) appends 4 entries after a restore to seq 3."""
+    newcomer = open_log(url, tournament)
+    try:
+        await newcomer.append_many(plies(4, start=200))
+    finally:
+        await newcomer.close()
+
+
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.integration)])
 async def test_a_log_restored_from_an_older_backup_is_refused(backend, url, tournament, log, tmp_path):
     """Issue 11: "a restore from an older backup: seq went back" with the same epoch. The writer
@@ -269,11 +278,7 @@ async def test_a_log_restored_from_an_older_backup_is_refused(backend, url, tour
         await restore()
         with pytest.raises(LogReplaced, match="went back to seq 3"):
             await log.append("move_played", {"ply": 6})
-        newcomer = open_log(url, tournament)  # a restarted gateway: it knows nothing else
-        try:
-            await newcomer.append_many(plies(4, start=200))  # seqs 4-7: past the follower's 6
-        finally:
-            await newcomer.close()
+        await write_past(url, tournament)  # seqs 4-7: past the follower's 6
         with pytest.raises(LogReplaced, match="entry 6 was read before"):
             await take(follower, 1, timeout=5)
     finally:
@@ -294,11 +299,7 @@ async def test_a_follower_that_skipped_its_last_entries_still_notices_a_restore(
         follower = reader.follow(skip=lambda seq: seq > 4)
         assert [e.seq for e in await take(follower, 4)] == [1, 2, 3, 4]
         await restore()
-        newcomer = open_log(url, tournament)
-        try:
-            await newcomer.append_many(plies(4, start=200))  # seqs 4-7: entries 5 and 6 are others now
-        finally:
-            await newcomer.close()
+        await write_past(url, tournament)  # seqs 4-7: entries 5 and 6 are others now
         with pytest.raises(LogReplaced, match="entry 6 was read before"):
             await take(follower, 1, timeout=5)
     finally:
