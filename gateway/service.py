@@ -68,6 +68,7 @@ FEEDBACK_QOS = 1
 # on each of 1,000 boards the feedback queue then grew without end and every move waited seconds behind
 # it (bench/bench_latency.py). Mosquitto ships with 20 too; deploy/mosquitto raises it to 200.
 FEEDBACK_INFLIGHT = 1000
+FEEDBACK_TOPICS_KEPT = 10_000  # encoded feedback topics kept (a hall's boards, not a stranger's every label)
 RATE_PER_S = 50.0  # a device's sustained messages per second (a real board or clock sends a few)
 RATE_BURST = 400   # ... and its burst (a board resending its backlog after a reconnect)
 HANDLE_SLICE = 64  # messages handled before the loop lets the MQTT reader and the flush run
@@ -167,6 +168,7 @@ class Gateway:
         self._last_seq = 0
         self._own: set[int] = set()
         self._appending = asyncio.Lock()
+        self._feedback_topics: dict[str, bytes] = {}  # board -> its feedback topic, encoded once
         self._batch_ids = BatchIds()  # a random prefix once, then a counter: no system call per batch
         self._stop_all = asyncio.Event()
         self.failure: BaseException | None = None
@@ -276,12 +278,12 @@ class Gateway:
     # ----- receiving: per-device queues handled in turn -----------------------------------------
     def _enqueue(self, client: MqttClient, topic: str, payload: bytes, mid: int, qos: int) -> None:
         """Queue one message of ``client`` (``MqttClient.on_message``): per board, after the rate limit."""
-        source = topic.rsplit("/", 1)[0]  # venue/{t}/boards/{b}: one board's devices
-        kind = topic.rsplit("/", 1)[-1]
+        source, _, kind = topic.rpartition("/")  # venue/{t}/boards/{b}: one board's devices
+        now = time.monotonic()
         bucket = self._buckets.get(topic)
         if bucket is None:
-            bucket = self._buckets[topic] = _Bucket(time.monotonic())
-        if kind != "status" and not bucket.take(time.monotonic()):
+            bucket = self._buckets[topic] = _Bucket(now)
+        if kind != "status" and not bucket.take(now):
             self.counts["dropped"] += 1
             self._dropping.add(topic)
             self._acks.append((client, mid, qos))  # dropped: nothing to redeliver
@@ -484,9 +486,14 @@ class Gateway:
         client = self._client
         if client is None or not feedback:
             return
-        encode = msgspec.json.encode
+        encode, topics = msgspec.json.encode, self._feedback_topics
         for board, payload in feedback:
-            client.publish(feedback_topic(self.tournament, board), encode(payload), FEEDBACK_QOS)
+            topic = topics.get(board)
+            if topic is None:
+                topic = feedback_topic(self.tournament, board).encode()
+                if len(topics) < FEEDBACK_TOPICS_KEPT:  # unknown boards' labels come from any topic
+                    topics[board] = topic
+            client.publish(topic, encode(payload), FEEDBACK_QOS)
 
 
 SUBSCRIBE_BYTES = 3000  # a SUBSCRIBE's filters (a shard's 5 per board): under the venue Mosquitto's 4 KB packets
