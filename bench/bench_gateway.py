@@ -591,7 +591,8 @@ async def main(argv=None) -> int:
           + (f"; {args.repeat} runs per code, order alternated (this, main, then main, this, ...): CPU/ply and "
              f"plies/s are medians, p50/p99 pooled over the runs" if args.repeat > 1 else "")
           + (f"; regulations: {args.tournament_file} (tournament_registered, round started now, players checked "
-             f"in at the start; Gateway(tournament=...))" if tag else "") + ".")
+             f"in at the start; Gateway(tournament=...)); each board's clock starts and presses after every ply: "
+             f"CPU/ply is per ply of two messages" if tag else "") + ".")
     print(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start; "
           f"Python {sys.version.split()[0]}; run took {time.perf_counter() - t_begin:.0f} s")
     return 0 if all(not r.error for r in rows) else 1
