@@ -222,10 +222,13 @@ def test_the_timer_says_what_a_look_at_every_game_on_every_tick_says(event, data
     pair.tick()  # the gateway runs before the round starts: the first tick's look at every game is spent
     for _ in range(data.draw(st.integers(5, 40))):
         step = data.draw(st.sampled_from(STEPS[t.game]))
-        if step == "edge":  # the instant the oracle's answer changes: a ms before, at it, a ms after
-            at = pair.next_change()
-            if at is not None:
-                pair.tick(at + data.draw(st.sampled_from([-1, 0, 1])))
+        if step == "edge":  # the instants the oracle's answer changes: a ms before (the games an entry
+            # touched are looked at then, so the next look is the timer's), then at one or a ms after
+            for _ in range(data.draw(st.integers(1, 3))):
+                at = pair.next_change()
+                if at is not None:
+                    pair.tick(at - 1)
+                    pair.tick(at + data.draw(st.sampled_from([0, 0, 1])))
             continue
         pair.now += data.draw(DELAYS)
         if step == "tick":
