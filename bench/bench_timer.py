@@ -3,8 +3,9 @@
 Issue 15 "A gateway with headroom" (0.3 ms of CPU a ply). A hall of N boards (one chess game each)
 runs under a tournament file (default ``events/us-championship-2023.toml``, its round 1 starting at
 the bench's time zero): every board plays ``--plies`` random legal moves (seeded), each followed by
-its clock's press 10 ms later, the boards in turn (every board's ply 1, then ply 2, ...), one message
-every 10 ms of the hall's time, with a tick every 200 ms of it, as ``gateway.service`` ticks; then the
+its clock's press, the boards in turn (every board's ply 1, then ply 2, ...), at ``--plies-per-s``
+of the hall's time (444: 1,000 blitz boards, ``bench_gateway.py``'s load), with a tick every 200 ms
+of it, as ``gateway.service`` ticks; then the
 hall stands still (every player at the board, no clock running out: nothing is due) for ``--idle``
 ticks. Moves are made from before the start (every player is at the board by then: no fines, no
 default due), so what is measured is the timer's own looking, not what it appends.
@@ -15,7 +16,7 @@ ticks during play, per tick and per ply (the tick's share of the gateway's budge
 a tick after play, median and mean of ``--idle`` ticks. The entries the ticks appended are counted
 for both: the same count says both timers said the same.
 
-Usage: ``bench/bench_timer.py [--boards 1000] [--plies 6] [--idle 300] [--event FILE]
+Usage: ``bench/bench_timer.py [--boards 1000] [--plies 6] [--plies-per-s 444] [--idle 300] [--event FILE]
 [--baseline-code DIR | --no-baseline]``. Light (~20 s at 1,000 boards); run it under the machine
 lock anyway: ``flock /work/notes/bench.lock .venv/bin/python bench/bench_timer.py``.
 """
@@ -36,7 +37,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SLUG = "bench-timer"
 T0 = 1_700_000_000_000  # round 1's start (ms)
-STEP_MS = 10  # between two messages
 TICK_MS = 200  # gateway.service's tick
 
 
@@ -54,7 +54,7 @@ def moves_of(board: int, plies: int) -> list[str]:
     return out
 
 
-def worker(boards: int, plies: int, idle: int, event: str) -> dict:
+def worker(boards: int, plies: int, idle: int, event: str, pace: float) -> dict:
     """Run the load on the hall of the code tree first on ``sys.path``; the figures as a dict."""
     from gateway.hall import Hall
     from services.regulations.tournament_file import load_tournament
@@ -77,14 +77,16 @@ def worker(boards: int, plies: int, idle: int, event: str) -> dict:
                     "running": "black" if ply % 2 == 0 else "white"}))
     messages = [(topic, json.dumps(body).encode()) for topic, body in messages]
     hall = Hall(SLUG, config=t)
-    now = T0 - len(messages) * STEP_MS // 2  # half the moves before the start: everyone at the board by then
+    step = 1000 / (2 * pace)  # ms between two messages: a move and its press a ply
+    now = T0 - int(len(messages) * step / 2)  # half the moves before the start: everyone at the board by then
     hall.external("round_started", {"round": "1", "event": "Bench", "site": "", "date": "2026.12.01",
                                     "start_ms": T0, "games": setups}, now, None, now)
     hall.tick(now)  # the first tick looks at every game (a round set up)
     gc.collect()
-    play_cpu, play_ticks, entries, next_tick = 0.0, 0, 0, now + TICK_MS
+    play_cpu, play_ticks, entries, next_tick, t = 0.0, 0, 0, now + TICK_MS, float(now)
     for topic, payload in messages:
-        now += STEP_MS
+        t += step
+        now = int(t)
         hall.handle(topic, payload, now)
         if now >= next_tick:
             start = time.process_time()
@@ -112,7 +114,7 @@ def worker(boards: int, plies: int, idle: int, event: str) -> dict:
 def run(code: Path, args) -> dict:
     """The worker in a subprocess with ``code`` first on its path."""
     cmd = [sys.executable, __file__, "--worker", "--boards", str(args.boards), "--plies", str(args.plies),
-           "--idle", str(args.idle), "--event", str(Path(args.event).resolve())]
+           "--idle", str(args.idle), "--plies-per-s", str(args.plies_per_s), "--event", str(Path(args.event).resolve())]
     out = subprocess.run(cmd, cwd=code, env={"PYTHONPATH": str(code), "PATH": "/usr/bin:/bin"}, check=True,
                          capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -123,18 +125,20 @@ def main() -> None:
     p.add_argument("--boards", type=int, default=1000)
     p.add_argument("--plies", type=int, default=6)
     p.add_argument("--idle", type=int, default=300)
+    p.add_argument("--plies-per-s", type=float, default=444.0, help="the pace, in plies a second of the hall's time")
     p.add_argument("--event", default=str(REPO / "events" / "us-championship-2023.toml"))
     p.add_argument("--baseline-code", default="/work/main", help="the repository of the baseline hall")
     p.add_argument("--no-baseline", action="store_true")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.boards, args.plies, args.idle, args.event)))
+        print(json.dumps(worker(args.boards, args.plies, args.idle, args.event, args.plies_per_s)))
         return
     rows = [("this", run(REPO, args))]
     if not args.no_baseline:
         rows.append(("main", run(Path(args.baseline_code), args)))
-    print(f"{args.boards} boards, {args.plies} plies each, under {Path(args.event).name}; CPU ms "
+    print(f"{args.boards} boards, {args.plies} plies each at {args.plies_per_s:g} plies/s, under "
+          f"{Path(args.event).name}; CPU ms "
           f"(time.process_time) of Hall.tick; main = {args.baseline_code}, same load, same run")
     print("| code | plies | play: ms/tick | play: ms of tick/ply | idle: ms/tick p50 | idle: mean | entries |")
     print("|---|---:|---:|---:|---:|---:|---:|")
