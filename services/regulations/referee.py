@@ -28,6 +28,7 @@ from __future__ import annotations
 from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, ClockStarted,
                              DrawClaimDecided, Event, GameEnded, PresenceNoted, Side)
 from services.regulations import lateness
+from services.regulations.checkers_rounds import late_start_due_at
 from services.regulations.clock_rules import time_trouble, time_trouble_next, timer_answers, timer_next
 from services.regulations.match_rules import match_answers
 from services.regulations.quotes import rule_for
@@ -124,7 +125,11 @@ def next_due(state: HallState, g: GameState, now_ms: int) -> int | None:
 
 def earliest(*instants: int | None) -> int | None:
     """The earliest of ``instants`` (ms) that are not None; None when all are."""
-    return min((at for at in instants if at is not None), default=None)
+    first = None
+    for at in instants:  # a loop, not min() over a generator: asked for every game the timer looks at
+        if at is not None and (first is None or at < first):
+            first = at
+    return first
 
 
 def _penalised(g: GameState, finding: dict) -> bool:
@@ -192,8 +197,6 @@ def _late_start_end(state: HallState, g: GameState) -> int | None:
 
 
 def _late_start_next(state: HallState, g: GameState) -> int | None:
-    from services.regulations.checkers_rounds import late_start_due_at
-
     end = _late_start_end(state, g)
     return None if end is None else late_start_due_at(end, g.started_at)
 
