@@ -359,3 +359,27 @@ def test_the_rules_instants():
         for game_ms in (0, 59, 60, 61, 10**14 + 7):
             n = w.instant_of(game_ms)
             assert int(n * rate) >= game_ms > int((n - 1) * rate)
+
+
+def test_when_a_running_clock_reaches_a_time():
+    # X.A.d's 5:00 on a clock with 6:00 left: exact without a delay (a minute on); with a simple
+    # (US) delay of 5 s (F09: the main time starts counting down after the delay) the clock gets
+    # there 5 s later: the instant given is the earlier one (asked again then, it says the truth)
+    from services.clock import TimeControl
+    from services.clock.period import Period
+
+    plain = ClockWatch(TimeControl.symmetric(Period(None, 6 * MIN)))
+    plain.on_clock("start", None, None, "white", 1_000)
+    assert plain.when_left("white", 5 * MIN, 1_000) == 1_000 + MIN
+    assert plain.when_left("black", 5 * MIN, 1_000) is None  # not running: only an event moves it
+    assert plain.when_left("white", 5 * MIN, 1_000 + MIN) == 1_000 + MIN  # there already
+    delayed = ClockWatch(TimeControl.symmetric(Period(None, 6 * MIN, delay_ms=5_000, delay_kind="simple")))
+    delayed.on_clock("start", None, None, "white", 1_000)
+    first = delayed.when_left("white", 5 * MIN, 1_000)
+    assert first == 1_000 + MIN and delayed.remaining("white", first) == 5 * MIN + 5_000
+    assert delayed.when_left("white", 5 * MIN, first) == 1_000 + MIN + 5_000
+    assert delayed.remaining("white", 1_000 + MIN + 5_000) == 5 * MIN
+    fast = ClockWatch(TimeControl.symmetric(Period(None, 6 * MIN)), rate=60.0)  # a replay at 60x
+    fast.on_clock("start", None, None, "white", 1_000)
+    assert fast.when_left("white", 5 * MIN, 1_000) == 2_000  # a second of the gateway's: a minute of game
+    assert fast.remaining("white", 1_999) > 5 * MIN >= fast.remaining("white", 2_000)
