@@ -328,8 +328,8 @@ class Hall:
 
         Only the games something can be due for are looked at (a 1,000-board hall ticks five times a
         second): those an entry touched since the last tick, and those whose next instant
-        (``_next_instant``: a clock mismatch's grace running out; every tick for a game under a
-        tournament file's regulations) has come. Every game after a rebuild or a round."""
+        (``_next_instant``: a default time, a move timer, a clock mismatch's grace running out, ...)
+        has come. Every game after a rebuild or a round."""
         turn = Turn(self, now_ms)
         self._holds(turn, now_ms)
         games = self._due_games(now_ms)
@@ -392,11 +392,6 @@ class Hall:
             self._heap.clear()
             self._order = {}
             picked = list(games.values())
-        elif self.state.config is not None:
-            # under a tournament file every unfinished game is looked at on every tick
-            # (``_next_instant``): no instants to keep, and the games over are passed by
-            due, self._due = self._due, {}
-            picked = [g for gid, g in games.items() if not g.ended or gid in due]
         else:
             due, self._due = self._due, {}
             heap, nxt = self._heap, self._next
@@ -418,8 +413,6 @@ class Hall:
     def _schedule(self, g, now_ms: int) -> None:
         """Remember when game ``g``, just looked at, must be looked at again without a change."""
         at = self._next_instant(g, now_ms)
-        if at == now_ms and self.state.config is not None:
-            return  # looked at on every tick anyway (``_due_games``)
         if at is None:
             self._next.pop(g.id, None)
         elif self._next.get(g.id) != at:
@@ -428,21 +421,26 @@ class Hall:
 
     def _next_instant(self, g, now_ms: int) -> int | None:
         """The earliest instant (ms) at which time alone, with no entry, can make something due for
-        game ``g``; None when only an entry can. What the timer answers, and why:
+        game ``g``; None when only an entry can. Exact, or earlier than the truth where a rule's
+        instant cannot be computed exactly (the game is then looked at, found with nothing due, and
+        given its instant again): never later, which would delay a default or a forfeit. What the
+        timer answers, and when:
 
         - a game over: its answers (an Armageddon game, a match's next game) follow from the state;
         - a game set up from a position (``Decider.start_due``): from the state;
         - a press without a move (FIDE Laws 7.5.3, ``irregular.presses_due``): when the clock
           model's grace for an open mismatch runs out (``ClockWatch.next_due``);
-        - a tournament file's regulations (``referee.due``: default time, move timers, time trouble,
-          a clock disagreement, a late start): looked at on every tick, as they always were."""
+        - a tournament file's regulations (``referee.due``): ``referee.next_due``, the earliest of
+          each rule's instant: a late start (X.B.e), a clock mismatch's grace, the move timers
+          (X.B.a, X.B.c), time trouble on a running clock (X.A.d, at the clock rate), the fines at
+          the start and the default time (FIDE Laws 6.7.1, excused players counted).
+
+        tests/unit/test_timer_instants.py checks it against a look at every game on every tick."""
         if g.ended:
             return None
-        if self.state.config is not None:
-            return now_ms
-        if g.variant != "chess" or g.watch is None:
-            return None
-        return g.watch.next_due(g.reported, kinds=PRESS_WITHOUT_MOVE)  # all ``presses_due`` looks for
+        presses = g.watch.next_due(g.reported, kinds=PRESS_WITHOUT_MOVE) \
+            if g.variant == "chess" and g.watch is not None else None  # all ``presses_due`` looks for
+        return referee.earliest(referee.next_due(self.state, g, now_ms), presses)
 
     def _another_move_for_a_refused_seq(self, board, dev: DeviceSeq, msg: Message) -> bool:
         """True when ``msg`` repeats the seq of the device's last message, a move that was refused,

@@ -20,6 +20,15 @@ def late_start_draw(round_end_ms: int, game_started_ms: int | None, now_ms: int)
     return game_started_ms > limit
 
 
+def late_start_due_at(round_end_ms: int, game_started_ms: int | None) -> int | None:
+    """The earliest instant (ms) at which ``late_start_draw`` can turn true by time alone: one ms
+    past the latest start (30 minutes before the round's scheduled end, X.B.e) for a game not
+    started; None for a game started (settled by when it started)."""
+    if game_started_ms is None:
+        return round_end_ms - LATEST_START_BEFORE_END_MS + 1
+    return None
+
+
 @dataclass(frozen=True)
 class Adjudication:
     """X.B.d: "the Referee shall appoint an Adjudication Committee of three expert players to

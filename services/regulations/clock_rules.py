@@ -5,7 +5,7 @@ five-minute rule) and X.B.c (the one-minute rule), and impending time trouble on
 from __future__ import annotations
 
 from services.events import Event, GameEnded, MoveTimerForfeit, MoveTimerWarning, TimeTroubleImpending
-from services.regulations.move_timer import FIVE_MINUTE, ONE_MINUTE, MoveTimer
+from services.regulations.move_timer import FIVE_MINUTE, ONE_MINUTE, MoveTimer, TimerRule, next_instant
 from services.regulations.quotes import rule_for
 
 TIME_TROUBLE_MS = 5 * 60_000  # X.A.d: "5 minutes or less prior to a time control"
@@ -18,7 +18,7 @@ def timer_answers(state, g, now_ms: int) -> list[Event]:
     the limit ``move_timer_forfeit`` + ``game_ended`` (the side on move loses)."""
     if g.timer is None:
         return []
-    timer = MoveTimer(ONE_MINUTE if g.timer.rule == "one_minute" else FIVE_MINUTE)
+    timer = MoveTimer(_rule(g.timer))
     timer.start(g.timer.side, g.timer.turn_began)
     st = timer.state(now_ms)
     assert st is not None  # started just above
@@ -34,13 +34,44 @@ def timer_answers(state, g, now_ms: int) -> list[Event]:
     return []
 
 
+def _rule(timer) -> TimerRule:
+    return ONE_MINUTE if timer.rule == "one_minute" else FIVE_MINUTE
+
+
+def timer_next(g) -> int | None:
+    """The earliest instant (ms) at which ``timer_answers`` can answer for game ``g`` by time alone
+    (``move_timer.next_instant``); None without a timer."""
+    if g.timer is None:
+        return None
+    return next_instant(_rule(g.timer), g.timer.turn_began, g.timer.warned == g.timer.turn_began)
+
+
+def _trouble_watched(g) -> bool:
+    """Whether X.A.d's time trouble is watched for ``g``: a checkers game in play on a match clock
+    (the control's ``carries_over``, X.A.a) whose clock model has started."""
+    w = g.watch
+    return not (g.ended or g.first_side != "black" or w is None or w.control is None or not w.control.carries_over
+                or w.model is None or not w.model.started)
+
+
+def time_trouble_next(g, now_ms: int) -> int | None:
+    """The earliest instant (ms; ``now_ms`` when it is due already) at which ``time_trouble`` can
+    alert for game ``g`` by time alone: a side not yet alerted whose running clock reaches 5:00
+    (``ClockWatch.when_left``: exact without a delay, earlier with one; the clock rate counted); None
+    when only an entry can (no side left to alert, or their clocks stopped)."""
+    if not _trouble_watched(g):
+        return None
+    instants = [g.watch.when_left(side, TIME_TROUBLE_MS, now_ms) for side in ("black", "white")
+                if side not in g.time_trouble]
+    return min((at for at in instants if at is not None), default=None)
+
+
 def time_trouble(state, g, now_ms: int) -> list[Event]:
     """X.A.d for a checkers game on a match clock (the control's ``carries_over``, X.A.a) whose
     clock model runs and whose game is in play: one ``time_trouble_impending`` per side per game when
     that side's time in the model (what its clock shows) is 5:00 or less."""
     w = g.watch
-    if (g.ended or g.first_side != "black" or w is None or w.control is None or not w.control.carries_over
-            or w.model is None or not w.model.started):
+    if not _trouble_watched(g):
         return []
     out: list[Event] = []
     for side in ("black", "white"):

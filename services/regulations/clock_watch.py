@@ -166,6 +166,45 @@ class ClockWatch:
         except (ClockError, ValueError):
             return None
 
+    def when_left(self, side: str, left_ms: int, now_ms: int) -> int | None:
+        """The earliest gateway instant (ms, ``now_ms`` when it is so already) at which ``side``'s
+        time in the model can be ``left_ms`` or less, with no event shown meanwhile; None when only
+        an event can bring it there (no timed model, or ``side``'s clock not running: a stopped
+        clock's time stands still, a sand clock's waiting side gains).
+
+        A running clock loses at most one ms of game time per ms (``rate`` ms per gateway ms), so
+        ``remaining - left_ms`` of game time must pass first: the instant is exact for a clock
+        without delay, and earlier than the truth under a delay (which holds the time first) or a
+        period added on expiry (which adds time): asked again then, it answers again. Before the
+        model's last event (``remaining`` is None then) it answers the instant that event's time is
+        reached."""
+        m = self.model
+        if m is None:
+            return None
+        t = self._t(now_ms)
+        last = m.last_event_ms
+        if last is not None and t < last:
+            return self.instant_of(last)
+        try:
+            left = m.remaining(side, t)
+        except (ClockError, ValueError):
+            return now_ms  # the model cannot say: look at every tick, as before
+        if left <= left_ms:
+            return now_ms
+        if m.running != side:
+            return None
+        return self.instant_of(t + left - left_ms)
+
+    def instant_of(self, game_ms: int) -> int:
+        """The first gateway instant (ms) whose game time (``int(at_ms * rate)``, the model's
+        clock) is ``game_ms`` or later."""
+        n = game_ms if self.rate == 1 else int(game_ms / self.rate) + 1
+        while self._t(n - 1) >= game_ms:  # float rounding: step back to the first one
+            n -= 1
+        while self._t(n) < game_ms:
+            n += 1
+        return n
+
     def adjust(self, white_ms: int, black_ms: int, at_ms: int) -> None:
         """An arbiter's clock adjustment: the model takes the new figures."""
         if self.model is not None and self.model.started:

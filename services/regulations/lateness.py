@@ -66,3 +66,21 @@ def not_at_board_at_start(scheduled_start_ms: int, arrived_ms: int | None, now_m
     if arrived_ms is None:
         return now_ms > scheduled_start_ms
     return arrived_ms > scheduled_start_ms
+
+
+def default_due_at(scheduled_start_ms: int, default_time_ms: int, white_arrived_ms: int | None,
+                   black_arrived_ms: int | None) -> int | None:
+    """The earliest instant (ms) at which time alone can change ``default_verdict`` for these
+    arrivals: one ms past the deadline (``is_late`` is strict: arriving at the deadline is in time)
+    while a player has not arrived; None once both have (their verdict no longer depends on the
+    time: only an arrival or the arbiter changes it). Laws 6.7.1."""
+    if white_arrived_ms is None or black_arrived_ms is None:
+        return deadline(scheduled_start_ms, default_time_ms) + 1
+    return None
+
+
+def fine_due_at(scheduled_start_ms: int, arrived_ms: int | None) -> int | None:
+    """The earliest instant (ms) at which ``not_at_board_at_start`` can turn true by time alone:
+    one ms past the scheduled start for a player not arrived; None for a player arrived (then it
+    is settled by the arrival). US 2023 rule 1."""
+    return scheduled_start_ms + 1 if arrived_ms is None else None

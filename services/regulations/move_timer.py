@@ -85,3 +85,13 @@ class MoveTimer:
         warn_at, forfeit_at = began + self.rule.warn_ms, began + self.rule.limit_ms
         phase = "forfeit" if elapsed > self.rule.limit_ms else "warned" if elapsed >= self.rule.warn_ms else "running"
         return TimerState(phase, self.side, max(0, self.rule.limit_ms - elapsed), warn_at, forfeit_at)
+
+
+def next_instant(rule: TimerRule, turn_began: int, warned: bool) -> int:
+    """The earliest instant (ms) at which a timer under ``rule`` whose turn began at ``turn_began``
+    says something not yet said: its warning (``turn_began + warn_ms``, X.B.a "time" called, X.B.c
+    the 10-second warning) unless ``warned`` for this turn, else the forfeit, the first instant past
+    the limit (``turn_began + limit_ms + 1``: ``MoveTimer.state`` forfeits once more than
+    ``limit_ms`` have passed). A past instant is due at once; only a move (a new turn) or the end
+    of the timer changes it."""
+    return turn_began + rule.warn_ms if not warned else turn_began + rule.limit_ms + 1

@@ -28,7 +28,8 @@ from __future__ import annotations
 from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, ClockStarted,
                              DrawClaimDecided, Event, GameEnded, PresenceNoted, Side)
 from services.regulations import lateness
-from services.regulations.clock_rules import time_trouble, timer_answers
+from services.regulations.checkers_rounds import late_start_due_at
+from services.regulations.clock_rules import time_trouble, time_trouble_next, timer_answers, timer_next
 from services.regulations.match_rules import match_answers
 from services.regulations.quotes import rule_for
 from services.state import Changes, GameState, HallState
@@ -107,6 +108,30 @@ def due(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     return out
 
 
+def next_due(state: HallState, g: GameState, now_ms: int) -> int | None:
+    """The earliest instant (ms) at which time alone, with no new entry, can make ``due`` return
+    something for ``g`` (``now_ms`` or earlier: due now); None when only an entry can. The earliest
+    of each rule's own instant, each exact or earlier than the truth (never later: a late instant
+    would miss a default or a flag): the late start (X.B.e), a count mismatch's grace running out
+    (``ClockWatch.next_due``), the move timer, time trouble (X.A.d, a running clock), the fines and
+    the default time (FIDE Laws 6.7.1). A game over answers from the state alone (its Armageddon
+    game, a match's next game): None; so does every game without a tournament file."""
+    if g.ended or state.config is None:
+        return None
+    return earliest(_late_start_next(state, g),
+                    g.watch.next_due(g.reported) if g.watch is not None else None,
+                    timer_next(g), time_trouble_next(g, now_ms), _lateness_next(state, g))
+
+
+def earliest(*instants: int | None) -> int | None:
+    """The earliest of ``instants`` (ms) that are not None; None when all are."""
+    first = None
+    for at in instants:  # a loop, not min() over a generator: asked for every game the timer looks at
+        if at is not None and (first is None or at < first):
+            first = at
+    return first
+
+
 def _penalised(g: GameState, finding: dict) -> bool:
     """A chess press without a move is an illegal move (FIDE Laws 7.5.3): the gateway proposes its
     penalty (``penalty_proposed``, ``gateway.irregular``) instead of a clock disagreement."""
@@ -154,6 +179,28 @@ def _armageddon(state: HallState, g: GameState) -> ArmageddonScheduled:
                                                          "same colours (tournament file: armageddon.after_draw)"))
 
 
+def _late_start_end(state: HallState, g: GameState) -> int | None:
+    """The scheduled end (ms) of ``g``'s round when X.B.e is still to be ruled for ``g`` (a
+    checkers game, not an Armageddon game nor one followed by one): the ``round_started`` entry's
+    ``end_ms``, else the registered file's; None otherwise."""
+    if g.late_start_ruled or g.first_side != "black" or g.kind == "armageddon" or g.follow_up:
+        return None
+    r = state.rounds.get(g.round)
+    end = r.end_ms if r is not None else None
+    if end is None:
+        t = state.config
+        try:
+            end = t.round(int(g.round)).end_ms if t is not None else None
+        except (KeyError, ValueError):
+            return None
+    return end
+
+
+def _late_start_next(state: HallState, g: GameState) -> int | None:
+    end = _late_start_end(state, g)
+    return None if end is None else late_start_due_at(end, g.started_at)
+
+
 def _late_start(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     """11-Man National 2017 X.B.e for a checkers game in a round with a scheduled end (the
     ``round_started`` entry's ``end_ms``, else the registered file's)."""
@@ -163,16 +210,7 @@ def _late_start(state: HallState, g: GameState, now_ms: int) -> list[Event]:
         late_start_draw,
     )
 
-    if g.late_start_ruled or g.first_side != "black" or g.kind == "armageddon" or g.follow_up:
-        return []
-    r = state.rounds.get(g.round)
-    end = r.end_ms if r is not None else None
-    if end is None:
-        t = state.config
-        try:
-            end = t.round(int(g.round)).end_ms if t is not None else None
-        except (KeyError, ValueError):
-            return []
+    end = _late_start_end(state, g)
     if end is None or not late_start_draw(end, g.started_at, now_ms):
         return []
     rule = rule_for(state, "late_start", "No game shall be started later than 30 minutes before a round time is "
@@ -205,15 +243,11 @@ def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     arbiter decides otherwise") and a player still absent is defaulted again."""
     from services.events import DefaultForfeit, PlayerNotAtBoard
 
-    t = state.config
-    if t is None or g.defaulted or g.kind == "armageddon" or g.follow_up:
+    terms = _lateness_terms(state, g)
+    if terms is None:
         return []
-    start = round_start_ms(state, g)
-    if start is None:
-        return []
-    regs = t.regulations
+    start, fine, default_ms, arrived = terms
     out: list[Event] = []
-    fine = regs.fine_not_at_board
     if fine is not None:
         for side in ("white", "black"):
             if side not in g.fine_alerted and lateness.not_at_board_at_start(start, g.arrived[side], now_ms):
@@ -221,11 +255,8 @@ def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
                     game=g.id, board=g.board, side=side, player=g.player(side), fine=fine.amount,
                     currency=fine.currency, rule=rule_for(state, "fines", f"a fine of {fine.amount} {fine.currency} "
                                                                           "for not being at the board at the start")))
-    kind = g.kind or t.kind
-    if t.game != "chess" and kind not in regs.default_time_ms:
-        return out  # FIDE Laws 6.7 is chess's; a checkers event sets its own (or none)
-    default_ms = regs.default_time_for(kind)
-    arrived = {side: start if side in g.excused else g.arrived[side] for side in ("white", "black")}
+    if default_ms is None:
+        return out
     verdict = lateness.default_verdict(start, default_ms, now_ms, arrived["white"], arrived["black"])
     if verdict is None:
         return out
@@ -238,6 +269,41 @@ def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     out.append(GameEnded(game=g.id, board=g.board, result=verdict.result, termination="forfeit", forfeit=True,
                          ply=g.ply, by="regulations", rule=rule))
     return out
+
+
+def _lateness_terms(state: HallState, g: GameState):
+    """What ``_lateness`` reads for ``g``: ``(start, fine, default_ms, arrived)``: the round's start
+    (ms), the event's fine for not being at the board (or None), the default time (ms; None where
+    FIDE Laws 6.7 does not apply: a checkers event that sets none) and each side's arrival as the
+    default counts it (an excused side from the start); None when neither applies to ``g`` (no file,
+    defaulted, an Armageddon game or one followed by one, a round with no start)."""
+    t = state.config
+    if t is None or g.defaulted or g.kind == "armageddon" or g.follow_up:
+        return None
+    start = round_start_ms(state, g)
+    if start is None:
+        return None
+    regs = t.regulations
+    kind = g.kind or t.kind
+    # FIDE Laws 6.7 is chess's; a checkers event sets its own (or none)
+    default_ms = None if t.game != "chess" and kind not in regs.default_time_ms else regs.default_time_for(kind)
+    arrived = {side: start if side in g.excused else g.arrived[side] for side in ("white", "black")}
+    return start, regs.fine_not_at_board, default_ms, arrived
+
+
+def _lateness_next(state: HallState, g: GameState) -> int | None:
+    """The earliest instant (ms) at which ``_lateness`` can answer for ``g`` by time alone: one ms
+    past the start for a side not yet fined nor arrived, one ms past the default time while a side
+    (not excused) has not arrived."""
+    terms = _lateness_terms(state, g)
+    if terms is None:
+        return None
+    start, fine, default_ms, arrived = terms
+    fines = [lateness.fine_due_at(start, g.arrived[side]) for side in ("white", "black")
+             if fine is not None and side not in g.fine_alerted]
+    default = lateness.default_due_at(start, default_ms, arrived["white"], arrived["black"]) \
+        if default_ms is not None else None
+    return earliest(*fines, default)
 
 
 def review_result(state: HallState, game: str, result: str, reason: str | None, seq: int | None = None
