@@ -278,7 +278,7 @@ class Decider:
 
     def after_move(self, turn, g: GameState, game, ply: int, claims: list, before: list) -> None:
         """After a ply: the claims when they changed, the automatic end when there is one."""
-        if _keys(claims) != _keys(before):
+        if (claims or before) and _keys(claims) != _keys(before):  # most plies: no claim before nor after
             turn.emit(DrawClaimable(game=g.id, board=g.board, ply=ply, claims=claims))
         if game.outcome is not None:
             self._ended(turn, g, game.outcome.result, game.outcome.termination, "rules",
@@ -348,8 +348,8 @@ class Decider:
     def _keep_king_move(self, turn, board: BoardState, g: GameState, msg: Message, move: str) -> bool:
         """F07: while the clock is paused, a king move onto a centre square may be the first half of
         the result signal: keep it (``move_kept``) until the next message decides."""
-        if g.variant != "chess" or not UCI.match(move or "") or g.clock_event != ClockPaused.TYPE:
-            return False
+        if g.clock_event != ClockPaused.TYPE or g.variant != "chess" or not UCI.match(move or ""):
+            return False  # the clock running (nearly every move) decides it before the regex
         position = self.hall.rules.board(g)
         m = chess.Move.from_uci(move)
         piece = position.piece_at(m.from_square)

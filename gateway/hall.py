@@ -38,6 +38,7 @@ import chess
 
 from gateway import irregular
 from gateway.decide import GAME_OVER, HELD, PASSING, PENDING, SIGNAL_WAIT, Decider  # noqa: F401 (the feedback words)
+from gateway.games import replay
 from gateway.payload import BadMessage, Message, cut_topic, parse, raw_text, split_topic
 from services.events import Device, DeviceOffline, DeviceOnline, Event, MessageDuplicate, MessageHeld, MessageRejected, SeqGap
 from services.regulations import referee
@@ -82,9 +83,11 @@ class Turn:
         self.emitted.append((event, changes))
 
     def answer(self, msg: Message, accepted: bool, reason: str | None, fen: str | None = None) -> None:
-        g = self.hall.state.board_game(msg.board)
+        if not fen:  # a played move's answer names its FEN: the board's game is looked up otherwise
+            g = self.hall.state.board_game(msg.board)
+            fen = g.fen if g else None
         self.step.feedback.append((msg.board, {"ref": msg.seq, "device": msg.device, "accepted": accepted,
-                                               "reason": reason, "fen": fen or (g.fen if g else None)}))
+                                               "reason": reason, "fen": fen}))
 
     def answers(self) -> None:
         """Decide and fold what the regulations (``referee.answers``) and the Laws
@@ -115,8 +118,6 @@ class RulesCache:
 
     def game(self, g):
         """The rules core of GameState ``g`` at its current ply (``services.rules.base.Game``)."""
-        from gateway.games import replay
-
         game = self._games.get(g.id)
         if (game is None or game.ply != g.ply or (g.ply and game.last_move != g.moves[-1])
                 or (g.corrections and game.moves != g.moves)  # an arbiter rewrote earlier plies
@@ -129,8 +130,6 @@ class RulesCache:
         reports composed into one move, ``gateway.compose``), kept as the cached game: the state
         folds the ``move_composed`` that says so next. Raises MoveRefused when ``move`` is not legal
         in the position before that ply."""
-        from gateway.games import replay
-
         game = replay(g, g.ply - 1)
         played = game.play(move)
         self._games[g.id] = game
@@ -524,6 +523,9 @@ class Hall:
 def _games_touched(state: HallState, changes) -> list[str]:
     """The games an entry's changes name: those of a round set up (or given a game), and those whose
     fields changed."""
+    if not changes.rounds:  # nearly every entry: its games' fields alone (a dict: each once, in order)
+        games = state.games
+        return [gid for gid in changes.games if gid in games]
     out = dict.fromkeys(gid for number in changes.rounds for gid in (state.rounds[number].games
                                                                       if number in state.rounds else ()))
     out.update(dict.fromkeys(gid for gid in changes.games if gid in state.games))

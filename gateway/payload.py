@@ -83,8 +83,17 @@ def feedback_topic(tournament: str, board: str) -> str:
     return f"venue/{tournament}/boards/{board}/feedback"
 
 
+# A device topic already read -> its ``(board, kind)``: a hall has a few thousand topics, and every
+# message would split and check its topic again. Only good topics are kept; bounded as a guard.
+_TOPICS: dict[tuple[str, str], tuple[str, str]] = {}
+_TOPICS_KEPT = 50_000
+
+
 def split_topic(tournament: str, topic: str) -> tuple[str, str]:
     """``(board, kind)`` of a device topic. Raises BadMessage for any other topic."""
+    hit = _TOPICS.get((tournament, topic))
+    if hit is not None:
+        return hit
     parts = topic.split("/")
     if len(parts) != 5 or parts[0] != "venue" or parts[1] != tournament or parts[2] != "boards":
         raise BadMessage(f"unknown topic: {cut_topic(topic)}")
@@ -97,7 +106,10 @@ def split_topic(tournament: str, topic: str) -> tuple[str, str]:
                          f"(1-32 letters, digits, '.', '_')")
     if kind not in KINDS:
         raise BadMessage(f"unknown topic: {cut_topic(topic)}", board=board)
-    return board, kind
+    if len(_TOPICS) >= _TOPICS_KEPT:
+        _TOPICS.clear()
+    _TOPICS[(tournament, topic)] = hit = (board, kind)
+    return hit
 
 
 def cut_topic(topic: str) -> str:

@@ -49,6 +49,7 @@ REPLAY_JITTER_MS = 100
 
 
 MISMATCHES = ("press_without_move", "move_without_press")  # the kinds of finding ``tick`` reports
+_MARKS = tuple((side, ("press_without_move", side), ("move_without_press", side)) for side in SIDES)
 
 
 class ClockWatch:
@@ -100,12 +101,19 @@ class ClockWatch:
             yield ("move_without_press", side), self.moves[side] > self.presses[side]
 
     def _mark(self, at_ms: int) -> None:
-        """Note when each press/move count mismatch began (the grace period runs from then)."""
-        for key, bad in self._mismatches():
-            if bad:
-                self.since.setdefault(key, at_ms)
+        """Note when each press/move count mismatch began (the grace period runs from then): the
+        keys of ``_mismatches``, in its order, written out (once a ply and once a press)."""
+        since, presses, moves = self.since, self.presses, self.moves
+        for side, early, late in _MARKS:
+            pressed, moved = presses[side], moves[side]
+            if pressed > moved:
+                since.setdefault(early, at_ms)
             else:
-                self.since.pop(key, None)
+                since.pop(early, None)
+            if moved > pressed:
+                since.setdefault(late, at_ms)
+            else:
+                since.pop(late, None)
 
     def on_clock(self, event: str, white_ms: int | None, black_ms: int | None, running: str | None,
                  at_ms: int) -> list[dict]:

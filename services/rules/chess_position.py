@@ -43,48 +43,62 @@ _SYMBOLS = (
 )
 _EMPTY_RUN = re.compile("1{2,8}")
 _RUNS = {"1" * n: str(n) for n in range(2, 9)}
-# A rank's FEN text by its eight squares ("1" empty): the few thousand rows real games show, made once
-# each (the regex that writes runs of empty squares was a third of the FEN's cost).
-_RANKS: dict[str, str] = {}
-_RANKS_KEPT = 20_000  # then started afresh: a bound, never reached by real games
 
 
 def _run_length(match: re.Match) -> str:
     return _RUNS[match.group()]
 
 
-def _rank_text(row: str) -> str:
-    text = _RANKS.get(row)
-    if text is None:
-        if len(_RANKS) >= _RANKS_KEPT:
-            _RANKS.clear()
-        text = _RANKS[row] = _EMPTY_RUN.sub(_run_length, row)
-    return text
-
-
 _CASTLING_LETTERS = ((chess.BB_H1, "K"), (chess.BB_A1, "Q"), (chess.BB_H8, "k"), (chess.BB_A8, "q"))
-_RANK_STARTS = (56, 48, 40, 32, 24, 16, 8, 0)
+_RANK_STARTS = (56, 48, 40, 32, 24, 16, 8, 0)  # the FEN's ranks, 8 down to 1: their a-file square
+# A rank's squares as one number: its byte of each of the key's first eight bitboards (the six piece
+# types, then each colour's men), byte ``i`` at bit ``64 * i``. ``_stacked`` puts the whole board's
+# bitboards side by side the same way, so each rank's number is one shift and one mask of it, and its
+# FEN text one dict look-up (building the text square by square was most of the FEN's cost).
+_PLACED = 8
+_RANK_MASK = sum(255 << 64 * i for i in range(_PLACED))
+_ROWS: dict[int, str] = {}  # a rank's number -> its FEN text: the few thousand rows real games show
+_ROWS_KEPT = 20_000  # then started afresh: a bound, never reached by real games
+
+
+def _stacked(key: PositionKey) -> int:
+    return (key[0] | key[1] << 64 | key[2] << 128 | key[3] << 192 | key[4] << 256 | key[5] << 320
+            | key[6] << 384 | key[7] << 448)
+
+
+def _row_text(row: int) -> str:
+    """The FEN text of a rank given by its number (see ``_RANK_MASK``), made once per distinct row."""
+    text = _ROWS.get(row)
+    if text is None:
+        squares = ["1"] * 8
+        white, black = (row >> 64 * OCC_WHITE) & 255, (row >> 64 * OCC_BLACK) & 255
+        for upper, lower, index in _SYMBOLS:
+            pieces = (row >> 64 * index) & 255
+            bb = pieces & white
+            while bb:
+                low = bb & -bb
+                squares[low.bit_length() - 1] = upper
+                bb ^= low
+            bb = pieces & black
+            while bb:
+                low = bb & -bb
+                squares[low.bit_length() - 1] = lower
+                bb ^= low
+        if len(_ROWS) >= _ROWS_KEPT:
+            _ROWS.clear()
+        text = _ROWS[row] = _EMPTY_RUN.sub(_run_length, "".join(squares))
+    return text
 
 
 def fen_of_key(key: PositionKey, halfmove_clock: int, fullmove_number: int) -> str:
     """The FEN of a standard-chess position given by its key and the two counters; the same text as
     python-chess's ``Board.fen()`` (en passant square shown only when legal, as there). Costs about a
-    fifth of ``Board.fen()``, which is why a played move keeps its key and makes its FEN on demand."""
-    squares = ["1"] * 64
-    white, black = key[OCC_WHITE], key[OCC_BLACK]
-    for upper, lower, index in _SYMBOLS:
-        pieces = key[index]
-        bb = pieces & white
-        while bb:
-            low = bb & -bb
-            squares[low.bit_length() - 1] = upper
-            bb ^= low
-        bb = pieces & black
-        while bb:
-            low = bb & -bb
-            squares[low.bit_length() - 1] = lower
-            bb ^= low
-    placement = "/".join([_rank_text("".join(squares[start:start + 8])) for start in _RANK_STARTS])
+    tenth of ``Board.fen()``, which is why a played move keeps its key and makes its FEN on demand:
+    each rank's text is looked up by the rank's squares (``_row_text``)."""
+    board = _stacked(key)
+    rows = _ROWS
+    placement = "/".join([rows.get(row) or _row_text(row)
+                          for row in [(board >> start) & _RANK_MASK for start in _RANK_STARTS]])
     rights = key[CASTLING]
     castling = ("".join(letter for bb, letter in _CASTLING_LETTERS if rights & bb) or "-") if rights else "-"
     ep = chess.SQUARE_NAMES[key[EP]] if key[EP] is not None else "-"
