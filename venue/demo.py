@@ -17,12 +17,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import tempfile
 import time
 from importlib import resources
 from pathlib import Path
 
 from services.events import RoundStarted
+from venue.demo_workdir import demo_workdir
 from venue.serve import CliError, dashboard_at, gateway_ready, simulator
 
 TOURNAMENT = "candidates-2024"
@@ -105,7 +105,7 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
     simulate = simulator()
     text = demo_round_text()
     setup = round_from_pgn(text)
-    with tempfile.TemporaryDirectory(prefix="venue-demo-") as tmp:
+    with demo_workdir() as tmp:
         store = f"sqlite:///{Path(tmp) / 'venue.sqlite'}"
         log = open_log(store, TOURNAMENT)
         try:

@@ -36,7 +36,6 @@ import asyncio
 import contextlib
 import dataclasses
 import math
-import tempfile
 import time
 from datetime import datetime, timezone
 from importlib import resources
@@ -44,6 +43,7 @@ from pathlib import Path
 
 from services.events import ArmageddonScheduled, DrawClaimReported, DrawOfferRefused
 from venue.demo import ROUND_FILE, _task, watch
+from venue.demo_workdir import demo_workdir
 from venue.serve import CliError, dashboard_at, gateway_ready
 from venue.tournament import missing_passwords
 
@@ -183,7 +183,7 @@ async def run_tournament_demo(path: str, speed: float = 60.0, host: str = "127.0
         accounts = Accounts.load(t)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    with tempfile.TemporaryDirectory(prefix="venue-demo-") as tmp:
+    with demo_workdir() as tmp:
         store = f"sqlite:///{Path(tmp) / 'venue.sqlite'}"
         log = open_log(store, t.slug)
         try:

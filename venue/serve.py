@@ -492,6 +492,10 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int, *,
             print(f"venue dashboard: {slug} from {redact(store)}")
             print(f"  dashboard   {url}/")
             print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")
+            if t is None:  # the arbiters' logins and passwords come from the file, not the log
+                print(f"venue dashboard: note: no tournament file given (--tournament {slug}): arbiters "
+                      "cannot log in; give the tournament's FILE.toml to --tournament for their logins",
+                      flush=True)
             if await log.last_seq() == 0:
                 # The usual cause is a dashboard pointed at another store, database or slug than
                 # the gateway: say so, rather than serve an empty hall in silence.
