@@ -11,7 +11,7 @@ from __future__ import annotations
 from services.events import (BoardOriented, DeviceOffline, DeviceOnline, MessageHeld, MessageRejected, MoveKept,
                              MoveRejected, PlacementSeen, SeqGap)
 from services.state.changes import Changes
-from services.state.fold_penalties import void_at_resume
+from services.state.fold_penalties import doubt_at_resume
 from services.state.hall import HallState, folds
 from services.state.model import Pending
 
@@ -53,7 +53,7 @@ def _placement(state: HallState, ev: PlacementSeen, at: int, ch: Changes) -> Non
     if ev.reading == "same":
         g = state.games.get(board.game)
         if g is not None and board.held and board.held_by is not None:
-            void_at_resume(state, g, board.held_by, at)  # the illegal move was taken back (7.5.1)
+            doubt_at_resume(state, g, board.held_by)  # the illegal move was taken back (7.5.1)
         board.held = False  # F05: the official position is back on the board
         board.pending = None
     elif ev.reading == "pending" and ev.pending:

@@ -13,6 +13,7 @@ from services.regulations.clock_watch import watch_for
 from services.state.changes import Changes
 from services.state.hall import HallState, folds
 from services.state.model import GameState
+from services.state.fold_penalties import settle_doubt
 from services.state.plies import ply_of_press
 
 _EVENT = {ClockStarted: "start", ClockPressed: "press", ClockPaused: "pause", ClockResumed: "resume",
@@ -42,6 +43,7 @@ def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
         if g.arrived[presser] is None:
             g.arrived[presser] = at
         ms = ev.white_ms if presser == "white" else ev.black_ms
+        settle_doubt(g, presser, True, at)  # a press in doubt: the illegal move's, or the replacement's
         g.presses[presser].append(ms)
         ply = ply_of_press(g, presser, len(g.presses[presser]))
         if 1 <= ply <= g.ply:

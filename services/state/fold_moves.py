@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from services.events import DrawClaimable, MoveComposed, MovePlayed
 from services.state.changes import Changes
-from services.state.fold_penalties import void_at_resume
+from services.state.fold_penalties import doubt_at_resume, settle_doubt
 from services.state.hall import HallState, folds
 from services.state.plies import clock_for_ply
 
@@ -20,8 +20,9 @@ def _move(state: HallState, ev: MovePlayed, at: int, ch: Changes) -> None:
         # Not the next ply: a record doubled by a store retry, or a gap; the state cannot place it.
         raise ValueError(f"ply {ev.ply} does not follow ply {g.ply} of game {g.id}")
     mover = g.mover(ev.ply)
+    settle_doubt(g, mover, False, at)  # the opponent's ply: a press in doubt was the replacement's
     if ev.resumed:
-        void_at_resume(state, g, mover, at)
+        doubt_at_resume(state, g, mover)
     fields = {"fen", "ply", "turn", "last_move", "claimable"}
     if ev.illegal:
         g.stood[ev.ply] = ev.fen  # A.5.2: the rules core goes on from the position it left

@@ -2,9 +2,20 @@
 and game (FIDE Laws 7.5.5: "for the second completed illegal move by the same player ..."; 9.5.3),
 and a press that completed no ply is taken out of the per-ply clock record, so the side's next
 press belongs to its next move (``services.state.plies`` matches presses to plies by counting): a
-press without a move (7.5.3) at once; the press that completed an illegal move (7.5.1) when the
-replacement move is played (``void_at_resume``, from the ``move_played`` that lifts the hold). An
-illegal move that stands instead (A.5.2) keeps its press: it is a ply of the record."""
+press without a move (7.5.3) at once; the press that completed an illegal move (7.5.1) once the same
+side presses again for the replacement move (``doubt_at_resume``, ``settle_doubt``). An illegal move
+that stands instead (A.5.2) keeps its press: it is a ply of the record.
+
+Why not at once when the replacement is played: the board and the clock are two devices, each with
+its own ``seq``, so a press can reach the gateway before the board's message of the move it
+completed. An illegal move, a press, then the replacement move is what the gateway sees both when
+the press completed the illegal move (FIDE Laws 7.5.1: the player then presses again for the
+replacement) and when the player replaced the move before pressing but the board's message came
+late. Taking the press out at the replacement put every later press of that side one move off in
+the second case (each ply's clock the next move's). So the press is kept as the replacement's until
+the record says which it was: a second press by the same side before the opponent's next ply or
+press takes it out (it completed the illegal move); the opponent's ply or press first keeps it (it
+completed the replacement). Both are read from the log alone (the fold)."""
 
 from __future__ import annotations
 
@@ -42,10 +53,30 @@ def void_press(g, side: str, k: int, at: int) -> None:
         g.watch.void_press(side, at)
 
 
-def void_at_resume(state: HallState, g, mover: str, at: int) -> None:
-    """The replacement move of an illegal move that a press completed (7.5.1, 7.5.5): that press
-    completed no ply (called by the ``move_played`` fold before the ply is added)."""
+def doubt_at_resume(state: HallState, g, mover: str) -> None:
+    """The hold of ``mover``'s illegal move, that a press completed (7.5.1, 7.5.5; ``held_press``),
+    is lifted (its replacement move is played, or the position is back on the board): that press is
+    kept in doubt (``GameState.doubtful_press``, module notes) until ``settle_doubt`` says whose it
+    was. Called by the ``move_played`` and ``placement_seen`` folds before the hold is lifted."""
     board = state.boards.get(g.board)
     if board is not None and board.game == g.id and board.held and board.held_by == mover \
             and board.held_press is not None:
-        void_press(g, mover, board.held_press, at)
+        g.doubtful_press = (mover, board.held_press)
+
+
+def settle_doubt(g, side: str, pressed: bool, at: int) -> None:
+    """``side`` pressed (``pressed``) or played a ply in game ``g``, before the fold counts it: the
+    press in doubt (``doubt_at_resume``) completed the illegal move when it is ``side``'s own and
+    ``side`` presses again (its latest press: taken out of the per-ply record and the clock model's
+    count, so this press takes its place); it completed the replacement move when the opponent moves
+    or presses first (kept)."""
+    doubt = g.doubtful_press
+    if doubt is None or (doubt[0] == side and not pressed):
+        return
+    g.doubtful_press = None  # the opponent went on (the press was the replacement's), or settled below
+    k = doubt[1]
+    if doubt[0] != side or k != len(g.presses[side]):
+        return  # kept; or no longer the side's latest press: nothing to take back safely
+    del g.presses[side][k - 1]
+    if g.watch is not None:
+        g.watch.void_press(side, at)

@@ -159,7 +159,9 @@ class GameState:
     proposed for it in this game: "illegal_move" counts towards 7.5.5's second completed illegal
     move, "incorrect_claim" 9.5.3), ``stood`` (ply -> the FEN after it, for each illegal move that
     stood: FIDE Laws A.5.2; the rules core goes on from that position), ``corrections`` (how many
-    times an arbiter corrected the record, ``game_corrected``)."""
+    times an arbiter corrected the record, ``game_corrected``), ``doubtful_press`` (``(side, k)``:
+    ``side``'s k-th press, which completed its illegal move (7.5.1) or, its board message late, the
+    replacement move; kept as the replacement's until the record says which: ``fold_penalties``)."""
 
     id: str
     board: str
@@ -210,6 +212,7 @@ class GameState:
     offences: dict[str, dict[str, int]] = field(default_factory=lambda: {"white": {}, "black": {}})
     stood: dict[int, str] = field(default_factory=dict)
     corrections: int = 0
+    doubtful_press: tuple[str, int] | None = None
 
     @property
     def ply(self) -> int:
