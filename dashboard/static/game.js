@@ -18,12 +18,18 @@
       `<span class="spent" data-side="${side}" title="time spent on the last move"></span></span>`;
   }
 
+  // ``spent`` is wall time between plies reaching the log; a replay runs its clocks ``Venue.rate``
+  // times faster (the demo: 60x), so the time the player took is that many times longer.
+  function gameTime(ms) {
+    return ms === null || ms === undefined ? null : Math.round(ms * Venue.rate);
+  }
+
   // The time the side took over its last move, beside its clock.
   function lastSpent(g, side) {
     const spent = g.spent || [];
     for (let ply = g.ply; ply >= 1; ply--) {
       const mover = (ply % 2 === 1) === (g.first_side !== "black") ? "white" : "black";
-      if (mover === side) return spent[ply - 1] ?? null;
+      if (mover === side) return gameTime(spent[ply - 1]);
     }
     return null;
   }
@@ -75,9 +81,9 @@
     let html = "";
     // each move: its %clk and, beside it, the time the mover took over it
     const clk = (i) => {
-      const ms = g.clocks[i], took = (g.spent || [])[i];
+      const ms = g.clocks[i], took = gameTime((g.spent || [])[i]);
       return (ms === null || ms === undefined ? "" : `<span class="clk">${Venue.fmt(ms)}</span>`) +
-        (took === null || took === undefined ? "" : `<span class="took" title="time spent">${Venue.fmt(took)}</span>`);
+        (took === null ? "" : `<span class="took" title="time spent">${Venue.fmt(took)}</span>`);
     };
     for (let i = 0; i < g.san.length; i += 2) {
       const a = `<span class="mv" data-ply="${i + 1}"><span class="san">${Venue.esc(g.san[i])}</span>${clk(i)}</span>`;
