@@ -242,7 +242,9 @@ async def test_claim_card_with_san_evidence_and_the_laws_time_after_a_rejection(
         await page.click("#detail .proposal button[data-propose=time]")
         [adjusted] = await entries_matching(log, lambda e: e.type == "clock_adjusted")
         assert (adjusted.data["white_ms"], adjusted.data["black_ms"], adjusted.data["by"]) == (3_720_000, 3_000_000, LOGIN)
-        # Clocks typed as h:mm:ss.
+        # Clocks typed as h:mm:ss, once the console shows the clock the penalty set (as a user types
+        # into what they see: typed before, the live update would write 1:02:00 over it).
+        await page.wait_for_function("() => document.querySelector('#wclock').value === '1:02:00'")
         await page.fill("#wclock", "1:05:30")
         await page.fill("#bclock", "0:49:59")
         await page.click("#detail button[data-act=adjust_clock]")
