@@ -16,7 +16,11 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import msgspec
+
 from services.eventlog.base import BadEntryError, Entry
+
+_decode = msgspec.json.Decoder().decode
 
 # Slugs name MQTT topics (``venue/{t}/...``) and Redis keys (``venue:{t}:log``, a Cluster hash tag),
 # so no '/', '+', '#', braces or spaces.
@@ -49,8 +53,10 @@ class Row:
     at: int
 
     def entry(self, seq: int) -> Entry:
-        """The ``Entry`` this row becomes at ``seq``; ``data`` is a fresh dict decoded from the JSON."""
-        return Entry(seq=seq, at=self.at, type=self.type, data=json.loads(self.data_json))
+        """The ``Entry`` this row becomes at ``seq``; ``data`` is a fresh dict decoded from the JSON
+        (by msgspec: a third of json.loads's time, and the same values for what ``make_row`` wrote,
+        which has no NaN or infinity; every append returns its entries so)."""
+        return Entry(seq=seq, at=self.at, type=self.type, data=_decode(self.data_json))
 
 
 def _utf8(text: str, what: str) -> None:

@@ -46,6 +46,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from services.eventlog._appends import AppendsBatches
 from services.eventlog._batch import GroupCommit, Outcome, Submission
 from services.eventlog._identity import Identity
+from services.eventlog._redis_lane import Lane
 from services.eventlog._rows import Row, check_tournament, new_epoch
 from services.eventlog.base import DEDUPE_WINDOW, Entry, EventLogError, LogReplaced
 
@@ -155,7 +156,15 @@ def _redact(url: str) -> str:
 
 def _encode(row: Row) -> str:
     """The stream field ``entry``: ``{"at":ms,"type":"...","data":{...}}`` (data already JSON)."""
-    return f'{{"at":{row.at},"type":{json.dumps(row.type, ensure_ascii=False)},"data":{row.data_json}}}'
+    kind = _TYPES.get(row.type)
+    if kind is None:
+        kind = json.dumps(row.type, ensure_ascii=False)
+        if len(_TYPES) < 256:  # the entry types (docs/events.md), not whatever a caller makes up
+            _TYPES[row.type] = kind
+    return f'{{"at":{row.at},"type":{kind},"data":{row.data_json}}}'
+
+
+_TYPES: dict[str, str] = {}  # an entry type -> its JSON string
 
 
 # msgspec reads an entry's JSON in a third of json.loads's time (a follower reads every entry: the
@@ -163,9 +172,12 @@ def _encode(row: Row) -> str:
 _decode = msgspec.json.Decoder().decode
 
 
-def _entry(stream_id: str, fields: dict) -> Entry:
-    """Decode one stream item (``fields`` is ``{"entry": json}``); EventLogError if it is not ours."""
+def _entry(stream_id: str, fields: dict | list) -> Entry:
+    """Decode one stream item (``fields`` is ``{"entry": json}``, or ``["entry", json]`` as a lane
+    reads it); EventLogError if it is not ours."""
     try:
+        if isinstance(fields, list):
+            fields = dict(zip(fields[::2], fields[1::2], strict=True))
         e = _decode(fields["entry"])
         return Entry(seq=int(stream_id.split("-", 1)[0]), at=e["at"], type=e["type"], data=e["data"])
     except (KeyError, TypeError, ValueError) as exc:
@@ -226,7 +238,8 @@ class RedisLog(AppendsBatches):
         self._keys = [counter_key(tournament), self._stream, *tournament_keys(tournament)[2:]]
         self._block_ms = int(min(_BLOCK_MS, socket_timeout * 500))
         self._append_retry_s = append_retry_s
-        self._script = self._client.register_script(_APPEND_LUA)
+        self._script_sha = self._client.register_script(_APPEND_LUA).sha
+        self._appends = Lane(self._client)  # one write at a time (the group commit): one connection
         self._commit = GroupCommit(self._write)
         self._identity = Identity(f"{self._stream} at {self.url}")
         # The epoch a write gives the log if it creates it: made afresh only once one was used (or
@@ -251,7 +264,7 @@ class RedisLog(AppendsBatches):
         deadline, pause, sent = loop.time() + self._append_retry_s, 0.05, False
         while True:
             try:
-                return await self._script(keys=self._keys, args=args)
+                return await self._appends.script(self._script_sha, _APPEND_LUA, self._keys, args)
             except (RedisConnectionError, RedisTimeoutError) as exc:
                 sent = sent or not _refused(exc)
                 if not sent or loop.time() + pause > deadline or self._closed:
@@ -380,53 +393,56 @@ class RedisLog(AppendsBatches):
         failing_since: float | None = None
         loop = asyncio.get_running_loop()
         asked = 0.0
-        while not self._closed:
-            if pace_s > 0:
-                wait = asked + pace_s - loop.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                asked = loop.time()
-            pipe = self._client.pipeline(transaction=False)
-            pipe.xread({self._stream: f"{cursor}-0"}, count=_PAGE, block=self._block_ms)
-            pipe.get(self._epoch_key)
-            if cursor:
-                pipe.xrange(self._stream, min=f"{cursor}-0", max=f"{cursor}-0")
-            before = self._identity.snapshot()
-            try:
-                resp, epoch, *at = await pipe.execute()
-            except (RedisConnectionError, RedisTimeoutError) as exc:
-                if self._closed:
-                    return
-                failing_since = failing_since or loop.time()
-                if loop.time() - failing_since > _FOLLOW_RETRY_S:
-                    raise self._error("follow", exc) from exc
-                await asyncio.sleep(0.1)
-                continue
-            except RedisError as exc:
-                if self._closed:
-                    return
-                raise self._error("follow", exc) from exc
-            failing_since = None
-            self._identity.check(epoch, None, expect_epoch, before)
-            if cursor:
-                found = _entry(*at[0][0]) if at[0] else None
-                if found is None:
-                    self._identity.refuse(f"a follower after seq {cursor} finds no entry {cursor}",
-                                          epoch, None)
-                if last is not None:
-                    self._identity.check_entry(last if isinstance(last, Entry) else _entry(*last), found, epoch)
-                last = found
-            for stream_id, fields in _xread_items(resp):
-                seq = _seq(stream_id)
-                if seq != cursor + 1:
-                    self._identity.refuse(f"entry {seq} follows entry {cursor}", epoch, None)
-                cursor = seq
-                self._identity.saw(seq)
-                if skip is not None and skip(seq):
-                    last = (stream_id, fields)  # decoded only if the next reply's check needs it
+        lane = Lane(self._client)  # a follower's own connection: its XREAD BLOCK holds it anyway
+        try:
+            while not self._closed:
+                if pace_s > 0:
+                    wait = asked + pace_s - loop.time()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    asked = loop.time()
+                commands: list[tuple] = [("XREAD", "COUNT", _PAGE, "BLOCK", self._block_ms, "STREAMS",
+                                          self._stream, f"{cursor}-0"), ("GET", self._epoch_key)]
+                if cursor:
+                    commands.append(("XRANGE", self._stream, f"{cursor}-0", f"{cursor}-0"))
+                before = self._identity.snapshot()
+                try:
+                    resp, epoch, *at = await lane.call(commands)
+                except (RedisConnectionError, RedisTimeoutError) as exc:
+                    if self._closed:
+                        return
+                    failing_since = failing_since or loop.time()
+                    if loop.time() - failing_since > _FOLLOW_RETRY_S:
+                        raise self._error("follow", exc) from exc
+                    await asyncio.sleep(0.1)
                     continue
-                last = e = _entry(stream_id, fields)
-                yield e
+                except RedisError as exc:
+                    if self._closed:
+                        return
+                    raise self._error("follow", exc) from exc
+                failing_since = None
+                self._identity.check(epoch, None, expect_epoch, before)
+                if cursor:
+                    found = _entry(*at[0][0]) if at[0] else None
+                    if found is None:
+                        self._identity.refuse(f"a follower after seq {cursor} finds no entry {cursor}",
+                                              epoch, None)
+                    if last is not None:
+                        self._identity.check_entry(last if isinstance(last, Entry) else _entry(*last), found, epoch)
+                    last = found
+                for stream_id, fields in _xread_items(resp):
+                    seq = _seq(stream_id)
+                    if seq != cursor + 1:
+                        self._identity.refuse(f"entry {seq} follows entry {cursor}", epoch, None)
+                    cursor = seq
+                    self._identity.saw(seq)
+                    if skip is not None and skip(seq):
+                        last = (stream_id, fields)  # decoded only if the next reply's check needs it
+                        continue
+                    last = e = _entry(stream_id, fields)
+                    yield e
+        finally:
+            await lane.release()
 
     def writer_lease(self, boards: str, owner: str):
         """A ``RedisLease`` on ``boards`` of this tournament's log (``services.eventlog.writers``)."""
@@ -440,5 +456,6 @@ class RedisLog(AppendsBatches):
             return
         await self._commit.flush()
         self._closed = True
+        await self._appends.release()
         await self._client.aclose()
         await self._client.connection_pool.disconnect()
