@@ -197,7 +197,7 @@ def _uri(text: str) -> str:
 
 async def game(request: Request) -> HTMLResponse:
     """``GET /game/{id}``: one game's page, of any round (404 status, same page, when there is no
-    such game)."""
+    such game), its board's picture at the current ply in the page as served (``board_src``)."""
     game_id = request.path_params["id"]
     g = channel(request).view.game(game_id)
     values = _common(request, g["round"] if g is not None else None)

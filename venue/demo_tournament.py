@@ -86,7 +86,7 @@ def start_words(filed, t) -> str:
     """``"round 1 starts at 01:06:00 UTC (in the event's zone 2026-12-01T20:06:00-05:00; the file
     says 2017-07-10T09:00:00-05:00)"``: round 1 of ``t`` (``filed`` moved by ``starting_now``) in
     the zone of the progress lines (``wall_clock``), then as the log records it, in the file's
-    zone, and the file's own date."""
+    zone, and the file's own date. KeyError when ``t`` has no round 1."""
     first = t.round(1)
     was = filed.round(1).start if filed.rounds else "?"
     return (f"round 1 starts at {wall_clock(first.start_ms)} (in the event's zone {first.start}; "
