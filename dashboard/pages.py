@@ -22,6 +22,7 @@ import json
 import time
 from functools import lru_cache
 from importlib import resources
+from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -177,9 +178,26 @@ def pair_text(game: dict, sep: str = " - ") -> str:
     return sep.join(game.get(s) or "?" for s in sides)
 
 
+def board_src(g: dict, size: int = 560, coords: bool = True, flip: bool = False) -> str:
+    """The URL of GAME ``g``'s picture at its current ply, exactly as ``Venue.boardUrl`` in
+    dashboard/static/live.js builds it (the same ``v``, the same escaping as encodeURIComponent),
+    so the page's script finds the server's picture already there and loads nothing new."""
+    ply = g["ply"]
+    moves = g.get("moves") or []
+    last = moves[ply - 1] if 0 < ply <= len(moves) else ""
+    v = f"{len(g.get('start_fen') or '')}:{last}:{g.get('corrections') or 0}"
+    return (f"/board/{_uri(g['id'])}.svg?ply={ply}&size={size}&coords={int(coords)}"
+            f"&flip={int(flip)}&v={_uri(v)}")
+
+
+def _uri(text: str) -> str:
+    """``text`` escaped as JavaScript's encodeURIComponent does (it leaves ``!~*'()`` as they are)."""
+    return quote(text, safe="!~*'()")
+
+
 async def game(request: Request) -> HTMLResponse:
     """``GET /game/{id}``: one game's page, of any round (404 status, same page, when there is no
-    such game)."""
+    such game), its board's picture at the current ply in the page as served (``board_src``)."""
     game_id = request.path_params["id"]
     g = channel(request).view.game(game_id)
     values = _common(request, g["round"] if g is not None else None)
@@ -197,5 +215,8 @@ async def game(request: Request) -> HTMLResponse:
         back = next((back + ("&" if "?" in back else "?") + "boards=" + p.spec
                      for p in pages(labels, PAGE_SIZE) if board in p), back)
     squares = json.dumps({n: list(xy) for n, xy in square_centres().items()}, separators=(",", ":"))
-    return HTMLResponse(render("game.html", game_id=game_id, boards=boards, back=back, squares=squares, **values),
+    # the board as the server has it now: a picture before (or without) the script, never a broken image
+    src = f' src="{html.escape(board_src(g), quote=True)}"' if g is not None else ""
+    return HTMLResponse(render("game.html", raw={"board_src": src}, game_id=game_id, boards=boards, back=back,
+                               squares=squares, **values),
                         status_code=200 if g is not None else 404)

@@ -1,6 +1,6 @@
 """Serving a dashboard for the browser tests: ``serve(app)`` runs it under uvicorn on a free port of
 127.0.0.1 (``async with serve(create_app(log)) as url``), and the chromium Playwright drives
-(Debian's /usr/bin/chromium)."""
+(Debian's /usr/bin/chromium); ``dashboard_page(log, viewport)`` both, with one page open."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import contextlib
 import socket
 
 import uvicorn
+from playwright.async_api import async_playwright
+
+from dashboard.app import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -29,3 +32,15 @@ async def serve(app):
     finally:
         server.should_exit = True
         await task
+
+
+@contextlib.asynccontextmanager
+async def dashboard_page(log, viewport: dict):
+    """``(url, page)``: the dashboard of ``log`` served (``serve``), and a page of ``viewport``
+    (``{"width", "height"}`` in px) open in chromium; the browser is closed on exit."""
+    async with serve(create_app(log)) as url, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield url, await browser.new_page(viewport=viewport)
+        finally:
+            await browser.close()

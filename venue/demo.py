@@ -43,6 +43,14 @@ def progress_line(games: list[dict]) -> str:
     return f"moves {moves:4d} | playing {playing} | finished {done}/{len(games)}"
 
 
+def wall_clock(ms: int | None = None) -> str:
+    """``"01:04:45 UTC"``: the instant ``ms`` (ms since the epoch; default now) on this machine's
+    clock, with its zone's name. Every time the demo prints goes through here, so the round's start
+    and the progress lines read in one zone (a new user saw the start in the event's zone, -05:00,
+    over progress lines in UTC)."""
+    return time.strftime("%H:%M:%S %Z", time.localtime(None if ms is None else ms / 1000))
+
+
 def result_line(g: dict) -> str:
     """``"board 2  Firouzja, Alireza - Nakamura, Hikaru  0-1 (resignation)"``. Checkers names Black
     (who moves first) first with the score in that order, as PDN does, and a match's game says which:
@@ -80,10 +88,10 @@ async def watch(view, out=print, every_s: float = PROGRESS_EVERY_S) -> None:
         line = progress_line(games) if games else ""
         now = time.monotonic()
         if line and line != last and now - last_at >= every_s:
-            out(f"  {time.strftime('%H:%M:%S')} {line}")
+            out(f"  {wall_clock()} {line}")
             last, last_at = line, now
         if games and len(reported) == len(games):
-            out(f"  {time.strftime('%H:%M:%S')} {progress_line(games)}")
+            out(f"  {wall_clock()} {progress_line(games)}")
             return
         await asyncio.sleep(0.2)
 

@@ -42,7 +42,7 @@ from importlib import resources
 from pathlib import Path
 
 from services.events import ArmageddonScheduled, DrawClaimReported, DrawOfferRefused
-from venue.demo import ROUND_FILE, _task, watch
+from venue.demo import ROUND_FILE, _task, wall_clock, watch
 from venue.demo_workdir import demo_workdir
 from venue.serve import CliError, dashboard_at, gateway_ready
 from venue.tournament import missing_passwords
@@ -80,6 +80,17 @@ def starting_now(t, now_ms: int):
         end = r.end_ms + shift if r.end_ms is not None else None
         rounds.append(dataclasses.replace(r, start=text, start_ms=start_ms, end_ms=end))
     return dataclasses.replace(t, rounds=tuple(rounds))
+
+
+def start_words(filed, t) -> str:
+    """``"round 1 starts at 01:06:00 UTC (in the event's zone 2026-12-01T20:06:00-05:00; the file
+    says 2017-07-10T09:00:00-05:00)"``: round 1 of ``t`` (``filed`` moved by ``starting_now``) in
+    the zone of the progress lines (``wall_clock``), then as the log records it, in the file's
+    zone, and the file's own date. KeyError when ``t`` has no round 1."""
+    first = t.round(1)
+    was = filed.round(1).start if filed.rounds else "?"
+    return (f"round 1 starts at {wall_clock(first.start_ms)} (in the event's zone {first.start}; "
+            f"the file says {was})")
 
 
 def round_scripts(game: str, setup: dict) -> tuple[list, list[str]]:
@@ -270,10 +281,8 @@ def _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, acco
     boards = len({g["board"] for g in games})
     what = f"{boards} boards" if boards == len(games) else f"{boards} matches of two games"
     out(f"Venue demo: {t.name}, round {setup['round']} from {path}: {what} replayed at {speed:g}x")
-    was = filed.round(1).start if filed.rounds else "?"
-    out(f"  round 1 starts {t.round(1).start} (the file says {was}); players and pairings from the "
-        "file, moves and results from real games (venue/data/README.md), clocks for the event's "
-        "time control:")
+    out(f"  {start_words(filed, t)}; players and pairings from the file, moves and results from "
+        "real games (venue/data/README.md), clocks for the event's time control:")
     for line in lines:
         out(f"    {line}")
     for bye in setup.get("byes") or []:  # the PAB's start number, or {"start_no", "code"} of an absent player

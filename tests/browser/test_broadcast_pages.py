@@ -18,17 +18,14 @@ the moves are Candidates 2024 round 5 games' (replay_entries). Saves phone-*.png
 
 from __future__ import annotations
 
-import contextlib
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from page_server import ARGS, CHROMIUM, serve
-from playwright.async_api import async_playwright
+from page_server import dashboard_page
 
 from broadcast_helpers import candidates_round5, keres_players, tournament_text
-from dashboard.app import create_app
 from replay_entries import game_entries
 from services.eventlog.memory import MemoryLog
 from services.hall.round_from_file import round_from_tournament
@@ -76,15 +73,9 @@ def event_entries(shared_data, now: int) -> list[tuple[str, dict, int]]:
     return sorted(out, key=lambda e: e[2])
 
 
-@contextlib.asynccontextmanager
-async def phone(log):
+def phone(log):
     """``(url, page)``: the dashboard of ``log`` served, and a phone-sized page in chromium."""
-    async with serve(create_app(log)) as url, async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield url, await browser.new_page(viewport=PHONE)
-        finally:
-            await browser.close()
+    return dashboard_page(log, PHONE)
 
 
 async def no_sideways_scroll(page) -> None:
