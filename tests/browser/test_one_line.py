@@ -6,7 +6,8 @@
   own clocks (``devices.checkers_script``: 90 minutes each, seeded thinking times);
 - the hall's tile header of a finished board: "BOARD 4" wrapped beside the long result badge of
   Vidit-Caruana, Candidates 2024 round 5 (../shared/data/chess/fide_candidates_2024_open.pgn),
-  drawn by threefold repetition; the badge keeps the whole outcome in its text and title.
+  drawn by threefold repetition; the badge shows the whole outcome (under the number when it does not fit
+  beside it), never cut.
 """
 
 from __future__ import annotations
@@ -87,3 +88,7 @@ async def test_a_finished_boards_tile_header_is_one_line(shared_data):
         cards = await page.eval_on_selector_all(".card-head", "els => els.map(e => e.getBoundingClientRect().right)")
         assert all(one for _, one, _ in badges), badges
         assert all(right <= edge for (_, _, right), edge in zip(badges, cards)), (badges, cards)
+        # and never cut: every result is read whole on the tile (a checkers flag fall, "Black won on time")
+        cut = await page.eval_on_selector_all(".card-head .status",
+                                              "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
+        assert cut == []
