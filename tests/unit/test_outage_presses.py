@@ -17,41 +17,20 @@ model before the arbiter is alerted (default "2s")").
 
 from __future__ import annotations
 
-import io
 import json
 from datetime import datetime, timezone
-from importlib import resources
 
 import chess.pgn
 import pytest
+from candidates_r5 import CANDIDATES, CONTROL, START_MS, source_game
 from hall_driver import Driver
 
 from services.clock.instant import BACKLOG_MS
-from services.regulations.tournament_file import load_tournament
 
-START_MS = 120 * 60_000
-CONTROL = "40/7200:1800+30"
 T0 = 1_712_687_400_000  # 2024-04-09T18:30:00Z, the round's start (14:30 in Toronto)
 OUTAGE = range(21, 25)  # F11: the plies published while the gateway is away
 RESTART_AFTER_MS = 5_000  # F11: "Stop the broker for 5 s"
 MOVE_BEFORE_PRESS_MS = 500  # the board reports the piece, then the player presses
-# The gateway reports clock disagreements for an event run with its tournament file (README).
-CANDIDATES = load_tournament(f"""
-[tournament]
-name = "Candidates 2024"
-slug = "candidates-2024"
-system = "round-robin"
-rounds = 14
-[time_controls]
-classical = "{CONTROL}"
-""")
-
-
-def source_game() -> chess.pgn.Game:
-    text = resources.files("venue").joinpath("data", "candidates_2024_round5.pgn").read_text()
-    game = chess.pgn.read_game(io.StringIO(text))
-    assert game is not None and game.headers["White"] == "Praggnanandhaa R"
-    return game
 
 
 def plies(game: chess.pgn.Game, count: int) -> list[dict]:
