@@ -210,7 +210,7 @@ class Decider:
         before = dict(g.clock) if g.clock else None
         event = body["event"]
         period = {"side": body["side"], "period": body["period"]} if event == "period_added" else {}
-        made = self._made(turn, g, msg) if msg.read_at is not None or self.hall.link_since is not None else {}
+        made = self._made(turn, g, msg)
         turn.emit(CLOCK_EVENTS[event](game=g.id, white_ms=body["white_ms"], black_ms=body["black_ms"],
                                       running=body.get("running"), **period, **made, **ids(msg)))
         if not g.ended and event in ("press", "pause", "resume"):
@@ -232,8 +232,11 @@ class Decider:
         its believable ``sent_at``, else within that window; any other at its read instant. {}
         when that is the entry's own ``at``."""
         read = turn.now if msg.read_at is None else msg.read_at
+        waited = msg.late or may_have_waited(read, self.hall.link_since)
+        if not waited and msg.read_at is None:
+            return {}  # read now on a live link (nearly every press): the entry's ``at``
         prev = g.clock_earliest if g.clock_earliest is not None else g.clock["at"] if g.clock else None
-        if msg.late or may_have_waited(read, self.hall.link_since):
+        if waited:
             if prev is None:
                 r = self.state.rounds.get(g.round)
                 prev = r.at if r is not None else read

@@ -226,3 +226,29 @@ def test_a_held_press_is_judged_when_it_was_read():
     assert h.findings() == []
     assert h.d.rebuilt().state.snapshot() == h.d.hall.state.snapshot()
     json.dumps(press)
+
+
+def test_a_press_resent_after_a_loss_is_judged_before_the_ones_read_after_it():
+    """Black's press after 2...Nf6 (1:59:53 to 1:59:47, 6 s) is lost; White's after 3. Nxe5 (1:59:18
+    to 1:58:44, 34 s) comes and is held; the clock sends Black's again 1 s later (docs/protocol.md:
+    "send again from seq N"). Black's was made before White's was read: it is judged within
+    [White's previous press, White's read], not 35 s late, and neither press is a disagreement."""
+    moves = plies(source_game(), 5)
+    h = Hall(False)
+    h.send("clock", {"event": "start", "white_ms": START_MS, "black_ms": START_MS, "running": "white"}, T0)
+    for p in moves[:3]:
+        h.ply(p)
+    lost, held = moves[3], moves[4]
+    h.send("move", {"move": lost["uci"]}, lost["at"] - MOVE_BEFORE_PRESS_MS)
+    h.send("move", {"move": held["uci"]}, held["at"] - MOVE_BEFORE_PRESS_MS)
+    seq = h.d.seqs[("1", "clock")] + 1
+    bodies = [{"event": "press", "white_ms": p["white_ms"], "black_ms": p["black_ms"],
+               "running": "black" if p["side"] == "white" else "white"} for p in (lost, held)]
+    h.d.now = held["at"] - 1
+    h.d.send("1", "clock", bodies[1], seq=seq + 1, after_ms=1)
+    h.d.send("1", "clock", bodies[0], seq=seq, after_ms=1000)
+    resent = h.d.of("clock_pressed")[-2]
+    assert (resent["seq"], resent["made_at"], resent["earliest_at"]) == (seq, held["at"], moves[2]["at"])
+    assert h.d.hall.state.games["1-1"].clocks[:5] == [p[f"{p['side']}_ms"] for p in moves]
+    assert h.findings() == []
+    assert h.d.rebuilt().state.snapshot() == h.d.hall.state.snapshot()
