@@ -44,6 +44,7 @@ from gateway import compose, irregular, laws
 from gateway import placement as pl
 from gateway.payload import UCI, Message, ids
 from services.clock.expiry import judge_period_added
+from services.clock.instant import event_instant, may_have_waited, rfc3339_ms
 from services.events import (BoardOriented, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
                              ClockStarted, DrawClaimable, DrawClaimReported, FlagFell, GameEnded, MatchGameStarted,
                              MoveKept, MovePlayed, MoveRejected, PlacementSeen, ResultReported)
@@ -209,8 +210,9 @@ class Decider:
         before = dict(g.clock) if g.clock else None
         event = body["event"]
         period = {"side": body["side"], "period": body["period"]} if event == "period_added" else {}
+        made = self._made(turn, g, msg)
         turn.emit(CLOCK_EVENTS[event](game=g.id, white_ms=body["white_ms"], black_ms=body["black_ms"],
-                                      running=body.get("running"), **period, **ids(msg)))
+                                      running=body.get("running"), **period, **made, **ids(msg)))
         if not g.ended and event in ("press", "pause", "resume"):
             side = flagged(body, before)
             if side is not None:
@@ -220,6 +222,31 @@ class Decider:
         if not g.ended and event == "press" and body.get("running") in ("white", "black"):
             irregular.pressed(self, turn, board, g, "black" if body["running"] == "white" else "white")
         turn.answer(msg, True, None)
+
+    def _made(self, turn, g: GameState, msg: Message) -> dict:
+        """The clock entry's ``made_at``/``earliest_at`` (``services.clock.instant``): when a clock
+        message read at ``msg.read_at`` (else now) was made. One that may have waited (read soon
+        after the link came up, or resent after a loss) lies after the game's previous clock event
+        (the device sends in ``seq`` order; the earliest instant that one can have been made when
+        it is itself known only within a window; before any, the round's set-up) and is judged at
+        its believable ``sent_at``, else within that window; any other at its read instant. {}
+        when that is the entry's own ``at``."""
+        read = turn.now if msg.read_at is None else msg.read_at
+        waited = msg.late or may_have_waited(read, self.hall.link_since)
+        if not waited and msg.read_at is None:
+            return {}  # read now on a live link (nearly every press): the entry's ``at``
+        prev = g.clock_earliest if g.clock_earliest is not None else g.clock["at"] if g.clock else None
+        if waited:
+            if prev is None:
+                r = self.state.rounds.get(g.round)
+                prev = r.at if r is not None else read
+            at, earliest = event_instant(read, prev, rfc3339_ms(msg.sent_at))
+        else:
+            at = earliest = read if prev is None else max(read, prev)
+        made = {} if at == turn.now else {"made_at": at}
+        if earliest < at:
+            made["earliest_at"] = earliest
+        return made
 
     def _flag(self, turn, g: GameState, side: Side, body: dict, seq: int | None, expiry: dict | None = None) -> None:
         """``side``'s flag fell: ``flag_fell`` with the opponent's verdict, then ``game_ended``

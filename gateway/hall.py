@@ -155,7 +155,10 @@ class Hall:
     ``config``: a tournament file in force until the log registers one; ``hold_ms``: how long a
     message waits for a missing seq; ``clock_rate``: a replay's speed (1 in a real hall);
     ``boards``: a shard's ``BoardSet`` (None: every board; see the module docstring).
-    ``faults``: how many times a fault of ours was caught (``last_fault`` says the latest)."""
+    ``faults``: how many times a fault of ours was caught (``last_fault`` says the latest).
+    ``link_since`` (ms): when the gateway's MQTT link last came up, set by the service before it
+    connects (None: no link known, every message read promptly): a message read soon after may be
+    one the broker queued during the outage (``services.clock.instant``)."""
 
     def __init__(self, tournament: str, *, hold_ms: int = 5000, ask_every_ms: int = 1000, config=None,
                  clock_rate: float = 1.0, boards=None):
@@ -169,6 +172,7 @@ class Hall:
         self.decider = Decider(self)
         self.faults = 0
         self.last_fault: str | None = None
+        self.link_since: int | None = None
         self._asked: dict[tuple[str, str], int] = {}
         # The timer looks at a game only when something can be due for it (``tick``): ``_due`` the
         # games to look at on the next tick (an entry touched them), ``_next`` the instant a game
@@ -313,6 +317,8 @@ class Hall:
             turn.emit(MessageDuplicate(board=msg.board, device=msg.device, seq=msg.seq))
             return turn.answer(msg, True, DUPLICATE_REASON)
         if msg.seq == dev.last + 1:
+            if dev.waiting:  # resent after a loss: sent before the held ones were read
+                msg.late, msg.read_at = True, min(h.get("read_at") or turn.now for h in dev.waiting.values())
             self._apply(turn, msg)
             return self._drain(turn, msg.board, msg.device)
         first = not dev.waiting
@@ -469,7 +475,7 @@ class Hall:
                 return
             seq = dev.last + 1
             held = dev.waiting[seq]
-            self._apply(turn, Message(board, held["kind"], device, seq, held["body"]))
+            self._apply(turn, Message(board, held["kind"], device, seq, held["body"], read_at=held.get("read_at")))
             if dev.waiting.get(seq) is held:  # nothing marked it applied: never loop on it
                 dev.mark(seq)
 

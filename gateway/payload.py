@@ -53,7 +53,10 @@ class Message:
     ``board``: hall board number (str); ``kind``: the topic's last level (one of ``KINDS``);
     ``device``: ``"board"`` (move, position, status), ``"clock"`` (clock) or the result's ``device``
     field; ``seq``: the device's message number (None for ``status``); ``body``: the JSON object
-    (for ``status``: ``{"status": "online" | "offline"}``); ``raw``: the payload as text (cut to 2 KB).
+    (for ``status``: ``{"status": "online" | "offline"}``); ``raw``: the payload as text (cut to 2 KB);
+    ``read_at`` (ms): when the gateway read it, where that is before it is applied (held for a
+    missing seq), else None; ``late``: it was sent before messages the gateway read earlier (it
+    fills a missing seq: resent after a loss), so it may have waited since the device's previous one.
     """
 
     board: str
@@ -62,6 +65,8 @@ class Message:
     seq: int | None
     body: dict = field(default_factory=dict)
     raw: str = ""
+    read_at: int | None = None
+    late: bool = False
 
     @property
     def sent_at(self) -> str | None:

@@ -227,6 +227,9 @@ class Gateway:
             client.on_read = self._on_read
             # current before CONNACK: the session's kept messages can come in the same read as it
             self._client = client
+            # before CONNACK: the session's queue can come in the same read; a message read within
+            # instant.BACKLOG_MS of this may have waited in it (judged at when it was made)
+            self.hall.link_since = now_ms()
             try:
                 try:
                     async with client:

@@ -147,13 +147,18 @@ class MessageHeld(FromDevice, kw_only=True):
 
 
 class ClockReading(FromDevice, kw_only=True):
-    """The clock device's own figures (ms) and the side whose time runs."""
+    """The clock device's own figures (ms) and the side whose time runs. ``made_at`` (ms): when the
+    event was made, where that is not the entry's ``at`` (a message read after an outage, or held
+    for a missing seq: ``services.clock.instant``); ``earliest_at`` (ms): the event's instant is
+    known only to lie from then to ``made_at`` (else ``at``): no believable ``sent_at``."""
 
     KEEP = ('device', 'running')
 
     white_ms: int
     black_ms: int
     running: Side | None = None
+    made_at: int | None = None
+    earliest_at: int | None = None
 
 
 @entry("clock_started")

@@ -31,6 +31,17 @@ starting white's clock for white's second move": the model charges nothing for t
 with a device ``start`` made after them, or, when the device clock already ran during them (the
 event's setting not followed), at the instant the last of them is played, for the side to move;
 the device's figures then show the balloted time as a ``time`` difference. ``rate`` scales the gateway's instants for a replay running faster than real time.
+
+Each clock event is judged at the instant it was made (``services.clock.instant``: the device's
+``sent_at`` when it is believed, else the instant the gateway read it), not when the gateway applied
+it. An event read after an outage without a believable ``sent_at`` is known only within a window
+``[earliest_ms, at_ms]``: the model takes it at ``at_ms`` (the latest instant it can have been
+made), so a press can have been charged up to the window's width (its ``doubt``) too much: the
+device may show that much more than the model, never less. Once such an event is folded the model
+takes the device's figures (the device clock is authoritative), and the clock then running may have
+started up to the window's width earlier than the model has it: its next press may show that much
+less. Only what no instant of the window explains is reported; a clock really off by more than the
+tolerance beyond the window is still reported.
 Pure: every instant is passed in (ms).
 """
 
@@ -78,6 +89,9 @@ class ClockWatch:
         self.untimed = untimed_plies
         self.plies = 0
         self.ran_early: str | None = None  # the side the device clock ran for during the untimed plies
+        # game ms the running clock may have started earlier than the model has it (an event read
+        # late, judged at the latest instant of its window): its next press may show that much less
+        self.doubt = 0
 
     def _t(self, at_ms: int) -> int:
         return int(at_ms * self.rate)
@@ -116,11 +130,16 @@ class ClockWatch:
                 since.pop(late, None)
 
     def on_clock(self, event: str, white_ms: int | None, black_ms: int | None, running: str | None,
-                 at_ms: int) -> list[dict]:
+                 at_ms: int, made_ms: int | None = None, earliest_ms: int | None = None) -> list[dict]:
         """Fold one device clock event (``start``/``press``/``pause``/``resume``/``set``) with the
-        device's figures; returns the discrepancies found (dicts with ``kind`` and evidence)."""
+        device's figures, applied at ``at_ms`` (the grace periods run from then, as the board's
+        moves' do) and made at ``made_ms`` (default ``at_ms``) or, when the instant is known only
+        within a window, at any instant from ``earliest_ms`` to ``made_ms`` (the module's notes);
+        returns the discrepancies found (dicts with ``kind`` and evidence)."""
         out: list[dict] = []
-        t = self._t(at_ms)
+        made = at_ms if made_ms is None else made_ms
+        t = self._t(made)
+        window = t - self._t(earliest_ms) if earliest_ms is not None and earliest_ms < made else 0
         m = self.model
         if self.plies < self.untimed:
             # X.A.d alternative: the balloted moves are played before the clock starts; nothing is
@@ -138,11 +157,14 @@ class ClockWatch:
                     res = m.press(presser, t)
                     device = white_ms if presser == WHITE else black_ms
                     if isinstance(device, int):
-                        out += self._compare(m.control, presser, res.move_number, device, res.remaining_ms)
-                    if out and isinstance(white_ms, int) and isinstance(black_ms, int):
-                        m.set(white_ms, black_ms, t)
+                        out += self._compare(m.control, presser, res.move_number, device, res.remaining_ms,
+                                             more=window, less=self.doubt)
+                    if (out or window or self.doubt) and isinstance(white_ms, int) and isinstance(black_ms, int):
+                        m.set(white_ms, black_ms, t)  # the model's figures were not exact: the device's
             elif event == "pause" and m is not None and m.running:
                 m.pause(t)
+                if (window or self.doubt) and isinstance(white_ms, int) and isinstance(black_ms, int):
+                    m.set(white_ms, black_ms, t)  # stopped: the device's figures are exact again
             elif event == "resume" and m is not None and m.started and not m.running:
                 m.resume(t)
             elif event == "set" and m is not None and isinstance(white_ms, int) and isinstance(black_ms, int):
@@ -154,6 +176,8 @@ class ClockWatch:
                     m.set(white_ms, black_ms, max(t, m.last_event_ms or t))
                 except (ClockError, ValueError):
                     pass
+        if event in ("start", "press", "pause", "resume", "set"):
+            self.doubt = window if m is not None and m.running else 0
         return out
 
     def carry(self, white_ms: int, black_ms: int) -> None:
@@ -229,7 +253,15 @@ class ClockWatch:
         self._mark(at_ms)
 
     def _compare(self, control: TimeControl, side: str, move_number: int, device_ms: int,
-                 model_ms: int) -> list[dict]:
+                 model_ms: int, more: int = 0, less: int = 0) -> list[dict]:
+        """The finding, if any, for ``side``'s press: the device's figure ``device_ms`` against the
+        model's ``model_ms``, which may be up to ``more`` ms below the truth (the press known only
+        within a window) or ``less`` ms above it (the clock started within one): the difference
+        reported is from the nearest figure the model allows."""
+        if -less <= device_ms - model_ms <= more:
+            model_ms = device_ms
+        else:
+            model_ms += more if device_ms > model_ms else -less
         diff = device_ms - model_ms
         if abs(diff) <= self.tolerance:
             return []

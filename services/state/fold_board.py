@@ -20,7 +20,7 @@ from services.state.model import Pending
 def _held(state: HallState, ev: MessageHeld, at: int, ch: Changes) -> None:
     dev = state.boards[ev.board].device(ev.device)
     if ev.seq is not None and ev.seq > dev.last:
-        dev.waiting[ev.seq] = {"kind": ev.kind, "body": ev.body, "sent_at": ev.sent_at}
+        dev.waiting[ev.seq] = {"kind": ev.kind, "body": ev.body, "sent_at": ev.sent_at, "read_at": at}
         if dev.waiting_since is None:
             dev.waiting_since = at
 

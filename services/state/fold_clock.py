@@ -1,7 +1,13 @@
 """Folding clock readings: the clock device's events, the arbiter's adjustments and pauses, a
 checkers match's carried and chosen clocks. Each press is kept per side and matched to its ply by
 counting (``services.state.plies``); the regulations' clock model (``GameState.watch``) is fed the
-same events at the same instants."""
+same events at the same instants.
+
+A clock entry's instant is its ``made_at`` when it has one (the event was made before the gateway
+applied it: ``services.clock.instant``), else its ``at``: the shown clock's ``at`` (its figures were
+true then), the start, a player's arrival and the clock model all take it; ``earliest_at`` opens
+the model's window (``ClockWatch.on_clock``). What counts entries (a press in doubt, the grace
+periods) keeps ``at``, the order the gateway applied them in."""
 
 from __future__ import annotations
 
@@ -26,8 +32,10 @@ def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
     g = state.games[ev.game or ""]
     event = _EVENT[type(ev)]
     running = ev.running
+    made = ev.made_at if ev.made_at is not None else at
     g.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": None if g.ended else running,
-               "at": at}
+               "at": made}
+    g.clock_earliest = ev.earliest_at
     g.clock_event = ev.TYPE
     fields = {"clock"}
     if g.status == "waiting" and running is not None:
@@ -35,13 +43,13 @@ def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
         fields.add("status")
     if event == "start":
         if g.started_at is None:
-            g.started_at = at
+            g.started_at = made
         if g.timed_from is None:
             g.timed_from = _untimed(state, g)
     if event == "press" and running is not None:
         presser = "black" if running == "white" else "white"
         if g.arrived[presser] is None:
-            g.arrived[presser] = at
+            g.arrived[presser] = made
         ms = ev.white_ms if presser == "white" else ev.black_ms
         settle_doubt(g, presser, True, at)  # a press in doubt: the illegal move's, or the replacement's
         g.presses[presser].append(ms)
@@ -50,7 +58,7 @@ def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
             g.clocks[ply - 1] = ms
             ch.clock_of(g.id, ply)
     if g.watch is not None and not g.ended:
-        for finding in g.watch.on_clock(event, ev.white_ms, ev.black_ms, running, at):
+        for finding in g.watch.on_clock(event, ev.white_ms, ev.black_ms, running, at, ev.made_at, ev.earliest_at):
             ch.findings.append((g.id, finding))
     ch.game(g.id, *fields)
 
@@ -70,6 +78,7 @@ def _adjusted(state: HallState, ev: ClockAdjusted, at: int, ch: Changes) -> None
     g = state.games[ev.game or ""]
     running = g.clock["running"] if g.clock else None
     g.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": running, "at": at}
+    g.clock_earliest = None
     if g.watch is not None:
         g.watch.adjust(ev.white_ms, ev.black_ms, at)
     ch.game(g.id, "clock")
@@ -92,6 +101,7 @@ def _paused(state: HallState, ev, at: int, ch: Changes) -> None:
             return
         g.clock = {**g.clock, "running": g.paused, "at": at}
         g.paused = None
+    g.clock_earliest = None  # the arbiter's instant is known
     ch.game(g.id, "clock")
 
 

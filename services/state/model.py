@@ -138,7 +138,10 @@ class GameState:
     fields named as in the spectators' GAME (README "Dashboard API") are kept by the fold:
     ``moves``, ``san``, ``fen``, ``ply``, ``turn``, ``clocks`` (the mover's time after each ply,
     PGN %clk), ``move_at`` (when each ply reached the log, ms; None for a ply an arbiter entered in a
-    correction), ``clock`` (the clock device's latest reading ``{white_ms, black_ms, running, at}``),
+    correction), ``clock`` (the clock device's latest reading ``{white_ms, black_ms, running, at}``;
+    ``at`` when it was made, ``services.clock.instant``), ``clock_earliest`` (the earliest instant
+    that reading can have been made when it is known only within a window, its ``earliest_at``;
+    else None),
     ``status`` ("waiting"/"playing"/"ended"), ``clock_event`` (the type of the latest clock entry), ``result``, ``termination``, ``claimable``,
     ``last_move``, ``match_clock``, ``time_control``.
 
@@ -181,6 +184,7 @@ class GameState:
     clocks: list[int | None] = field(default_factory=list)
     move_at: list[int | None] = field(default_factory=list)
     clock: dict | None = None
+    clock_earliest: int | None = None
     clock_event: str | None = None
     status: str = "waiting"
     result: str = "*"

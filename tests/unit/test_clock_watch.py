@@ -117,3 +117,56 @@ def test_a_replay_allows_its_wall_clock_jitter_scaled_by_the_rate():
     # gives 5419.98 s; a device showing 5391 s is 28.98 s off, far beyond jitter: reported.
     [g] = replay.on_clock("press", 5_422_400, 5_391_000, "white", 333)
     assert g["model_ms"] == 5_419_980 and g["difference_ms"] == -28_980
+
+
+def test_a_press_known_only_within_a_window_is_reported_only_beyond_it():
+    """A press read after an outage with no ``sent_at`` (``services.clock.instant``): made at any
+    instant from 2 s (White's clock started) to 60 s (read). US 2023 rule 4: White used between 0 and
+    58 s and gets +30 s, so the clock may show anything from 5372 s to 5430 s (2 s tolerance beyond):
+    5420 s (10 s used, a press read 50 s late) is no disagreement; 5435 s is 5 s more than any
+    instant allows."""
+    w = ClockWatch(US)
+    w.on_clock("start", 5_400_000, 5_400_000, "white", 2_000)
+    w.on_move("white", 59_000)
+    assert w.on_clock("press", 5_420_000, 5_400_000, "black", 60_000, 60_000, 2_000) == []
+    w2 = ClockWatch(US)
+    w2.on_clock("start", 5_400_000, 5_400_000, "white", 2_000)
+    w2.on_move("white", 59_000)
+    [f] = w2.on_clock("press", 5_435_000, 5_400_000, "black", 60_000, 60_000, 2_000)
+    assert (f["kind"], f["difference_ms"], f["model_ms"]) == ("time", 5_000, 5_430_000)
+    # never less than the latest instant allows: 5400 - 58 + 30 = 5372 s; 5369 s is 3 s short
+    w3 = ClockWatch(US)
+    w3.on_clock("start", 5_400_000, 5_400_000, "white", 2_000)
+    w3.on_move("white", 59_000)
+    [f3] = w3.on_clock("press", 5_369_000, 5_400_000, "black", 60_000, 60_000, 2_000)
+    assert (f3["difference_ms"], f3["model_ms"]) == (-3_000, 5_372_000)
+
+
+def test_the_clock_started_within_a_window_may_show_that_much_less_at_its_next_press():
+    """White's press above (5420 s: made at 30 s, read at 60 s) starts Black's clock at any instant
+    from 2 s to 60 s; the model has it at 60 s. Black presses, read promptly, at 90 s: Black used
+    60 s in truth (5400 - 60 + 30 = 5370 s on the clock), 30 s by the model (5400 s): the 30 s are
+    inside the window, no disagreement; the model then has the device's figures, exact again."""
+    w = ClockWatch(US)
+    w.on_clock("start", 5_400_000, 5_400_000, "white", 2_000)
+    w.on_move("white", 59_000)
+    assert w.on_clock("press", 5_420_000, 5_400_000, "black", 60_000, 60_000, 2_000) == []
+    w.on_move("black", 89_000)
+    assert w.on_clock("press", 5_420_000, 5_370_000, "white", 90_000) == []
+    # exact again: White's next move of 10 s, shown 3 s short, is reported (US 2023: +30 s)
+    w.on_move("white", 99_000)
+    [f] = w.on_clock("press", 5_437_000, 5_370_000, "black", 100_000)
+    assert f["difference_ms"] == -3_000 and f["model_ms"] == 5_440_000
+
+
+def test_a_press_at_its_own_instant_is_judged_there():
+    """``made_ms``: the press was made at 10 s and applied at 60 s (its ``sent_at`` believed): White
+    used 10 s and gets +30 s, 5420 s, as in the first test; the grace periods run from 60 s."""
+    w = ClockWatch(US)
+    start(w)
+    w.on_move("white", 9_000)
+    assert w.on_clock("press", 5_420_000, 5_400_000, "black", 60_000, 10_000) == []
+    assert w.remaining("black", 70_000) == 5_400_000 - 60_000  # Black's clock runs from the press at 10 s
+    # a press without a move, made at 70 s and applied at 100 s: its grace (5 s) runs from 100 s
+    w.on_clock("press", 5_420_000, 5_340_000, "white", 100_000, 70_000)
+    assert w.next_due() == 100_000 + w.grace

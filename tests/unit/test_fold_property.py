@@ -4,7 +4,8 @@ instance replays it and carries on; nothing lives only in memory"), as a propert
 Random device traffic goes through the live gateway (``gateway.hall.Hall``): legal and illegal moves
 on a move board, placements on a sensor board (legal moves, pieces in the hand, lifted and put
 back, castling with the rook first), a slide or a double step reported in two steps before the press
-(move and sensor boards, ``move_composed``), clock events (``period_added`` among them), duplicates,
+(move and sensor boards, ``move_composed``), clock events (``period_added`` among them; with a
+``sent_at`` true, late or far off, some read soon after the gateway's link came up), duplicates,
 gaps and messages out of order, results and claims, garbage, status messages, time passing (presses
 without a move become penalties, 7.5.3); games set up from a FEN (a fifty-move claim at ply 0, a dead
 start); and arbiters' actions
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 
 import chess
@@ -95,6 +97,11 @@ class Run:
         for seq, (type_, data, at) in enumerate(self.log, start=1):
             fresh.fold(type_, json.loads(json.dumps(data)), at, seq)  # as stored: JSON text
         return fresh
+
+
+def stamp(ms: int) -> str:
+    """``ms`` as a device's ``sent_at`` (RFC 3339, docs/protocol.md)."""
+    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def legal_ucis(run: Run, board: str) -> list[str]:
@@ -190,6 +197,8 @@ def message(data, run: Run, board: str):
         black = data.draw(st.integers(0, 5_400_000))
         extra = {"side": data.draw(st.sampled_from(["white", "black"])), "period": data.draw(st.integers(2, 3))} \
             if event == "period_added" else {}
+        if data.draw(st.booleans()):  # the device's time: true, late, an hour slow, a minute fast
+            extra["sent_at"] = stamp(run.now + data.draw(st.sampled_from([0, -5_000, -3_600_000, 60_000])))
         return run.send(board, "clock", {"event": event, "white_ms": white, "black_ms": black, "running": running,
                                          **extra})
     if kind == "result":
@@ -256,9 +265,11 @@ def arbiter_action(data, run: Run) -> None:
 def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway(data, event, start):
     run = Run(tournament(event), start)
     for _ in range(data.draw(st.integers(5, 45))):
-        step_kind = data.draw(st.sampled_from(["message"] * 6 + ["tick", "arbiter", "check"]))
+        step_kind = data.draw(st.sampled_from(["message"] * 6 + ["tick", "arbiter", "check", "link"]))
         run.now += data.draw(st.sampled_from([0, 5, 400, 2_000, 4_000, 60_000, 10 * MIN]))
-        if step_kind == "tick":
+        if step_kind == "link":  # the gateway's link comes up again: the broker's queue may follow
+            run.hall.link_since = run.now
+        elif step_kind == "tick":
             step = run.hall.tick(run.now)
             run.log.extend((t, d, run.now) for t, d in step.entries)
         elif step_kind == "arbiter":
@@ -267,6 +278,7 @@ def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway(data, event, start):
             fresh = run.rebuilt()
             assert fresh.state.snapshot() == run.hall.state.snapshot()
             assert fresh.state.errors == []
+            fresh.link_since = run.hall.link_since  # the same link: the same messages may have waited
             for topic, payload in messages(data, run):
                 live, again = run.hall.handle(topic, payload, run.now), fresh.handle(topic, payload, run.now)
                 assert again.entries == live.entries
