@@ -4,7 +4,9 @@
 - 7.5.1: "An illegal move is completed once the player has pressed his/her clock." A move board's
   illegal move holds the board (F05, ``move_rejected`` ``held``, with the side whose man it moved);
   a press by that side while the board is held, with that side to move, completes it: the penalty
-  is proposed at once (``pressed``).
+  is proposed at once (``pressed``). The replacement's board message can come after its press (two
+  devices): when the record then shows the press was the replacement's, the proposal is withdrawn
+  (``penalty_withdrawn``, ``services.state.fold_penalties``).
 - 7.5.3: "If the player presses the clock without making a move, it shall be considered and
   penalised as if an illegal move." The board's and the clock's messages travel separately, so a
   press is taken as made without a move only once the clock model (``ClockWatch``) has shown the

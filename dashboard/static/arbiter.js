@@ -223,6 +223,7 @@
     }
     if (a.kind === "time_trouble_impending" && side) return `${who(a, side)}: ${hms(e.left_ms || e[side + "_ms"])} left`;
     if (a.kind === "message_rejected") return e.reason || "";
+    if (a.kind === "penalty_proposed" && a.status === "withdrawn") return "Withdrawn: " + ((a.resolution && a.resolution.reason) || "");
     return e.reason || e.rule || e.result || e.detail || (side ? who(a, side) : "") || "";
   }
   function moveLabelOf(a, c) {
@@ -538,9 +539,10 @@
         <button type="button" data-propose="time" data-side="${esc(to)}">Apply</button></div></div>`;
   }
   // A ``penalty_proposed`` alert is the gateway's proposal itself (the Laws' time for ``to``, or the
-  // game lost at a second completed illegal move); applied with ``apply_penalty``.
+  // game lost at a second completed illegal move); applied with ``apply_penalty``. A withdrawn one
+  // (``penalty_withdrawn``: its press was the replacement move's, 7.5.1) has nothing left to apply.
   function gatewayProposal(a) {
-    if (a.kind !== "penalty_proposed" || !a.evidence) return null;
+    if (a.kind !== "penalty_proposed" || !a.evidence || a.status === "withdrawn") return null;
     const e = a.evidence;
     return { to: e.to, add_ms: e.add_ms, game_lost: e.game_lost, result: e.result, law: e.law, reason: e.reason,
              action: { action: "apply_penalty", game: a.game, side: e.to, law: e.law, reason: e.reason } };

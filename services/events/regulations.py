@@ -118,6 +118,31 @@ class PenaltyProposed(AboutGame, kw_only=True):
     presses: int | None = None
 
 
+@entry("penalty_withdrawn")
+class PenaltyWithdrawn(AboutGame, kw_only=True):
+    """A ``penalty_proposed`` for a completed illegal move (``how`` "illegal_move") withdrawn: the
+    press it was proposed at turned out to be the replacement move's (its board message came after
+    the press), so no illegal move was completed (FIDE Laws 7.5.1: "An illegal move is completed
+    once the player has pressed his/her clock"; ``services.state.fold_penalties``). The offence is
+    no longer counted (7.5.5: ``GameState.offences``).
+
+    ``side``, ``offence``, ``how``, ``presses`` (the side's press count the proposal named),
+    ``move``: those of the proposal withdrawn; ``offence_no``: its number (the offender's count
+    before this withdrawal); ``to``: the opponent the proposal gave the time to; ``ply``: plies on
+    the board now (the ply that settled it); ``law``, ``reason``."""
+
+    side: Side
+    offence: str
+    how: str
+    offence_no: int
+    to: Side
+    presses: int
+    move: str | None = None
+    ply: int | None = None
+    law: str | None = None
+    reason: str | None = None
+
+
 @entry("armageddon_scheduled")
 class ArmageddonScheduled(Setup, Event, kw_only=True):
     """The SETUP of an Armageddon game on the same board after a drawn game (``follows``), as the

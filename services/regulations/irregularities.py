@@ -12,12 +12,14 @@ B.4; A.5 and B.3 without one). Offences are counted per player and game in the s
 (``GameState.offences``, folded from these entries), so a restarted gateway counts on from there.
 
 The arbiter applies the time (``apply_penalty``: ``clock_adjusted``) or declares the loss
-(``set_result``); nothing here changes a clock or ends a game.
+(``set_result``); nothing here changes a clock or ends a game. A proposal made at a press that the
+record later shows was the replacement move's is withdrawn (``withdraw``: ``penalty_withdrawn``;
+``services.state.fold_penalties``).
 """
 
 from __future__ import annotations
 
-from services.events import PenaltyProposed, Side
+from services.events import PenaltyProposed, PenaltyWithdrawn, Side
 from services.regulations.controls import control_of
 from services.regulations.model import APPENDIX_DEFAULT
 from services.regulations.quotes import rule_for
@@ -68,6 +70,24 @@ def propose(state, g, side: Side, how: str, *, result: str | None = None, eviden
                            game_lost=p.game_lost, result=result if p.game_lost else None,
                            evidence=evidence if p.game_lost else None, law=law, reason=p.reason,
                            time_class=cls, appendix=part, ply=g.ply, move=move, presses=presses)
+
+
+WITHDRAWN_LAW = "FIDE Laws 7.5.1, 7.5.5"
+WITHDRAWN_REASON = ("the press was the replacement move's (its board message came after the press): no illegal "
+                    "move was completed (7.5.1: it is completed once the player has pressed the clock), so no "
+                    "penalty and no offence towards 7.5.5")
+
+
+def withdraw(state, g) -> PenaltyWithdrawn:
+    """The ``penalty_withdrawn`` game ``g`` owes (``g.unfounded``: ``(side, k, move)``, the press in
+    doubt the record showed to be the replacement move's): the ``ILLEGAL`` proposal made at
+    ``side``'s k-th press, numbered as it was (the side's latest: the doubt is settled before that
+    side can complete another). Raises TypeError when nothing is owed."""
+    side, k, move = g.unfounded
+    number = g.offences.get(side, {}).get(ILLEGAL_MOVE, 0)
+    return PenaltyWithdrawn(game=g.id, board=g.board, rule=rule_for(state, "penalties", WITHDRAWN_LAW), side=side,
+                            offence=ILLEGAL_MOVE, how=ILLEGAL, offence_no=number, to=other(side), presses=k,
+                            move=move, ply=g.ply, law=WITHDRAWN_LAW, reason=WITHDRAWN_REASON)
 
 
 def loses(state, g, side: str, how: str) -> bool:

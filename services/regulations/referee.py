@@ -20,7 +20,8 @@ the tournament file, ``services.regulations.model.Regulations.rules``, else the 
 ``armageddon_decided``, ``match_game_ready``, ``match_forfeit`` + ``game_ended``,
 ``clock_disagreement``, ``late_start_draw`` + ``game_ended``, ``move_timer_warning``,
 ``move_timer_forfeit`` + ``game_ended``, ``time_trouble_impending``, ``penalty_proposed`` (an
-incorrect claim, 9.5.3).
+incorrect claim, 9.5.3), ``penalty_withdrawn`` (a proposal made at a press that was the replacement
+move's, FIDE Laws 7.5.1).
 """
 
 from __future__ import annotations
@@ -91,7 +92,19 @@ def tick(state: HallState, now_ms: int, games=None) -> list[Event]:
 
 
 def due(state: HallState, g: GameState, now_ms: int) -> list[Event]:
-    """The entries the regulations owe for game ``g`` at ``now_ms`` (see the module docstring)."""
+    """The entries the regulations owe for game ``g`` at ``now_ms`` (see the module docstring); first
+    a penalty proposed at a press that was the replacement move's, withdrawn (the Laws', with or
+    without a tournament file: ``irregularities.withdraw``)."""
+    out = _owed(state, g, now_ms)
+    if g.unfounded is not None:
+        from services.regulations.irregularities import withdraw
+
+        out.insert(0, withdraw(state, g))
+    return out
+
+
+def _owed(state: HallState, g: GameState, now_ms: int) -> list[Event]:
+    """What the regulations owe for ``g`` at ``now_ms`` (``due``, the withdrawal aside)."""
     out = _after_end(state, g)
     if out or g.ended or state.config is None:
         return out  # without a tournament file the Laws alone apply (and a checkers match's rules)
@@ -116,6 +129,8 @@ def next_due(state: HallState, g: GameState, now_ms: int) -> int | None:
     (``ClockWatch.next_due``), the move timer, time trouble (X.A.d, a running clock), the fines and
     the default time (FIDE Laws 6.7.1). A game over answers from the state alone (its Armageddon
     game, a match's next game): None; so does every game without a tournament file."""
+    if g.unfounded is not None:
+        return now_ms  # a proposal to withdraw (``due``)
     if g.ended or state.config is None:
         return None
     return earliest(_late_start_next(state, g),

@@ -15,11 +15,18 @@ late. Taking the press out at the replacement put every later press of that side
 the second case (each ply's clock the next move's). So the press is kept as the replacement's until
 the record says which it was: a second press by the same side before the opponent's next ply or
 press takes it out (it completed the illegal move); the opponent's ply or press first keeps it (it
-completed the replacement). Both are read from the log alone (the fold)."""
+completed the replacement). Both are read from the log alone (the fold).
+
+The penalty proposed at that press (``gateway.irregular.pressed``: the gateway cannot tell the two
+apart then, and a press in the ordinary order must be proposed at once) is owed a withdrawal in the
+second case: ``settle_doubt`` notes it (``GameState.unfounded``), the regulations answer with
+``penalty_withdrawn`` (``services.regulations.referee.due``: level-triggered, so a restarted gateway
+owes it too) and its fold takes the offence out of the count (7.5.5 counts completed illegal moves
+only)."""
 
 from __future__ import annotations
 
-from services.events import PenaltyProposed
+from services.events import PenaltyProposed, PenaltyWithdrawn
 from services.state.changes import Changes
 from services.state.hall import HallState, folds
 from services.state.plies import ply_of_press
@@ -43,6 +50,21 @@ def _penalty(state: HallState, ev: PenaltyProposed, at: int, ch: Changes) -> Non
         void_press(g, ev.side, k, at)
 
 
+@folds(PenaltyWithdrawn)
+def _withdrawn(state: HallState, ev: PenaltyWithdrawn, at: int, ch: Changes) -> None:
+    g = state.games[ev.game]
+    owed = g.unfounded
+    if owed is None or owed[0] != ev.side or owed[1] != ev.presses:
+        return  # not owed (an entry stored twice): the count was taken back once
+    g.unfounded = None
+    counts = g.offences.setdefault(ev.side, {})
+    left = counts.get(ev.offence, 0) - 1
+    if left > 0:
+        counts[ev.offence] = left
+    else:
+        counts.pop(ev.offence, None)  # as if never proposed: the state a log without it folds to
+
+
 def void_press(g, side: str, k: int, at: int) -> None:
     """``side``'s ``k``-th press completed no ply: out of the per-ply record and the clock model's
     count (unless a ply on the board owns it by now)."""
@@ -61,7 +83,7 @@ def doubt_at_resume(state: HallState, g, mover: str) -> None:
     board = state.boards.get(g.board)
     if board is not None and board.game == g.id and board.held and board.held_by == mover \
             and board.held_press is not None:
-        g.doubtful_press = (mover, board.held_press)
+        g.doubtful_press = (mover, board.held_press, board.held_move)
 
 
 def settle_doubt(g, side: str, pressed: bool, at: int) -> None:
@@ -69,14 +91,17 @@ def settle_doubt(g, side: str, pressed: bool, at: int) -> None:
     press in doubt (``doubt_at_resume``) completed the illegal move when it is ``side``'s own and
     ``side`` presses again (its latest press: taken out of the per-ply record and the clock model's
     count, so this press takes its place); it completed the replacement move when the opponent moves
-    or presses first (kept)."""
+    or presses first (kept, and the penalty proposed at it owed a withdrawal: ``unfounded``)."""
     doubt = g.doubtful_press
     if doubt is None or (doubt[0] == side and not pressed):
         return
     g.doubtful_press = None  # the opponent went on (the press was the replacement's), or settled below
+    if doubt[0] != side:
+        g.unfounded = doubt
+        return
     k = doubt[1]
-    if doubt[0] != side or k != len(g.presses[side]):
-        return  # kept; or no longer the side's latest press: nothing to take back safely
+    if k != len(g.presses[side]):
+        return  # no longer the side's latest press: nothing to take back safely
     del g.presses[side][k - 1]
     if g.watch is not None:
         g.watch.void_press(side, at)

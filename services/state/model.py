@@ -159,12 +159,14 @@ class GameState:
     ``reported`` (clock mismatches already reported), ``ended_by`` and ``ended_at``, ``scored`` (the
     result the regulations scored a drawn Armageddon game as), ``prepared`` (a match's next game was
     made ready or forfeited, X.A.b), ``offences`` (side -> offence -> how many penalties were
-    proposed for it in this game: "illegal_move" counts towards 7.5.5's second completed illegal
-    move, "incorrect_claim" 9.5.3), ``stood`` (ply -> the FEN after it, for each illegal move that
+    proposed for it in this game and not withdrawn (``penalty_withdrawn``): "illegal_move" counts
+    towards 7.5.5's second completed illegal move, "incorrect_claim" 9.5.3), ``stood`` (ply -> the FEN after it, for each illegal move that
     stood: FIDE Laws A.5.2; the rules core goes on from that position), ``corrections`` (how many
-    times an arbiter corrected the record, ``game_corrected``), ``doubtful_press`` (``(side, k)``:
-    ``side``'s k-th press, which completed its illegal move (7.5.1) or, its board message late, the
-    replacement move; kept as the replacement's until the record says which: ``fold_penalties``)."""
+    times an arbiter corrected the record, ``game_corrected``), ``doubtful_press`` (``(side, k,
+    move)``: ``side``'s k-th press, which completed its illegal move ``move`` (7.5.1) or, its board
+    message late, the replacement move; kept as the replacement's until the record says which:
+    ``fold_penalties``), ``unfounded`` (the same tuple once the record said it was the
+    replacement's: the penalty proposed at that press is owed a ``penalty_withdrawn``)."""
 
     id: str
     board: str
@@ -216,7 +218,8 @@ class GameState:
     offences: dict[str, dict[str, int]] = field(default_factory=lambda: {"white": {}, "black": {}})
     stood: dict[int, str] = field(default_factory=dict)
     corrections: int = 0
-    doubtful_press: tuple[str, int] | None = None
+    doubtful_press: tuple[str, int, str | None] | None = None
+    unfounded: tuple[str, int, str | None] | None = None
 
     @property
     def ply(self) -> int:

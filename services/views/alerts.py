@@ -17,7 +17,7 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
                              FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
                              MatchClockChosen, MatchForfeit, MatchGameReady, MatchGameStarted, MessageRejected, MovePlayed, MoveRejected,
-                             MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyProposed,
+                             MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyProposed, PenaltyWithdrawn,
                              PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
@@ -46,6 +46,12 @@ ALERTING: dict[str, tuple[str, str]] = {
     MatchGameReady.TYPE: ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
     PenaltyProposed.TYPE: ("action", "Penalty to apply (FIDE Laws 7.5.5, 9.5.3)"),
 }
+# penalty_withdrawn (FIDE Laws 7.5.1): the proposal it withdraws is closed as "withdrawn"; the entry is
+# an alert of its own, one to act on when the arbiter had already applied that proposal (its time
+# added, or the loss it proposed declared: the opponent's press after that still settles the press).
+WITHDRAWN_TITLE = "Penalty proposal withdrawn: the press was the replacement move's (FIDE Laws 7.5.1)"
+WITHDRAWN_APPLIED_TITLE = ("Penalty withdrawn after it was applied: no illegal move was completed "
+                           "(FIDE Laws 7.5.1): set the clocks or the result back")
 # a move_played with ``illegal``: an illegal move the opponent played on from, in rapid or blitz
 STOOD_TITLE = "Illegal move stood: the game goes on from it (FIDE Laws A.5.2)"
 # a move_rejected with ``expected``: the board's move was not the ballot's (11-Man National 2017 X.A.d)
@@ -77,7 +83,8 @@ RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, Game
 class Alert:
     """One alert: ``id`` (= the log seq it came from), ``at`` (ms), ``kind`` (entry type),
     ``severity`` ("action" | "warning" | "info"), ``title``, ``game`` and ``board`` (or None),
-    ``evidence`` (the entry's data), ``status`` ("open" | "resolved" | "lapsed"), ``resolution``
+    ``evidence`` (the entry's data), ``status`` ("open" | "resolved" | "lapsed" | "withdrawn": a
+    penalty proposal the gateway withdrew, ``penalty_withdrawn``), ``resolution``
     (the closing action's data, with ``by`` and ``at``), ``count`` (how many entries it stands for:
     repeats of a ``GROUPED`` type from the same board, device and game), ``last_at`` (ms of the latest;
     ``evidence`` is then the latest entry's data, ``id`` and ``at`` the first's)."""
@@ -155,6 +162,8 @@ class AlertQueue:
             changed.append(self._new(seq, at, type, severity, title, data))
         elif type == MovePlayed.TYPE and data.get("illegal"):
             changed.append(self._new(seq, at, type, "warning", STOOD_TITLE, data))
+        elif type == PenaltyWithdrawn.TYPE:
+            changed += self._withdrawn(seq, at, data)
         elif (type == GameEnded.TYPE and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter"
               and not (data.get("termination") == "forfeit" and self.presence.defaulted(game))):
             changed.append(self._new(seq, at, type, "info", ALERTING_ENDINGS[data["termination"]], data))
@@ -197,6 +206,26 @@ class AlertQueue:
             hits += [a for a in self._open(game) if a.severity == "action"]
         return [a for a in dict.fromkeys(hits) if a.status == "open"]
 
+    def _withdrawn(self, seq: int, at: int, data: dict) -> list[Alert]:
+        """A ``penalty_withdrawn``: the ``penalty_proposed`` alert it names (game, side, presses)
+        closed as "withdrawn", whatever its status (its resolution keeps what was ``applied``), and an
+        alert for the withdrawal, to act on when the proposal had been applied."""
+        changed: list[Alert] = []
+        applied = None
+        for a in reversed(list(self.alerts.values())):
+            e = a.evidence
+            if (a.kind == PenaltyProposed.TYPE and a.status != "withdrawn" and a.game == data.get("game")
+                    and e.get("side") == data.get("side") and e.get("presses") == data.get("presses")):
+                if a.status == "resolved" and _applied(a):
+                    applied = a.resolution
+                self._close(a, {"type": PenaltyWithdrawn.TYPE, "by": "gateway", "at": at, "reason": data.get("reason"),
+                                "applied": applied}, "withdrawn")
+                changed.append(a)
+                break
+        severity, title = ("action", WITHDRAWN_APPLIED_TITLE) if applied else ("info", WITHDRAWN_TITLE)
+        changed.append(self._new(seq, at, PenaltyWithdrawn.TYPE, severity, title, data))
+        return changed
+
     def _new(self, seq: int, at: int, kind: str, severity: str, title: str, data: dict) -> Alert:
         board = None if data.get("board") is None else str(data.get("board"))
         # a device's alert (offline, a malformed message, a seq gap) names no game: the board's game then
@@ -226,6 +255,16 @@ class AlertQueue:
         rank = {"action": 0, "warning": 1, "info": 2}
         return sorted((a for a in self.alerts.values() if a.status == "open"),
                       key=lambda a: (rank.get(a.severity, 3), -a.id))
+
+
+def _applied(a: Alert) -> bool:
+    """Whether the action that closed penalty proposal ``a`` applied it: its time added
+    (``clock_adjusted``), or the loss it proposed declared (an ``arbiter_decision`` with its
+    ``result``; one with another result only closed it, ``_answered_by``)."""
+    res, e = a.resolution or {}, a.evidence
+    if res.get("type") == ClockAdjusted.TYPE:
+        return True
+    return res.get("type") == ArbiterDecision.TYPE and bool(e.get("game_lost")) and res.get("result") == e.get("result")
 
 
 def _source(kind: str, data: dict) -> tuple:

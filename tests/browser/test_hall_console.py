@@ -19,6 +19,10 @@ embedded broker, the gateway writes the log, the dashboard serves the console to
   (FIDE Laws 9.5.3: "the arbiter shall add two minutes to the opponent's remaining thinking time"),
   applied as ``clock_adjusted`` on confirmation, the clocks typed as h:mm:ss. On a phone (390 x 844)
   the selected alert's detail comes before the queue.
+- ``test_a_proposal_at_a_press_that_was_the_replacements_is_shown_withdrawn``: F05 (a) with the
+  replacement's board message behind its press (FIDE Laws 7.5.1: the press completed the
+  replacement, not the illegal move): the proposal shown at the press loses its Apply once Black's
+  reply withdraws it (``penalty_withdrawn``), and the withdrawal is listed with its reason.
 """
 
 from __future__ import annotations
@@ -282,4 +286,55 @@ async def test_a_confirmed_illegal_move_gets_the_laws_time_for_the_opponent():
         await page.click("#detail .proposal button[data-propose=time]")
         [adjusted] = await entries_matching(log, lambda e: e.type == "clock_adjusted")
         assert (adjusted.data["white_ms"], adjusted.data["black_ms"]) == (5_300_000, 5_470_000)
+    await log.close()
+
+
+async def test_a_proposal_at_a_press_that_was_the_replacements_is_shown_withdrawn():
+    """F05 (a) in standard play (docs/protocol.md): 1.e4 e5, White's king jumps e1-e3, the clock is
+    pressed, then the replacement 2.Ke2 reaches the gateway (its message late), then Black's reply
+    2...Nc6: the press was the replacement's (``services.state.fold_penalties``). The console's
+    proposal (two minutes for Black, FIDE Laws 7.5.5) is closed as withdrawn with nothing to apply,
+    and the withdrawal is an alert of its own."""
+    from services.views.alerts import WITHDRAWN_TITLE
+
+    slug = f"withdrawn-{uuid.uuid4().hex[:8]}"
+    log = open_log("memory://", slug)
+    await log.append("round_started", round_from_pgn('[Round "1"]\n[White "Player 03"]\n[Black "Player 04"]\n\n*\n'))
+    async with hall(log, slug) as (page, broker, _, _url), device(broker, slug) as dev:
+        topic = f"venue/{slug}/boards/1"
+        seqs = {"board": 0, "clock": 0}
+
+        async def send(kind: str, body: dict, until=None) -> list:
+            """Publish one device message and wait for the gateway's entries (``until``, else the
+            entry made from it): each in its place, whatever the two devices' links do."""
+            device = "clock" if kind == "clock" else "board"
+            seqs[device] += 1
+            seq = seqs[device]
+            await dev.publish(f"{topic}/{kind}", json.dumps({"seq": seq, **body}), qos=1)
+            return await entries_matching(log, until or (lambda e: (e.data.get("device"), e.data.get("seq")) == (device, seq)))
+
+        def clock(event: str, white_ms: int, black_ms: int, running: str) -> dict:
+            return {"event": event, "white_ms": white_ms, "black_ms": black_ms, "running": running}
+
+        await send("clock", clock("start", 5_400_000, 5_400_000, "white"))
+        await send("move", {"move": "e2e4"})
+        await send("clock", clock("press", 5_399_000, 5_400_000, "black"))
+        await send("move", {"move": "e7e5"})
+        await send("clock", clock("press", 5_399_000, 5_399_000, "white"))
+        await send("move", {"move": "e1e3"})
+        [proposed] = await send("clock", clock("press", 5_397_000, 5_399_000, "black"),
+                                lambda e: e.type == "penalty_proposed")
+        alert = f'.alert[data-id="{proposed.seq}"]'
+        await page.wait_for_selector(alert, timeout=10_000)
+        await page.click(alert)
+        await page.wait_for_selector("#detail .proposal button[data-propose=time]")
+        await send("move", {"move": "e1e2"})
+        [withdrawn] = await send("move", {"move": "b8c6"}, lambda e: e.type == "penalty_withdrawn")
+        await page.wait_for_selector("#detail .pill.st-withdrawn")
+        assert await page.query_selector("#detail .proposal") is None  # nothing left to apply
+        assert (await page.text_content("#detail .sentence")).startswith("Withdrawn: the press was the replacement move's")
+        notice = f'.alert[data-id="{withdrawn.seq}"]'
+        await page.wait_for_selector(notice)
+        assert await page.text_content(f"{notice} .title") == WITHDRAWN_TITLE
+        assert await page.query_selector(alert) is None  # closed: the queue lists open alerts
     await log.close()

@@ -1,0 +1,201 @@
+"""The penalty proposed at a press in doubt (``services.state.fold_penalties``): it stands when the
+press completed the illegal move, it is withdrawn (``penalty_withdrawn``) when the press turns out
+to be the replacement move's, and a withdrawn one is no offence for FIDE Laws 7.5.5.
+
+FIDE Laws 7.5.1: "An illegal move is completed once the player has pressed his/her clock." 7.5.5:
+"for the first completed illegal move by a player, the arbiter shall give two minutes extra time to
+his/her opponent; for the second completed illegal move by the same player the arbiter shall
+declare the game lost by this player" (quoted in services/rules/penalties.py). The gateway sees
+"illegal move, press, replacement" both when the press completed the illegal move (the player then
+presses again for the replacement) and when the board's message of the replacement came late
+(``devices.station``: ``--fault illegal --fault out_of_order``); it proposes at the press, and the
+record settles it later: the same side's next press first (completed), the opponent's ply first
+(the replacement's). Games: FIDE Candidates 2024, round 5 (``test_press_order.source_games``).
+"""
+
+from __future__ import annotations
+
+import chess
+import chess.pgn
+import pytest
+from hall_driver import Driver
+from test_gateway_illegal_moves import act, f05
+from test_press_order import START_MS, source_games
+
+from devices.station import FAULT_PLY, _illegal_move
+from services.views.alerts import WITHDRAWN_APPLIED_TITLE, WITHDRAWN_TITLE, AlertQueue
+
+REORDERED = "illegal, press, replacement"  # the replacement's board message behind its press
+ORDINARY = "illegal, press, replacement, press"  # the press completed the illegal move (7.5.1)
+TWO_MIN = 120_000  # 7.5.5, standard play (the Driver's 90 min + 30 s)
+
+
+def play(game: chess.pgn.Game, faults: dict[int, str], upto: int | None = None) -> tuple[Driver, dict]:
+    """Replay ``game`` (its first ``upto`` plies) as the devices send it, with an illegal king move
+    (``_illegal_move``) before the real move at each ply of ``faults``, arriving in that order;
+    returns the driver and, per ply of ``faults``, the entries its first press gave. The presses
+    read the source's %clk; in ``ORDINARY`` both presses of the ply do (the time between them is
+    not in the source, and the second takes the first's place in the record)."""
+    d, at_press = Driver("1"), {}
+    clocks = {"white": START_MS, "black": START_MS}
+    d.clock("1", "start", START_MS, START_MS, "white")
+    board = game.board()
+    for number, node in enumerate(game.mainline(), start=1):
+        if upto is not None and number > upto:
+            break
+        side = "white" if board.turn == chess.WHITE else "black"
+        clocks[side] = int(node.clock() * 1000)
+        running = "black" if side == "white" else "white"
+
+        def press():
+            return d.clock("1", "press", clocks["white"], clocks["black"], running)
+
+        order = faults.get(number)
+        if order is None:
+            d.move("1", node.move.uci())
+            press()
+        else:
+            d.move("1", _illegal_move(board))
+            at_press[number] = press().entries
+            d.move("1", node.move.uci(), after_ms=11)
+            if order == ORDINARY:
+                press()
+        board.push(node.move)
+    return d, at_press
+
+
+def queue_of(d: Driver) -> AlertQueue:
+    """The arbiters' alert queue over the log so far."""
+    queue = AlertQueue()
+    for seq, ((t, data), at) in enumerate(zip(d.entries, d.stamps), start=1):
+        queue.apply(seq, at, t, data)
+    return queue
+
+
+def offender(number: int) -> str:
+    """The side that makes ply ``number`` (White the odd plies: the games start from the standard position)."""
+    return "white" if number % 2 else "black"
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_a_press_that_was_the_replacements_leaves_no_penalty_standing(index):
+    """The replacement's board message behind its press: the proposal made at the press is
+    withdrawn at the opponent's next ply (the press completed the replacement, not the illegal
+    move: 7.5.1), no offence is counted, the arbiters' proposal is closed as withdrawn with nothing
+    to apply, and a restarted gateway holds the same state."""
+    game = source_games()[index]
+    d, _ = play(game, {FAULT_PLY: REORDERED})
+    side = offender(FAULT_PLY)
+    g = d.hall.state.games["1-1"]
+    assert g.offences == {"white": {}, "black": {}}
+    assert g.clocks == [int(n.clock() * 1000) for n in game.mainline()]
+    queue = queue_of(d)
+    assert not [a for a in queue.open_alerts() if a.kind == "penalty_proposed"]
+    [proposed] = d.of("penalty_proposed")  # at the press: the gateway cannot tell the orders apart yet
+    [withdrawn] = d.of("penalty_withdrawn")
+    assert (withdrawn["side"], withdrawn["offence"], withdrawn["offence_no"], withdrawn["presses"]) == (
+        side, "illegal_move", proposed["offence_no"], proposed["presses"])
+    assert withdrawn["ply"] == FAULT_PLY + 1  # at the opponent's next ply, which settles the press
+    [alert] = [a for a in queue.alerts.values() if a.kind == "penalty_proposed"]
+    assert alert.status == "withdrawn"
+    [notice] = [a for a in queue.alerts.values() if a.kind == "penalty_withdrawn"]
+    assert (notice.severity, notice.title) == ("info", WITHDRAWN_TITLE)
+    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_a_press_that_completed_the_illegal_move_is_proposed_at_once_and_stands(index):
+    """The ordinary order (7.5.1: the press completed the illegal move, the player then replaced it
+    and pressed again): proposed at the press itself, two minutes to the opponent (7.5.5), counted,
+    never withdrawn; every ply's clock is still the source's %clk."""
+    game = source_games()[index]
+    d, at_press = play(game, {FAULT_PLY: ORDINARY})
+    side = offender(FAULT_PLY)
+    [proposed] = [data for t, data in at_press[FAULT_PLY] if t == "penalty_proposed"]
+    assert (proposed["side"], proposed["offence_no"], proposed["add_ms"], proposed["game_lost"]) == (
+        side, 1, TWO_MIN, False)
+    assert d.of("penalty_proposed") == [proposed] and d.of("penalty_withdrawn") == []
+    g = d.hall.state.games["1-1"]
+    assert g.offences[side] == {"illegal_move": 1}
+    assert g.clocks == [int(n.clock() * 1000) for n in game.mainline()]
+    assert [a.status for a in queue_of(d).alerts.values() if a.kind == "penalty_proposed"] == ["open"]
+    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_the_second_completed_illegal_move_loses_and_a_withdrawn_one_is_not_counted(index):
+    """The same player: a reordered press at ply 6 (withdrawn), completed illegal moves at plies 8
+    and 10. The first completed one gives the opponent two minutes (offence 1, 7.5.5), the second
+    loses the game (offence 2); the opponent has all its men, so it can mate (the result is a win
+    for the opponent, not a draw)."""
+    game = source_games()[index]
+    d, _ = play(game, {FAULT_PLY: REORDERED, FAULT_PLY + 2: ORDINARY, FAULT_PLY + 4: ORDINARY}, upto=FAULT_PLY + 5)
+    side = offender(FAULT_PLY)
+    _, first, second = d.of("penalty_proposed")
+    assert (first["offence_no"], first["add_ms"], first["game_lost"]) == (1, TWO_MIN, False)
+    assert (second["offence_no"], second["game_lost"], second["result"]) == (2, True, "0-1" if side == "white" else "1-0")
+    assert d.hall.state.games["1-1"].offences[side] == {"illegal_move": 2}
+    assert len(d.of("penalty_withdrawn")) == 1
+    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+
+
+MIN = 60_000
+
+
+def test_a_proposal_already_applied_then_withdrawn_asks_the_arbiter_to_act():
+    """F05 (a) in standard play with the replacement's message late: the arbiter applied the two
+    minutes before the record showed the press was the replacement's (Black's reply). The
+    withdrawal is then an action alert: the time added has no illegal move behind it (7.5.1)."""
+    d = Driver("1")
+    f05(d, 90 * MIN, 90 * MIN)
+    [p] = d.of("penalty_proposed")
+    alert = next(a for a in queue_of(d).open_alerts() if a.kind == "penalty_proposed")
+    act(d, "pause", {"game": "1-1"})
+    act(d, "apply_penalty", {"game": "1-1", "side": p["to"], "add_ms": p["add_ms"], "alert": alert.id})
+    assert queue_of(d).alerts[alert.id].status == "resolved"
+    d.move("1", "e1e2", after_ms=11)
+    d.move("1", "b8c6")
+    assert d.hall.state.games["1-1"].offences == {"white": {}, "black": {}}
+    [withdrawn] = d.of("penalty_withdrawn")
+    assert (withdrawn["side"], withdrawn["move"], withdrawn["presses"]) == ("white", "e1e3", 2)
+    queue = queue_of(d)
+    [notice] = [a for a in queue.open_alerts() if a.kind == "penalty_withdrawn"]
+    assert (notice.severity, notice.title) == ("action", WITHDRAWN_APPLIED_TITLE)
+    assert queue.alerts[alert.id].status == "withdrawn"
+
+
+def test_a_gateway_restarted_before_the_withdrawal_withdraws_it():
+    """A log that settled the press as the replacement's without the withdrawal (a gateway stopped
+    between the two appends, or a log written before the withdrawal existed): the restarted
+    gateway withdraws the proposal on its first tick (the state says it is owed), once."""
+    d, _ = play(source_games()[0], {FAULT_PLY: REORDERED}, upto=FAULT_PLY + 1)
+    at = d.types().index("penalty_withdrawn")
+    del d.entries[at], d.stamps[at]
+    fresh = d.rebuilt()
+    assert fresh.state.games["1-1"].offences[offender(FAULT_PLY)] == {"illegal_move": 1}
+    step = fresh.tick(d.now + 200)
+    assert [t for t, _ in step.entries] == ["penalty_withdrawn"]
+    assert fresh.state.games["1-1"].offences == {"white": {}, "black": {}}
+    assert fresh.tick(d.now + 400).entries == []
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_a_loss_declared_on_a_proposal_then_withdrawn_asks_the_arbiter_to_act(index):
+    """A completed illegal move at ply 6 (offence 1), then at ply 8 one whose press was the
+    replacement's: the proposal made at that press says the game is lost (7.5.5, the second); the
+    arbiter declares it before the record settles the press; the opponent's press then shows the
+    press was the replacement's (7.5.1): the withdrawal asks the arbiter to set the result back."""
+    d, _ = play(source_games()[index], {FAULT_PLY: ORDINARY, FAULT_PLY + 2: REORDERED}, upto=FAULT_PLY + 2)
+    _, lost = d.of("penalty_proposed")
+    assert lost["game_lost"] and lost["offence_no"] == 2
+    alert = next(a for a in queue_of(d).open_alerts() if a.kind == "penalty_proposed" and a.evidence["game_lost"])
+    act(d, "set_result", {"game": "1-1", "result": lost["result"], "alert": alert.id})
+    g = d.hall.state.games["1-1"]
+    d.clock("1", "press", g.clock["white_ms"], g.clock["black_ms"], lost["side"])  # the opponent's
+    [withdrawn] = d.of("penalty_withdrawn")
+    assert (withdrawn["offence_no"], withdrawn["presses"]) == (2, lost["presses"])
+    assert d.hall.state.games["1-1"].offences[lost["side"]] == {"illegal_move": 1}
+    queue = queue_of(d)
+    [notice] = [a for a in queue.open_alerts() if a.kind == "penalty_withdrawn"]
+    assert (notice.severity, notice.title) == ("action", WITHDRAWN_APPLIED_TITLE)
+    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
