@@ -83,14 +83,16 @@ def starting_now(t, now_ms: int):
 
 
 def start_words(filed, t) -> str:
-    """``"round 1 starts at 01:06:00 UTC (in the event's zone 2026-12-01T20:06:00-05:00; the file
-    says 2017-07-10T09:00:00-05:00)"``: round 1 of ``t`` (``filed`` moved by ``starting_now``) in
+    """``"round 1 scheduled for 01:06:00 UTC (in the event's zone 2026-12-01T20:06:00-05:00; the file
+    says 2017-07-10T09:00:00-05:00); the boards start at once, ..."``: the demo starts its boards as
+    soon as it is ready, before the scheduled start (a newcomer should not wait a minute), so it
+    says so. Round 1 of ``t`` (``filed`` moved by ``starting_now``) in
     the zone of the progress lines (``wall_clock``), then as the log records it, in the file's
     zone, and the file's own date. KeyError when ``t`` has no round 1."""
     first = t.round(1)
     was = filed.round(1).start if filed.rounds else "?"
-    return (f"round 1 starts at {wall_clock(first.start_ms)} (in the event's zone {first.start}; "
-            f"the file says {was})")
+    return (f"round 1 scheduled for {wall_clock(first.start_ms)} (in the event's zone {first.start}; "
+            f"the file says {was}); the demo's boards start playing at once")
 
 
 def round_scripts(game: str, setup: dict) -> tuple[list, list[str]]:

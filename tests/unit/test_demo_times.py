@@ -52,8 +52,8 @@ def test_the_round_start_is_in_the_machines_zone_with_the_files_beside_it(zone, 
     zone(tz)
     filed, t = preset_at_its_own_start()
     assert t.round(1).start == FILED_START
-    assert start_words(filed, t) == (f"round 1 starts at {shown} (in the event's zone {FILED_START}; "
-                                     f"the file says {FILED_START})")
+    assert start_words(filed, t) == (f"round 1 scheduled for {shown} (in the event's zone {FILED_START}; "
+                                     f"the file says {FILED_START}); the demo's boards start playing at once")
 
 
 @pytest.mark.parametrize("tz", ["UTC", "America/Chicago"])
