@@ -2,8 +2,9 @@
 
 What the gateway does every 10 ms under a 1,000-board blitz round (bench_gateway.py: ~444 plies/s,
 so ~4-5 entries a batch): one ``append_many`` of the batch (one Lua script call) while a follower
-(``follow(skip=...)``, paced every 20 ms as the gateway's) reads the entries back and passes over its
-own undecoded. Entries are ``move_played`` data of a real game's shape (~220 bytes of JSON).
+(``follow(skip=...)``, paced as the gateway's FOLLOW_EVERY_S, 50 ms; ``--follow-pace``) reads the
+entries back and passes over its own undecoded. Entries are ``move_played`` data of a real game's
+shape (~220 bytes of JSON).
 
 Each code (this tree, and ``--baseline-code DIR``, e.g. a ``git worktree`` of main) runs in a
 subprocess of its own on the same Redis, alternately, ``--repeat`` times; the table gives the
@@ -35,7 +36,7 @@ def _data(board: int, ply: int) -> dict:
             "fen": "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1", "claimable": []}
 
 
-async def _cycles(batches: int, per_batch: int) -> dict:
+async def _cycles(batches: int, per_batch: int, pace_s: float) -> dict:
     from services.eventlog.redis import RedisLog, tournament_keys  # noqa: PLC0415 - the code under test
 
     slug = f"bench-cycle-{uuid.uuid4().hex[:10]}"
@@ -51,7 +52,7 @@ async def _cycles(batches: int, per_batch: int) -> dict:
 
     async def follow() -> None:
         nonlocal followed
-        async for _ in log.follow(after=0, pace_s=0.02, skip=skip):
+        async for _ in log.follow(after=0, pace_s=pace_s, skip=skip):
             followed += 1
 
     try:
@@ -90,20 +91,22 @@ def child(argv: list[str]) -> None:
     p.add_argument("--code", required=True)
     p.add_argument("--batches", type=int, required=True)
     p.add_argument("--per-batch", type=int, required=True)
+    p.add_argument("--follow-pace", type=float, required=True)
     a = p.parse_args(argv)
     sys.path.insert(0, str(Path(a.code).resolve()))
     try:
         import uvloop  # noqa: PLC0415 - as the gateway runs (venue/serve.py)
 
-        result = uvloop.run(_cycles(a.batches, a.per_batch))
+        result = uvloop.run(_cycles(a.batches, a.per_batch, a.follow_pace))
     except ImportError:
-        result = asyncio.run(_cycles(a.batches, a.per_batch))
+        result = asyncio.run(_cycles(a.batches, a.per_batch, a.follow_pace))
     print("RESULT " + json.dumps(result))
 
 
-def run_code(code: str, batches: int, per_batch: int) -> dict:
+def run_code(code: str, batches: int, per_batch: int, pace_s: float) -> dict:
     out = subprocess.run([sys.executable, __file__, "child", "--code", code, "--batches", str(batches),
-                          "--per-batch", str(per_batch)], capture_output=True, text=True, check=False)
+                          "--per-batch", str(per_batch), "--follow-pace", str(pace_s)],
+                         capture_output=True, text=True, check=False)
     for line in out.stdout.splitlines():
         if line.startswith("RESULT "):
             return json.loads(line[7:])
@@ -119,12 +122,19 @@ def main() -> None:
     p.add_argument("--batches", type=int, default=1000, help="cycles of 10 ms (default 1000: 10 s)")
     p.add_argument("--per-batch", type=int, default=5, help="entries a batch (default 5)")
     p.add_argument("--repeat", type=int, default=3, help="runs per code, alternated (default 3)")
+    p.add_argument("--follow-pace", type=float, default=0.05,
+                   help="the follower's pace_s (default 0.05, the gateway's FOLLOW_EVERY_S)")
+    p.add_argument("--baseline-follow-pace", type=float, default=None,
+                   help="the baseline's pace_s (default: --follow-pace); with no --baseline-code, "
+                        "this tree is run again at this pace as the baseline")
     a = p.parse_args()
-    codes = [("this", str(REPO))] + ([("baseline", a.baseline_code)] if a.baseline_code else [])
-    runs: dict[str, list[dict]] = {name: [] for name, _ in codes}
+    base_pace = a.follow_pace if a.baseline_follow_pace is None else a.baseline_follow_pace
+    base_code = a.baseline_code or (str(REPO) if a.baseline_follow_pace is not None else None)
+    codes = [("this", str(REPO), a.follow_pace)] + ([("baseline", base_code, base_pace)] if base_code else [])
+    runs: dict[str, list[dict]] = {name: [] for name, _, _ in codes}
     for r in range(a.repeat):
-        for name, code in (codes if r % 2 == 0 else codes[::-1]):
-            res = run_code(code, a.batches, a.per_batch)
+        for name, code, pace in (codes if r % 2 == 0 else codes[::-1]):
+            res = run_code(code, a.batches, a.per_batch, pace)
             runs[name].append(res)
             print(f"  {name:8s} run {r + 1}/{a.repeat}: {1e6 * res['cpu_s'] / res['entries']:6.1f} us CPU/entry "
                   f"({res['entries']} entries, follower decoded {res['followed_decoded']}, "
@@ -132,14 +142,15 @@ def main() -> None:
     print()
     print(f"{'code':10s} {'us CPU/entry':>13s} {'us CPU/cycle':>13s}  runs (us/entry)")
     med = {}
-    for name, _ in codes:
+    for name, _, _ in codes:
         per = [1e6 * x["cpu_s"] / x["entries"] for x in runs[name]]
         med[name] = statistics.median(per)
         print(f"{name:10s} {med[name]:13.1f} {med[name] * a.per_batch:13.1f}  {' '.join(f'{v:.1f}' for v in per)}")
     if "baseline" in med:
         print(f"ratio baseline/this: {med['baseline'] / med['this']:.2f}x")
     print(f"settings: {a.batches} cycles of one append_many of {a.per_batch} move_played entries then 10 ms; "
-          f"a follower paced 20 ms skipping its own; Redis {REDIS}; CPU = this process only; "
+          f"a follower paced {' / '.join(f'{c[0]} {c[2] * 1000:g} ms' for c in codes)}, skipping its own; "
+          f"Redis {REDIS}; CPU = this process only; "
           f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f} at the end")
 
 

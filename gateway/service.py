@@ -81,7 +81,11 @@ HANDLE_SLICE = 64  # messages handled before the loop lets the MQTT reader and t
 FLUSH_EVERY_S = 0.010
 # The gateway knows its own entries (their seqs come back from the append): it reads the log for the
 # others' (the organiser's rounds, the arbiters' decisions, other shards' boards) at most this often.
-FOLLOW_EVERY_S = 0.02
+# Each read under load also brings back the gateway's own appends since the last (XREAD BLOCK wakes
+# on every one): 50 ms against 20 saved 8% of the store cycle's CPU (bench/bench_log_cycle.py
+# --follow-pace 0.05 --baseline-follow-pace 0.02: 185.6 against 200.7 us an entry), and an arbiter's
+# decision taking effect 30 ms later is not something a person sees.
+FOLLOW_EVERY_S = 0.05
 
 
 def now_ms() -> int:
