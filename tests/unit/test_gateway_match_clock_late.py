@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 
 from devices.checkers_script import match_scripts
+from gateway.hall import Hall
 from tests.unit.test_gateway_match import GAME_25, GAME_26, T, Gateway
 
 ONE, TWO = match_scripts(GAME_25, GAME_26, "1")
@@ -81,6 +82,10 @@ def test_the_pause_of_game_one_after_the_first_move_of_game_two_is_game_ones():
     assert state.games["1-1.2"].clock["running"] == TWO.first_side
     assert state.boards["1"].game == "1-1.2" and state.boards["1"].devices["clock"].last == pause + 1
     assert not gw.entries("seq_gap")
+    again = Hall(T)  # the state is the fold of the log (DESIGN.md "one fold")
+    for (type_, data), at in zip(gw.log, gw.stamps):
+        again.fold(type_, data, at)
+    assert again.state.snapshot() == state.snapshot()
 
 
 def test_the_clock_started_after_the_balloted_moves_is_game_twos():
@@ -128,9 +133,7 @@ def test_the_clocks_late_result_of_game_one_does_not_end_game_two():
 
 
 def test_a_gateway_rebuilt_from_the_log_attributes_the_late_pause_the_same():
-    # the state is the fold of the log (DESIGN.md "one fold"): a restart in the middle changes nothing
-    from gateway.hall import Hall
-
+    # a restart between the board's first move of game 2 and the clock's late pause changes nothing
     gw = LateClock()
     clocks = play_game_one(gw)
     pause = gw.seq["clock"] + 1
