@@ -31,7 +31,9 @@ Rules applied here (docs/protocol.md has the device-side view):
 - castling with the rook first on a sensor board: the rook move waits for the next snapshot or
   press (``placement_seen`` "pending");
 - checkers matches (11-Man National 2017 X.A.b): once the board's game has ended, its next ``move``
-  or clock ``start`` begins the next game of the match (``match_game_started``);
+  or clock ``start`` begins the next game of the match (``match_game_started``); until the clock's
+  first reading in the next game, its stopped readings and results are the ended game's, even after
+  the board's first move of the next (``_clock_game``);
 - a checkers game with a ballot opens with the ballot's three moves (X.A.d): another legal move
   among the first three plies is refused like an illegal move, and the board held.
 """
@@ -82,8 +84,11 @@ class Decider:
         move is ended first: the message then meets the game as the Laws have it)."""
         board = self.state.boards[msg.board]
         self._next_game(turn, board, msg)
-        self.start_due(turn, self.state.games[board.game])
-        getattr(self, f"_on_{msg.kind}")(turn, board, self.state.games[board.game], msg)
+        g = self.state.games[board.game]
+        self.start_due(turn, g)
+        if g.clock_event is None and msg.device == "clock":
+            g = self._clock_game(g, msg)
+        getattr(self, f"_on_{msg.kind}")(turn, board, g, msg)
 
     def start_due(self, turn, g: GameState) -> None:
         """A game set up from a position (its SETUP's ``fen``) is judged before its first move
@@ -116,6 +121,19 @@ class Decider:
         nxt = self.state.games[board.queue[0]]
         turn.emit(MatchGameStarted(game=nxt.id, follows=game.id, match=(nxt.setup.get("match") or {}).get("id"),
                                    **ids(msg)))
+
+    def _clock_game(self, g: GameState, msg: Message) -> GameState:
+        """The game a clock device's message belongs to while the board's game ``g`` has no clock
+        reading: the match game ``g`` follows, when the clock's last reading was that game's and the
+        message shows no side's time running (a pause, a setting while stopped) or is the clock's
+        result, else ``g``. The clock is paused between the games and moves on to the next by its
+        ``start`` (X.A.b; docs/protocol.md "Two games on one board"), and the board and the clock
+        are ordered apart, so the board's first move of game 2 can reach the gateway before the
+        clock's pause at the end of game 1. A clock running for a side is game 2's (its start lost)."""
+        if msg.kind == "clock" and (msg.body.get("event") == "start" or msg.body.get("running") is not None):
+            return g
+        before = self.state.games.get((g.setup.get("match") or {}).get("follows") or "")
+        return before if before is not None and before.clock_event is not None else g
 
     # ----- message kinds ------------------------------------------------------------------------
     @staticmethod
@@ -204,7 +222,7 @@ class Decider:
 
     def _on_clock(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
         body = msg.body
-        if body["event"] in ("press", "resume", "start"):
+        if body["event"] in ("press", "resume", "start") and g.id == board.game:
             self._release(turn, board)
             g = self.state.games[board.game]
         before = dict(g.clock) if g.clock else None

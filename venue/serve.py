@@ -306,17 +306,19 @@ async def _forever() -> None:
 async def prepare(log, tournament_file, round_arg: str | None, variant: str, start_ms: int | None = None,
                   accept_changes: bool = False):
     """Set the hall up in ``log`` (``venue.start_up.StartUp``: the lines to print, the round's
-    set-up, whether it was logged now): a PGN file of pairings is logged as ``round_started``
-    unless that round is there; otherwise ``venue.start_up.start_up`` registers the tournament
-    file (the same file appends nothing; a changed one is refused while a round is in play unless
-    ``accept_changes``) and starts round ``round_arg`` (None: round 1 if no round is in the log yet,
-    else carry on) with its start ``start_ms`` (``--round-start``; None: the file's schedule)."""
-    from venue.start_up import StartUp, start_up
+    set-up, whether it was logged now). The tournament file, when given, is registered first
+    whatever the round (``venue.start_up``: the same file appends nothing; a changed one is refused
+    while a round is in play unless ``accept_changes``). A PGN file of pairings is then logged as
+    ``round_started`` unless that round is there; otherwise ``venue.start_up.start_up`` starts round
+    ``round_arg`` (None: round 1 if no round is in the log yet, else carry on) with its start
+    ``start_ms`` (``--round-start``; None: the file's schedule). CliError as ``start_up``."""
+    from venue.start_up import StartUp, register_file, start_up
 
     if round_arg is not None and not round_arg.isdigit():
         setup = round_setup(round_arg, variant)
+        lines = await register_file(log, tournament_file, accept_changes) if tournament_file is not None else []
         added = await ensure_round(log, setup)
-        return StartUp([_round_note(setup, added)], setup, added)
+        return StartUp([*lines, _round_note(setup, added)], setup, added)
     return await start_up(log, tournament_file, int(round_arg) if round_arg else None, start_ms, accept_changes)
 
 

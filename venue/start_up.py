@@ -49,12 +49,8 @@ async def start_up(log, t, round_no: int | None, start_ms: int | None = None, ac
     from venue.tournament import pair_and_log
 
     now_ms = int(time.time() * 1000) if now_ms is None else now_ms
-    state, registered = HallState(), None
+    state, registered = await _folded(log)
     view = TournamentView(state)  # the standings read the same state
-    for entry in await log.read(0):
-        state.apply(entry)
-        if entry.type == ENTRY_TYPE:
-            registered = entry.data
     if t is None and round_no is not None:
         raise CliError("--round N (a round number) needs --tournament FILE.toml to pair it from")
     carry = _round_to_carry_on(state, round_no)
@@ -62,12 +58,7 @@ async def start_up(log, t, round_no: int | None, start_ms: int | None = None, ac
         _check_startable(state, t, round_no or 1, start_ms, now_ms)  # before anything is written
     out = StartUp()
     if t is not None:
-        reg = registration(registered, t, rounds_in_play(state), accept_changes)
-        if reg.outcome == "refused":
-            raise CliError(refusal(reg))
-        if reg.data is not None:
-            state.apply(await log.append(ENTRY_TYPE, reg.data))
-        out.lines += registration_lines(reg, t)
+        out.lines += await _register(log, state, registered, t, accept_changes)
     if carry is not None:
         out.setup = _setup_of(state, carry)
         out.lines.append(round_line(state, carry, now_ms, start_ms is not None, round_no))
@@ -80,6 +71,34 @@ async def start_up(log, t, round_no: int | None, start_ms: int | None = None, ac
         state.fold(RoundStarted.TYPE, out.setup, now_ms)
         out.lines.append(round_line(state, str(number), now_ms, start_ms is not None, round_no, new=True))
     return out
+
+
+async def register_file(log, t, accept_changes: bool = False) -> list[str]:
+    """Register the tournament file ``t`` as :func:`start_up` does (module docstring, step 1) for a
+    round that comes from elsewhere (``--round FILE.pgn``): the log must hold the tournament whatever
+    sets its rounds up, or what folds the log (views, a restarted gateway) has no tournament. Returns
+    the lines to print; CliError when the changed file is refused (nothing written)."""
+    state, registered = await _folded(log)
+    return await _register(log, state, registered, t, accept_changes)
+
+
+async def _folded(log) -> tuple[HallState, dict | None]:
+    """The log folded, and the data of its latest ``tournament_registered`` (None: none)."""
+    state, registered = HallState(), None
+    for entry in await log.read(0):
+        state.apply(entry)
+        if entry.type == ENTRY_TYPE:
+            registered = entry.data
+    return state, registered
+
+
+async def _register(log, state: HallState, registered: dict | None, t, accept_changes: bool) -> list[str]:
+    reg = registration(registered, t, rounds_in_play(state), accept_changes)
+    if reg.outcome == "refused":
+        raise CliError(refusal(reg))
+    if reg.data is not None:
+        state.apply(await log.append(ENTRY_TYPE, reg.data))
+    return registration_lines(reg, t)
 
 
 def _check_startable(state: HallState, t, number: int, start_ms: int | None, now_ms: int) -> None:
