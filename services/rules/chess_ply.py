@@ -157,7 +157,8 @@ def play_plain_uci(board: chess.Board, text: str, in_check: bool) -> tuple[chess
         san += chess.SQUARE_NAMES[target]
     move = chess.Move(origin, target, promotion)
     board.push(move)
-    if board.is_check():
+    their_king = (board.kings & board.occupied_co[not us]).bit_length() - 1
+    if board.attackers_mask(us, their_king):  # Board.is_check() without looking the king up again
         san += "+" if any(board.generate_legal_moves()) else "#"
     return move, san
 
