@@ -1,11 +1,14 @@
 """A game of chess under the FIDE Laws of Chess, behind the ``services.rules.base.Game`` interface.
 
-python-chess underneath, never trusted with unchecked input (field case F05): every move goes through
-``chess_moves.parse_move``. After every ply the game knows how it ended, if it did (checkmate 5.1.1,
-stalemate 5.2.1, dead position 5.2.2: by insufficient material, by a blockade or by force
-(``chess_unwinnable.DeadPositionWatch``), fivefold repetition 9.6.1, 75 moves 9.6.2, with a mate on
-the last move taking precedence), and which draws can be claimed (9.2, 9.3), with the evidence an
-arbiter checks. Repetitions are tracked incrementally (``RepetitionTable``).
+python-chess underneath, never trusted with unchecked input (field case F05): every move is judged
+legal before python-chess pushes it, by ``chess_ply.play_plain_uci`` (an e-board's usual ply, FIDE
+Laws 3.1-3.9, SAN as Appendix C writes it) or else python-chess's ``parse_uci`` and
+``chess_moves.parse_move`` (which also words the refusals, 7.5.1). After every ply the game knows
+how it ended, if it did (checkmate 5.1.1, stalemate 5.2.1, dead position 5.2.2: by insufficient
+material, by a blockade or by force (``chess_unwinnable.DeadPositionWatch``), fivefold repetition
+9.6.1, 75 moves 9.6.2, with a mate on the last move taking precedence), and which draws can be
+claimed (9.2, 9.3), with the evidence an arbiter checks. Repetitions are tracked incrementally
+(``RepetitionTable``).
 
 A game set up from a FEN is judged before its first move: a position that is already over (mate,
 stalemate, 75 moves, a dead position, searched as thoroughly as at a flag fall) is the ``outcome`` at
