@@ -1,11 +1,14 @@
 """A game of chess under the FIDE Laws of Chess, behind the ``services.rules.base.Game`` interface.
 
-python-chess underneath, never trusted with unchecked input (field case F05): every move goes through
-``chess_moves.parse_move``. After every ply the game knows how it ended, if it did (checkmate 5.1.1,
-stalemate 5.2.1, dead position 5.2.2: by insufficient material, by a blockade or by force
-(``chess_unwinnable.DeadPositionWatch``), fivefold repetition 9.6.1, 75 moves 9.6.2, with a mate on
-the last move taking precedence), and which draws can be claimed (9.2, 9.3), with the evidence an
-arbiter checks. Repetitions are tracked incrementally (``RepetitionTable``).
+python-chess underneath, never trusted with unchecked input (field case F05): every move is judged
+legal before python-chess pushes it, by ``chess_ply.play_plain_uci`` (an e-board's usual ply, FIDE
+Laws 3.1-3.9, SAN as Appendix C writes it) or else python-chess's ``parse_uci`` and
+``chess_moves.parse_move`` (which also words the refusals, 7.5.1). After every ply the game knows
+how it ended, if it did (checkmate 5.1.1, stalemate 5.2.1, dead position 5.2.2: by insufficient
+material, by a blockade or by force (``chess_unwinnable.DeadPositionWatch``), fivefold repetition
+9.6.1, 75 moves 9.6.2, with a mate on the last move taking precedence), and which draws can be
+claimed (9.2, 9.3), with the evidence an arbiter checks. Repetitions are tracked incrementally
+(``RepetitionTable``).
 
 A game set up from a FEN is judged before its first move: a position that is already over (mate,
 stalemate, 75 moves, a dead position, searched as thoroughly as at a flag fall) is the ``outcome`` at
@@ -27,6 +30,7 @@ from services.rules.chess_claims import (
     threefold_claims,
 )
 from services.rules.chess_moves import parse_move
+from services.rules.chess_ply import play_plain_uci
 from services.rules.chess_position import CASTLING, fen_of_key, has_legal_move, position_key
 from services.rules.repetition import RepetitionTable
 from services.rules.chess_unwinnable import (
@@ -113,6 +117,7 @@ class ChessGame:
         self._insufficient = board.is_insufficient_material()
         self._claims: list[Claim] | None = None
         self._dead_watch = DeadPositionWatch(board)
+        self._in_check = False if standard else board.is_check()  # then read from each SAN's suffix
         found = None if standard else board.outcome()
         self._outcome = None if found is None else Outcome(
             result_for_winner(None if found.winner is None else _SIDE[found.winner]),
@@ -190,18 +195,24 @@ class ChessGame:
             fen = board.fen()
             raise MoveRefused(str(move), f"the game has ended ({self._outcome.result}, "
                                          f"{self._outcome.termination}): {move} in {fen}", fen)
-        # Fast path for the e-boards' plain UCI; anything else (SAN, king-takes-rook, bad input)
-        # goes through parse_move, which also words the refusals.
-        try:
-            legal = board.parse_uci(move)
-        except (ValueError, TypeError):
-            legal = None
-        if legal and move[2:4] == chess.SQUARE_NAMES[legal.to_square]:
-            uci, note = move, None
+        # The e-boards' usual ply (plain UCI, not in check, not castling nor en passant) is judged
+        # and written by chess_ply in one look; anything else goes to python-chess: parse_uci, and
+        # parse_move for SAN, king-takes-rook and bad input (it also words the refusals).
+        quick = play_plain_uci(board, move, self._in_check) if type(move) is str else None
+        if quick is not None:
+            uci, note, san = move, None, quick[1]
         else:
-            legal, note = parse_move(board, move)
-            uci = legal.uci()
-        san = board.san_and_push(legal)
+            try:
+                legal = board.parse_uci(move)
+            except (ValueError, TypeError):
+                legal = None
+            if legal and move[2:4] == chess.SQUARE_NAMES[legal.to_square]:
+                uci, note = move, None
+            else:
+                legal, note = parse_move(board, move)
+                uci = legal.uci()
+            san = board.san_and_push(legal)
+        self._in_check = san[-1] in "+#"
         self._ply = ply = self._ply + 1
         key = position_key(board)
         zeroing = board.halfmove_clock == 0  # push resets it on captures and pawn moves only
