@@ -138,7 +138,7 @@ def play_plain_uci(board: chess.Board, text: str, in_check: bool) -> tuple[chess
         if promotion is not None:
             return None
         piece_type = board.piece_type_at(origin)
-        if not _reach(piece_type, origin, occupied) & to_bb:
+        if piece_type is None or not _reach(piece_type, origin, occupied) & to_bb:  # None: not on a piece
             return None
         if piece_type == chess.KING:
             if board.is_attacked_by(not us, target):
