@@ -206,7 +206,10 @@ class ChessGame:
                 legal = board.parse_uci(move)
             except (ValueError, TypeError):
                 legal = None
-            if legal and move[2:4] == chess.SQUARE_NAMES[legal.to_square]:
+            # the text is the move's UCI unless python-chess read it as another (king-takes-rook
+            # castling; a castling with a promotion letter, "e1g1q", which it reads as "e1g1")
+            if (legal and move[2:4] == chess.SQUARE_NAMES[legal.to_square]
+                    and (len(move) == 4) == (legal.promotion is None)):
                 uci, note = move, None
             else:
                 legal, note = parse_move(board, move)

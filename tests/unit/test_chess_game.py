@@ -115,6 +115,15 @@ def test_F02_king_takes_rook_is_castling_and_noted():
     assert (plain.san, plain.note) == ("O-O", None)
 
 
+def test_a_castling_sent_with_a_promotion_letter_is_recorded_as_the_castling_played():
+    """python-chess reads "e1g1q" with the king on e1 as castling (parse_uci drops the letter, as it
+    turns e1h1 into e1g1: F02); the log's ``move`` must be the move played, UCI "e1g1" (FIDE Laws
+    3.8.2: castling is a move of the king two squares), not the text. Found by the hypothesis test
+    of chess_ply in a real game's position (test_chess_ply_oracle.py); the gateway recorded "e1g1q"."""
+    played = ChessGame("r1bqkb1r/pp1n1ppp/3p1n2/1B2p3/3NP3/2N5/PPP2PPP/R1BQK2R w KQkq - 2 7").play("e1g1q")
+    assert (played.move, played.san) == ("e1g1", "O-O")
+
+
 def test_F03c_mate_on_the_move_completing_75_moves_is_checkmate():
     """F03(c): FEN k7/8/1K6/8/8/8/8/7R w - - 149 120, h1h8 is checkmate, 1-0 (Laws 9.6.2)."""
     game = ChessGame("k7/8/1K6/8/8/8/8/7R w - - 149 120")
