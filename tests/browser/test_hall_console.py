@@ -123,6 +123,19 @@ async def test_grid_shows_an_offline_board_within_2_s_and_checks_in_from_the_gri
         await page.wait_for_selector('#grid .tile[data-board="3"].offline .dev.off', timeout=2000)
         assert time.monotonic() - started < 2.0
         assert "1 offline" in await page.text_content("#hall-summary")
+        # Board 1's clock started with two h:mm:ss times (the protocol's start, docs/protocol.md; the
+        # 90-minute control's 1:30:00): both clocks and "running" read whole on the 168 px tile (a
+        # new user's console cut it to "runni").
+        await dev.publish(f"venue/{slug}/boards/1/clock", json.dumps(
+            {"seq": 1, "event": "start", "white_ms": 5_400_000, "black_ms": 5_400_000, "running": "white"}), qos=1)
+        tile1 = '#grid .tile[data-board="1"]'
+        await page.wait_for_selector(f"{tile1} .t-state >> text=running", timeout=5000)
+        cut = await page.eval_on_selector_all(
+            f"{tile1} .t-clock > span",
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1"
+            " || e.getBoundingClientRect().right > e.closest('.tile').getBoundingClientRect().right)"
+            ".map(e => e.textContent)")
+        assert cut == []
         await page.screenshot(path=str(HERE / "hall-grid.png"), full_page=True)
         # The filter keeps the boards with open problems: the offline one (the round has no start
         # time, so nobody is late yet).
