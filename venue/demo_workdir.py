@@ -20,14 +20,25 @@ PID_FILE = "venue-demo.pid"
 
 
 def _alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (signal 0 checks without signalling)."""
+    """Whether process ``pid`` runs (signal 0 checks without signalling). A zombie does not: a demo
+    killed with -9 stays one until its parent (the shell) reaps it, which a restart right after the
+    kill can beat (a new user's run left the dead demo's directory behind so)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:  # another user's process: alive
         return True
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether ``pid`` is a zombie (Linux ``/proc/PID/stat`` state ``Z``); False where /proc is not."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
 def remove_abandoned(root: str | Path | None = None) -> list[Path]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from venue import demo_workdir as w
@@ -40,3 +41,25 @@ def test_the_workdir_names_its_process_and_goes_away_on_exit():
         assert Path(tmp).name.startswith(w.PREFIX)
         assert (Path(tmp) / w.PID_FILE).read_text() == str(os.getpid())
     assert not Path(tmp).exists()
+
+
+def test_a_demo_killed_and_not_yet_reaped_counts_as_dead(tmp_path):
+    """A new user's run: `kill -9` of the demo, then `./run demo` 0.3 s later: the killed demo was
+    still a zombie (state Z: dead, not yet reaped by its parent) and its directory stayed. A zombie
+    runs nothing: its directory is removed like any dead demo's."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        child.kill()
+        for _ in range(200):  # dead, unreaped: /proc shows Z until wait()
+            if Path(f"/proc/{child.pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z":
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError("the killed child never showed as a zombie")
+        zombie = tmp_path / f"{w.PREFIX}zombie"
+        zombie.mkdir()
+        (zombie / w.PID_FILE).write_text(str(child.pid))
+        assert w.remove_abandoned(tmp_path) == [zombie]
+        assert not zombie.exists()
+    finally:
+        child.wait()
