@@ -328,12 +328,23 @@ class RedisLog(AppendsBatches):
 
     # -- reading -----------------------------------------------------------------------------
 
+    @staticmethod
+    async def _read_again(call):
+        """``await call()`` (a read: idempotent), once more after a connection error: a connection of
+        the pool left idle across a Redis restart fails its first command (since the appends hold
+        a lane of their own, nothing else cycles the pool's connections; redis-py's retries are off
+        here, the log decides its own). The failed connection is dropped by redis-py."""
+        try:
+            return await call()
+        except RedisConnectionError:
+            return await call()
+
     async def epoch(self) -> str | None:
         """The log's epoch in Redis; None while the log is empty."""
         self._check_open()
         try:
             # decode_responses=True: a str (redis-py types every reply as bytes | str | None)
-            return await self._client.get(self._epoch_key)  # type: ignore[return-value]
+            return await self._read_again(lambda: self._client.get(self._epoch_key))  # type: ignore[return-value]
         except RedisError as exc:
             raise self._error("read", exc) from exc
 
@@ -344,13 +355,16 @@ class RedisLog(AppendsBatches):
         cursor = max(after, 0)
         while limit is None or len(out) < limit:
             want = _PAGE if limit is None else min(_PAGE, limit - len(out))
-            pipe = self._client.pipeline(transaction=False)
-            pipe.get(self._epoch_key)
-            pipe.xlen(self._stream)
-            pipe.xrange(self._stream, min=f"({cursor}-0", count=want)
+            def page(cursor=cursor, want=want):
+                pipe = self._client.pipeline(transaction=False)
+                pipe.get(self._epoch_key)
+                pipe.xlen(self._stream)
+                pipe.xrange(self._stream, min=f"({cursor}-0", count=want)
+                return pipe.execute()
+
             before = self._identity.snapshot()
             try:
-                epoch, length, items = await pipe.execute()
+                epoch, length, items = await self._read_again(page)
             except RedisError as exc:
                 raise self._error("read", exc) from exc
             self._identity.check(epoch, length, before=before)
@@ -363,12 +377,15 @@ class RedisLog(AppendsBatches):
     async def last_seq(self) -> int:
         """The highest seq (the last stream ID), 0 when empty."""
         self._check_open()
-        pipe = self._client.pipeline(transaction=False)
-        pipe.get(self._epoch_key)
-        pipe.xrevrange(self._stream, count=1)
+        def top_item():
+            pipe = self._client.pipeline(transaction=False)
+            pipe.get(self._epoch_key)
+            pipe.xrevrange(self._stream, count=1)
+            return pipe.execute()
+
         before = self._identity.snapshot()
         try:
-            epoch, top = await pipe.execute()
+            epoch, top = await self._read_again(top_item)
         except RedisError as exc:
             raise self._error("read", exc) from exc
         last = int(top[0][0].split("-", 1)[0]) if top else 0

@@ -171,3 +171,26 @@ async def test_the_shipped_redis_conf_keeps_every_acknowledged_entry_through_kil
     finally:
         await log.close()
         server.stop()
+
+
+async def test_a_read_after_a_redis_restart_does_not_fail_on_the_pools_stale_connection(private_redis):
+    """A log read (epoch, read, last_seq) on a connection of the pool that stayed idle while Redis
+    was killed and started again: the first command on it finds the connection closed. Reads are
+    idempotent: the read is made once more on a fresh connection, and the caller gets the answer
+    (seen once in CI after the appends moved to a lane of their own: the writer no longer cycled
+    the pool's connections). Persistence is off here, so the restarted Redis is empty."""
+    writer = short_log(private_redis)
+    reader = RedisLog(private_redis.url, "empty-tournament", socket_timeout=0.2)  # a log with no entry
+    try:
+        await writer.append("round_started", {"round": "1"})
+        assert await writer.epoch() is not None  # the pool's connection, now idle
+        assert await reader.last_seq() == 0  # the reader's pool has an idle connection too
+        private_redis.restart()
+        assert await writer.epoch() is None  # answered; the writer's own checks refuse the emptied log later
+        private_redis.restart()
+        assert await reader.read() == []
+        private_redis.restart()
+        assert await reader.last_seq() == 0
+    finally:
+        await writer.close()
+        await reader.close()
