@@ -344,7 +344,7 @@ class RedisLog(AppendsBatches):
         self._check_open()
         try:
             # decode_responses=True: a str (redis-py types every reply as bytes | str | None)
-            return await self._read_again(lambda: self._client.get(self._epoch_key))  # type: ignore[return-value]
+            return await self._read_again(lambda: self._client.get(self._epoch_key))
         except RedisError as exc:
             raise self._error("read", exc) from exc
 
