@@ -12,7 +12,8 @@ Ordering (DESIGN.md "Device protocol"; state in ``services.state.model.DeviceSeq
 messages are applied exactly once and in ``seq`` order:
 
 - ``seq <= last`` (or already held): a duplicate (QoS 1 redelivery, a device retry): acknowledged,
-  recorded as ``message_duplicate``, ignored; a seq inside a hole a ``seq_gap`` skipped is applied;
+  recorded as ``message_duplicate``, ignored; a seq inside a hole a ``seq_gap`` skipped is applied,
+  and so is another move under a seq whose move was refused (``DeviceSeq.refused``);
 - ``seq == last + 1``: applied, then every held message that now follows;
 - ``seq > last + 1``: held (``message_held``, in the log) for up to ``hold_ms`` for the missing ones;
   the device is asked to send again from the missing seq at once and every ``ask_every_ms`` (the
@@ -448,15 +449,18 @@ class Hall:
         return referee.earliest(referee.next_due(self.state, g, now_ms), presses)
 
     def _another_move_for_a_refused_seq(self, board, dev: DeviceSeq, msg: Message) -> bool:
-        """True when ``msg`` repeats the seq of the device's last message, a move that was refused,
-        with another move (``DeviceSeq.refused``): a device that sent a wrong move and then the
-        right one under the same seq (or a stray publish that took the board's next seq) must not
-        have the right one ignored as a duplicate; the same move again is a duplicate as ever."""
-        refused = dev.refused
-        if refused is None or msg.kind != "move" or msg.seq != refused[0] or msg.seq != dev.last:
+        """True when ``msg`` carries the seq of a move that was refused, with another move
+        (``DeviceSeq.refused``): a device that sent a wrong move and then the right one under the
+        same seq, or a stray publish that took the board's next seq (and maybe jumped further, its
+        jump applied after the hold), must not have its own message ignored as a duplicate; the
+        same move again is a duplicate as ever."""
+        if not dev.refused or msg.kind != "move" or msg.seq is None:
+            return False
+        moves = dev.refused_moves(msg.seq)
+        if not moves:
             return False
         g = self.state.board_game(msg.board)
-        return g is not None and self.decider.move_text(board, g, msg.body) != refused[1]
+        return g is not None and self.decider.move_text(board, g, msg.body) not in moves
 
     def _apply(self, turn: Turn, msg: Message) -> None:
         try:

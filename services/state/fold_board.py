@@ -40,8 +40,7 @@ def _rejected(state: HallState, ev: MoveRejected, at: int, ch: Changes) -> None:
     board = state.boards[ev.board]
     if ev.move is not None and ev.seq is not None and ev.device is not None:
         dev = board.device(ev.device)
-        if ev.seq == dev.last:  # DeviceSeq.refused: the same seq with another move is the move meant
-            dev.refused = [ev.seq, ev.move]
+        dev.refuse(ev.seq, ev.move)  # DeviceSeq.refused: the same seq with another move is the move meant
     if ev.held and not board.held:  # the first illegal move is the irregularity; later ones wait
         board.held, board.held_by, board.held_move, board.held_press = True, ev.side, ev.move, None
 

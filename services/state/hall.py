@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 from services.eventlog.base import Entry
 from services.events import BadEvent, Device, Event, decode
-from services.events.device import FromDevice, MessageHeld, MessageRejected
+from services.events.device import FromDevice, MessageHeld, MessageRejected, MoveRejected
 from services.regulations.model import Tournament
 from services.state.changes import Changes
 from services.state.model import BoardState, GameState, RoundState
@@ -122,8 +122,8 @@ class HallState:
                 board = self.boards.get(used[0])
                 if board is not None:
                     dev = board.device(used[1])
-                    if dev.refused is not None and used[2] >= dev.refused[0]:
-                        dev.refused = None  # that seq is used again (the move meant), or a later one
+                    if not isinstance(event, MoveRejected):
+                        dev.used(used[2])  # DeviceSeq.refused: the move meant came under that seq
                     dev.mark(used[2])
             if handler is not None:
                 handler(self, event, at, changes)

@@ -27,15 +27,35 @@ class DeviceSeq:
     """One device's messages: ``last`` applied ``seq`` (0: none), ``holes`` (``[first, last]``
     ranges a ``seq_gap`` skipped: a late message inside one is applied, not a duplicate),
     ``waiting`` (seq -> ``MessageHeld`` data: held for a missing seq), ``waiting_since`` (ms),
-    ``refused`` (``[seq, move]``: the move of the device's last seq, refused (``move_rejected``): a
-    later message with that seq and another move is not a duplicate but the move meant, since the
-    refusal changed nothing in the game; None once anything else used that seq or a later one)."""
+    ``refused`` (``[[seq, move], ...]``, oldest first, at most ``MAX_REFUSED``: moves refused
+    (``move_rejected``) under a seq that nothing else has used since: a later message with one of
+    those seqs and another move is not a duplicate but the move meant, since a refusal changes
+    nothing in the game. That holds for any such seq, not only the device's last: a stray publish
+    that took the board's next seq with an illegal move and then jumped the seq further must not
+    turn the board's own message with the first seq into a "duplicate" once the jump was applied)."""
 
     last: int = 0
     holes: list[list[int]] = field(default_factory=list)
     waiting: dict[int, dict] = field(default_factory=dict)
     waiting_since: int | None = None
-    refused: list | None = None
+    refused: list[list] = field(default_factory=list)
+
+    MAX_REFUSED = 16  # a device refused more often than that under seqs still open is broken; keep the newest
+
+    def refuse(self, seq: int, move: str) -> None:
+        """A move under ``seq`` was refused (``move_rejected``): ``seq`` stays open for another move."""
+        if [seq, move] not in self.refused:
+            self.refused.append([seq, move])
+            del self.refused[:-self.MAX_REFUSED]
+
+    def used(self, seq: int) -> None:
+        """``seq`` was used by something other than a refused move: no longer open."""
+        if self.refused:
+            self.refused = [r for r in self.refused if r[0] != seq]
+
+    def refused_moves(self, seq: int) -> list[str]:
+        """The moves refused under ``seq`` while it stays open (empty: not open)."""
+        return [r[1] for r in self.refused if r[0] == seq]
 
     def mark(self, seq: int) -> None:
         """``seq`` was applied."""
