@@ -33,7 +33,7 @@ Rules applied here (docs/protocol.md has the device-side view):
 - checkers matches (11-Man National 2017 X.A.b): once the board's game has ended, its next ``move``
   or clock ``start`` begins the next game of the match (``match_game_started``); until the clock's
   first reading in the next game, its stopped readings and results are the ended game's, even after
-  the board's first move of the next (``_clock_game``);
+  the board's first move of the next (``gateway.clock_game``);
 - a checkers game with a ballot opens with the ballot's three moves (X.A.d): another legal move
   among the first three plies is refused like an illegal move, and the board held.
 """
@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import chess
 
-from gateway import compose, irregular, laws
+from gateway import clock_game, compose, irregular, laws
 from gateway import placement as pl
 from gateway.payload import UCI, Message, ids
 from services.clock.expiry import judge_period_added
@@ -86,8 +86,8 @@ class Decider:
         self._next_game(turn, board, msg)
         g = self.state.games[board.game]
         self.start_due(turn, g)
-        if g.clock_event is None and msg.device == "clock":
-            g = self._clock_game(g, msg)
+        if msg.device == "clock" and clock_game.asks(g, msg):
+            g = clock_game.clock_game(self.state, g, msg)
         getattr(self, f"_on_{msg.kind}")(turn, board, g, msg)
 
     def start_due(self, turn, g: GameState) -> None:
@@ -121,19 +121,6 @@ class Decider:
         nxt = self.state.games[board.queue[0]]
         turn.emit(MatchGameStarted(game=nxt.id, follows=game.id, match=(nxt.setup.get("match") or {}).get("id"),
                                    **ids(msg)))
-
-    def _clock_game(self, g: GameState, msg: Message) -> GameState:
-        """The game a clock device's message belongs to while the board's game ``g`` has no clock
-        reading: the match game ``g`` follows, when the clock's last reading was that game's and the
-        message shows no side's time running (a pause, a setting while stopped) or is the clock's
-        result, else ``g``. The clock is paused between the games and moves on to the next by its
-        ``start`` (X.A.b; docs/protocol.md "Two games on one board"), and the board and the clock
-        are ordered apart, so the board's first move of game 2 can reach the gateway before the
-        clock's pause at the end of game 1. A clock running for a side is game 2's (its start lost)."""
-        if msg.kind == "clock" and (msg.body.get("event") == "start" or msg.body.get("running") is not None):
-            return g
-        before = self.state.games.get((g.setup.get("match") or {}).get("follows") or "")
-        return before if before is not None and before.clock_event is not None else g
 
     # ----- message kinds ------------------------------------------------------------------------
     @staticmethod
