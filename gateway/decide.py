@@ -34,6 +34,10 @@ Rules applied here (docs/protocol.md has the device-side view):
   or clock ``start`` begins the next game of the match (``match_game_started``); until the clock's
   first reading in the next game, its stopped readings and results are the ended game's, even after
   the board's first move of the next (``gateway.clock_game``);
+- an Armageddon game after a drawn game (Norway Chess 2023): the board's game from the drawn game's
+  end; the clock moves on to it by its ``set`` or ``start``, and what the clock sent before (its
+  result, a press or pause showing the drawn game's times, also resent late from a skipped hole) is
+  the drawn game's (``gateway.clock_game``);
 - a checkers game with a ballot opens with the ballot's three moves (X.A.d): another legal move
   among the first three plies is refused like an illegal move, and the board held.
 """

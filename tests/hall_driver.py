@@ -53,7 +53,8 @@ class Driver:
 
     def send(self, board: str, kind: str, body, *, seq: int | None = None, raw: bytes | None = None,
              after_ms: int = 10):
-        device = "clock" if kind == "clock" else "board"
+        # a result counts on the clock's seq when the clock sends it (docs/protocol.md "Fields")
+        device = "clock" if kind == "clock" or (isinstance(body, dict) and body.get("device") == "clock") else "board"
         if raw is None:
             if seq is None:
                 seq = self.seqs.get((board, device), 0) + 1

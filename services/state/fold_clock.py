@@ -37,6 +37,8 @@ def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
                "at": made}
     g.clock_earliest = ev.earliest_at
     g.clock_event = ev.TYPE
+    if ev.seq is not None and (g.clock_seq is None or ev.seq < g.clock_seq):
+        g.clock_seq = ev.seq
     fields = {"clock"}
     if g.status == "waiting" and running is not None:
         g.status = "playing"

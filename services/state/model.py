@@ -161,7 +161,9 @@ class GameState:
     correction), ``clock`` (the clock device's latest reading ``{white_ms, black_ms, running, at}``;
     ``at`` when it was made, ``services.clock.instant``), ``clock_earliest`` (the earliest instant
     that reading can have been made when it is known only within a window, its ``earliest_at``;
-    else None),
+    else None), ``clock_seq`` (the lowest clock ``seq`` among the game's clock entries: what the
+    clock sent before it, applied late from a hole a ``seq_gap`` skipped, was sent before the
+    game's clock began: ``gateway.clock_game``),
     ``status`` ("waiting"/"playing"/"ended"), ``clock_event`` (the type of the latest clock entry), ``result``, ``termination``, ``claimable``,
     ``last_move``, ``match_clock``, ``time_control``.
 
@@ -208,6 +210,7 @@ class GameState:
     clock: dict | None = None
     clock_earliest: int | None = None
     clock_event: str | None = None
+    clock_seq: int | None = None
     status: str = "waiting"
     result: str = "*"
     termination: str | None = None

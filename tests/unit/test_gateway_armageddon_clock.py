@@ -1,0 +1,317 @@
+"""The drawn game's clock messages after its end, and the Armageddon game's clock on the same board
+(gateway.hall.Hall through ``hall_driver.Driver``, time passed in).
+
+Under Norway Chess 2023 a drawn classical game is followed at once by an Armageddon game on the same
+board (``armageddon_scheduled``: the board's game is the Armageddon from then on), and the devices go
+on with their own ``seq``. The clock still has messages of the drawn game to send (its last press, its
+pause when the players stop it, its result) when the board's result has ended the game, and the
+board and the clock number their messages apart, so those can reach the gateway after the board's
+first Armageddon move, or, resent from a hole a ``seq_gap`` skipped, after the Armageddon's clock
+was set or started. The clock moves on to the Armageddon by being set while stopped to the
+Armageddon's times, then started (docs/protocol.md "An Armageddon game after a drawn game").
+
+Sources: ../shared/regulations/norway-chess-2023.txt, through events/norway-chess-2023.toml: "If the
+classical game is drawn, an Armageddon game will be played. It shall start within 20 minutes of the
+conclusion of the classical game. The player with White pieces will continue with White in
+Armageddon." "The time control for the Armageddon game: white has 10 minutes and black has 7 minutes
+with an increment for both players of 1 second per move, starting from move 41." "Players are not
+allowed to agree to a draw until at least 30 moves have been made by each player." "Each player will
+have 120 minutes on the clock with an increment of 10 seconds after move 40." The drawn game: FIDE
+Candidates 2024, round 1, Abasov - Nepomniachtchi (../shared/data/chess/fide_candidates_2024_open.pgn,
+67 plies, drawn, ``[%clk]`` after every ply; Candidates 2024: 120 minutes for 40 moves, no increment
+before move 41, as in Norway's classical control, so each ply's think time is its side's drop in
+``[%clk]`` and the clock's figures are the real ones); the players agree the draw after it, having
+made 34 and 33 moves. The Armageddon's first plies are the same game's, with its think times.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import chess.pgn
+import pytest
+from hall_driver import Driver
+
+from services.regulations.tournament_file import load_tournament
+
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+NORWAY = load_tournament((EVENTS / "norway-chess-2023.toml").read_text(), "norway-chess-2023.toml")
+MIN = 60_000
+START_MS = 120 * MIN  # "Each player will have 120 minutes on the clock"
+ARMAGEDDON_MS = {"white": 10 * MIN, "black": 7 * MIN}  # "white has 10 minutes and black has 7 minutes"
+MOVE_BEFORE_PRESS_MS = 500  # the board reports the piece, then the player presses
+RESULT_AFTER_MS = 20_000  # the players agree the draw 20 s after White's last press, Black's time running
+PAUSE_AFTER_MS = 3_000  # ... and stop the clock 3 s after the board's result
+SET_AFTER_MS = 5 * MIN  # the arbiter sets the clock for the Armageddon 5 minutes after the end
+START_AFTER_MS = 5 * MIN  # ... and it starts 5 minutes later: "within 20 minutes of the conclusion"
+HOLD_MS = 5_000  # docs/protocol.md: a message after a hole "waits (up to 5 s)"
+DRAWN = "1-1"
+
+
+def test_the_events_armageddon_control_is_norways():
+    # the tournament file says what the regulations say
+    assert NORWAY.time_controls["armageddon"] == {"white": "10m", "black": "7m", "increment": "1s",
+                                                  "increment_from_move": 41, "draw_goes_to": "black"}
+    assert NORWAY.time_controls["classical"] == {"white": "120m", "black": "120m", "increment": "10s",
+                                                 "increment_from_move": 41}
+    assert NORWAY.regulations.armageddon_after_draw
+
+
+@pytest.fixture(scope="module")
+def drawn_game(shared_data) -> chess.pgn.Game:
+    stream = io.StringIO((shared_data / "chess" / "fide_candidates_2024_open.pgn").read_text())
+    for _ in range(2):
+        game = chess.pgn.read_game(stream)
+    assert game is not None and game.headers["White"] == "Abasov, Nijat" and game.headers["Result"] == "1/2-1/2"
+    return game
+
+
+def plies(game: chess.pgn.Game, start: dict) -> list[dict]:
+    """Each ply: the move, the mover, its think time (ms: the drop in ``[%clk]``, no increment before
+    move 41) and both figures after its press, the clock starting at ``start``."""
+    clocks, before, out = dict(start), {"white": START_MS, "black": START_MS}, []
+    for node in game.mainline():
+        side = "white" if node.parent.board().turn else "black"
+        shown = int(node.clock() * 1000)
+        think = before[side] - shown
+        before[side] = shown
+        clocks[side] -= think
+        out.append({"uci": node.move.uci(), "side": side, "think": think, **{f"{s}_ms": clocks[s] for s in clocks}})
+    return out
+
+
+class Board:
+    """Board 1 of round 1 under Norway Chess 2023: its board and clock, and where the clock's
+    messages landed."""
+
+    def __init__(self, game: chess.pgn.Game):
+        self.game = game
+        self.d = Driver("1", config=NORWAY, time_control=NORWAY.time_controls["classical"], hold_ms=HOLD_MS)
+        self.d.now = NORWAY.rounds[0].start_ms
+
+    def clock(self, event: str, figures: dict, running: str | None, *, after_ms: int, seq: int | None = None):
+        return self.d.send("1", "clock", {"event": event, "white_ms": figures["white"], "black_ms": figures["black"],
+                                          "running": running}, seq=seq, after_ms=after_ms)
+
+    def play(self, moves: list[dict], *, press: bool = True) -> None:
+        for p in moves:
+            self.d.move("1", p["uci"], after_ms=p["think"] - MOVE_BEFORE_PRESS_MS)
+            if press:
+                self.press(p)
+
+    def press(self, p: dict, **kw) -> None:
+        self.clock("press", {"white": p["white_ms"], "black": p["black_ms"]},
+                   "black" if p["side"] == "white" else "white", after_ms=kw.pop("after_ms", MOVE_BEFORE_PRESS_MS),
+                   **kw)
+
+    def drawn(self, *, last_press: bool = True) -> dict:
+        """The classical game up to the board's draw by agreement; returns the clock's figures at the
+        pause the players make then (Black's time ran since White's last press)."""
+        moves = plies(self.game, {"white": START_MS, "black": START_MS})
+        self.clock("start", {"white": START_MS, "black": START_MS}, "white", after_ms=0)
+        self.play(moves[:-1])
+        self.play(moves[-1:], press=last_press)
+        self.last = moves[-1]
+        self.d.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"}, after_ms=RESULT_AFTER_MS)
+        (arm,) = self.d.of("armageddon_scheduled")
+        self.arm = arm["id"]
+        return {"white": self.last["white_ms"], "black": self.last["black_ms"] - RESULT_AFTER_MS - PAUSE_AFTER_MS}
+
+    def set_and_start(self) -> None:
+        """The clock set for the Armageddon while stopped, then started for White."""
+        self.clock("set", ARMAGEDDON_MS, None, after_ms=SET_AFTER_MS)
+        self.clock("start", ARMAGEDDON_MS, "white", after_ms=START_AFTER_MS)
+
+    def set_after_a_lost_pause(self) -> int:
+        """The pause lost on the way: the clock's setting for the Armageddon waits for it, and is
+        applied when the hold runs out (``seq_gap``); returns the pause's seq."""
+        pause = self.next_seq()
+        self.clock("set", ARMAGEDDON_MS, None, seq=pause + 1, after_ms=SET_AFTER_MS)
+        self.d.tick(HOLD_MS + 1)
+        assert self.d.of("seq_gap") and self.kinds(self.arm) == ["clock_set"]
+        return pause
+
+    def armageddon(self, count: int = 6) -> list[dict]:
+        """The Armageddon's first ``count`` plies, with the drawn game's think times."""
+        return plies(self.game, ARMAGEDDON_MS)[:count]
+
+    def next_seq(self) -> int:
+        return self.d.seqs.get(("1", "clock"), 0) + 1
+
+    def clock_entries(self, game: str) -> list[tuple[str, dict]]:
+        return [(t, e) for t, e in self.d.entries if t.startswith("clock_") and e.get("game") == game]
+
+    def kinds(self, game: str) -> list[str]:
+        return [t for t, _ in self.clock_entries(game)]
+
+    def state(self, game: str):
+        return self.d.hall.state.games[game]
+
+    def drawn_ends_with(self, paused: dict) -> None:
+        """The drawn game's last clock entry is the players' pause, with its figures."""
+        kind, last = self.clock_entries(DRAWN)[-1]
+        assert (kind, last["white_ms"], last["black_ms"]) == ("clock_paused", paused["white"], paused["black"])
+
+    def no_false_alarm(self) -> None:
+        """No clock disagreement, no penalty, the Armageddon not ended, and a gateway rebuilt from
+        the log holds the live state."""
+        assert not self.d.of("clock_disagreement") and not self.d.of("penalty_proposed")
+        assert not [e for e in self.d.of("game_ended") if e["game"] == self.arm]
+        self.rebuilt_same()
+
+    def rebuilt_same(self) -> None:
+        assert self.d.rebuilt().state.snapshot() == self.d.hall.state.snapshot()
+
+
+def figures(entry: dict) -> dict:
+    return {"white": entry["white_ms"], "black": entry["black_ms"]}
+
+
+def test_the_pause_after_the_boards_result_is_the_drawn_games(drawn_game):
+    # on a live link, in order: the board's result ends the game (the Armageddon is set up on the
+    # board at once), then the clock's pause, its setting for the Armageddon and its start
+    b = Board(drawn_game)
+    paused = b.drawn()
+    b.clock("pause", paused, None, after_ms=PAUSE_AFTER_MS)
+    b.set_and_start()
+    moves = b.armageddon()
+    b.play(moves)
+
+    b.drawn_ends_with(paused)
+    assert b.kinds(b.arm) == ["clock_set", "clock_started"] + ["clock_pressed"] * len(moves)
+    assert figures(b.clock_entries(b.arm)[0][1]) == ARMAGEDDON_MS
+    g = b.state(b.arm)
+    assert (g.clock["white_ms"], g.clock["black_ms"], g.clock["running"]) == (
+        moves[-1]["white_ms"], moves[-1]["black_ms"], "white")
+    assert g.clocks == [p[f"{p['side']}_ms"] for p in moves]  # each ply's %clk is the Armageddon's
+    assert (b.state(DRAWN).clock["white_ms"], b.state(DRAWN).clock["black_ms"]) == (paused["white"], paused["black"])
+    b.no_false_alarm()
+
+
+def test_the_pause_late_after_the_first_armageddon_move_is_the_drawn_games(drawn_game):
+    # the pause is lost on the way; the arbiter sets the clock and the players start at once, and
+    # the board's first Armageddon move reaches the gateway while the setting and the start wait for
+    # the missing pause (the board and the clock number their messages apart)
+    b = Board(drawn_game)
+    paused = b.drawn()
+    pause = b.next_seq()
+    b.clock("set", ARMAGEDDON_MS, None, seq=pause + 1, after_ms=PAUSE_AFTER_MS + 1_000)  # held
+    b.clock("start", ARMAGEDDON_MS, "white", seq=pause + 2, after_ms=1_000)  # held
+    (first, *rest) = b.armageddon()
+    # the hole is still open when the pause comes again: the start, the move, then the pause
+    assert 1_000 + first["think"] - MOVE_BEFORE_PRESS_MS + MOVE_BEFORE_PRESS_MS // 2 < HOLD_MS
+    b.play([first], press=False)
+    assert b.d.hall.state.games[b.arm].ply == 1 and b.kinds(b.arm) == []
+    b.clock("pause", paused, None, seq=pause, after_ms=MOVE_BEFORE_PRESS_MS // 2)  # resent: the held ones follow
+    b.press(first, after_ms=MOVE_BEFORE_PRESS_MS // 2)
+    b.play(rest)
+
+    b.drawn_ends_with(paused)
+    assert b.clock_entries(DRAWN)[-1][1]["seq"] == pause
+    assert b.kinds(b.arm)[:2] == ["clock_set", "clock_started"]
+    assert not b.d.of("seq_gap")
+    b.no_false_alarm()
+
+
+def test_the_pause_resent_after_the_armageddons_setting_is_the_drawn_games(drawn_game):
+    # the pause is lost and its hole skipped (``seq_gap`` after the hold): the clock's setting for
+    # the Armageddon is applied first, the pause comes when the clock sends it again
+    b = Board(drawn_game)
+    paused = b.drawn()
+    pause = b.set_after_a_lost_pause()
+    b.clock("pause", paused, None, seq=pause, after_ms=1_000)
+    assert b.kinds(b.arm) == ["clock_set"]
+    g = b.state(b.arm)
+    assert (g.clock["white_ms"], g.clock["black_ms"], g.clock_event) == (*ARMAGEDDON_MS.values(), "clock_set")
+    b.clock("start", ARMAGEDDON_MS, "white", after_ms=START_AFTER_MS)
+    b.play(b.armageddon())
+
+    b.drawn_ends_with(paused)
+    b.no_false_alarm()
+
+
+def test_the_pause_resent_after_the_armageddon_started_leaves_its_clock_running(drawn_game):
+    # the same, the pause resent once the Armageddon's clock runs: the Armageddon's clock and its
+    # model go on (no pause with the drawn game's figures in its record)
+    b = Board(drawn_game)
+    paused = b.drawn()
+    pause = b.set_after_a_lost_pause()
+    b.clock("start", ARMAGEDDON_MS, "white", after_ms=START_AFTER_MS)
+    moves = b.armageddon()
+    b.play(moves[:2])
+    b.clock("pause", paused, None, seq=pause, after_ms=1_000)
+    assert b.state(b.arm).clock["running"] == "white"
+    b.play(moves[2:])
+
+    assert b.kinds(b.arm) == ["clock_set", "clock_started"] + ["clock_pressed"] * len(moves)
+    b.drawn_ends_with(paused)
+    b.no_false_alarm()
+
+
+def test_the_drawn_games_last_press_late_after_the_boards_result_is_the_drawn_games(drawn_game):
+    # White's last press (ply 67) and the pause reach the gateway after the board's result: the
+    # press completes the drawn game's move, it is no press without a move in the Armageddon (7.5.3)
+    b = Board(drawn_game)
+    paused = b.drawn(last_press=False)
+    b.press(b.last, after_ms=1_000)
+    b.clock("pause", paused, None, after_ms=PAUSE_AFTER_MS)
+    b.set_and_start()
+    b.play(b.armageddon())
+    b.d.tick(60_000)  # past every grace period
+
+    assert b.kinds(DRAWN)[-2:] == ["clock_pressed", "clock_paused"]
+    assert b.state(DRAWN).clocks[-1] == b.last["white_ms"]  # ply 67's %clk, as recorded
+    assert b.kinds(b.arm)[:2] == ["clock_set", "clock_started"]
+    b.no_false_alarm()
+
+
+def test_the_clocks_result_of_the_drawn_game_does_not_end_the_armageddon(drawn_game):
+    # the clock reports the draw too (docs/protocol.md: "result" with "device": "clock"), after the
+    # board: the drawn game's late result, not a drawn Armageddon won by Black
+    b = Board(drawn_game)
+    paused = b.drawn()
+    b.clock("pause", paused, None, after_ms=PAUSE_AFTER_MS)
+    b.d.send("1", "result", {"result": "1/2-1/2", "reason": "agreement", "device": "clock"}, after_ms=1_000)
+    (late,) = [e for e in b.d.of("result_reported") if e["device"] == "clock"]
+    assert late["game"] == DRAWN
+    assert b.d.feedback[-1][1]["accepted"] is True  # the same result as recorded
+    b.set_and_start()
+    b.play(b.armageddon())
+
+    assert [e["game"] for e in b.d.of("game_ended")] == [DRAWN] and not b.d.of("armageddon_decided")
+    assert b.state(b.arm).status == "playing"
+    b.no_false_alarm()
+
+
+def test_a_clock_set_without_a_message_runs_for_the_armageddon(drawn_game):
+    # a clock set while no reading went out (a bridge not reading the board meanwhile: docs/boards.md)
+    # sends its next reading running, with the Armageddon's times: the Armageddon's, not the drawn game's
+    b = Board(drawn_game)
+    paused = b.drawn()
+    b.clock("pause", paused, None, after_ms=PAUSE_AFTER_MS)
+    b.clock("resume", ARMAGEDDON_MS, "white", after_ms=SET_AFTER_MS + START_AFTER_MS)
+    moves = b.armageddon()
+    b.play(moves)
+
+    assert b.kinds(b.arm) == ["clock_resumed"] + ["clock_pressed"] * len(moves)
+    b.drawn_ends_with(paused)
+    assert b.state(b.arm).clock["running"] == "white"
+    b.rebuilt_same()
+
+
+def test_a_gateway_rebuilt_before_the_late_pause_answers_it_the_same(drawn_game):
+    # the state is the fold of the log (DESIGN.md "one fold"): a gateway restarted between the
+    # Armageddon's setting and the resent pause records and answers what the live one does
+    steps = []
+    for restart in (False, True):
+        b = Board(drawn_game)
+        paused = b.drawn()
+        pause = b.set_after_a_lost_pause()
+        if restart:
+            b.d.hall = b.d.rebuilt()
+        steps.append(b.clock("pause", paused, None, seq=pause, after_ms=1_000))
+        b.rebuilt_same()
+    live, restarted = steps
+    assert [(t, e["game"]) for t, e in live.entries] == [("clock_paused", DRAWN)]
+    assert (restarted.entries, restarted.feedback) == (live.entries, live.feedback)
