@@ -18,11 +18,11 @@ MOVES_ON = ("set", "start")  # the clock moves on to an Armageddon game: set whi
 
 def asks(g: GameState, msg: Message) -> bool:
     """Whether clock device message ``msg`` may belong to the game before the board's game ``g``:
-    ``g`` has no clock entry yet, or (an Armageddon game) the clock sent ``msg`` before ``g``'s first
-    one (a lower ``seq``: resent from a hole a ``seq_gap`` skipped). Most messages: one check."""
+    ``g`` has no clock entry yet, or the clock sent ``msg`` before ``g``'s first one (a lower
+    ``seq``: resent from a hole a ``seq_gap`` skipped). Most messages: one check."""
     if g.clock_event is None:
         return True
-    return g.kind == "armageddon" and g.clock_seq is not None and msg.seq is not None and msg.seq < g.clock_seq
+    return g.clock_seq is not None and msg.seq is not None and msg.seq < g.clock_seq
 
 
 def clock_game(state: HallState, g: GameState, msg: Message) -> GameState:
@@ -59,12 +59,13 @@ def _shows(clock: dict, body: dict) -> bool:
 
 
 def match_game(state: HallState, g: GameState, msg: Message) -> GameState:
-    """For a checkers match's game ``g`` with no clock reading yet: the match game ``g`` follows,
-    when the clock's last reading was that game's and the message shows no side's time running (a
-    pause, a setting while stopped) or is the clock's result, else ``g``. The clock is paused
-    between the games and moves on to the next by its ``start`` (X.A.b), and the board and the
-    clock are ordered apart, so the board's first move of game 2 can reach the gateway before the
-    clock's pause at the end of game 1. A clock running for a side is game 2's (its start lost)."""
+    """For a checkers match's game ``g`` with no clock reading yet, or a message the clock sent
+    before ``g``'s first (``asks``): the match game ``g`` follows, when the clock's last reading was
+    that game's and the message shows no side's time running (a pause, a setting while stopped) or
+    is the clock's result, else ``g``. The clock is paused between the games and moves on to the
+    next by its ``start`` (X.A.b), and the board and the clock are ordered apart, so the board's
+    first move of game 2 can reach the gateway before the clock's pause at the end of game 1. A
+    clock running for a side is game 2's (its start lost)."""
     if msg.kind == "clock" and (msg.body.get("event") == "start" or msg.body.get("running") is not None):
         return g
     before = state.games.get((g.setup.get("match") or {}).get("follows") or "")

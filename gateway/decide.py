@@ -32,8 +32,8 @@ Rules applied here (docs/protocol.md has the device-side view):
   press (``placement_seen`` "pending");
 - checkers matches (11-Man National 2017 X.A.b): once the board's game has ended, its next ``move``
   or clock ``start`` begins the next game of the match (``match_game_started``); until the clock's
-  first reading in the next game, its stopped readings and results are the ended game's, even after
-  the board's first move of the next (``gateway.clock_game``);
+  first reading in the next game (in the clock's order), its stopped readings and results are the
+  ended game's, even after the board's first move of the next (``gateway.clock_game``);
 - an Armageddon game after a drawn game (Norway Chess 2023): the board's game from the drawn game's
   end; the clock moves on to it by its ``set`` or ``start``, and what the clock sent before (its
   result, a press or pause showing the drawn game's times, also resent late from a skipped hole) is

@@ -147,3 +147,29 @@ def test_a_gateway_rebuilt_from_the_log_attributes_the_late_pause_the_same():
     gw.send_seq("clock", pause, reading("pause", clocks, None))
     assert gw.clock_entries("1-1.1")[-1][0] == "clock_paused"
     assert gw.clock_entries("1-1.2")[0][0] == "clock_started"
+
+
+def test_the_pause_of_game_one_resent_after_game_twos_clock_started_is_game_ones():
+    # the pause lost and its hole skipped (``seq_gap`` once the hold ran out): game 2's start is
+    # applied first, and the pause the clock sends again is still game 1's: the clock sent it before
+    # game 2's first reading (docs/protocol.md "Two games on one board")
+    gw = LateClock()
+    clocks = play_game_one(gw)
+    pause = gw.seq["clock"] + 1
+    gw.seq["clock"] += 1
+    gw.clock("start", TWO.white_ms, TWO.black_ms, TWO.first_side)  # held for the missing pause
+    gw.now += gw.hall.hold_ms + 1
+    gw.take(gw.hall.tick(gw.now).entries)
+    assert gw.entries("seq_gap") and gw.hall.state.games["1-1.2"].clock_event == "clock_started"
+    gw.send("move", {"move": TWO.plies[0].uci})
+    gw.send_seq("clock", pause, reading("pause", clocks, None))
+
+    kind, last = gw.clock_entries("1-1.1")[-1]
+    assert (kind, last["seq"], last["white_ms"], last["black_ms"]) == ("clock_paused", pause, clocks["white"],
+                                                                       clocks["black"])
+    assert [t for t, _ in gw.clock_entries("1-1.2")] == ["clock_started"]
+    assert gw.hall.state.games["1-1.2"].clock["running"] == TWO.first_side
+    again = Hall(T)
+    for (type_, data), at in zip(gw.log, gw.stamps):
+        again.fold(type_, data, at)
+    assert again.state.snapshot() == gw.hall.state.snapshot()
