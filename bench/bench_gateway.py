@@ -22,6 +22,9 @@ The baseline is main's gateway (``--baseline-code``, default /work/main, or the 
 prints it beside this tree's figure and the ratio. ``2 shards`` rows split the boards in two board
 ranges (``Gateway(boards=...)``), one process each, on one log.
 
+``--floor``: the baseline is the floor (``bench/_floor_gateway.py``: the least a Python gateway does per
+ply, with this tree's MQTT client and log, on the same load), to say how far the product is from it.
+
 ``--repeat N``: on this shared machine one run's CPU/ply moves by a third from run to run (0.47 to
 0.70 ms for the same code), so each configuration is run N times per code, the order alternated
 (this, main, then main, this, ...) so that a drift of the machine hits both codes alike. The row then
@@ -58,11 +61,13 @@ What-ifs (not the product's settings), to say where the time goes: ``BENCH_GATEW
 ``FLUSH_EVERY_S=0.02`` (any constant of gateway/service.py), ``feedback=off``, ``tick=off``,
 ``checkin=off`` (with ``--tournament-file``: no check-in, each player arrives with a first move)
 (comma-separated); ``BENCH_GATEWAY_CPROFILE=DIR`` writes a cProfile of each gateway (slow: it
-inflates Python-heavy code several times). Each gateway's STATS line (printed as a note) has its
+inflates Python-heavy code several times; ``BENCH_GATEWAY_CPROFILE_CPU=1``: in thread CPU time, not wall
+time). ``BENCH_GATEWAY_SECTIONS=1``: each gateway's synchronous parts timed in
+thread CPU per message (``bench/_sections.py``; a ``SECTIONS`` note). Each gateway's STATS line (printed as a note) has its
 counts and the garbage collector's pauses.
 
 Usage: ``bench/bench_gateway.py [--quick] [--boards 100,1000] [--paces rapid,blitz] [--shards 2x1000]
-[--duration S] [--warmup-s S] [--baseline-code DIR | --no-baseline] [--repeat N]
+[--duration S] [--warmup-s S] [--baseline-code DIR | --floor | --no-baseline] [--repeat N]
 [--tournament-file FILE.toml] [--profile DIR]``.
 """
 
@@ -120,7 +125,12 @@ async def serve(args) -> int:
         from venue.tournament import load_file
 
         options["tournament"] = load_file(args.tournament_file)
-    gateway = Gateway(log, args.mqtt, args.tournament, client_id=args.client_id, **options)
+    if args.floor:
+        from _floor_gateway import FloorGateway
+
+        gateway = FloorGateway(log, args.mqtt, args.tournament, args.client_id)
+    else:
+        gateway = Gateway(log, args.mqtt, args.tournament, client_id=args.client_id, **options)
     for what in filter(None, os.environ.get("BENCH_GATEWAY_WHATIF", "").split(",")):  # where the time goes
         name, _, value = what.partition("=")
         if name == "feedback" and value == "off":
@@ -131,6 +141,7 @@ async def serve(args) -> int:
             pass  # the bench's set-up (``log_set_up``), not the gateway's
         else:
             setattr(sys.modules["gateway.service"], name, float(value))  # e.g. FLUSH_EVERY_S=0.02
+    sections = _wrap_sections() if os.environ.get("BENCH_GATEWAY_SECTIONS") else None
     task = asyncio.create_task(gateway.run(), name="gateway")
     ready = asyncio.create_task(gateway.ready.wait())
     done, _ = await asyncio.wait({task, ready}, timeout=40, return_when=asyncio.FIRST_COMPLETED)
@@ -142,13 +153,55 @@ async def serve(args) -> int:
     import gateway as code
 
     _say(f"READY {Path(code.__file__).resolve().parent.parent}")
+    if sections is not None:
+        sections.reset()
+        handled = gateway.counts["messages"]
     await _until_stopped()
+    if sections is not None:
+        pauses["sections (us CPU, calls) per message"] = sections.report(gateway.counts["messages"] - handled)
     task.cancel()
     with contextlib.suppress(BaseException):
         await task
     await log.close()
     _say("STATS " + json.dumps(gateway.counts | pauses))
     return 0
+
+
+def _wrap_sections():
+    """``BENCH_GATEWAY_SECTIONS=1``: the gateway's synchronous parts timed in thread CPU
+    (``bench/_sections.py``), each section's own time, per message handled, in the STATS note. Costs a few clock reads a section call (~0.5 us each)."""
+    import redis.asyncio.connection as rconn
+    from _sections import Sections
+
+    import gateway.decide
+    import gateway.hall
+    import gateway.mqtt_client
+    import gateway.service
+    import services.eventlog._appends
+    import services.eventlog.redis
+    import services.rules.chess_game
+    import services.state.hall
+
+    s = Sections()
+    mc, svc, hall = gateway.mqtt_client.MqttClient, gateway.service.Gateway, gateway.hall
+    for owner, name, label in [
+        (mc, "data_received", "mqtt: read and parse packets"), (mc, "ack", "mqtt: PUBACK"),
+        (mc, "publish", "mqtt: publish feedback"), (mc, "flush", "mqtt: write"),
+        (svc, "_enqueue", "gateway: queue a message"), (svc, "_receive", "gateway: receive (glue)"),
+        (svc, "_take", "gateway: take a step"), (svc, "_publish_feedback", "gateway: encode feedback"),
+        (hall.Hall, "handle", "hall: handle (rest)"), (hall, "parse", "hall: parse the payload"),
+        (gateway.decide.Decider, "play", "hall: decide a move (rest)"),
+        (services.rules.chess_game.ChessGame, "play", "rules: ChessGame.play"),
+        (services.state.hall.HallState, "apply_event", "fold: apply_event"),
+        (hall.Turn, "answers", "hall: regulations' answers"),
+        (hall.Hall, "tick", "timer: Hall.tick"), (hall.Hall, "external", "follow: Hall.external"),
+        (services.eventlog._appends, "make_rows", "log: make rows"),
+        (services.eventlog.redis, "_encode", "log: encode rows"),
+        (rconn.AbstractConnection, "pack_command", "redis: pack command"),
+        (services.eventlog.redis, "_xread_items", "follow: XREAD items"),
+    ]:
+        s.wrap(owner, name, label)
+    return s
 
 
 def serve_main(argv: list[str]) -> int:
@@ -160,6 +213,7 @@ def serve_main(argv: list[str]) -> int:
     p.add_argument("--client-id", required=True)
     p.add_argument("--boards", default=None, help="this shard's boards (SPEC); none: all")
     p.add_argument("--tournament-file", default=None, help="a tournament file (TOML) whose rules apply")
+    p.add_argument("--floor", action="store_true", help="run bench/_floor_gateway.py instead of the gateway")
     args = p.parse_args(argv)
     code = str(Path(args.code).resolve())
     sys.path.insert(0, code)  # the code's own packages first: main's gateway runs with main's services
@@ -178,7 +232,9 @@ def serve_main(argv: list[str]) -> int:
         return run(serve(args))
     import cProfile  # what-if: call counts per ply (BENCH_GATEWAY_CPROFILE=DIR; slows the gateway down)
 
-    prof = cProfile.Profile()
+    # wall time by default (a send that wakes Redis on this core counts the time Redis then runs);
+    # BENCH_GATEWAY_CPROFILE_CPU=1 counts this thread's CPU time instead (CLOCK_THREAD_CPUTIME_ID)
+    prof = cProfile.Profile(time.thread_time) if os.environ.get("BENCH_GATEWAY_CPROFILE_CPU") else cProfile.Profile()
     try:
         return prof.runcall(run, serve(args))
     finally:
@@ -225,7 +281,7 @@ def shard_specs(n: int, shards: int) -> list[str | None]:
 
 
 async def start_gateway(name: str, code: Path, store: str, slug: str, mqtt: str, boards: str | None,
-                        tmp: Path, tournament_file: str | None = None):
+                        tmp: Path, tournament_file: str | None = None, floor: bool = False):
     """A ``serve`` subprocess (``bench_latency.Proc``), once it printed READY; ``tournament_file``:
     the gateway runs under that file's regulations (``Gateway(tournament=...)``)."""
     from bench_latency import launch
@@ -236,6 +292,8 @@ async def start_gateway(name: str, code: Path, store: str, slug: str, mqtt: str,
         cmd += ["--boards", boards]
     if tournament_file:
         cmd += ["--tournament-file", tournament_file]
+    if floor:
+        cmd += ["--floor"]
     return await launch(name, cmd, tmp, 60)
 
 
@@ -260,7 +318,7 @@ async def run_row(row: Row, code: Path, args, games, mqtt: tuple[str, int], tmp:
         set_up = await log_set_up(slug, setup, args.tournament)
         for i, spec in enumerate(shard_specs(row.boards, row.shards)):
             gateways.append(await start_gateway(f"gw{i + 1}", code, bl.REDIS_URL, slug, mqtt_url, spec, tmp,
-                                                args.tournament_file))
+                                                args.tournament_file, floor=args.floor and row.code == "main"))
             row.notes.append(f"gw{i + 1}: the gateway of {gateways[-1].ready}" + (f", boards {spec}" if spec else ""))
         boards = Boards(mqtt[0], mqtt[1], list(moves), prefix=slug)
         await boards.connect()
@@ -505,6 +563,8 @@ def parse_args(argv=None):
     p.add_argument("--warmup-s", type=float, default=5.0, help="seconds played first (default 5)")
     p.add_argument("--baseline-code", default="/work/main", help="the repository of the baseline gateway")
     p.add_argument("--no-baseline", action="store_true", help="this tree's gateway only")
+    p.add_argument("--floor", action="store_true", help="the baseline is the floor (bench/_floor_gateway.py: "
+                   "the least a Python gateway does per ply, this tree's MQTT client and log), not another tree")
     p.add_argument("--repeat", type=int, default=1, help="runs of each configuration per code, the order "
                    "alternated (this, main, then main, this, ...); the table gives the medians (default 1)")
     p.add_argument("--tournament-file", metavar="TOML", help="the gateways run under this tournament file's "
@@ -541,6 +601,9 @@ async def main(argv=None) -> int:
     t_begin = time.perf_counter()
     load = os.getloadavg()
     codes = [("this", REPO)] + ([] if args.no_baseline else [("main", Path(args.baseline_code))])
+    if args.floor:
+        args.baseline_code = "floor"  # the table's "main" column: bench/_floor_gateway.py on this tree
+        codes = [("this", REPO), ("main", REPO)]
     args.tournament, tag = None, ""
     if args.tournament_file:
         from venue.tournament import load_file
