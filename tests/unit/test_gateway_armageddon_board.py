@@ -234,3 +234,22 @@ def test_the_armageddons_own_first_move_and_start_are_its_own(drawn_game):
     b.play([first])
     assert b.state(b.arm).moves == [first["uci"]]
     b.no_false_alarm()
+
+
+def test_another_result_signalled_before_the_armageddons_first_move_conflicts_with_the_drawn_games(drawn_game):
+    # the arbiter's signal shows another result (both kings on the dark d4 and e5: "0-1", F07) after
+    # the draw was recorded: a conflict with the drawn game's result, answered "game over: result
+    # already 1/2-1/2" (docs/protocol.md "Feedback"), not an Armageddon won by Black at ply 0
+    b = SensorBoard(drawn_game)
+    paused = b.drawn()
+    b.clock("pause", paused, None, after_ms=PAUSE_AFTER_MS)
+    wrong = chess.BaseBoard(b.placement("f2e5"))
+    wrong.remove_piece_at(chess.D4)  # the black rook off d4 for Black's king
+    wrong.set_piece_at(chess.D4, wrong.remove_piece_at(chess.F8))
+    b.d.place("1", wrong.board_fen(), after_ms=SIGNAL_AFTER_MS)
+    (report,) = signal_reports(b)
+    assert (report["game"], report["result"]) == (DRAWN, "0-1")
+    assert b.d.feedback[-1][1]["accepted"] is False
+    assert b.d.feedback[-1][1]["reason"] == "game over: result already 1/2-1/2"
+    assert b.state(DRAWN).result == "1/2-1/2" and b.state(b.arm).status == "waiting"
+    b.no_false_alarm()
