@@ -37,7 +37,10 @@ Rules applied here (docs/protocol.md has the device-side view):
 - an Armageddon game after a drawn game (Norway Chess 2023): the board's game from the drawn game's
   end; the clock moves on to it by its ``set`` or ``start``, and what the clock sent before (its
   result, a press or pause showing the drawn game's times, also resent late from a skipped hole) is
-  the drawn game's (``gateway.clock_game``);
+  the drawn game's (``gateway.clock_game``); the board moves on to it by its first move, and what
+  the board sends before that which the Armageddon cannot read (the F07 signal, its result, the
+  drawn game's last move late, the pieces being set up again) is the drawn game's, answered as after
+  its end (``gateway.board_game``);
 - a checkers game with a ballot opens with the ballot's three moves (X.A.d): another legal move
   among the first three plies is refused like an illegal move, and the board held.
 """
@@ -46,7 +49,7 @@ from __future__ import annotations
 
 import chess
 
-from gateway import clock_game, compose, irregular, laws
+from gateway import board_game, clock_game, compose, irregular, laws
 from gateway import placement as pl
 from gateway.payload import UCI, Message, ids
 from services.clock.expiry import judge_period_added
@@ -92,6 +95,9 @@ class Decider:
         self.start_due(turn, g)
         if msg.device == "clock" and clock_game.asks(g, msg):
             g = clock_game.clock_game(self.state, g, msg)
+        elif board_game.asks(g, msg):
+            move = self.move_text(board, g, msg.body) if msg.kind == "move" else None
+            g = board_game.armageddon(self.state, self.hall.rules, board, g, msg, move)
         getattr(self, f"_on_{msg.kind}")(turn, board, g, msg)
 
     def start_due(self, turn, g: GameState) -> None:

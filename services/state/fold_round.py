@@ -1,5 +1,6 @@
 """Folding the organiser's entries: the tournament registered, rounds set up, games added to a
-round (an Armageddon game, a checkers match's next game begun), withdrawals and lots."""
+round (an Armageddon game, with the clock already set for it before the draw was known:
+``fold_clock.hand_over``; a checkers match's next game begun), withdrawals and lots."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from services.hall.tournament_log import tournament_from_data
 from services.state.start import side_to_move, start_fen
 from services.regulations.clock_watch import watch_for
 from services.state.changes import Changes
+from services.state.fold_clock import hand_over
 from services.state.hall import HallState, folds
 from services.state.model import BoardState, GameState, RoundState
 
@@ -117,6 +119,7 @@ def _armageddon(state: HallState, ev: ArmageddonScheduled, at: int, ch: Changes)
         r.games.insert(after, g.id)
     if parent is not None:
         parent.follow_up = True
+        hand_over(state, parent, g, ch)  # the clock already set for it, before the draw was known
     if round_no == state.current:  # the devices carry on with their own seq on the new game
         board = state.boards.setdefault(g.board, BoardState(g.board, g.id))
         board.game, board.held, board.pending, board.physical = g.id, False, None, None

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.events.base import Device, Side
+from services.events.device import ClockReading
 
 from services.regulations.clock_watch import ClockWatch
 
@@ -142,6 +143,22 @@ class BoardState:
 
 
 @dataclass
+class SinceSet:
+    """A game's clock since its latest ``clock_set`` while stopped, while no press followed
+    (``GameState.since_set``): ``clock``, ``event``, ``earliest``: the game's ``clock``,
+    ``clock_event`` and ``clock_earliest`` before that setting (or as a message the clock sent before
+    it, applied late, left them); ``entries``: ``[(reading, at)]``, the setting's clock entry
+    (``ClockSet``) and those the clock sent after it, each with the ``at`` (ms) it was folded at.
+    An Armageddon game set up at the game's end takes them when the setting shows its starting
+    times (``services.state.fold_clock.hand_over``)."""
+
+    clock: dict | None
+    event: str | None
+    earliest: int | None
+    entries: list[tuple[ClockReading, int]] = field(default_factory=list)
+
+
+@dataclass
 class Timer:
     """The referee's move timer (checkers 2017 X.B.a/c): ``rule`` name, ``side`` on move,
     ``turn_began`` (ms), ``warned`` (the ``turn_began`` a warning was given for)."""
@@ -188,7 +205,8 @@ class GameState:
     move)``: ``side``'s k-th press, which completed its illegal move ``move`` (7.5.1) or, its board
     message late, the replacement move; kept as the replacement's until the record says which:
     ``fold_penalties``), ``unfounded`` (the same tuple once the record said it was the
-    replacement's: the penalty proposed at that press is owed a ``penalty_withdrawn``)."""
+    replacement's: the penalty proposed at that press is owed a ``penalty_withdrawn``),
+    ``since_set`` (:class:`SinceSet`: the clock since it was set while stopped, until a press)."""
 
     id: str
     board: str
@@ -243,6 +261,7 @@ class GameState:
     corrections: int = 0
     doubtful_press: tuple[str, int, str | None] | None = None
     unfounded: tuple[str, int, str | None] | None = None
+    since_set: SinceSet | None = None
 
     @property
     def ply(self) -> int:

@@ -118,6 +118,18 @@ class Board:
         self.arm = arm["id"]
         return {"white": self.last["white_ms"], "black": self.last["black_ms"] - RESULT_AFTER_MS - PAUSE_AFTER_MS}
 
+    def drawn_by_the_clock_alone(self, *, pause: bool = True) -> dict:
+        """The classical game played to its end, the clock stopped by the players 20 s after White's
+        last press (that pause lost on the way when not ``pause``): the draw not recorded yet.
+        Returns the pause's figures."""
+        moves = plies(self.game, {"white": START_MS, "black": START_MS})
+        self.clock("start", {"white": START_MS, "black": START_MS}, "white", after_ms=0)
+        self.play(moves)
+        paused = {"white": moves[-1]["white_ms"], "black": moves[-1]["black_ms"] - RESULT_AFTER_MS}
+        if pause:
+            self.clock("pause", paused, None, after_ms=RESULT_AFTER_MS)
+        return paused
+
     def set_and_start(self) -> None:
         """The clock set for the Armageddon while stopped, then started for White."""
         self.clock("set", ARMAGEDDON_MS, None, after_ms=SET_AFTER_MS)
@@ -315,3 +327,105 @@ def test_a_gateway_rebuilt_before_the_late_pause_answers_it_the_same(drawn_game)
     live, restarted = steps
     assert [(t, e["game"]) for t, e in live.entries] == [("clock_paused", DRAWN)]
     assert (restarted.entries, restarted.feedback) == (live.entries, live.feedback)
+
+
+def figures_of(g) -> tuple:
+    return g.clock["white_ms"], g.clock["black_ms"], g.clock["running"]
+
+
+@pytest.mark.parametrize("then", ["start", "resume"])
+def test_the_armageddons_setting_before_the_boards_result_is_the_armageddons(drawn_game, then):
+    # the players stop the clock and the arbiter sets it for the Armageddon before the board's result
+    # reaches the gateway (the arbiter signals the result after setting the clock, or the board's
+    # result comes late): once the draw is known, the setting is the Armageddon's, the drawn game's
+    # clock ends at the players' pause, and the Armageddon's clock goes on from the setting (its
+    # start, or a resume from a clock that sends start only once)
+    b = Board(drawn_game)
+    paused = b.drawn_by_the_clock_alone()
+    b.clock("set", ARMAGEDDON_MS, None, after_ms=SET_AFTER_MS)
+    set_seq = b.d.seqs[("1", "clock")]
+    b.d.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"}, after_ms=1_000)
+    (arm,) = b.d.of("armageddon_scheduled")
+    b.arm = arm["id"]
+    assert figures_of(b.state(DRAWN)) == (paused["white"], paused["black"], None)
+    g = b.state(b.arm)
+    assert (figures_of(g), g.clock_event, g.clock_seq) == ((*ARMAGEDDON_MS.values(), None), "clock_set", set_seq)
+    b.clock(then, ARMAGEDDON_MS, "white", after_ms=START_AFTER_MS)
+    arm_moves = b.armageddon()
+    b.play(arm_moves)
+    b.d.tick(60_000)  # past every grace period
+
+    assert figures_of(b.state(DRAWN)) == (paused["white"], paused["black"], None)
+    assert b.kinds(b.arm) == [{"start": "clock_started", "resume": "clock_resumed"}[then]] + [
+        "clock_pressed"] * len(arm_moves)
+    assert figures_of(b.state(b.arm)) == (arm_moves[-1]["white_ms"], arm_moves[-1]["black_ms"], "white")
+    assert b.state(b.arm).clocks == [p[f"{p['side']}_ms"] for p in arm_moves]
+    b.no_false_alarm()
+
+
+def test_the_armageddons_setting_and_start_before_the_boards_result_are_the_armageddons(drawn_game):
+    # the same, the board's result later still: after the clock's start for the Armageddon
+    b = Board(drawn_game)
+    paused = b.drawn_by_the_clock_alone()
+    b.clock("set", ARMAGEDDON_MS, None, after_ms=SET_AFTER_MS)
+    b.clock("start", ARMAGEDDON_MS, "white", after_ms=START_AFTER_MS)
+    b.d.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"}, after_ms=1_000)
+    (arm,) = b.d.of("armageddon_scheduled")
+    b.arm = arm["id"]
+    arm_moves = b.armageddon()
+    b.play(arm_moves)
+    b.d.tick(60_000)
+
+    assert figures_of(b.state(DRAWN)) == (paused["white"], paused["black"], None)
+    g = b.state(b.arm)
+    assert (g.clock["white_ms"], g.clock["black_ms"], g.clock["running"]) == (
+        arm_moves[-1]["white_ms"], arm_moves[-1]["black_ms"], "white")
+    assert g.clocks == [p[f"{p['side']}_ms"] for p in arm_moves] and g.started_at is not None
+    b.no_false_alarm()
+
+
+def test_an_arbiters_setting_the_game_plays_on_from_stays_the_games(drawn_game):
+    # a setting while stopped that the game goes on from (an arbiter's correction, FIDE Laws 6.10.2)
+    # is the game's own, whatever it shows: no Armageddon follows a game that is not drawn yet
+    b = Board(drawn_game)
+    moves = plies(b.game, {"white": START_MS, "black": START_MS})
+    b.clock("start", {"white": START_MS, "black": START_MS}, "white", after_ms=0)
+    b.play(moves[:-1])
+    before = moves[-2]
+    b.clock("pause", {"white": before["white_ms"], "black": before["black_ms"]}, None, after_ms=1_000)
+    b.clock("set", ARMAGEDDON_MS, None, after_ms=60_000)
+    g = b.state(DRAWN)
+    assert (figures_of(g), g.clock_event) == ((*ARMAGEDDON_MS.values(), None), "clock_set")
+    b.clock("resume", ARMAGEDDON_MS, "white", after_ms=5_000)
+    b.d.move("1", moves[-1]["uci"], after_ms=10_000)
+    b.clock("press", {"white": ARMAGEDDON_MS["white"] - 10_500, "black": ARMAGEDDON_MS["black"]}, "black",
+            after_ms=500)
+    b.d.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"}, after_ms=RESULT_AFTER_MS)
+    (arm,) = b.d.of("armageddon_scheduled")
+    b.arm = arm["id"]
+
+    assert b.state(DRAWN).clocks[-1] == ARMAGEDDON_MS["white"] - 10_500  # ply 67's press, after the setting
+    assert b.state(b.arm).clock is None and b.kinds(b.arm) == []
+    b.rebuilt_same()
+
+
+def test_the_players_pause_resent_after_the_armageddons_setting_before_the_result_is_the_drawn_games(drawn_game):
+    # the players' pause is lost and its hole skipped (seq_gap) before the arbiter's setting for the
+    # Armageddon is applied; it comes again, then the board's result: the pause is the drawn game's
+    # last reading, the setting the Armageddon's
+    b = Board(drawn_game)
+    paused = b.drawn_by_the_clock_alone(pause=False)
+    pause = b.next_seq()
+    b.clock("set", ARMAGEDDON_MS, None, seq=pause + 1, after_ms=SET_AFTER_MS)
+    b.d.tick(HOLD_MS + 1)
+    assert b.d.of("seq_gap")
+    b.clock("pause", paused, None, seq=pause, after_ms=1_000)
+    b.d.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"}, after_ms=1_000)
+    (arm,) = b.d.of("armageddon_scheduled")
+    b.arm = arm["id"]
+    assert figures_of(b.state(DRAWN)) == (paused["white"], paused["black"], None)
+    g = b.state(b.arm)
+    assert (figures_of(g), g.clock_event, g.clock_seq) == ((*ARMAGEDDON_MS.values(), None), "clock_set", pause + 1)
+    b.set_and_start()
+    b.play(b.armageddon())
+    b.no_false_alarm()
