@@ -211,12 +211,13 @@
     }
     if (a.kind === "draw_claim_reported") return `${who(a, side)}, claims a draw${e.kind ? " (" + (CLAIM_NAMES[e.kind] || e.kind).toLowerCase() + ")" : ""}: verify it`;
     if (a.kind === "move_rejected") {
-      if (e.expected) return `${side ? who(a, side) + ": " : ""}${e.move} is off the ballot (expected ${e.expected})`;
-      return `${side ? who(a, side) + ", " : ""}illegal move ${w.move_text || e.move || e.placement || ""}` + (e.held ? ": the board waits for you" : "");
+      const what = e.expected ? `${side ? who(a, side) + ": " : ""}${e.move} is off the ballot (expected ${e.expected})` :
+        `${side ? who(a, side) + ", " : ""}illegal move ${w.move_text || e.move || e.placement || ""}`;
+      return what + (a.since ? ": " + released(a, a.since) : e.held ? ": the board waits for you" : "");
     }
     if (a.kind === "flag_fell") return `${who(a, e.side)}: flag fell (White ${hms(e.white_ms)}, Black ${hms(e.black_ms)})`;
     if (a.kind === "device_offline") return `Board ${a.board}: the ${e.device || "board"} is offline`;
-    if (a.kind === "seq_gap") return `Board ${a.board}: the ${e.device || "board"}'s messages ${e.expected}-${e.got - 1} were lost`;
+    if (a.kind === "seq_gap") return gapWords(a);
     if (a.kind === "clock_disagreement") {
       return (side ? who(a, side) + ": " : "") + (e.detail || String(e.kind || "").replace(/_/g, " ")) +
         (e.device_ms != null && e.model_ms != null ? ` (clock ${hms(e.device_ms)}, expected ${hms(e.model_ms)})` : "");
@@ -225,6 +226,31 @@
     if (a.kind === "message_rejected") return e.reason || "";
     if (a.kind === "penalty_proposed" && a.status === "withdrawn") return "Withdrawn: " + ((a.resolution && a.resolution.reason) || "");
     return e.reason || e.rule || e.result || e.detail || (side ? who(a, side) : "") || "";
+  }
+  // What became of a held board (Alert.since, services/views/alert_since.py), in the hall's time.
+  function released(a, s) {
+    const board = `board ${a.board}`, at = clockTime(s.at);
+    if (s.how === "resumed") return `${board} resumed at ${at}` + (s.san ? ` with ${plyText(s.ply, s.san)}` : "");
+    if (s.how === "stood") return `it stood (FIDE Laws A.5.2): ${board} went on from it at ${at}`;
+    if (s.how === "restored") return `taken back at ${at}: the official position is on ${board} again`;
+    if (s.how === "corrected") return `the arbiter corrected the record at ${at}`;
+    if (s.how === "ended") return `the game ended${s.result ? " " + s.result : ""} at ${at} while ${board} was held`;
+    return "";
+  }
+  // "28. Re4" / "28… Rd4": ply 55 / 56 as the score sheet numbers it.
+  function plyText(ply, san) { return ply ? Math.ceil(ply / 2) + (ply % 2 ? ". " : "… ") + san : san; }
+  // [[19, 126], [130, 130]] -> "19-126, 130".
+  function spans(ranges) { return (ranges || []).map(([x, y]) => (x === y ? String(x) : `${x}-${y}`)).join(", "); }
+  // A seq gap as it stands now: skipped, arrived late since, still missing, or lost for good.
+  function gapWords(a) {
+    const e = a.evidence || {}, s = a.since || {}, skipped = spans([[e.expected, e.got - 1]]);
+    const head = `Board ${a.board}: the ${e.device || "board"}'s messages`;
+    if (!a.since) return `${head} ${skipped} were skipped (play went on from ${e.got})`;
+    const arrived = (s.arrived || []).length ? spans(s.arrived) : "", missing = (s.missing || []).length ? spans(s.missing) : "";
+    if (!missing) return `${head} ${skipped} arrived late; nothing lost`;
+    if (s.lost) return `${head} ${missing} were never received: lost` + (arrived ? ` (${arrived} of ${skipped} arrived late)` : "");
+    return `${head} ${skipped} were skipped (play went on from ${e.got}): ` +
+      (arrived ? `${arrived} arrived late, ${missing} still missing` : "none has arrived yet");
   }
   function moveLabelOf(a, c) {
     const ply = (a.evidence && a.evidence.ply) != null ? a.evidence.ply : null;
@@ -553,7 +579,7 @@
     const a = state.alerts.get(state.selected);
     if (!a) return;
     // Redraw only when this alert changed: other alerts arriving must not wipe a note being typed.
-    const key = JSON.stringify([a.id, a.status, a.resolution, a.count, a.last_at, state.games.has(a.game), a.words || null, penaltyOf(a)]);
+    const key = JSON.stringify([a.id, a.status, a.title, a.since, a.resolution, a.count, a.last_at, state.games.has(a.game), a.words || null, penaltyOf(a)]);
     if (state.detailKey === key) return;
     state.detailKey = key;
     const e = a.evidence || {};
