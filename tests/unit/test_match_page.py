@@ -6,7 +6,7 @@ redirects (302, never cached: the same link leads to game 2 once game 1 is over)
 first game not over, else to its last (``SpectatorView.match_game``). The moves are the German Open
 2004 game Morgan-Pawlek (../shared/data/checkers/german_open_2004.pdn) as game 1 of a Master division
 match of the 11-Man National 2017 (X.A.b: "matches of two games", the second with colours
-reversed), as in tests/unit/test_dashboard_checkers.py.
+reversed), as in tests/unit/test_dashboard_checkers.py (tests/checkers_entries.py).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import re
 import time
 
 import pytest
+from checkers_entries import items
 from starlette.testclient import TestClient
-from test_dashboard_checkers import items
 
 from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog
