@@ -23,23 +23,13 @@ import uuid
 
 import aiomqtt
 import pytest
+from live_helpers import broker
 
-from gateway import embedded_broker
 from gateway.mqtt_url import parse_mqtt_url
 
 pytestmark = pytest.mark.integration
 
-MOSQUITTO = "mqtt://127.0.0.1:1883"
 QUIET_S = 1.0  # how long a subscriber listens for what it must not get
-
-
-@contextlib.asynccontextmanager
-async def broker(kind: str):
-    if kind == "embedded":
-        async with embedded_broker() as url:
-            yield url
-    else:
-        yield MOSQUITTO
 
 
 def client(url: str, name: str) -> aiomqtt.Client:
