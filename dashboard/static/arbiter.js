@@ -136,6 +136,8 @@
   }
   // "1-0, Player 02 won": the score in the names' order, then who won.
   function endedText(g, short) { const w = wonText(g, short); return shownScore(g) + (w ? ", " + w : ""); }
+  // A result an alert's entry gives (the venue's code) as its game's lines read it.
+  function resultOf(a, result) { const g = state.games.get(a.game); return g ? endedText({ ...g, result }) : result; }
 
   function handle(msg) {
     if (msg.type === "snapshot") {
@@ -248,7 +250,7 @@
     if (a.kind === "time_trouble_impending" && side) return `${who(a, side)}: ${hms(e.left_ms || e[side + "_ms"])} left`;
     if (a.kind === "message_rejected") return e.reason || "";
     if (a.kind === "penalty_proposed" && a.status === "withdrawn") return "Withdrawn: " + ((a.resolution && a.resolution.reason) || "");
-    return e.reason || e.rule || e.result || e.detail || (side ? who(a, side) : "") || "";
+    return e.reason || e.rule || (e.result ? resultOf(a, e.result) : "") || e.detail || (side ? who(a, side) : "") || "";
   }
   // What became of a held board (Alert.since, services/views/alert_since.py), in the hall's time.
   function released(a, s) {
@@ -257,7 +259,7 @@
     if (s.how === "stood") return `it stood (FIDE Laws A.5.2): ${board} went on from it at ${at}`;
     if (s.how === "restored") return `taken back at ${at}: the official position is on ${board} again`;
     if (s.how === "corrected") return `the arbiter corrected the record at ${at}`;
-    if (s.how === "ended") return `the game ended${s.result ? " " + s.result : ""} at ${at} while ${board} was held`;
+    if (s.how === "ended") return `the game ended${s.result ? " (" + resultOf(a, s.result) + ")" : ""} at ${at} while ${board} was held`;
     return "";
   }
   // "28. Re4" / "28… Rd4": ply 55 / 56 as the score sheet numbers it.
