@@ -26,6 +26,7 @@ import chess
 from hall_driver import Driver
 from test_stray_seq import firouzja_nakamura
 
+from services.views.alert_evidence import evidence_words
 from services.views.alert_since import GAP_ARRIVED_TITLE, GAP_LOST_TITLE, RELEASED_TITLES
 from services.views.alerts import ALERTING, AlertQueue
 
@@ -71,6 +72,18 @@ def test_a_held_boards_alerts_say_it_resumed_with_the_replacement_move():
         assert (a.resolution["by"], a.resolution["at"]) == ("board", at)
         assert a.to_json()["since"] == a.since
     assert not [a for a in q.open_alerts() if a.kind == "move_rejected"]
+
+
+def test_a_held_move_is_said_to_be_the_side_whose_man_it_moved():
+    """F05 (a): b8c6, held after White's illegal e1e3, is Black's knight: its alert names Black
+    (the official position has White to move, which the alert used to name)."""
+    d = Driver("1")
+    f05(d)
+    [held] = only(queue_of(d), "move_rejected", move="b8c6")
+    assert held.evidence["side"] == "black"
+    game = d.hall.state.games["1-1"]
+    assert evidence_words(held.kind, held.evidence, game)["side"] == "black"
+    assert evidence_words(held.kind, held.evidence, game)["move_text"] == "Nb8-c6"
 
 
 def test_an_alert_handled_before_the_board_resumed_still_says_it_resumed():
