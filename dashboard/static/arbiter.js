@@ -616,13 +616,15 @@
       src="/board/${encodeURIComponent(a.game)}.svg?size=300${ply != null ? "&ply=" + ply : ""}">` : "";
     const claim = a.kind === "draw_claimable" || a.kind === "draw_claim_reported";
     let acts = "";
+    // An illegal move stays to be confirmed after its board resumed by itself (closed by the board,
+    // not by an arbiter): whether it was completed (7.5.1) is the arbiter's to say.
+    if (a.kind === "move_rejected" && a.game && !penaltyOf(a) && (a.status === "open" || (a.resolution && a.resolution.by === "board"))) {
+      acts += `<div class="act"><button type="button" data-act="propose_illegal" title="FIDE Laws 7.5.5">Illegal move confirmed: what the Laws give the opponent</button></div>`;
+    }
     if (a.status === "open" && a.game) {
       if (claim && !e.claims) {
         acts += `<div class="act decide"><button type="button" class="accept" data-act="accept_claim">Accept claim: ½-½</button>
                  <button type="button" class="reject" data-act="reject_claim">Reject claim</button></div>`;
-      }
-      if (a.kind === "move_rejected" && !penaltyOf(a)) {
-        acts += `<div class="act"><button type="button" data-act="propose_illegal" title="FIDE Laws 7.5.5">Illegal move confirmed: what the Laws give the opponent</button></div>`;
       }
       acts += `<div class="act"><select id="result" aria-label="result">${resultOptions(state.games.get(a.game))}</select>
                <button type="button" data-act="set_result">Set result</button></div>

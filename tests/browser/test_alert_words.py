@@ -116,6 +116,8 @@ async def test_resolved_alerts_say_what_happened_since(shared_data):
             await held.first.click()
             await page.wait_for_selector("#detail .pill.st-resolved")
             assert "resolved by board" in await page.text_content("#detail .status")
+            # closed by the board, not by an arbiter: whether the move was completed is still the arbiter's to say
+            assert await page.locator('#detail [data-act="propose_illegal"]').count() == 1
             await page.screenshot(path=str(HERE / "alert-words-closed.png"), full_page=True)
         finally:
             await browser.close()
