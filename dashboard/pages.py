@@ -25,7 +25,7 @@ from importlib import resources
 from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, RedirectResponse
 
 from dashboard.audience import channel
 from dashboard.boards import square_centres
@@ -196,10 +196,17 @@ def _uri(text: str) -> str:
 
 
 async def game(request: Request) -> HTMLResponse:
-    """``GET /game/{id}``: one game's page, of any round (404 status, same page, when there is no
-    such game), its board's picture at the current ply in the page as served (``board_src``)."""
+    """``GET /game/{id}``: one game's page, of any round (404 status, same page without a board
+    picture, when there is no such game), its board's picture at the current ply in the page as
+    served (``board_src``). A checkers match's id (``"1-1"`` for games ``"1-1.1"`` and ``"1-1.2"``)
+    redirects (302) to the game of the match its board plays now (``SpectatorView.match_game``)."""
     game_id = request.path_params["id"]
     g = channel(request).view.game(game_id)
+    if g is None and (current := channel(request).view.match_game(game_id)) is not None:
+        # a checkers match's id: the page of the game its board plays now (a temporary redirect,
+        # so the same link leads to game 2 once game 1 is over)
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(f"/game/{_uri(current)}{query}", status_code=302, headers={"Cache-Control": "no-store"})
     values = _common(request, g["round"] if g is not None else None)
     values.pop("rounds")
     if g is not None:
@@ -217,6 +224,7 @@ async def game(request: Request) -> HTMLResponse:
     squares = json.dumps({n: list(xy) for n, xy in square_centres().items()}, separators=(",", ":"))
     # the board as the server has it now: a picture before (or without) the script, never a broken image
     src = f' src="{html.escape(board_src(g), quote=True)}"' if g is not None else ""
-    return HTMLResponse(render("game.html", raw={"board_src": src}, game_id=game_id, boards=boards, back=back,
+    shown = "" if g is not None else " hidden"  # no such game: no board at all, not an empty or broken picture
+    return HTMLResponse(render("game.html", raw={"board_src": src, "board_hidden": shown}, game_id=game_id, boards=boards, back=back,
                                squares=squares, **values),
                         status_code=200 if g is not None else 404)

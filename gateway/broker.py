@@ -3,6 +3,14 @@
 DESIGN.md: an embedded broker runs on a port of its own, never 1883 (a venue machine or a test machine
 may already run Mosquitto there). Anonymous access, QoS 0-2, retained messages and persistent sessions
 (clean_session=0) are amqtt's; its sessions live in memory, so they do not survive a restart.
+
+amqtt 0.12.1 (the newest release; its main branch still does it) sends a client that connects the
+retained messages matching *any* client's subscription: its "publish retained messages to a
+pre-existing session's subscriptions" loops over the broker's whole subscription table. A tool
+subscribed to another topic then got every board's retained ``status``, which Mosquitto never sends
+it (MQTT 3.1.1 3.3.1.3: retained messages go to subscribers "whose subscriptions match"). ``_Broker``
+keeps that resend to the filters the session itself subscribed to
+(tests/integration/test_embedded_broker_retained.py).
 """
 
 from __future__ import annotations
@@ -50,6 +58,18 @@ class OpenSessionsAuthPlugin(BaseAuthPlugin):
         return True
 
 
+class _Broker(Broker):
+    """amqtt's Broker, sending a session the retained messages of its own subscriptions only."""
+
+    async def _publish_retained_messages_for_subscription(self, subscription: tuple[str, int], session) -> None:
+        """Send ``session`` the retained messages matching ``subscription`` (``(filter, qos)``) when
+        the session holds that subscription: always after its SUBSCRIBE (amqtt adds it first), and
+        at a reconnection only for the session's own filters, not every client's."""
+        holders = self._subscriptions.get(subscription[0], ())
+        if any(held.client_id == session.client_id for held, _qos in holders):
+            await super()._publish_retained_messages_for_subscription(subscription, session)
+
+
 def broker_config(host: str, port: int) -> dict:
     """amqtt's configuration: one TCP listener on ``host:port``, open access, kept sessions."""
     return {
@@ -68,7 +88,7 @@ async def embedded_broker(host: str = "127.0.0.1", port: int = 0) -> AsyncIterat
     if port == 1883:
         raise ValueError("port 1883 is kept for Mosquitto: the embedded broker needs its own port")
     port = port or free_port(host)
-    broker = Broker(broker_config(host, port))
+    broker = _Broker(broker_config(host, port))
     await broker.start()
     if missing_attributes(broker):  # this module reaches into amqtt to shut it down promptly
         log.warning("embedded broker: amqtt lacks %s: shutdown may hang", missing_attributes(broker))
@@ -78,12 +98,15 @@ async def embedded_broker(host: str = "127.0.0.1", port: int = 0) -> AsyncIterat
         await _stop(broker)
 
 
-AMQTT_ATTRIBUTES = ("_servers", "_sessions")
+AMQTT_ATTRIBUTES = ("_servers", "_sessions", "_subscriptions")  # dicts: ``_stop`` and ``_Broker`` read them
+AMQTT_METHODS = ("_publish_retained_messages_for_subscription",)  # ``_Broker`` overrides it
 
 
 def missing_attributes(broker: Broker) -> list[str]:
-    """The amqtt internals ``_stop`` reads that ``broker`` lacks (tests/unit/test_adapters.py)."""
-    return [name for name in AMQTT_ATTRIBUTES if not isinstance(getattr(broker, name, None), dict)]
+    """The amqtt internals ``_stop`` and ``_Broker`` read that ``broker`` lacks (tests/unit/test_adapters.py):
+    the dicts of ``AMQTT_ATTRIBUTES``, amqtt's own methods of ``AMQTT_METHODS``."""
+    return [name for name in AMQTT_ATTRIBUTES if not isinstance(getattr(broker, name, None), dict)] + [
+        name for name in AMQTT_METHODS if not callable(getattr(Broker, name, None))]
 
 
 async def _stop(broker: Broker) -> None:

@@ -304,7 +304,9 @@ class Decider:
             if board.held:
                 if UCI.match(move) and irregular.stands(self, turn, board, g, msg, move, source):
                     return
-                return self._refuse(turn, board, g, msg, move, HELD, hold=True)  # F05: only a legal move lifts it
+                side = self._side_of(g, move)  # a held move is often the opponent's reply (F05: b8c6)
+                return self._refuse(turn, board, g, msg, move, HELD, hold=True,  # F05: only a legal move lifts it
+                                    extra={"side": side} if side else None)
             if UCI.match(move) and compose.report(self, turn, board, g, msg, move, None):
                 return
             readable = bool(UCI.match(move)) or g.variant != "chess"

@@ -10,6 +10,21 @@ import asyncio
 import contextlib
 import time
 
+MOSQUITTO = "mqtt://127.0.0.1:1883"
+
+
+@contextlib.asynccontextmanager
+async def broker(which: str):
+    """The URL of a broker of kind ``which``: "embedded" (amqtt on a free port, run for the block:
+    ``gateway.embedded_broker``) or "mosquitto" (127.0.0.1:1883)."""
+    if which == "embedded":
+        from gateway import embedded_broker
+
+        async with embedded_broker() as url:
+            yield url
+    else:
+        yield MOSQUITTO
+
 
 @contextlib.asynccontextmanager
 async def running(gateway):

@@ -1,6 +1,7 @@
 """Serving a dashboard for the browser tests: ``serve(app)`` runs it under uvicorn on a free port of
 127.0.0.1 (``async with serve(create_app(log)) as url``), and the chromium Playwright drives
-(Debian's /usr/bin/chromium); ``dashboard_page(log, viewport)`` both, with one page open."""
+(Debian's /usr/bin/chromium); ``dashboard_page(log, viewport)`` both, with one page open;
+``arbiter_console(browser, url, login, password)`` a page signed in to the arbiter's console."""
 
 from __future__ import annotations
 
@@ -44,3 +45,16 @@ async def dashboard_page(log, viewport: dict):
             yield url, await browser.new_page(viewport=viewport)
         finally:
             await browser.close()
+
+
+async def arbiter_console(browser, url: str, login: str, password: str, viewport: tuple[int, int] = (1440, 900)):
+    """A page of ``browser`` (``(width, height)`` px) signed in to ``url``'s arbiter's console with
+    the login form as an arbiter types it, the console shown."""
+    page = await browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    await page.goto(url + "/arbiter")
+    await page.wait_for_selector("#login-name:focus")
+    await page.fill("#login-name", login)
+    await page.fill("#login-password", password)
+    await page.click("#login button[type=submit]")
+    await page.wait_for_selector("#console:not([hidden])")
+    return page

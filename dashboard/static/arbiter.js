@@ -113,18 +113,31 @@
     state.loadingGames = false;
   }
   function surname(name) { return String(name || "?").split(",")[0]; }
-  // The players in the order their game names them (escaped): Black first in checkers, where Black
-  // (Red) moves first (docs/checkers.md), as the referee panel does; White first in chess.
+  // The sides in the order the field names them: the first mover first, Black (Red on the boards)
+  // in checkers (docs/checkers.md; PDN's Black tag and Result, the game page's title), White in chess.
+  function sidesOf(g) { return g && g.variant === "checkers" ? ["black", "white"] : ["white", "black"]; }
+  // The players in that order (escaped).
   function pairOf(g, short) {
     const f = short || ((x) => x);
-    const order = g.variant === "checkers" ? ["black", "white"] : ["white", "black"];
-    return order.map((s) => esc(f(g[s]))).join(" &ndash; ");
+    return sidesOf(g).map((s) => esc(f(g[s]))).join(" &ndash; ");
   }
-  // A result shown next to such a pair: in checkers Black's score first (as PDN writes it).
-  function shownScore(g) {
-    const r = String(g.result || "*"), parts = r.split("-");
-    return g.variant === "checkers" && parts.length === 2 && r !== "1/2-1/2" ? `${parts[1]}-${parts[0]}` : r;
+  // A result (the venue's code: White's score first, docs/checkers.md "Results") in the same order
+  // as the names: in checkers Black's score first, as PDN writes it.
+  function fieldScore(variant, result) {
+    const r = String(result || "*"), parts = r.split("-");
+    return variant === "checkers" && parts.length === 2 && r !== "1/2-1/2" ? `${parts[1]}-${parts[0]}` : r;
   }
+  function shownScore(g) { return fieldScore(g.variant, g.result); }
+  // The winner in words beside the score, so that a score in the field's order is never read as the
+  // other order's: "Player 02 won", "drawn" ("" for a game in play or a special score).
+  function wonText(g, short) {
+    const f = short || ((x) => x), r = String(g.result || "*");
+    return r === "1-0" ? `${f(g.white)} won` : r === "0-1" ? `${f(g.black)} won` : r === "1/2-1/2" ? "drawn" : "";
+  }
+  // "1-0, Player 02 won": the score in the names' order, then who won.
+  function endedText(g, short) { const w = wonText(g, short); return shownScore(g) + (w ? ", " + w : ""); }
+  // A result an alert's entry gives (the venue's code) as its game's lines read it.
+  function resultOf(a, result) { const g = state.games.get(a.game); return g ? endedText({ ...g, result }) : result; }
 
   function handle(msg) {
     if (msg.type === "snapshot") {
@@ -193,6 +206,18 @@
   }
   function boardsOf(items) { return [...new Set(items.map((i) => i.board))].join(", "); }
   function openItems(a) { return ((a.evidence && a.evidence.items) || []).filter((i) => i.state === "absent" || i.state === "defaulted"); }
+  // The results an arbiter sets (the venue's codes as values); a checkers game's labelled in the
+  // field's order with the winner in words, as its line reads ("1-0: Red (Black) wins" is "0-1").
+  const RESULTS = [["1-0", "1-0"], ["0-1", "0-1"], ["1/2-1/2", "½-½"], ["1-0|f", "1-0 forfeit (+/-)"], ["0-1|f", "0-1 forfeit (-/+)"],
+                   ["0-0|f", "0-0 double forfeit"], ["0-0", "0-0"], ["1/2-0", "½-0"], ["0-1/2", "0-½"], ["*", "* game goes on"]];
+  function resultOptions(g) {
+    const checkers = g && g.variant === "checkers";
+    return RESULTS.map(([v, text]) => {
+      const [r, f] = v.split("|"), won = { "1-0": "White wins", "0-1": "Red (Black) wins", "1/2-1/2": "drawn" }[r];
+      const label = !checkers || r === "*" ? text : fieldScore("checkers", r).replace(/1\/2/g, "½") + (f ? " forfeit" : "") + (won ? ": " + won : "");
+      return `<option value="${v}">${esc(label)}</option>`;
+    }).join("");
+  }
   // One sentence an arbiter reads in a second.
   function sentence(a) {
     const e = a.evidence || {}, w = a.words || {}, side = w.side || e.side;
@@ -211,12 +236,13 @@
     }
     if (a.kind === "draw_claim_reported") return `${who(a, side)}, claims a draw${e.kind ? " (" + (CLAIM_NAMES[e.kind] || e.kind).toLowerCase() + ")" : ""}: verify it`;
     if (a.kind === "move_rejected") {
-      if (e.expected) return `${side ? who(a, side) + ": " : ""}${e.move} is off the ballot (expected ${e.expected})`;
-      return `${side ? who(a, side) + ", " : ""}illegal move ${w.move_text || e.move || e.placement || ""}` + (e.held ? ": the board waits for you" : "");
+      const what = e.expected ? `${side ? who(a, side) + ": " : ""}${e.move} is off the ballot (expected ${e.expected})` :
+        `${side ? who(a, side) + ", " : ""}illegal move ${w.move_text || e.move || e.placement || ""}`;
+      return what + (a.since ? ": " + released(a, a.since) : e.held ? ": the board waits for you" : "");
     }
     if (a.kind === "flag_fell") return `${who(a, e.side)}: flag fell (White ${hms(e.white_ms)}, Black ${hms(e.black_ms)})`;
     if (a.kind === "device_offline") return `Board ${a.board}: the ${e.device || "board"} is offline`;
-    if (a.kind === "seq_gap") return `Board ${a.board}: the ${e.device || "board"}'s messages ${e.expected}-${e.got - 1} were lost`;
+    if (a.kind === "seq_gap") return gapWords(a);
     if (a.kind === "clock_disagreement") {
       return (side ? who(a, side) + ": " : "") + (e.detail || String(e.kind || "").replace(/_/g, " ")) +
         (e.device_ms != null && e.model_ms != null ? ` (clock ${hms(e.device_ms)}, expected ${hms(e.model_ms)})` : "");
@@ -224,7 +250,32 @@
     if (a.kind === "time_trouble_impending" && side) return `${who(a, side)}: ${hms(e.left_ms || e[side + "_ms"])} left`;
     if (a.kind === "message_rejected") return e.reason || "";
     if (a.kind === "penalty_proposed" && a.status === "withdrawn") return "Withdrawn: " + ((a.resolution && a.resolution.reason) || "");
-    return e.reason || e.rule || e.result || e.detail || (side ? who(a, side) : "") || "";
+    return e.reason || e.rule || (e.result ? resultOf(a, e.result) : "") || e.detail || (side ? who(a, side) : "") || "";
+  }
+  // What became of a held board (Alert.since, services/views/alert_since.py), in the hall's time.
+  function released(a, s) {
+    const board = `board ${a.board}`, at = clockTime(s.at);
+    if (s.how === "resumed") return `${board} resumed at ${at}` + (s.san ? ` with ${plyText(s.ply, s.san)}` : "");
+    if (s.how === "stood") return `it stood (FIDE Laws A.5.2): ${board} went on from it at ${at}`;
+    if (s.how === "restored") return `taken back at ${at}: the official position is on ${board} again`;
+    if (s.how === "corrected") return `the arbiter corrected the record at ${at}`;
+    if (s.how === "ended") return `the game ended${s.result ? " (" + resultOf(a, s.result) + ")" : ""} at ${at} while ${board} was held`;
+    return "";
+  }
+  // "28. Re4" / "28… Rd4": ply 55 / 56 as the score sheet numbers it.
+  function plyText(ply, san) { return ply ? Math.ceil(ply / 2) + (ply % 2 ? ". " : "… ") + san : san; }
+  // [[19, 126], [130, 130]] -> "19-126, 130".
+  function spans(ranges) { return (ranges || []).map(([x, y]) => (x === y ? String(x) : `${x}-${y}`)).join(", "); }
+  // A seq gap as it stands now: skipped, arrived late since, still missing, or lost for good.
+  function gapWords(a) {
+    const e = a.evidence || {}, s = a.since || {}, skipped = spans([[e.expected, e.got - 1]]);
+    const head = `Board ${a.board}: the ${e.device || "board"}'s messages`;
+    if (!a.since) return `${head} ${skipped} were skipped (play went on from ${e.got})`;
+    const arrived = (s.arrived || []).length ? spans(s.arrived) : "", missing = (s.missing || []).length ? spans(s.missing) : "";
+    if (!missing) return `${head} ${skipped} arrived late; nothing lost`;
+    if (s.lost) return `${head} ${missing} were never received: lost` + (arrived ? ` (${arrived} of ${skipped} arrived late)` : "");
+    return `${head} ${skipped} were skipped (play went on from ${e.got}): ` +
+      (arrived ? `${arrived} arrived late, ${missing} still missing` : "none has arrived yet");
   }
   function moveLabelOf(a, c) {
     const ply = (a.evidence && a.evidence.ply) != null ? a.evidence.ply : null;
@@ -272,15 +323,15 @@
       r.device === "online" ? `<span class="dev on" title="device online">online</span>` : `<span class="dev unknown" title="no status from the device yet">no device</span>`;
     const batt = r.battery ? `<span class="batt" title="battery">${esc(r.battery)}</span>` : "";
     const alerts = r.alerts ? `<span class="n-alerts" title="open alerts">${r.alerts} alert${r.alerts > 1 ? "s" : ""}</span>` : "";
-    const clock = r.clock ? ["white", "black"].map((s) => `<span class="t-clock-${s} ${r.clock.running === s ? "run" : ""}">${hms(shownMs(r, s))}</span>`).join("") : `<span class="muted">no clock yet</span>`;
-    const clockState = r.status === "ended" ? `<b>${esc(r.result)}</b>` : r.clock_state === "running" ? "running" : r.clock_state ? esc(r.clock_state) : "";
+    const clock = r.clock ? sidesOf(r).map((s) => `<span class="t-clock-${s} ${r.clock.running === s ? "run" : ""}">${hms(shownMs(r, s))}</span>`).join("") : `<span class="muted">no clock yet</span>`;
+    const clockState = r.status === "ended" ? `<b title="${esc(wonText(r))}">${esc(shownScore(r))}</b>` : r.clock_state === "running" ? "running" : r.clock_state ? esc(r.clock_state) : "";
     const game = state.games.get(r.game);
     const move = r.ply ? `${r.ply} ${r.ply === 1 ? "ply" : "plies"}${r.last_san ? ", last " + esc(r.last_san) : ""}` : "no move yet";
-    const absent = (r.absent || []).map((s) => `<div class="t-absent" data-side="${s}">${esc(sideName(game, s))} not arrived: ${esc(surname(r[s]))}
+    const absent = sidesOf(r).filter((s) => (r.absent || []).includes(s)).map((s) => `<div class="t-absent" data-side="${s}">${esc(sideName(game, s))} not arrived: ${esc(surname(r[s]))}
         <button type="button" class="checkin" data-game="${esc(r.game)}" data-side="${s}">Check in</button></div>`).join("");
     return `<li class="tile ${r.problems.length ? "problem" : ""} ${r.device === "offline" ? "offline" : ""} ${state.board === r.board ? "selected" : ""}" data-board="${esc(r.board)}" data-game="${esc(r.game)}" tabindex="0">
       <div class="t-head"><b class="t-no">${esc(r.board)}</b>${dev}${batt}${alerts}${r.held ? `<span class="held">held</span>` : ""}</div>
-      <div class="t-players">${esc(surname(r.white))} &ndash; ${esc(surname(r.black))}</div>
+      <div class="t-players">${pairOf(r, surname)}</div>
       <div class="t-clock">${clock}<span class="t-state">${clockState}</span></div>
       <div class="t-move muted">${move}</div>${absent}</li>`;
   }
@@ -358,7 +409,7 @@
     const g = state.games.get(r.game);
     const alerts = [...state.alerts.values()].filter((a) => a.status === "open" && (a.board === r.board || openItems(a).some((i) => i.board === r.board)));
     $("detail").innerHTML = `${backButton()}<div class="detail-head"><h3>Board ${esc(r.board)}</h3><span class="pill ${r.device === "offline" ? "st-open" : "st-resolved"}">${esc(r.device || "no device")}</span></div>
-      <p class="muted status">${esc(r.white)} &ndash; ${esc(r.black)} &middot; game ${esc(r.game)} &middot; ${r.status === "ended" ? esc(r.result) : esc(r.status)} &middot; <a href="/game/${encodeURIComponent(r.game)}" target="_blank" rel="noopener">game page</a></p>
+      <p class="muted status">${pairOf(r)} &middot; game ${esc(r.game)} &middot; ${r.status === "ended" ? esc(endedText(r)) : esc(r.status)} &middot; <a href="/game/${encodeURIComponent(r.game)}" target="_blank" rel="noopener">game page</a></p>
       <div class="detail-grid"><div class="detail-board"><img id="detail-board" alt="board ${esc(r.board)}" width="300" height="300" src="/board/${encodeURIComponent(r.game)}.svg?size=300"></div>
       <div class="detail-side">
         <p class="clocks">${r.clock ? `White <b>${hms(shownMs(r, "white"))}</b> &middot; Black <b>${hms(shownMs(r, "black"))}</b> (${esc(r.clock_state)})` : "No clock reading yet."}</p>
@@ -404,6 +455,8 @@
     return ACTION_NAMES[x.type] || x.type;
   }
   function actionDetail(x) {
+    const g = state.games.get(x.game);
+    const result = x.result && g ? fieldScore(g.variant, x.result) : x.result;  // in the order its game's names are
     if (x.type === "fine_recorded") return `${x.player}: ${x.amount} ${x.currency || ""}`;
     if (x.type === "player_arrived") return x.player || x.side || "";
     if (x.type === "clock_adjusted") return `White ${hms(x.white_ms)}, Black ${hms(x.black_ms)}`;
@@ -411,9 +464,9 @@
     if (x.type === "score_sheet_entered") return `${SIDE_NAMES[x.side] || x.side}'s sheet, ${(x.moves || []).length} moves` + (x.differences ? `, ${x.differences} flagged` : "");
     if (x.type === "move_timer_started") return `${TIMER_NAMES[x.rule] || x.rule}, ${SIDE_NAMES[x.side] || x.side}`;
     if (x.type === "time_trouble_called") return `${SIDE_NAMES[x.side] || x.side}` + (x.left_ms != null ? `, ${clockText(x.left_ms)} left` : "");
-    if (x.type === "adjudication_recorded") return `${x.result} (${x.unanimous ? "unanimous" : "not unanimous"})`;
+    if (x.type === "adjudication_recorded") return `${result} (${x.unanimous ? "unanimous" : "not unanimous"})`;
     if (x.type === "match_clock_chosen") return `match ${x.match}: ${clockChoiceText(x)}`;
-    return x.result || x.text || x.note || "";
+    return result || x.text || x.note || "";
   }
   function renderActions() {
     $("actions").innerHTML = state.actions.slice(-50).reverse().map((x) =>
@@ -553,7 +606,7 @@
     const a = state.alerts.get(state.selected);
     if (!a) return;
     // Redraw only when this alert changed: other alerts arriving must not wipe a note being typed.
-    const key = JSON.stringify([a.id, a.status, a.resolution, a.count, a.last_at, state.games.has(a.game), a.words || null, penaltyOf(a)]);
+    const key = JSON.stringify([a.id, a.status, a.title, a.since, a.resolution, a.count, a.last_at, state.games.has(a.game), a.words || null, penaltyOf(a)]);
     if (state.detailKey === key) return;
     state.detailKey = key;
     const e = a.evidence || {};
@@ -563,17 +616,17 @@
       src="/board/${encodeURIComponent(a.game)}.svg?size=300${ply != null ? "&ply=" + ply : ""}">` : "";
     const claim = a.kind === "draw_claimable" || a.kind === "draw_claim_reported";
     let acts = "";
+    // An illegal move stays to be confirmed after its board resumed by itself (closed by the board,
+    // not by an arbiter): whether it was completed (7.5.1) is the arbiter's to say.
+    if (a.kind === "move_rejected" && a.game && !penaltyOf(a) && (a.status === "open" || (a.resolution && a.resolution.by === "board"))) {
+      acts += `<div class="act"><button type="button" data-act="propose_illegal" title="FIDE Laws 7.5.5">Illegal move confirmed: what the Laws give the opponent</button></div>`;
+    }
     if (a.status === "open" && a.game) {
       if (claim && !e.claims) {
         acts += `<div class="act decide"><button type="button" class="accept" data-act="accept_claim">Accept claim: ½-½</button>
                  <button type="button" class="reject" data-act="reject_claim">Reject claim</button></div>`;
       }
-      if (a.kind === "move_rejected" && !penaltyOf(a)) {
-        acts += `<div class="act"><button type="button" data-act="propose_illegal" title="FIDE Laws 7.5.5">Illegal move confirmed: what the Laws give the opponent</button></div>`;
-      }
-      acts += `<div class="act"><select id="result" aria-label="result"><option value="1-0">1-0</option><option value="0-1">0-1</option><option value="1/2-1/2">½-½</option>
-                 <option value="1-0|f">1-0 forfeit (+/-)</option><option value="0-1|f">0-1 forfeit (-/+)</option><option value="0-0|f">0-0 double forfeit</option>
-                 <option value="0-0">0-0</option><option value="1/2-0">½-0</option><option value="0-1/2">0-½</option><option value="*">* game goes on</option></select>
+      acts += `<div class="act"><select id="result" aria-label="result">${resultOptions(state.games.get(a.game))}</select>
                <button type="button" data-act="set_result">Set result</button></div>
                <div class="act"><button type="button" data-act="check_in" data-side="white">Check in White</button><button type="button" data-act="check_in" data-side="black">Check in Black</button>
                <button type="button" data-act="pause" title="pause the game (clock stopped)">Pause</button><button type="button" data-act="resume" title="resume the game">Resume</button></div>`;
@@ -690,8 +743,9 @@
   function clockChoiceText(c) {
     return `${CLOCK_NAMES[c.option] || c.option}, ${c.how === "coin flip" ? "by coin flip (" + c.coin + ")" : "agreed"}`;
   }
+  // A checkers result in words, its score in the field's order (Black's first, as the names).
   function resultText(r) {
-    return { "1-0": "White wins (1-0)", "0-1": "Red wins (0-1)", "1/2-1/2": "Draw (½-½)" }[r] || r;
+    return { "1-0": "White wins (0-1)", "0-1": "Red (Black) wins (1-0)", "1/2-1/2": "Draw (½-½)" }[r] || fieldScore("checkers", r);
   }
   function checkersGames() { return [...state.games.values()].filter((g) => g.variant === "checkers"); }
   function moveLabel(p) { return Math.ceil(p / 2) + (p % 2 ? "." : "\u2026"); } // Red moves first: ply 1 is "1."
@@ -701,7 +755,7 @@
     $("referee").hidden = games.length === 0;
     if (!games.length) return;
     if (!state.refGame || !games.some((g) => g.id === state.refGame)) state.refGame = (games.find((g) => g.status !== "ended") || games[0]).id;
-    $("ref-game").innerHTML = games.map((g) => `<option value="${esc(g.id)}" ${g.id === state.refGame ? "selected" : ""}>Board ${esc(g.board)} &middot; ${pairOf(g)} (${esc(g.id)}${g.status === "ended" ? ", " + esc(shownScore(g)) : ""})</option>`).join("");
+    $("ref-game").innerHTML = games.map((g) => `<option value="${esc(g.id)}" ${g.id === state.refGame ? "selected" : ""}>Board ${esc(g.board)} &middot; ${pairOf(g)} (${esc(g.id)}${g.status === "ended" ? ", " + esc(endedText(g)) : ""})</option>`).join("");
     renderRefStatus();
   }
   $("ref-game").addEventListener("change", () => {

@@ -59,6 +59,7 @@
   function renderBoard(g) {
     const ply = shown === null ? g.ply : shown;
     renderNumbers(g);
+    document.getElementById("game-board").hidden = false;  // served hidden when the game was not there yet (a 404 page)
     Venue.swapImage(document.getElementById("board-img"), Venue.boardUrl(g, ply, 560, true, flipped));
     document.querySelectorAll("#moves .mv").forEach((el) => el.classList.toggle("current", +el.dataset.ply === ply));
   }

@@ -117,7 +117,7 @@ class HallState:
         changes = Changes()
         handler = HANDLERS.get(type(event))
         try:
-            used = _used_seq(event)
+            used = used_seq(event)
             if used is not None:
                 board = self.boards.get(used[0])
                 if board is not None:
@@ -154,7 +154,7 @@ class HallState:
                 "boards": self.boards, "tournament": self.tournament}
 
 
-def _used_seq(event: Event) -> tuple[str, Device, int] | None:
+def used_seq(event: Event) -> tuple[str, Device, int] | None:
     """``(board, device, seq)`` when ``event`` records a device message as applied (its ``seq`` used
     up), else None."""
     if isinstance(event, MessageRejected):

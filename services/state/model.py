@@ -23,6 +23,17 @@ from services.events.device import ClockReading
 from services.regulations.clock_watch import ClockWatch
 
 
+def take_out(ranges: list[list[int]], seq: int) -> bool:
+    """Take ``seq`` out of ``ranges`` (``[first, last]`` seq ranges, changed in place: the range
+    holding it split in two); True when it was in one."""
+    for r in ranges:
+        if r[0] <= seq <= r[1]:
+            ranges.remove(r)
+            ranges.extend(x for x in ([r[0], seq - 1], [seq + 1, r[1]]) if x[0] <= x[1])
+            return True
+    return False
+
+
 @dataclass
 class DeviceSeq:
     """One device's messages: ``last`` applied ``seq`` (0: none), ``holes`` (``[first, last]``
@@ -70,12 +81,7 @@ class DeviceSeq:
 
     def fill(self, seq: int) -> bool:
         """Take ``seq`` out of the holes; True when it was in one."""
-        for r in self.holes:
-            if r[0] <= seq <= r[1]:
-                self.holes.remove(r)
-                self.holes.extend(x for x in ([r[0], seq - 1], [seq + 1, r[1]]) if x[0] <= x[1])
-                return True
-        return False
+        return take_out(self.holes, seq)
 
     def in_hole(self, seq: int) -> bool:
         """Whether ``seq`` lies in a range a gap skipped (never applied)."""

@@ -4,7 +4,9 @@ fell, a clock and its board disagree; and whose decisions are recorded").
 
 Each alert is born from one log entry (its ``id`` is that entry's ``seq``) and carries the entry's
 data as evidence. Arbiter actions close alerts: ``alert_resolved`` names one; ``draw_claim_decided``
-and ``arbiter_decision`` close the open alerts of their game that they answer. Spectators never
+and ``arbiter_decision`` close the open alerts of their game that they answer. What later entries
+made of an alert's condition (a held board resumed, skipped device messages arrived late) is its
+``since`` (``services.views.alert_since``), and closes it when the condition is over. Spectators never
 see any of this (the dashboard serves it only to logged-in arbiters).
 """
 
@@ -22,6 +24,7 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              TimeTroubleCalled, TimeTroubleImpending)
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
                                        PlayerEntered, PlayerWithdrew)
+from services.views.alert_since import Since
 from services.views.not_at_board import RoundPresence
 
 # entry type -> (severity, title); "action" alerts need an arbiter's decision.
@@ -87,7 +90,8 @@ class Alert:
     penalty proposal the gateway withdrew, ``penalty_withdrawn``), ``resolution``
     (the closing action's data, with ``by`` and ``at``), ``count`` (how many entries it stands for:
     repeats of a ``GROUPED`` type from the same board, device and game), ``last_at`` (ms of the latest;
-    ``evidence`` is then the latest entry's data, ``id`` and ``at`` the first's)."""
+    ``evidence`` is then the latest entry's data, ``id`` and ``at`` the first's), ``since`` (what
+    later entries made of the condition, ``services.views.alert_since``; None: nothing to follow)."""
 
     id: int
     at: int
@@ -101,13 +105,15 @@ class Alert:
     resolution: dict | None = None
     count: int = 1
     last_at: int | None = None
+    since: dict | None = None
 
     def to_json(self) -> dict:
         """The alert as sent to arbiters' consoles (``/ws/arbiter``, the API)."""
         return {"id": self.id, "at": self.at, "kind": self.kind, "severity": self.severity,
                 "title": self.title, "game": self.game, "board": self.board,
                 "evidence": self.evidence, "status": self.status, "resolution": self.resolution,
-                "count": self.count, "last_at": self.last_at if self.last_at is not None else self.at}
+                "count": self.count, "last_at": self.last_at if self.last_at is not None else self.at,
+                "since": self.since}
 
 
 @dataclass
@@ -119,6 +125,7 @@ class AlertQueue:
     actions: list[dict] = field(default_factory=list)
     _grouped: dict[tuple, Alert] = field(default_factory=dict, repr=False)  # GROUPED source -> latest alert
     presence: RoundPresence = field(init=False, repr=False)
+    since: Since = field(init=False, repr=False)
     # board -> the game it is for (round_started, match_game_started), and the games over: a device
     # going offline once its board's game is over (put away, switched off) is no alert
     _board_game: dict[str, str] = field(default_factory=dict, repr=False)
@@ -126,6 +133,7 @@ class AlertQueue:
 
     def __post_init__(self) -> None:
         self.presence = RoundPresence(self._new)
+        self.since = Since(self._close)
 
     def apply(self, seq: int, at: int, type: str, data: dict) -> list[Alert]:
         changed: list[Alert] = []
@@ -141,6 +149,7 @@ class AlertQueue:
         elif type == DeviceOffline.TYPE and self._board_game.get(str(data.get("board"))) in self._over:
             return changed  # after its game: the device put away or switched off, not a fault
         changed += self.presence.apply(seq, at, type, data)
+        changed += self.since.apply(at, type, data)
         if type == DrawClaimable.TYPE:
             # A claim lapses once its position is gone (F01 (d)): the newer list replaces the old.
             for a in self._open(game, DrawClaimable.TYPE):
@@ -232,6 +241,7 @@ class AlertQueue:
         game = data.get("game") or (self._board_game.get(board) if board is not None else None)
         a = Alert(id=seq, at=at, kind=kind, severity=severity, title=title, game=game, board=board, evidence=data)
         self.alerts[seq] = a
+        self.since.watch(a)
         if kind in GROUPED:
             self._grouped[_source(kind, data)] = a
         return a

@@ -165,6 +165,17 @@ class SpectatorView:
         """One GAME of any round (a copy), or None."""
         return copy.deepcopy(self.live_game(game_id)) if game_id in self.state.games else None
 
+    def match_game(self, match_id: str) -> str | None:
+        """The game a spectator of checkers match ``match_id`` (``"{round}-{board}"``, docs/events.md)
+        follows now: the match's first game not over (the one in play, or the next to be played: game
+        2 waits with the clocks carried over, 11-Man National 2017 X.A.b), else its last game; None
+        when no game is of that match."""
+        games = sorted((g for g in self.state.games.values() if (g.setup.get("match") or {}).get("id") == match_id),
+                       key=lambda g: g.setup["match"].get("game_no") or 0)
+        if not games:
+            return None
+        return next((g.id for g in games if not g.ended), games[-1].id)
+
     def ids(self, round_no: str | None = None) -> list[str]:
         """The game ids of a round (default: the current one) in hall-board order."""
         r = self.state.round(round_no)

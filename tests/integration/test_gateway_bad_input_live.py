@@ -15,14 +15,12 @@ import uuid
 
 import aiomqtt
 import pytest
-from live_helpers import log_until, running
+from live_helpers import broker, log_until, running
 
-from gateway import Gateway, embedded_broker
+from gateway import Gateway
 from services.eventlog import open_log
 
 pytestmark = pytest.mark.integration
-
-MOSQUITTO = "mqtt://127.0.0.1:1883"
 
 
 def round_started(*boards: str) -> dict:
@@ -30,15 +28,6 @@ def round_started(*boards: str) -> dict:
               "black_elo": None, "variant": "chess", "time_control": "5400+30", "fen": None,
               "kind": "classical"} for b in boards]
     return {"round": "1", "event": "Test", "site": "", "date": "2024.04.04", "games": games}
-
-
-@contextlib.asynccontextmanager
-async def broker(which: str):
-    if which == "embedded":
-        async with embedded_broker() as url:
-            yield url
-    else:
-        yield MOSQUITTO
 
 
 async def wait_for(log, predicate, timeout: float = 10.0) -> list:

@@ -14,6 +14,7 @@ import asyncio
 import time
 
 import pytest
+from checkers_entries import items
 from starlette.testclient import TestClient
 
 from dashboard.app import create_app
@@ -22,30 +23,11 @@ from services.eventlog.memory import MemoryLog
 from services.rules.checkers_game import CheckersGame
 from services.rules.checkers_pdn import read_pdn, replay
 
-PRESET = {"white": "90m", "black": "90m", "match_clock": True, "alternative": "4800+10"}
-
 
 @pytest.fixture(scope="module")
 def record(shared_data):
     (rec,) = read_pdn((shared_data / "checkers" / "german_open_2004.pdn").read_text())
     return rec
-
-
-def items(record) -> list[tuple[str, dict, int]]:
-    game = replay(record)
-    match = {"id": "1-1", "games": 2}
-    setups = [{"id": f"1-1.{n}", "board": "1", "round": "1", "variant": "checkers", "fen": None,
-               "white": record.tags["White"] if n == 1 else record.tags["Black"],
-               "black": record.tags["Black"] if n == 1 else record.tags["White"],
-               "time_control": dict(PRESET), "match": {**match, "game_no": n}} for n in (1, 2)]
-    out = [("round_started", {"round": "1", "event": "11-Man National", "site": "Tulsa",
-                              "date": "2017.07.10", "games": setups}, 1000)]
-    for p in game.played:
-        turn = "white" if p.ply % 2 == 1 else "black"
-        out.append(("move_played", {"game": "1-1.1", "board": "1", "ply": p.ply, "move": p.move,
-                                    "san": p.san, "fen": p.fen, "turn": turn, "claimable": []},
-                    1000 + p.ply * 1000))
-    return out
 
 
 @pytest.fixture(scope="module")
