@@ -498,7 +498,7 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int, *,
                 print(f"venue dashboard: note: no tournament file given (--tournament {slug}): arbiters "
                       "cannot log in; give the tournament's FILE.toml to --tournament for their logins",
                       flush=True)
-            if await log.last_seq() == 0:
+            if await _log_is_empty(log):
                 # The usual cause is a dashboard pointed at another store, database or slug than
                 # the gateway: say so, rather than serve an empty hall in silence.
                 print(f"venue dashboard: warning: the event log of {slug!r} in {redact(store)} is empty: "
@@ -509,6 +509,18 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int, *,
         return 0
     finally:
         await log.close()
+
+
+async def _log_is_empty(log) -> bool:
+    """Whether the store answers that ``log`` holds no entry. A store that fails now (down, or the
+    log lost or replaced since the dashboard opened it: ``LogReplaced``) is the feed's to report
+    (``/api/health`` 503 naming it): False, never an exception that would stop a serving dashboard."""
+    from services.eventlog.base import EventLogError
+
+    try:
+        return await log.last_seq() == 0
+    except EventLogError:
+        return False
 
 
 async def run_simulate(mqtt: str, tournament: str, pgn_path: str, speed: float, kind: str,
