@@ -1,18 +1,22 @@
-"""Which game a board message belongs to before an Armageddon game's first move (Norway Chess 2023:
-"If the classical game is drawn, an Armageddon game will be played. It shall start within 20 minutes
-of the conclusion of the classical game").
+"""Which game a board message belongs to before the first move of a game that follows another on
+the same board: an Armageddon game after a drawn game (Norway Chess 2023: "If the classical game is
+drawn, an Armageddon game will be played. It shall start within 20 minutes of the conclusion of the
+classical game"), a checkers match's second game (11-Man National 2017 X.A.b: "The clocks shall be
+paused between games").
 
-The drawn game's end sets up the Armageddon on the same board at once (``armageddon_scheduled``: the
-board's game is the Armageddon from then on), but until the Armageddon's first move the pieces on the
-board are still the drawn game's: the arbiter's result signal (F07: the kings on the centre squares,
-"After the game has ended"), the board's result message after the clock's, the drawn game's last
-move late, and, while the pieces are set up again, placements of neither game. A drawn Armageddon is
-Black's ("If the Armageddon game is drawn, black will win"), so a drawn game's message taken as the
-Armageddon's would score a game never played. What the Armageddon can read as its start or its
-first move is its own; the rest is the drawn game's, answered as after its end
-(``Decider.after_end``). Decided from the state alone (a gateway rebuilt from the log answers the
-same); docs/protocol.md "An Armageddon game after a drawn game" says it for the devices.
-``gateway.clock_game`` has the clock's messages. Pure.
+The next game is the board's from the end of the one before (an Armageddon's, ``armageddon_scheduled``)
+or from the board's next ``move`` or clock ``start`` (a match's second game, ``match_game_started``),
+but until its first move the pieces on the board are still the ended game's, and the board's
+messages of that game can reach the gateway after its end: the arbiter's result signal (F07: the
+kings on the centre squares, "After the game has ended"), the board's result message after the
+clock's or the arbiter's, the ended game's last move late, and, while the pieces are set up again,
+placements of neither game. Taken as the next game's they would score or hold a game never played
+(a drawn Armageddon is Black's: "If the Armageddon game is drawn, black will win"; a match's second
+game has the colours reversed, so game 1's result given to it scores the other player). What the
+next game can read as its start or its first move is its own; the rest is the ended game's,
+answered as after its end (``Decider.after_end``). Decided from the state alone (a gateway rebuilt
+from the log answers the same); docs/protocol.md "Two games on one board" and "An Armageddon game
+after a drawn game" say it for the devices. ``gateway.clock_game`` has the clock's messages. Pure.
 """
 
 from __future__ import annotations
@@ -26,39 +30,44 @@ from services.state.plies import moves_by
 
 def asks(g: GameState, msg: Message) -> bool:
     """Whether board device message ``msg`` may belong to the game before the board's game ``g``:
-    ``g`` is an Armageddon game that has no move yet and has not ended. Most messages: one check."""
-    return not g.ply and g.kind == "armageddon" and msg.device == "board" and not g.ended
+    ``g`` follows another game on its board (``GameState.follows``), has no move yet and has not
+    ended. Most messages: one check."""
+    return not g.ply and msg.device == "board" and not g.ended and g.follows is not None
 
 
-def armageddon(state: HallState, rules, board: BoardState, g: GameState, msg: Message, move: str | None) -> GameState:
-    """The game board message ``msg`` belongs to when ``asks(g, msg)``: the drawn game ``g``
-    follows (its SETUP's ``follows``, ended), or ``g``. ``rules``: the gateway's
-    ``RulesCache``; ``move``: a ``move`` message's text as the rules read it (``Decider.move_text``).
+def game_of(state: HallState, rules, board: BoardState, g: GameState, msg: Message, move: str | None) -> GameState:
+    """The game board message ``msg`` belongs to when ``asks(g, msg)`` (or, for a match's second
+    game ``g`` not begun yet, whether the board's ``move`` would begin it): the game ``g`` follows
+    (``GameState.follows``, ended), or ``g``. ``rules``: the gateway's ``RulesCache``; ``move``: a
+    ``move`` message's text as the rules read it (``Decider.move_text``).
 
-    - a ``result`` is the drawn game's (its result confirmed, or a conflict answered "game over:
-      result already R"): an Armageddon ended before its first move is the arbiter's to record;
-    - a ``position`` is ``g``'s when it shows ``g``'s start or one legal move from it (or the start
-      turned 180 degrees on a board not yet oriented, F06), else the drawn game's (the F07 signal,
-      the drawn game's last placement late, the pieces being set up again);
-    - a ``move`` is the drawn game's when the rules refuse it in ``g``'s start (a king moved onto
-      a centre square for F07, the drawn game's last move), or when it is the move the drawn game's
-      clock shows made and the board never sent (``owes_move``) and legal in the drawn game's final
-      position (34.Re4, e2e4, is also White's first move 1.e4); else ``g``'s."""
-    drawn = state.games.get(g.setup.get("follows") or "")
-    if drawn is None or not drawn.ended:
+    - a ``result`` is the ended game's (its result confirmed, or a conflict answered "game over:
+      result already R"): a game ended before its first move is the arbiter's to record;
+    - a ``position`` (chess) is ``g``'s when it shows ``g``'s start or one legal move from it (or
+      the start turned 180 degrees on a board not yet oriented, F06), else the ended game's (the
+      F07 signal, the ended game's last placement late, the pieces being set up again);
+    - a ``move`` is the ended game's when the rules refuse it in ``g``'s start (a king moved onto a
+      centre square for F07, the ended game's last move: London 1992 game 25's last, 14-18, has no
+      man to move in game 26's start), or when it is the move the ended game's clock shows made and
+      the board never sent (``owes_move``) and legal in the ended game's final position (34.Re4,
+      e2e4, is also White's first move 1.e4; London 1992 game 7's last, White's king 10-14, is also
+      a move of Black's men in game 8's start); else ``g``'s (a first move off a match's ballot
+      too: refused as such, X.A.d)."""
+    before = state.games.get(g.follows or "")
+    if before is None or not before.ended:
         return g
     if msg.kind == "result":
-        return drawn
-    if msg.kind == "position":
+        return before
+    if msg.kind == "position" and g.variant == "chess":
         raw = msg.body["placement"]
         if not board.oriented and pl.is_rotated_start(raw):
             return g
         placement = pl.rotate_placement(raw) if board.rotated else raw
-        return g if pl.infer_move(rules.board(g), placement).kind in (pl.SAME, pl.MOVE) else drawn
+        return g if pl.infer_move(rules.board(g), placement).kind in (pl.SAME, pl.MOVE) else before
     if msg.kind == "move" and move is not None:
         if not _legal(rules, g, move):
-            return drawn
-        return drawn if owes_move(drawn) and _legal(rules, drawn, move) else g
+            return before
+        return before if owes_move(before) and _legal(rules, before, move) else g
     return g
 
 

@@ -45,7 +45,7 @@ def armageddon(state: HallState, g: GameState, msg: Message) -> GameState:
     set with no message, now running with the Armageddon's times). Times in ms."""
     if msg.kind == "clock" and msg.body.get("event") in MOVES_ON:
         return g
-    drawn = state.games.get(g.setup.get("follows") or "")
+    drawn = state.games.get(g.follows or "")
     if drawn is None or drawn.clock is None:
         return g
     if msg.kind != "clock" or _shows(drawn.clock, msg.body):
@@ -68,5 +68,5 @@ def match_game(state: HallState, g: GameState, msg: Message) -> GameState:
     clock running for a side is game 2's (its start lost)."""
     if msg.kind == "clock" and (msg.body.get("event") == "start" or msg.body.get("running") is not None):
         return g
-    before = state.games.get((g.setup.get("match") or {}).get("follows") or "")
+    before = state.games.get(g.follows or "")
     return before if before is not None and before.clock_event is not None else g

@@ -33,7 +33,10 @@ Rules applied here (docs/protocol.md has the device-side view):
 - checkers matches (11-Man National 2017 X.A.b): once the board's game has ended, its next ``move``
   or clock ``start`` begins the next game of the match (``match_game_started``); until the clock's
   first reading in the next game (in the clock's order), its stopped readings and results are the
-  ended game's, even after the board's first move of the next (``gateway.clock_game``);
+  ended game's, even after the board's first move of the next (``gateway.clock_game``); until the
+  next game's first move, the board's result, a move its start cannot take and the ended game's
+  last move late are the ended game's, answered as after its end, and begin no game
+  (``gateway.board_game``, as for an Armageddon game);
 - an Armageddon game after a drawn game (Norway Chess 2023): the board's game from the drawn game's
   end; the clock moves on to it by its ``set`` or ``start``, and what the clock sent before (its
   result, a press or pause showing the drawn game's times, also resent late from a skipped hole) is
@@ -90,15 +93,20 @@ class Decider:
         """Decide one message that is next in its device's order (a game over before its first
         move is ended first: the message then meets the game as the Laws have it)."""
         board = self.state.boards[msg.board]
-        self._next_game(turn, board, msg)
+        begun = self._next_game(turn, board, msg)
         g = self.state.games[board.game]
         self.start_due(turn, g)
         if msg.device == "clock" and clock_game.asks(g, msg):
             g = clock_game.clock_game(self.state, g, msg)
-        elif board_game.asks(g, msg):
-            move = self.move_text(board, g, msg.body) if msg.kind == "move" else None
-            g = board_game.armageddon(self.state, self.hall.rules, board, g, msg, move)
+        elif not begun and board_game.asks(g, msg):
+            g = self._board_game(board, g, msg)
         getattr(self, f"_on_{msg.kind}")(turn, board, g, msg)
+
+    def _board_game(self, board: BoardState, g: GameState, msg: Message) -> GameState:
+        """``board_game.game_of``: the game board message ``msg`` belongs to, ``g`` or the ended game
+        ``g`` follows on the board."""
+        move = self.move_text(board, g, msg.body) if msg.kind == "move" else None
+        return board_game.game_of(self.state, self.hall.rules, board, g, msg, move)
 
     def start_due(self, turn, g: GameState) -> None:
         """A game set up from a position (its SETUP's ``fen``) is judged before its first move
@@ -121,16 +129,21 @@ class Decider:
         if _keys(claims) != _keys(g.claimable):
             turn.emit(DrawClaimable(game=g.id, board=g.board, ply=0, claims=claims))
 
-    def _next_game(self, turn, board: BoardState, msg: Message) -> None:
-        """A ``move`` or clock ``start`` after the board's game ended begins its next queued game."""
+    def _next_game(self, turn, board: BoardState, msg: Message) -> bool:
+        """A ``move`` or clock ``start`` after the board's game ended begins its next queued game
+        (``match_game_started``; True when it did), except a ``move`` that is the ended game's
+        (its last move late: ``board_game.game_of``), answered "game over" for it."""
         game = self.state.games[board.game]
         if not game.ended or not board.queue:
-            return
+            return False
         if not (msg.kind == "move" or (msg.kind == "clock" and msg.body.get("event") == "start")):
-            return
+            return False
         nxt = self.state.games[board.queue[0]]
+        if msg.kind == "move" and self._board_game(board, nxt, msg) is not nxt:
+            return False
         turn.emit(MatchGameStarted(game=nxt.id, follows=game.id, match=(nxt.setup.get("match") or {}).get("id"),
                                    **ids(msg)))
+        return True
 
     # ----- message kinds ------------------------------------------------------------------------
     @staticmethod

@@ -293,6 +293,13 @@ class GameState:
         """The name of the player of ``side``."""
         return self.white if side == "white" else self.black
 
+    @property
+    def follows(self) -> str | None:
+        """The id of the game played before this one on its board, from whose end it goes on: an
+        Armageddon game's drawn game (its SETUP's ``follows``, Norway Chess 2023), a checkers match's
+        second game's first (``match.follows``, 11-Man National 2017 X.A.b); else None."""
+        return self.setup.get("follows") or (self.setup.get("match") or {}).get("follows")
+
 
 @dataclass
 class RoundState:

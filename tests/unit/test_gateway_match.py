@@ -27,26 +27,29 @@ GAME_25, GAME_26 = RECORDS[3], RECORDS[4]
 BALLOT = next(b for b in load_deck() if b.moves == ("9-13", "23-18", "11-15")).to_json()
 
 
-def round_data() -> dict:
-    pairing = {"id": "1-1", "board": "1", "round": "1", "white": GAME_25.tags["White"],
-               "black": GAME_25.tags["Black"], "variant": "checkers", "fen": None, "kind": "classical",
+def round_data(first=GAME_25, ballot: dict = BALLOT) -> dict:
+    """Round 1: one match on board 1, game 1 with the players of PDN record ``first`` as there,
+    both games on ``ballot`` (``Ballot.to_json()``)."""
+    pairing = {"id": "1-1", "board": "1", "round": "1", "white": first.tags["White"],
+               "black": first.tags["Black"], "variant": "checkers", "fen": None, "kind": "classical",
                "time_control": {"white": "90m", "black": "90m", "match_clock": True}}
     return {"round": "1", "event": "match", "site": "", "date": "2017.07.10",
-            "games": match_setups(pairing, BALLOT)}
+            "games": match_setups(pairing, ballot)}
 
 
 class Gateway:
-    """The Hall with a record of what it appended (and when): the log."""
+    """The Hall with a record of what it appended (and when): the log. ``first``, ``ballot``: the
+    match's game 1 and ballot (``round_data``)."""
 
-    def __init__(self):
+    def __init__(self, first=GAME_25, ballot: dict = BALLOT):
         self.hall = Hall(T)
         self.log: list[tuple[str, dict]] = []
         self.stamps: list[int] = []
         self.seq = {"board": 0, "clock": 0}
         self.now = 1_000
         self.feedback: list[dict] = []
-        self.hall.fold("round_started", round_data(), self.now)
-        self.take([("round_started", round_data())])
+        self.hall.fold("round_started", round_data(first, ballot), self.now)
+        self.take([("round_started", round_data(first, ballot))])
 
     def take(self, entries):
         self.log.extend(entries)
