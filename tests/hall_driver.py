@@ -5,7 +5,8 @@ and feedback it produced is kept, in order, with the instant it was made at.
 with one chess game per board (``round_started``, docs/events.md); ``move``, ``place``, ``clock``
 and ``send`` publish as a device would (each device its own ``seq``), ``external`` appends an entry
 someone else wrote (an arbiter's action), ``tick`` lets time pass, ``rebuilt`` is a new gateway
-folded from the log so far (a restart).
+folded from the log so far (a restart). ``first_seq`` reads a log for a game's lowest device
+``seq``.
 """
 
 from __future__ import annotations
@@ -105,3 +106,10 @@ class Driver:
 
     def played(self, board: str = "1") -> list[str]:
         return [d["move"] for t, d in self.entries if t == "move_played" and d["board"] == board]
+
+
+def first_seq(entries: list[tuple[str, dict]], game: str, device: str = "board") -> int:
+    """The lowest ``seq`` of ``device`` among ``game``'s entries in ``entries`` (a log: ``(type,
+    data)`` pairs) made from an applied message (a ``message_held`` is not applied)."""
+    return min(d["seq"] for t, d in entries if d.get("game") == game and d.get("device") == device
+               and d.get("seq") is not None and t != "message_held")

@@ -82,13 +82,20 @@ class Match(LateClock):
     def late_last_move(self):
         return self.send("move", {"move": self.one.plies[-1].uci})
 
-    def game_two(self) -> None:
-        """Game 2's moves, every one pressed."""
+    def game_two(self, start: int = 0, stop: int | None = None) -> None:
+        """Game 2's moves from ply index ``start`` up to ``stop`` (default: all), every one pressed."""
+        for i in range(start, len(self.two.plies) if stop is None else stop):
+            self.send("move", {"move": self.two.plies[i].uci})
+            self.press_two(i)
+
+    def press_two(self, i: int) -> None:
+        """The press after game 2's ply index ``i``, showing both times then (X.A.b: game 2's clock
+        starts with the times carried from game 1)."""
         clocks = {"white": self.two.white_ms, "black": self.two.black_ms}
-        for ply in self.two.plies:
-            self.send("move", {"move": ply.uci})
+        for ply in self.two.plies[:i + 1]:
             clocks[ply.side] = ply.clock_ms
-            self.clock("press", clocks["white"], clocks["black"], "black" if ply.side == "white" else "white")
+        mover = self.two.plies[i].side
+        self.clock("press", clocks["white"], clocks["black"], "black" if mover == "white" else "white")
 
     def moves(self, game: str) -> list[str]:
         return [d["move"] for d in self.entries("move_played") if d["game"] == game]
