@@ -3,7 +3,8 @@ gaps, holds after an illegal move (F05), orientation (F06), snapshots that play 
 after the end (F07), a move kept for the next message to decide, online/offline.
 
 Every entry made from an applied device message marks that device's ``seq`` as applied
-(``HallState.apply_event``), so a restarted gateway neither asks for it again nor applies it twice.
+(``HallState.apply_event``), so a restarted gateway neither asks for it again nor applies it twice;
+a board message's entry also lowers its game's ``board_seq`` to that ``seq`` (``gateway.board_game``).
 """
 
 from __future__ import annotations

@@ -125,6 +125,8 @@ class HallState:
                     if not isinstance(event, MoveRejected):
                         dev.used(used[2])  # DeviceSeq.refused: the move meant came under that seq
                     dev.mark(used[2])
+                if used[1] == "board":
+                    _board_seq(self.game_of(event), used[2])
             if handler is not None:
                 handler(self, event, at, changes)
         except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
@@ -164,6 +166,12 @@ def used_seq(event: Event) -> tuple[str, Device, int] | None:
     if isinstance(event, FromDevice) and event.seq is not None and not isinstance(event, MessageHeld):
         return event.board, event.device, event.seq
     return None
+
+
+def _board_seq(g: GameState | None, seq: int) -> None:
+    """Keep ``g.board_seq`` the lowest board ``seq`` among ``g``'s entries (``gateway.board_game``)."""
+    if g is not None and (g.board_seq is None or seq < g.board_seq):
+        g.board_seq = seq
 
 
 def load_handlers() -> None:

@@ -186,7 +186,10 @@ class GameState:
     that reading can have been made when it is known only within a window, its ``earliest_at``;
     else None), ``clock_seq`` (the lowest clock ``seq`` among the game's clock entries: what the
     clock sent before it, applied late from a hole a ``seq_gap`` skipped, was sent before the
-    game's clock began: ``gateway.clock_game``),
+    game's clock began: ``gateway.clock_game``), ``board_seq`` (the same for the board device: the
+    lowest board ``seq`` among the game's entries made from an applied board message; what the board
+    sent before it, resent from a skipped hole, was sent before the game's first board message:
+    ``gateway.board_game``),
     ``status`` ("waiting"/"playing"/"ended"), ``clock_event`` (the type of the latest clock entry), ``result``, ``termination``, ``claimable``,
     ``last_move``, ``match_clock``, ``time_control``.
 
@@ -235,6 +238,7 @@ class GameState:
     clock_earliest: int | None = None
     clock_event: str | None = None
     clock_seq: int | None = None
+    board_seq: int | None = None
     status: str = "waiting"
     result: str = "*"
     termination: str | None = None
