@@ -14,7 +14,14 @@ placements of neither game. Taken as the next game's they would score or hold a 
 (a drawn Armageddon is Black's: "If the Armageddon game is drawn, black will win"; a match's second
 game has the colours reversed, so game 1's result given to it scores the other player). What the
 next game can read as its start or its first move is its own; the rest is the ended game's,
-answered as after its end (``Decider.after_end``). Decided from the state alone (a gateway rebuilt
+answered as after its end (``Decider.after_end``).
+
+After the next game's first move too, a message of the ended game can still come: resent from a
+hole the gateway skipped (``seq_gap``: the board's last messages of the ended game lost, the next
+game's first move applied when the hold ran out), it is applied when it comes. The board numbers
+its messages in the order it sends them, so one with a lower ``seq`` than the next game's first
+board entry (``GameState.board_seq``) was sent before it: the ended game's, when the ended game's
+own board entries began at or before that ``seq``. Decided from the state alone (a gateway rebuilt
 from the log answers the same); docs/protocol.md "Two games on one board" and "An Armageddon game
 after a drawn game" say it for the devices. ``gateway.clock_game`` has the clock's messages. Pure.
 """
@@ -29,10 +36,14 @@ from services.state.plies import moves_by
 
 
 def asks(g: GameState, msg: Message) -> bool:
-    """Whether board device message ``msg`` may belong to the game before the board's game ``g``:
-    ``g`` follows another game on its board (``GameState.follows``), has no move yet and has not
-    ended. Most messages: one check."""
-    return not g.ply and msg.device == "board" and not g.ended and g.follows is not None
+    """Whether board device message ``msg`` (``msg.device`` "board", ``msg.seq`` set) may belong to
+    the game before the board's game ``g``: the board sent it before ``g``'s first board entry (a
+    lower ``seq`` than ``GameState.board_seq``: resent from a hole a ``seq_gap`` skipped), or ``g``
+    follows another game on its board (``GameState.follows``), has no move yet and has not ended.
+    Most messages (a game under way): one comparison of two seqs, no search."""
+    if g.ply:
+        return g.board_seq is not None and msg.seq is not None and msg.seq < g.board_seq
+    return not g.ended and g.follows is not None
 
 
 def game_of(state: HallState, rules, board: BoardState, g: GameState, msg: Message, move: str | None) -> GameState:
@@ -41,6 +52,11 @@ def game_of(state: HallState, rules, board: BoardState, g: GameState, msg: Messa
     (``GameState.follows``, ended), or ``g``. ``rules``: the gateway's ``RulesCache``; ``move``: a
     ``move`` message's text as the rules read it (``Decider.move_text``).
 
+    - any message the board sent before ``g``'s first board entry (``sent_before``) is the ended
+      game's, whatever ``g`` has played since: a hole skipped, then resent (London 1992 game 25's
+      lost 14-18 and result resent after game 26's tenth ply; Abasov - Nepomniachtchi's lost
+      34.Re4, ``e2e4``, legal as the Armageddon's 4.e4, and its lost draw, which would end the
+      Armageddon Black's); after ``g``'s first move, any other message is ``g``'s;
     - a ``result`` is the ended game's (its result confirmed, or a conflict answered "game over:
       result already R"): a game ended before its first move is the arbiter's to record;
     - a ``position`` (chess) is ``g``'s when it shows ``g``'s start or one legal move from it (or
@@ -56,6 +72,10 @@ def game_of(state: HallState, rules, board: BoardState, g: GameState, msg: Messa
     before = state.games.get(g.follows or "")
     if before is None or not before.ended:
         return g
+    if sent_before(before, g, msg):
+        return before
+    if g.ply:
+        return g
     if msg.kind == "result":
         return before
     if msg.kind == "position" and g.variant == "chess":
@@ -69,6 +89,14 @@ def game_of(state: HallState, rules, board: BoardState, g: GameState, msg: Messa
             return before
         return before if owes_move(before) and _legal(rules, before, move) else g
     return g
+
+
+def sent_before(before: GameState, g: GameState, msg: Message) -> bool:
+    """Whether the board sent ``msg`` while its game was ``before``, the game ``g`` follows: below
+    ``g``'s lowest board seq (``GameState.board_seq``), at or above ``before``'s (a message below
+    both is left to the rest of ``game_of``)."""
+    return (g.board_seq is not None and before.board_seq is not None and msg.seq is not None
+            and before.board_seq <= msg.seq < g.board_seq)
 
 
 def owes_move(g: GameState) -> bool:

@@ -35,15 +35,17 @@ Rules applied here (docs/protocol.md has the device-side view):
   first reading in the next game (in the clock's order), its stopped readings and results are the
   ended game's, even after the board's first move of the next (``gateway.clock_game``); until the
   next game's first move, the board's result, a move its start cannot take and the ended game's
-  last move late are the ended game's, answered as after its end, and begin no game
-  (``gateway.board_game``, as for an Armageddon game);
+  last move late are the ended game's, answered as after its end, and begin no game, and after it
+  so is what the board sent before the next game's first board message (a lower ``seq``, resent
+  from a hole a ``seq_gap`` skipped): ``gateway.board_game``, as for an Armageddon game;
 - an Armageddon game after a drawn game (Norway Chess 2023): the board's game from the drawn game's
   end; the clock moves on to it by its ``set`` or ``start``, and what the clock sent before (its
   result, a press or pause showing the drawn game's times, also resent late from a skipped hole) is
   the drawn game's (``gateway.clock_game``); the board moves on to it by its first move, and what
   the board sends before that which the Armageddon cannot read (the F07 signal, its result, the
   drawn game's last move late, the pieces being set up again) is the drawn game's, answered as after
-  its end (``gateway.board_game``);
+  its end, and so is, after it, what the board sent before the Armageddon's first board message,
+  resent from a skipped hole (``gateway.board_game``);
 - a checkers game with a ballot opens with the ballot's three moves (X.A.d): another legal move
   among the first three plies is refused like an illegal move, and the board held.
 """
@@ -96,8 +98,9 @@ class Decider:
         begun = self._next_game(turn, board, msg)
         g = self.state.games[board.game]
         self.start_due(turn, g)
-        if msg.device == "clock" and clock_game.asks(g, msg):
-            g = clock_game.clock_game(self.state, g, msg)
+        if msg.device == "clock":
+            if clock_game.asks(g, msg):
+                g = clock_game.clock_game(self.state, g, msg)
         elif not begun and board_game.asks(g, msg):
             g = self._board_game(board, g, msg)
         getattr(self, f"_on_{msg.kind}")(turn, board, g, msg)
