@@ -11,3 +11,4 @@ from .device import *  # noqa: F401,F403
 from .game import EndedBy, GameEnded  # noqa: F401
 from .regulations import *  # noqa: F401,F403
 from .tournament import *  # noqa: F401,F403
+from .rounds import *  # noqa: F401,F403

@@ -77,7 +77,9 @@ class RoundStarted(Event, kw_only=True):
     ``start_ms``: when the round starts (the schedule, or ``--round-start``): the default time (FIDE
     Laws 6.7.1) counts from it; ``scheduled_start_ms``: the file's schedule when that differs; ``end_ms``: the round's scheduled end
     (the late-start rule, checkers X.B.e), moved with its start;
-    ``byes``: start numbers (or ``{"start_no", "code"}``) not paired this round."""
+    ``byes``: start numbers (or ``{"start_no", "code"}``) not paired this round; ``draft_version``:
+    the published draft it starts (``pairing_published``; None for a round paired and started at
+    once, ``venue serve --round N``, or set up from a PGN file)."""
 
     round: str
     games: list[Setup]
@@ -88,6 +90,7 @@ class RoundStarted(Event, kw_only=True):
     start_ms: int | None = None
     scheduled_start_ms: int | None = None
     end_ms: int | None = None
+    draft_version: int | None = None
 
 
 @entry("player_withdrew")

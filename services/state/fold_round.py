@@ -97,6 +97,10 @@ def _round_started(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> 
         rnd = None
     if rnd is not None:
         state.tournament.round_started(rnd, [state.games[gid].setup for gid in r.games], ev.byes)
+        draft = state.tournament.drafts.get(rnd)
+        if draft is not None:
+            draft.started = True
+            ch.drafts.add(rnd)
     ch.rounds.add(number)
     ch.standings = True
 

@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from services.hall.tournament_games import BYE_CODES, GameRecord, result_code
 from services.regulations.model import Tournament
+from services.state.draft import PairingDraft
 
 _FLIPPED = {"1-0": "0-1", "0-1": "1-0"}
 """A match's second game has the colours reversed: its result read from the first game's White."""
@@ -33,7 +34,10 @@ class TournamentState:
     ``late_entries``: start number -> {"first_round", "missed"} of players entered after the
     registration (also in ``players``; their missed rounds already started are bye records);
     ``forbidden``: groups of start numbers that must not meet (sorted tuples, each once);
-    ``acceleration``: "baku" or None."""
+    ``acceleration``: "baku" or None.
+
+    ``drafts``: round -> :class:`~services.state.draft.PairingDraft`, the rounds paired into a draft
+    before they start (docs/pairing.md "The round's life cycle")."""
 
     tournament: Tournament | None = None
     registered: dict | None = None
@@ -48,6 +52,7 @@ class TournamentState:
     forbidden: list[tuple[int, ...]] = field(default_factory=list)
     acceleration: str | None = None
     arm_parent: dict[str, str] = field(default_factory=dict)
+    drafts: dict[int, PairingDraft] = field(default_factory=dict)
     second_parent: dict[str, str] = field(default_factory=dict)
 
     # --- folding (called by services.state.hall) -------------------------------------------------
