@@ -27,6 +27,8 @@ _TERMINATION = {
     "default_forfeit": "rules infraction",
     "arbiter": "adjudication",
     "adjudication": "adjudication",
+    "result_slip": "normal",
+    "claim_upheld": "normal",
     "abandoned": "abandoned",
 }
 
