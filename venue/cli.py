@@ -15,6 +15,7 @@ Subcommands::
     venue tiebreaks ...   (venue.tiebreaks.main)
     venue export ...      (venue.export.main: PGN or TRF of a tournament from its log)
     venue round pair|swap|publish|start|show N --store URL --tournament SLUG  (venue.round.main)
+    venue players import FILE|add NAME|list --store URL --tournament SLUG   (venue.players.main)
     venue broadcast lichess --round-id ID --store URL --tournament SLUG  (venue.broadcast.main: pushes)
     venue hash-password   (an argon2 hash for [[arbiters]] in a tournament file)
 
@@ -131,6 +132,8 @@ def parser() -> argparse.ArgumentParser:
                    add_help=False)
     sub.add_parser("round", allow_abbrev=False, help="pair, change, publish and start a round on a running store "
                    "(venue round --help)", add_help=False)
+    sub.add_parser("players", allow_abbrev=False, help="register or import players on a running store "
+                   "(venue players --help)", add_help=False)
     sub.add_parser("hash-password", allow_abbrev=False, help="an argon2 hash for [[arbiters]] password_hash", add_help=False)
     sub.add_parser("broadcast", allow_abbrev=False, help="push a round to a lichess broadcast (venue broadcast lichess --help)",
                    add_help=False)
@@ -207,7 +210,7 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] in ("pair", "tiebreaks", "export", "broadcast", "round"):
+    if args_list and args_list[0] in ("pair", "tiebreaks", "export", "broadcast", "round", "players"):
         return _passthrough(args_list[0], args_list[1:])
     from venue.serve import CliError  # the web stack, loaded only by the commands that run it
 

@@ -23,13 +23,13 @@ tournament the store does not hold.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 import time
 
-from services.eventlog import EventLogError, open_log
+from services.eventlog import open_log
 from services.hall.round_draft import DraftError, draft_round, publish_entry, start_data, swap_entry
 from services.views.standings import TournamentView
+from venue.store_cli import folded, run_main
 
 BY = "organiser"
 """``by`` of the entries written from the command line."""
@@ -62,13 +62,6 @@ def _parser() -> argparse.ArgumentParser:
             s.add_argument("--at", default="now", metavar="now|ISO",
                            help="when the round starts: now (default) or e.g. 2026-12-01T14:00:00+01:00")
     return p
-
-
-async def _fold(log) -> TournamentView:
-    view = TournamentView()
-    for entry in await log.read(0):
-        view.apply(entry)
-    return view
 
 
 def _start_ms(text: str, now_ms: int) -> int:
@@ -146,7 +139,7 @@ def refused(view: TournamentView, n: int, type_: str, at: int) -> bool:
 async def run(args: argparse.Namespace) -> int:
     log = open_log(args.store, args.tournament)
     try:
-        view = await _fold(log)
+        view = await folded(log)
         if view.tournament is None:
             print(f"venue round: error: the log of {args.tournament!r} in {args.store} registers no tournament "
                   "(venue serve --tournament FILE.toml registers it)", file=sys.stderr)
@@ -178,12 +171,4 @@ async def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``venue round`` with ``argv``; returns the exit code (module docstring)."""
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    try:
-        return asyncio.run(run(args))
-    except (ValueError, EventLogError) as exc:
-        print(f"venue round: error: {exc}", file=sys.stderr)
-        return 2
+    return run_main(_parser(), run, argv)

@@ -18,7 +18,7 @@ into a draft, change the draft by hand, publish it, start it. Pure: each functio
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
@@ -26,12 +26,14 @@ from services.events.rounds import DraftBoard, DraftBye, PairingDrafted, Pairing
 from services.hall.round_from_file import (ROUND_ROBIN, _matches, _pairs_round_robin, field_of, place,
                                            round_data, swiss_input)
 from services.regulations.model import Tournament
-from services.state.draft import PairingDraft
 from services.tournament.pairing.dutch import NoValidPairing
 from services.tournament.pairing.dutch.check import check_round
 from services.tournament.pairing.dutch.history import BLACK, NO_COLOR, WHITE, RoundInput
 from services.tournament.pairing.dutch.result import pair_input
 from services.tournament.pairing.dutch.state import RoundPlayer, build_players
+
+if TYPE_CHECKING:  # services.state folds with this module's changed_draft: no import at run time
+    from services.state.draft import PairingDraft
 
 SWISS = "swiss-dutch"
 BYE_WORDS = {"H": "half-point", "F": "full-point", "Z": "zero-point"}

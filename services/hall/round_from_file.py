@@ -260,12 +260,15 @@ def round_from_view(view, round_no: int, *, initial_color: str = "white",
 
 def field_of(view) -> Tournament:
     """The tournament a ``TournamentView`` folded from the log pairs: its registered file with the
-    players entered late (``player_entered``) added. ValueError when no ``tournament_registered``
-    entry was folded."""
+    players entered late (``player_entered``) added, or, once players were registered by entries
+    (``players_registered``), with every registered player under his C.04.2 start number.
+    ValueError when no ``tournament_registered`` entry was folded."""
     if view.tournament is None:
         raise ValueError("no tournament_registered entry in the log: rounds cannot be paired from the file")
     t = view.tournament
+    ts = view.state.tournament
+    if ts.roster:  # players registered by entries: the log's roster and its C.04.2 start numbers
+        return replace(t, players=tuple(ts.as_player(sno) for sno in sorted(ts.players)))
     registered = {p.start_no for p in t.players}
-    late = tuple(Player(sno, p["name"], p.get("rating"), p.get("fide_id"), p.get("federation"), p.get("title"))
-                 for sno, p in sorted(view.players.items()) if sno in view.late_entries and sno not in registered)
+    late = tuple(ts.as_player(sno) for sno in sorted(view.players) if sno in view.late_entries and sno not in registered)
     return replace(t, players=t.players + late) if late else t

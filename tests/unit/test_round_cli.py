@@ -95,3 +95,23 @@ def test_an_unknown_tournament_is_named(tmp_path: Path, capsys: pytest.CaptureFi
     url, _ = _store(tmp_path, "us-championship-2013.toml")
     assert venue(["round", "show", "1", "--store", url, "--tournament", "nope"]) == 2
     assert "registers no tournament" in capsys.readouterr().err
+
+
+def test_players_import_then_pair(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """``venue players import`` of a CSV (two players beside the file's 24), then round 1 paired:
+    13 boards; a malformed file is refused with its file and line and registers nothing."""
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    where = ["--store", url, "--tournament", slug]
+    good, bad = tmp_path / "late.csv", tmp_path / "bad.csv"
+    good.write_text("Name,Rating,Title,FIDE ID,Fed\nTop Player,2850,GM,1503014,NOR\nLow Player,1000,,,\n")
+    bad.write_text("Name,Rating\nSomeone,2x00\n")
+    assert venue(["players", "import", str(bad), *where]) == 1
+    assert f"{bad}:2: rating: '2x00' is not a rating" in capsys.readouterr().err
+    assert _types(url, slug) == ["tournament_registered"]
+    assert venue(["players", "import", str(good), *where]) == 0
+    out = capsys.readouterr().out
+    assert "2 player(s) registered" in out and "   1  GM  Top Player" in out
+    assert venue(["round", "pair", "1", *where]) == 0
+    assert "13 boards (swiss-dutch)" in capsys.readouterr().out
+    assert venue(["players", "add", "Too Late", *where]) == 1
+    assert "start numbers are fixed (round 1 is drafted)" in capsys.readouterr().err
