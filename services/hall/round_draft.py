@@ -18,6 +18,7 @@ into a draft, change the draft by hand, publish it, start it. Pure: each functio
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import msgspec
@@ -112,6 +113,70 @@ def _open_draft(view, round_no: int, version: int | None) -> tuple[PairingDraft,
 
 # --- pairing into a draft -------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class DraftJob:
+    """What pairing a draft needs, read from the state (:func:`prepare_draft`) and detached from it,
+    so the pairing itself (:func:`finish_draft`, the costly part: ~0.7 s for 300 players) may run
+    in another thread while the state goes on folding."""
+
+    t: Tournament
+    round: int
+    seen: int
+    names: Mapping[int, str]
+    inp: RoundInput | None
+    pairs: tuple[tuple[int, int | None], ...]
+    absent: tuple[DraftBye, ...]
+    by: str | None
+    note: str | None
+
+
+def prepare_draft(view, round_no: int | None = None, *, version: int | None = None, by: str | None = None,
+                  note: str | None = None, initial_color: str = "white") -> DraftJob:
+    """Everything :func:`draft_round` reads from ``view``; DraftError as there."""
+    t = _tournament(view)
+    rnd = _next_round(view, t, round_no)
+    seen = _seen(view, rnd, version)
+    names = _names(view)
+    try:
+        if t.system == SWISS:
+            absences = view.absences(rnd)
+            inp = swiss_input(t, rnd, view.results(rnd), absences, initial_color, view.forbidden, view.acceleration)
+            absent = tuple(DraftBye(start_no=sno, code=code, player=names.get(sno, ""),
+                                    reasons=[_absence(view, sno, code, rnd)]) for sno, code in sorted(absences.items()))
+            return DraftJob(t, rnd, seen, names, inp, (), absent, by, note)
+        if t.system in ROUND_ROBIN:
+            pairs = _pairs_round_robin(t, rnd, view.pairing_numbers or None)
+            return DraftJob(t, rnd, seen, names, None, tuple(pairs), (), by, note)
+    except (ValueError, KeyError) as exc:
+        raise DraftError(str(exc).strip("'\"")) from None
+    raise DraftError(f"system {t.system!r}: rounds are not paired from the tournament file")
+
+
+def finish_draft(job: DraftJob, pairing_numbers: Mapping[int, int] | None = None) -> PairingDrafted:
+    """The ``pairing_drafted`` entry of ``job`` (pure: it reads only ``job``). DraftError when no
+    pairing meets the absolute criteria (C.04.3)."""
+    if job.inp is not None:
+        try:
+            checks = check_round(job.inp, pair_input(job.inp))
+        except NoValidPairing as exc:
+            raise DraftError(f"round {job.round} cannot be paired within the absolute criteria (FIDE C.04.3 "
+                             f"C.1-C.3): {exc}") from None
+        pairs: list[tuple[int, int | None]] = [(c.white, c.black) for c in checks]
+        rules = {(c.white, c.black): (c.colour_rule, list(c.reasons)) for c in checks}
+    else:
+        pairs = list(job.pairs)
+        rules = _berger_rules(job.t, job.round, pairs, pairing_numbers or {})
+    names = job.names
+    boards, pab = place(job.t, pairs)
+    out = [DraftBoard(board=label, white_no=w, black_no=b, white=names.get(w, ""), black=names.get(b, ""),
+                      colour_rule=rules.get((w, b), ("", []))[0], reasons=rules.get((w, b), ("", []))[1])
+           for label, w, b in boards]
+    byes = [DraftBye(start_no=s, code="U", player=names.get(s, ""), reasons=rules.get((s, None), ("", []))[1])
+            for s in pab] + list(job.absent)
+    return PairingDrafted(round=job.round, version=job.seen, system=job.t.system, boards=out, byes=byes,
+                          by=job.by, note=job.note)
+
+
 def draft_round(view, round_no: int | None = None, *, version: int | None = None, by: str | None = None,
                 note: str | None = None, initial_color: str = "white") -> PairingDrafted:
     """Pair round ``round_no`` (default: the next) into a draft (module docstring): a
@@ -120,38 +185,8 @@ def draft_round(view, round_no: int | None = None, *, version: int | None = None
     ``version``: the draft version the arbiter saw (a re-pairing), checked as the fold does.
     Raises DraftError: no tournament registered, a round started or out of order, an earlier game
     without a result (naming them), no pairing within the absolute criteria (C.04.3)."""
-    t = _tournament(view)
-    rnd = _next_round(view, t, round_no)
-    seen = _seen(view, rnd, version)
-    names = _names(view)
-    byes: list[DraftBye] = []
-    try:
-        if t.system == SWISS:
-            absences = view.absences(rnd)
-            inp = swiss_input(t, rnd, view.results(rnd), absences, initial_color, view.forbidden, view.acceleration)
-            checks = check_round(inp, pair_input(inp))
-            pairs: list[tuple[int, int | None]] = [(c.white, c.black) for c in checks]
-            rules = {(c.white, c.black): (c.colour_rule, list(c.reasons)) for c in checks}
-            byes += [DraftBye(start_no=sno, code=code, player=names.get(sno, ""), reasons=[_absence(view, sno, code, rnd)])
-                     for sno, code in sorted(absences.items())]
-        elif t.system in ROUND_ROBIN:
-            pairs = _pairs_round_robin(t, rnd, view.pairing_numbers or None)
-            rules = _berger_rules(t, rnd, pairs, view.pairing_numbers)
-        else:
-            raise DraftError(f"system {t.system!r}: rounds are not paired from the tournament file")
-    except NoValidPairing as exc:
-        raise DraftError(f"round {rnd} cannot be paired within the absolute criteria (FIDE C.04.3 C.1-C.3): {exc}") from None
-    except (ValueError, KeyError) as exc:
-        if isinstance(exc, DraftError):
-            raise
-        raise DraftError(str(exc).strip("'\"")) from None
-    boards, pab = place(t, pairs)
-    out = [DraftBoard(board=label, white_no=w, black_no=b, white=names.get(w, ""), black=names.get(b, ""),
-                      colour_rule=rules.get((w, b), ("", []))[0], reasons=rules.get((w, b), ("", []))[1])
-           for label, w, b in boards]
-    byes = [DraftBye(start_no=s, code="U", player=names.get(s, ""), reasons=rules.get((s, None), ("", []))[1])
-            for s in pab] + byes
-    return PairingDrafted(round=rnd, version=seen, system=t.system, boards=out, byes=byes, by=by, note=note)
+    job = prepare_draft(view, round_no, version=version, by=by, note=note, initial_color=initial_color)
+    return finish_draft(job, view.pairing_numbers)
 
 
 def _berger_rules(t: Tournament, rnd: int, pairs, numbers: Mapping[int, int]) -> dict:

@@ -23,7 +23,8 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
-                                       PlayerEntered, PlayerWithdrew)
+                                       PlayerEntered, PlayerWithdrew, PlayersRegistered)
+from services.events.rounds import PairingDrafted, PairingPublished, PairingSwapped
 from services.views.alert_since import Since
 from services.views.not_at_board import RoundPresence
 
@@ -79,7 +80,9 @@ RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, Game
                     MoveTimerStarted.TYPE, MatchClockChosen.TYPE,
                     # the Round tools' actions for the next pairing (docs/arbiter.md "Round tools")
                     PlayerWithdrew.TYPE, ByeRequested.TYPE, ByeRequestCancelled.TYPE, PlayerEntered.TYPE,
-                    PairingForbidden.TYPE, AccelerationSet.TYPE)
+                    PairingForbidden.TYPE, AccelerationSet.TYPE,
+                    # registration and the round's life cycle (docs/pairing.md "The round's life cycle")
+                    PlayersRegistered.TYPE, PairingDrafted.TYPE, PairingSwapped.TYPE, PairingPublished.TYPE)
 
 
 @dataclass(eq=False)
