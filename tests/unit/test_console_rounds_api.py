@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 from test_arbiter_security import accounts, csrf_of, log_in
+from test_round_tools_api import tools_when
 
 from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog
@@ -43,15 +44,6 @@ def hall(monkeypatch):
 
 def act(client: TestClient, headers: dict, **body):
     return client.post("/api/arbiter/actions", json=body, headers=headers)
-
-
-def tools_when(client: TestClient, ready, timeout: float = 10.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        data = client.get("/api/arbiter/round-tools").json()
-        if ready(data) or time.monotonic() > deadline:
-            return data
-        time.sleep(0.02)
 
 
 def test_import_pair_swap_publish_start_and_a_forfeit_slip(hall) -> None:
