@@ -119,9 +119,19 @@ async def arbiter_page(request: Request) -> HTMLResponse:
     """``GET /arbiter``: the arbiter's console (it logs in from the page itself)."""
     r = request.app.state.feed.live.view.round or {}  # the console sees the hall live
     event = r.get("event") or "Tournament"
-    return HTMLResponse(pages.render("arbiter.html", event=event, title=f"{event} - arbiter",
+    accounts = getattr(request.app.state, "accounts", None)
+    none = "" if accounts is not None and accounts.by_login else NO_LOGINS
+    return HTMLResponse(pages.render("arbiter.html", raw={"no_logins": none}, event=event,
+                                     title=f"{event} - arbiter",
                                      round_label=f"Round {r['round']}" if r.get("round") else "",
                                      csrf_token=security.csrf_token(request)))
+
+
+NO_LOGINS = ('<p id="no-logins" class="error" role="status">No arbiter logins are configured for this hall, so '
+             'nobody can log in here. Start it with <code>VENUE_ARBITERS=login:password</code> in the environment '
+             '(<code>venue demo</code>, <code>venue serve</code>), or give the tournament file with its '
+             '<code>[[arbiters]]</code> to <code>--tournament</code> (docs/arbiter.md "Logging in").</p>')
+"""What the login form says when no login is configured (the plain demo without VENUE_ARBITERS)."""
 
 
 async def _favicon(request: Request) -> RedirectResponse:

@@ -18,11 +18,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from services.eventlog import open_log
 from services.events.tournament import RegisteredPlayer
 from services.hall.player_import import read_players, registration_entry
 from services.views.standings import TournamentView
-from venue.store_cli import folded, run_main
+from venue.store_cli import open_tournament, run_main
 
 BY = "organiser"
 
@@ -68,13 +67,8 @@ def print_players(view: TournamentView, out=None) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    log = open_log(args.store, args.tournament)
+    log, view = await open_tournament(args.store, args.tournament)
     try:
-        view = await folded(log)
-        if view.tournament is None:
-            print(f"venue players: error: the log of {args.tournament!r} in {args.store} registers no tournament",
-                  file=sys.stderr)
-            return 2
         if args.action == "list":
             print_players(view)
             return 0

@@ -26,10 +26,9 @@ import argparse
 import sys
 import time
 
-from services.eventlog import open_log
 from services.hall.round_draft import DraftError, draft_round, publish_entry, start_data, swap_entry
 from services.views.standings import TournamentView
-from venue.store_cli import folded, run_main
+from venue.store_cli import open_tournament, run_main
 
 BY = "organiser"
 """``by`` of the entries written from the command line."""
@@ -137,13 +136,8 @@ def refused(view: TournamentView, n: int, type_: str, at: int) -> bool:
 
 
 async def run(args: argparse.Namespace) -> int:
-    log = open_log(args.store, args.tournament)
+    log, view = await open_tournament(args.store, args.tournament)
     try:
-        view = await folded(log)
-        if view.tournament is None:
-            print(f"venue round: error: the log of {args.tournament!r} in {args.store} registers no tournament "
-                  "(venue serve --tournament FILE.toml registers it)", file=sys.stderr)
-            return 2
         if args.action == "show":
             print_draft(view, args.round)
             return 0

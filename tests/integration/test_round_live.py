@@ -108,3 +108,23 @@ async def test_round_2_paired_published_and_started_on_the_running_hall(shared_d
         finally:
             await spectator.close()
     await log.close()
+
+
+async def test_the_redis_store_lists_its_tournaments() -> None:
+    """What ``venue serve``/``dashboard``/``export`` name when the slug is misspelt (issue 27 item 6)."""
+    from services.eventlog.stores import tournaments
+
+    slug = f"it-list-{uuid.uuid4().hex[:8]}"
+    log = open_log(REDIS, slug)
+    await log.append("note_added", {"text": "x"})
+    try:
+        assert slug in await tournaments(REDIS)
+    finally:
+        import redis.asyncio as aioredis
+
+        from services.eventlog.redis import tournament_keys
+
+        client = aioredis.Redis.from_url(REDIS)
+        await client.delete(*tournament_keys(slug))
+        await client.aclose()
+        await log.close()

@@ -92,9 +92,15 @@ def test_start_refused_while_a_game_of_the_round_before_has_no_result(tmp_path: 
 
 
 def test_an_unknown_tournament_is_named(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    url, _ = _store(tmp_path, "us-championship-2013.toml")
-    assert venue(["round", "show", "1", "--store", url, "--tournament", "nope"]) == 2
-    assert "registers no tournament" in capsys.readouterr().err
+    """A misspelt slug names the tournaments the store holds (issue 27 item 6); a store that is not
+    there is not created."""
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    assert venue(["round", "show", "1", "--store", url, "--tournament", slug[:-1]]) == 2
+    assert f"the store holds no log named {slug[:-1]!r}; it holds: {slug}; did you mean {slug!r}?" in \
+        capsys.readouterr().err
+    missing = tmp_path / "missing.sqlite"
+    assert venue(["players", "list", "--store", f"sqlite:///{missing}", "--tournament", slug]) == 2
+    assert "the file does not exist (check --store)" in capsys.readouterr().err and not missing.exists()
 
 
 def test_players_import_then_pair(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
