@@ -140,6 +140,8 @@
   function resultOf(a, result) { const g = state.games.get(a.game); return g ? endedText({ ...g, result }) : result; }
 
   function handle(msg) {
+    // the round's panel (arbiter_rounds.js) follows the same messages
+    document.dispatchEvent(new CustomEvent("venue:arbiter", { detail: msg }));
     if (msg.type === "snapshot") {
       state.alerts.clear();
       for (const a of msg.alerts.concat(msg.closed || [])) state.alerts.set(a.id, a);
@@ -449,7 +451,9 @@
   const ACTION_NAMES = { score_sheet_entered: "Score sheet entered", adjudication_recorded: "Adjudication recorded",
                          move_timer_started: "Move timer started", time_trouble_called: "Time trouble called", match_clock_chosen: "Match clock chosen", arbiter_decision: "Result set", fine_recorded: "Fine recorded", player_arrived: "Checked in",
                          clock_adjusted: "Clocks set", game_paused: "Clock paused", game_resumed: "Clock resumed",
-                         note_added: "Note", alert_resolved: "Alert handled" };
+                         note_added: "Note", alert_resolved: "Alert handled", players_registered: "Players registered",
+                         pairing_drafted: "Round paired (draft)", pairing_swapped: "Pairing changed by hand",
+                         pairing_published: "Pairing published" };
   function actionName(x) {
     if (x.type === "draw_claim_decided") return (x.accepted ? "Draw claim accepted" : "Draw claim rejected") + " (" + (CLAIM_NAMES[x.kind] || x.kind) + ")";
     return ACTION_NAMES[x.type] || x.type;
@@ -458,6 +462,8 @@
     const g = state.games.get(x.game);
     const result = x.result && g ? fieldScore(g.variant, x.result) : x.result;  // in the order its game's names are
     if (x.type === "fine_recorded") return `${x.player}: ${x.amount} ${x.currency || ""}`;
+    if (x.type === "players_registered") return `${(x.players || []).length} player(s)` + (x.source ? ` from ${x.source}` : "");
+    if (/^pairing_/.test(x.type)) return `round ${x.round}` + (x.reason ? `: ${x.reason}` : "") + (x.version != null ? ` (on version ${x.version})` : "");
     if (x.type === "player_arrived") return x.player || x.side || "";
     if (x.type === "clock_adjusted") return `White ${hms(x.white_ms)}, Black ${hms(x.black_ms)}`;
     if (x.type === "alert_resolved") return "alert #" + x.alert;
@@ -928,7 +934,8 @@
     const action = form.dataset.act;
     if (action === "withdraw_player") return { action, player: num(f.player), from_round: num(f.from_round) };
     if (action === "request_bye") return { action, player: num(f.player), round: num(f.round), code: f.code };
-    if (action === "enter_player") return { action, name: f.name.trim(), rating: num(f.rating), first_round: num(f.first_round), missed: f.missed };
+    if (action === "enter_player") return { action, name: f.name.trim(), rating: num(f.rating), first_round: num(f.first_round), missed: f.missed,
+                                            title: f.title, fide_id: f.fide_id, federation: f.federation };
     return { action, players: [num(f.a), num(f.b)] };
   }
   for (const form of document.querySelectorAll("#round-tools .ref-form")) {
