@@ -219,8 +219,7 @@ async def test_a_five_round_swiss_through_the_console(shared_data, tmp_path):
                 await page.click("#rc-publish-button")
                 await until(page, lambda t: t["draft"]["is_published"], "round 2 published")
                 await page.click("#rc-start")
-                r2 = (await until(page, lambda t: t["latest_round"] == 2, "round 2 started"))
-                d = r2["draft"] if r2["draft"] and r2["draft"]["round"] == 2 else None
+                await until(page, lambda t: t["latest_round"] == 2, "round 2 started")
                 games2 = await page.evaluate("() => fetch('/api/games').then(r => r.json())")
                 boards2 = {"boards": [{"board": g["board"]} for g in games2["games"]]}
                 await slips(page, 2, boards2, rng, forfeit="5")
