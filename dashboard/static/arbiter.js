@@ -632,7 +632,7 @@
         acts += `<div class="act decide"><button type="button" class="accept" data-act="accept_claim">Accept claim: ½-½</button>
                  <button type="button" class="reject" data-act="reject_claim">Reject claim</button></div>`;
       }
-      acts += `<div class="act"><select id="result" aria-label="result">${resultOptions(state.games.get(a.game))}</select>
+      acts += `<div class="act"><select id="result" aria-label="result">${resultOptions(state.games.get(gameOfAlert(a)))}</select>
                <button type="button" data-act="set_result">Set result</button></div>
                <div class="act"><button type="button" data-act="check_in" data-side="white">Check in White</button><button type="button" data-act="check_in" data-side="black">Check in Black</button>
                <button type="button" data-act="pause" title="pause the game (clock stopped)">Pause</button><button type="button" data-act="resume" title="resume the game">Resume</button></div>`;
@@ -706,12 +706,16 @@
     catch (e) { toast("Refused: " + e.message); }
   }
 
+  // An Armageddon game's alert is about the Armageddon game (its SETUP's id), not the drawn game the
+  // board played before it: its result is set on it (issue 27).
+  function gameOfAlert(a) { return a.kind === "armageddon_scheduled" && a.evidence && a.evidence.id ? a.evidence.id : a.game; }
+
   async function act(a, action, side, claimKind, claim, result) {
     if (action === "propose_illegal") {
       state.proposals.set(a.id, lawsProposal(a, "FIDE Laws 7.5.5", "first completed illegal move: two minutes extra time to the opponent (one in rapid, A.3); a second one loses the game"));
       state.detailKey = null; return renderDetail();
     }
-    const body = { action, game: a.game };
+    const body = { action, game: gameOfAlert(a) };
     if (a.id != null) body.alert = a.id;
     const note = $("note") && $("note").value.trim();
     if (note) body.note = note;
