@@ -35,7 +35,7 @@ from starlette.websockets import WebSocket
 
 from dashboard.arbiter.actions import ActionError, Context
 from dashboard.arbiter.actions import decode as decode_action
-from dashboard.arbiter.actions.rounds import DRAFT_TYPES, refused_in_fold
+from dashboard.arbiter.actions.rounds import DRAFT_TYPES, refused_in_fold, stale_draft_notice
 from dashboard.arbiter.auth import Account, Session
 from dashboard.live import _drain_incoming, _write
 from services.views.round_tools import round_tools as round_tools_json
@@ -173,8 +173,7 @@ async def actions(request: Request) -> JSONResponse:
         # a round's pairing (~0.7 s for 300 players) runs beside the loop, not in it: the state is
         # read first, the pairing reads only what it was given
         items = await asyncio.to_thread(offload(ctx)) if offload is not None else act.entries(ctx)
-        if hasattr(act, "notice"):
-            notice = act.notice(ctx)
+        notice = act.notice(ctx) if hasattr(act, "notice") else stale_draft_notice(feed.state, items)
     except ActionError as exc:
         return JSONResponse({"error": str(exc)}, status_code=getattr(exc, "status", 400))
     entries = await feed.log.append_many([(t, d, None) for (t, d) in items])

@@ -950,6 +950,7 @@
       try {
         const r = await api("/api/arbiter/actions", roundToolBody(form));
         toast("Recorded: " + form.dataset.act.replace(/_/g, " "));
+        if (r.notice) error.textContent = "Note: " + r.notice;  // the next round's draft was made before this
         for (const inp of form.querySelectorAll("input")) inp.value = "";
         await loadRoundTools(lastSeq(r));
       } catch (e) { error.textContent = e.message; } finally { button.disabled = false; }

@@ -143,3 +143,15 @@ def test_a_correction_after_the_round_says_the_next_draft_is_stale(hall) -> None
     assert r.status_code == 200
     assert r.json()["notice"] == ("round 2 is drafted (version 1) from the old result: pair it again (pair_round) "
                                   "so its pairing reads the new one")
+
+
+def test_a_round_tool_after_the_draft_says_it_is_stale(hall) -> None:
+    """A withdrawal recorded after round 1 was drafted: the answer's notice says the draft was made
+    before it (the pairing would still pair him)."""
+    client, log, headers = hall
+    assert act(client, headers, action="pair_round").status_code == 200
+    tools_when(client, lambda d: d["draft"] is not None)
+    r = act(client, headers, action="withdraw_player", player=3)
+    assert r.status_code == 200
+    assert r.json()["notice"] == ("round 1 is drafted (version 1) from before this: pair it again (pair_round) so "
+                                  "its pairing reads it")

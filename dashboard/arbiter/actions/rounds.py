@@ -153,3 +153,21 @@ def refused_in_fold(state, entries) -> str | None:
                     f"{e.type} (made on version {hit['version']}) reached the log: another arbiter acted first; "
                     "it is recorded as refused and changed nothing: look at the draft again")
     return None
+
+
+PAIRING_INPUTS = ("player_withdrew", "bye_requested", "bye_request_cancelled", "player_entered", "pairing_forbidden",
+                  "acceleration_set")
+"""The round tools' entries that the next pairing reads (docs/pairing.md "Arbiter actions")."""
+
+
+def stale_draft_notice(state, items) -> str | None:
+    """When one of ``items`` (``(type, data)`` entries about to be appended) changes what the next
+    pairing reads while that round is drafted and not started: the sentence saying the draft was
+    made before it (pair it again); else None."""
+    if state is None or not any(t in PAIRING_INPUTS for t, _ in items):
+        return None
+    for rnd, d in sorted(state.tournament.drafts.items()):
+        if not d.started:
+            return (f"round {rnd} is {'published' if d.is_published else 'drafted'} (version {d.version}) from before "
+                    f"this: pair it again (pair_round) so its pairing reads it")
+    return None
