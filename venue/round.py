@@ -26,6 +26,7 @@ import argparse
 import sys
 import time
 
+from services.events import RoundStarted
 from services.hall.round_draft import DraftError, draft_round, publish_entry, start_data, swap_entry
 from services.views.standings import TournamentView
 from venue.store_cli import open_tournament, run_main
@@ -103,7 +104,7 @@ def _entry(args: argparse.Namespace, view: TournamentView) -> tuple[str, dict]:
             import random
 
             ballots = draw_ballots(view, len(d.boards), random.SystemRandom())
-    return "round_started", start_data(view, n, start_ms=_start_ms(args.at, now), version=seen, ballots=ballots)
+    return RoundStarted.TYPE, start_data(view, n, start_ms=_start_ms(args.at, now), version=seen, ballots=ballots)
 
 
 def print_draft(view: TournamentView, n: int, out=None) -> None:
@@ -153,7 +154,7 @@ async def run(args: argparse.Namespace) -> int:
             print(f"venue round {args.action}: refused: the draft of round {args.round} changed before this reached "
                   "the log (another arbiter acted first); look at it again (venue round show)", file=sys.stderr)
             return 1
-        if type_ == "round_started":
+        if type_ == RoundStarted.TYPE:
             print(f"venue round start: round {args.round} started ({len(data['games'])} games), seq {entry.seq}")
         else:
             print(f"venue round {args.action}: {type_} appended, seq {entry.seq}")

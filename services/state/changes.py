@@ -12,7 +12,8 @@ class Changes:
     ``games``: game id -> GAME field names changed; ``appended``: game id -> the ply added (push
     ``moves``/``san``); ``clk``: game id -> plies whose ``clocks`` value was set; ``standings``:
     results, players or scoring may have changed; ``findings``: ``(game id, finding)`` of the
-    regulations' clock model (``ClockWatch.on_clock``) for the regulations to report; ``drafts``: the rounds whose draft pairing changed (``services.state.draft``)."""
+    regulations' clock model (``ClockWatch.on_clock``) for the regulations to report; ``drafts``: the
+    rounds whose draft pairing changed (``services.state.draft``)."""
 
     rounds: set[str] = field(default_factory=set)
     games: dict[str, set[str]] = field(default_factory=dict)

@@ -10,6 +10,8 @@ from typing import Annotated
 
 from msgspec import Meta
 
+from services.events import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingDrafted, PairingForbidden,
+                             PairingPublished, PairingSwapped, PlayerEntered, PlayerWithdrew, RoundStarted)
 from services.hall.round_draft import (DraftError, draw_ballots, finish_draft, needs_ballots, prepare_draft,
                                        publish_entry, start_data, swap_entry)
 from services.views.standings import TournamentView
@@ -130,13 +132,13 @@ class StartRound(_DraftAction, tag="start_round", kw_only=True, frozen=True):
 
             ballots = draw_ballots(view, len(d.boards), random.SystemRandom())  # 11-Man National 2017 X.A.d
         try:
-            return [("round_started", start_data(view, self.round, start_ms=start, version=self.version,
+            return [(RoundStarted.TYPE, start_data(view, self.round, start_ms=start, version=self.version,
                                                  ballots=ballots))]
         except DraftError as exc:
             raise DraftRefused(exc) from None
 
 
-DRAFT_TYPES = ("pairing_drafted", "pairing_swapped", "pairing_published")
+DRAFT_TYPES = (PairingDrafted.TYPE, PairingSwapped.TYPE, PairingPublished.TYPE)
 
 
 def refused_in_fold(state, entries) -> str | None:
@@ -155,8 +157,8 @@ def refused_in_fold(state, entries) -> str | None:
     return None
 
 
-PAIRING_INPUTS = ("player_withdrew", "bye_requested", "bye_request_cancelled", "player_entered", "pairing_forbidden",
-                  "acceleration_set")
+PAIRING_INPUTS = (PlayerWithdrew.TYPE, ByeRequested.TYPE, ByeRequestCancelled.TYPE, PlayerEntered.TYPE,
+                  PairingForbidden.TYPE, AccelerationSet.TYPE)
 """The round tools' entries that the next pairing reads (docs/pairing.md "Arbiter actions")."""
 
 
