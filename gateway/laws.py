@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 
+from services.events.vocabulary import Termination
 from services.rules.base import Outcome, other
 from services.rules.results import ARBITER, TIME_FORFEIT, result_for_winner
 
@@ -37,7 +38,7 @@ def opponent_can_mate(game, side: str) -> dict | None:
     return game.can_checkmate(other(side), LIVE_NODES).to_json()
 
 
-def lost_unless_unwinnable(game, side: str, termination: str) -> tuple[Outcome, dict | None]:
+def lost_unless_unwinnable(game, side: str, termination: Termination) -> tuple[Outcome, dict | None]:
     """The outcome when ``side`` loses unless the opponent cannot checkmate (FIDE Laws 6.9 with
     ``TIME_FORFEIT``, 7.5.5 with ``ARBITER``), and its evidence. Checkers: the rules core's own flag
     fall (a loss). The game is not changed."""
