@@ -11,6 +11,7 @@ import tomllib
 from datetime import datetime
 from typing import Any, NoReturn, overload
 
+from services.events.vocabulary import Variant
 from services.tournament.tiebreaks import parse_spec
 
 from .controls import control_from_spec, starting_time_problem
@@ -139,7 +140,7 @@ def load_tournament(text: str, source: str = "<tournament file>") -> Tournament:
     if kind not in controls:
         r.fail("time_controls", f"has no control for the event's own kind of game, {kind!r}")
     regs = _regulations(r, r.get(doc, "regulations", "regulations", dict, default={}))
-    if regs.ballot_moves_before_clock and game != "checkers":
+    if regs.ballot_moves_before_clock and game != Variant.CHECKERS:
         r.fail("regulations.ballot_moves_before_clock", "is a checkers setting (three-move ballot, 11-Man "
                "National 2017 X.A.d): set tournament.game = \"checkers\" or leave it out")
     arbiters = _arbiters(r, r.get(doc, "arbiters", "arbiters", list, default=[]))

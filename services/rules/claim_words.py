@@ -40,7 +40,7 @@ THREEFOLD = ClaimKind.THREEFOLD  # chess_claims.THREEFOLD, checkers_claims.THREE
 FIFTY_MOVES = ClaimKind.FIFTY_MOVES  # chess_claims.FIFTY_MOVES
 FORTY_MOVES = ClaimKind.FORTY_MOVES  # checkers_claims.FORTY_MOVES
 UNNAMED = ClaimKind.UNNAMED  # a claim whose kind the words do not say
-VARIANTS = tuple(Variant)
+VARIANTS = tuple(v.value for v in Variant)
 
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015/.,;:!?()\[\]{}'\"]+")
 _AUTOMATIC = re.compile(r"\b(five ?fold|5 ?fold|fifth|seventy ?five|75) ?(repetitions?|moves?|times?)?\b")

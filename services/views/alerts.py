@@ -24,6 +24,7 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              TimeTroubleCalled, TimeTroubleImpending)
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
                                        PlayerEntered, PlayerWithdrew)
+from services.events.vocabulary import EndedBy, Termination
 from services.views.alert_since import Since
 from services.views.not_at_board import RoundPresence
 
@@ -61,11 +62,11 @@ STOOD_TITLE = "Illegal move stood: the game goes on from it (FIDE Laws A.5.2)"
 BALLOT_TITLE = "Move off the ballot"
 # game_ended terminations the Laws end automatically and the arbiter must still be told of (9.6).
 ALERTING_ENDINGS = {
-    "fivefold_repetition": "Game drawn: fivefold repetition (FIDE Laws 9.6.1)",
-    "seventyfive_moves": "Game drawn: 75-move rule (FIDE Laws 9.6.2)",
-    "time_forfeit": "Flag fell: game ended on time (FIDE Laws 6.9)",
-    "dead_position": "Game drawn: dead position (FIDE Laws 5.2.2)",
-    "forfeit": "Game lost by forfeit",
+    Termination.FIVEFOLD_REPETITION: "Game drawn: fivefold repetition (FIDE Laws 9.6.1)",
+    Termination.SEVENTYFIVE_MOVES: "Game drawn: 75-move rule (FIDE Laws 9.6.2)",
+    Termination.TIME_FORFEIT: "Flag fell: game ended on time (FIDE Laws 6.9)",
+    Termination.DEAD_POSITION: "Game drawn: dead position (FIDE Laws 5.2.2)",
+    Termination.FORFEIT: "Game lost by forfeit",
 }
 # ClockAdjusted: an applied penalty (``apply_penalty``) names the alert it answers.
 CLOSING_ACTIONS = {DrawClaimDecided.TYPE, ArbiterDecision.TYPE, TimeTroubleCalled.TYPE, ClockAdjusted.TYPE}
@@ -173,8 +174,8 @@ class AlertQueue:
             changed.append(self._new(seq, at, type, "warning", STOOD_TITLE, data))
         elif type == PenaltyWithdrawn.TYPE:
             changed += self._withdrawn(seq, at, data)
-        elif (type == GameEnded.TYPE and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter"
-              and not (data.get("termination") == "forfeit" and self.presence.defaulted(game))):
+        elif (type == GameEnded.TYPE and data.get("termination") in ALERTING_ENDINGS and data.get("by") != EndedBy.ARBITER
+              and not (data.get("termination") == Termination.FORFEIT and self.presence.defaulted(game))):
             changed.append(self._new(seq, at, type, "info", ALERTING_ENDINGS[data["termination"]], data))
         if type == GameEnded.TYPE:
             for a in self._open(game, DrawClaimable.TYPE):
