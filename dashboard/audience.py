@@ -28,7 +28,7 @@ def sees_live(conn) -> bool:
     if origin is None:
         return True  # not sent by a web page: a script with the token
     found = normalize(origin)
-    allowed = getattr(conn.app.state, "allowed_origins", frozenset())
+    allowed: frozenset[str] = getattr(conn.app.state, "allowed_origins", frozenset())
     return found is not None and (found == own_origin(conn.scope, headers) or found in allowed)
 
 

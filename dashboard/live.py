@@ -147,6 +147,7 @@ async def live(ws: WebSocket) -> None:
             seq, text = feed.snapshot(boards)
             first = [(seq, text)]
         else:
+            assert after is not None  # missed is only read from a seq
             first = missed
             seq = after
         reader = asyncio.create_task(_drain_incoming(ws))

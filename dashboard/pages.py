@@ -30,6 +30,7 @@ from starlette.responses import HTMLResponse, RedirectResponse
 from dashboard.audience import channel
 from dashboard.boards import square_centres
 from dashboard.boardspec import BoardSet, BoardSpecError, pages, parse
+from services.events.vocabulary import Variant
 
 PAGE_SIZE = 50  # boards on one hall page when a round has more
 
@@ -174,7 +175,7 @@ def pair_text(game: dict, sep: str = " - ") -> str:
     """The players of GAME in the order their game names them: White first in chess; Black first
     in checkers, where Black (Red on the boards) moves first (docs/checkers.md; PDN and the
     regulation name Black first)."""
-    sides = ("black", "white") if game.get("variant") == "checkers" else ("white", "black")
+    sides = ("black", "white") if game.get("variant") == Variant.CHECKERS else ("white", "black")
     return sep.join(game.get(s) or "?" for s in sides)
 
 
@@ -195,7 +196,7 @@ def _uri(text: str) -> str:
     return quote(text, safe="!~*'()")
 
 
-async def game(request: Request) -> HTMLResponse:
+async def game(request: Request) -> HTMLResponse | RedirectResponse:
     """``GET /game/{id}``: one game's page, of any round (404 status, same page without a board
     picture, when there is no such game), its board's picture at the current ply in the page as
     served (``board_src``). A checkers match's id (``"1-1"`` for games ``"1-1.1"`` and ``"1-1.2"``)

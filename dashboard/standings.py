@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from services.events.vocabulary import Variant
 from services.hall.tournament_export import tournament_pgn, tournament_trf
 from services.hall.tournament_json import crosstable_json, standings_json
 from services.views.standings import TournamentView
@@ -112,7 +113,7 @@ async def tournament_pgn_route(request: Request) -> Response:
     view = _view(request)
     if view is None:
         return _no_view()
-    checkers = view.tournament is not None and view.tournament.game == "checkers"
+    checkers = view.tournament is not None and view.tournament.game == Variant.CHECKERS
     ext, media = ("pdn", PDN_TYPE) if checkers else ("pgn", PGN_TYPE)  # checkers games are PDN
     return _answer(lambda: PlainTextResponse(
         tournament_pgn(view), media_type=media,

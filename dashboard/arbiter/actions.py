@@ -40,18 +40,21 @@ Raises ActionError (status 400) on any bad body, naming the field.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal, cast
 
 from services.events import (AccelerationSet, AdjudicationRecorded, AlertResolved, ArbiterDecision,
                              ByeRequestCancelled, ByeRequested, ClockAdjusted, DrawClaimDecided, FineRecorded,
                              GameCorrected, GameEnded, GamePaused, GameResumed, MatchClockChosen, MoveTimerStarted,
                              NoteAdded, PairingForbidden, PlayerArrived, PlayerEntered, PlayerWithdrew,
                              ScoreSheetDifferences, ScoreSheetEntered, TimeTroubleCalled)
-from services.rules.base import SIDES
+from services.events import vocabulary
+from services.events.vocabulary import ByeCode, ClaimKind, EndedBy, GameResult, GameStatus, Termination, Variant
+from services.rules.base import SIDES, Side
 
-RESULTS_PLAYED = {"1-0", "0-1", "1/2-1/2"}
-SPECIAL_SCORES = {"0-0", "1/2-0", "0-1/2"}
-CLAIM_TERMINATION = {"threefold": "threefold_repetition", "fifty_moves": "fifty_moves",
-                     "forty_moves": "forty_moves"}
+RESULTS_PLAYED = set(vocabulary.RESULTS_PLAYED)
+SPECIAL_SCORES = set(vocabulary.SPECIAL_SCORES)
+CLAIM_TERMINATION = {ClaimKind.THREEFOLD: Termination.THREEFOLD_REPETITION, ClaimKind.FIFTY_MOVES: Termination.FIFTY_MOVES,
+                     ClaimKind.FORTY_MOVES: Termination.FORTY_MOVES}
 
 
 class ActionError(ValueError):
@@ -69,11 +72,11 @@ def _req(body: dict, key: str, kind=str):
     return value
 
 
-def _side(body: dict) -> str:
+def _side(body: dict) -> Side:
     side = _req(body, "side")
     if side not in SIDES:
         raise ActionError(f"side: must be white or black, not {side!r}")
-    return side
+    return cast(Side, side)  # one of SIDES, checked above
 
 
 def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=None) -> list[tuple[str, dict]]:
@@ -98,6 +101,7 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
             d["note"] = str(body["note"])[:2000]
         return d
 
+    g: dict | None  # the action's game: game_of()'s, or the one an optional "game" names
     if action in ("accept_claim", "reject_claim"):
         g = game_of()
         kind = _req(body, "kind")
@@ -109,8 +113,8 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
             raise ActionError(f"side: the claimant, white or black, not {claimant!r}")
         decided = {**base(g), "kind": kind, "accepted": accepted, "by_move": body.get("by_move"), "side": claimant,
                    "alert": body.get("alert"),
-                   "rule": {"threefold": "FIDE Laws 9.2", "fifty_moves": "FIDE Laws 9.3",
-                            "forty_moves": "ACF/WCDF 40-move rule"}[kind]}
+                   "rule": {ClaimKind.THREEFOLD: "FIDE Laws 9.2", ClaimKind.FIFTY_MOVES: "FIDE Laws 9.3",
+                            ClaimKind.FORTY_MOVES: "ACF/WCDF 40-move rule"}[kind]}
         out = [(DrawClaimDecided.TYPE, decided)]
         if accepted:
             _open(g)
@@ -118,8 +122,8 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
                 raise ActionError(f"kind: no {kind} claim is open on game {g['id']} now (FIDE Laws 9.2, "
                                   "9.3: the claim must stand in the present position or by the intended "
                                   "move); set the result instead if the arbiter rules otherwise")
-            out.append((GameEnded.TYPE, {**base(g), "result": "1/2-1/2", "termination": CLAIM_TERMINATION[kind],
-                                       "ply": g.get("ply", 0), "by": "arbiter", "arbiter": by}))
+            out.append((GameEnded.TYPE, {**base(g), "result": GameResult.DRAW, "termination": CLAIM_TERMINATION[kind],
+                                       "ply": g.get("ply", 0), "by": EndedBy.ARBITER, "arbiter": by}))
         return out
     if action == "set_result":
         g = game_of()
@@ -128,21 +132,24 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
         allowed = RESULTS_PLAYED | SPECIAL_SCORES | {"*"}
         if result not in allowed:
             raise ActionError(f"result: must be one of {', '.join(sorted(allowed))}")
-        if forfeit and result not in {"1-0", "0-1", "0-0"}:
+        if forfeit and result not in {GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.BOTH_LOSE}:
             raise ActionError("result: a forfeit is written 1-0, 0-1 or 0-0")
-        termination = body.get("termination") or ("forfeit" if forfeit else "arbiter")
+        termination = body.get("termination") or (Termination.FORFEIT if forfeit else Termination.ARBITER)
+        if termination not in set(Termination):  # game_ended's termination is a word of the vocabulary
+            raise ActionError(f"termination: must be one of {', '.join(Termination)}")
         decision = {**base(g), "result": result, "forfeit": forfeit, "termination": termination,
                     "previous": g.get("result")}
         out = [(ArbiterDecision.TYPE, decision)]
-        if result != "*":
+        if result != GameResult.UNFINISHED:
             out.append((GameEnded.TYPE, {**base(g), "result": result, "termination": termination,
-                                       "forfeit": forfeit, "ply": g.get("ply", 0), "by": "arbiter", "arbiter": by}))
+                                       "forfeit": forfeit, "ply": g.get("ply", 0), "by": EndedBy.ARBITER,
+                                       "arbiter": by}))
         return out
     if action == "record_fine":
         amount = _req(body, "amount", int)
         if amount <= 0:
             raise ActionError("amount: must be positive")
-        g = games.get(body.get("game")) if body.get("game") else None
+        g = games.get(body["game"]) if body.get("game") else None
         player = body.get("player")
         if not player and g is not None:
             side = _side(body)
@@ -170,7 +177,7 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
         g = game_of()
         return [(GamePaused.TYPE if action == "pause" else GameResumed.TYPE, base(g))]
     if action == "note":
-        g = games.get(body.get("game")) if body.get("game") else None
+        g = games.get(body["game"]) if body.get("game") else None
         return [(NoteAdded.TYPE, {**base(g), "text": str(_req(body, "text"))[:4000]})]
     if action == "resolve_alert":
         alert = _req(body, "alert", int)
@@ -191,10 +198,10 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
         rule = _req(body, "rule")
         if rule not in ("five_minute", "one_minute"):
             raise ActionError("rule: five_minute (X.B.a) or one_minute (X.B.c)")
-        side = body.get("side") or g.get("turn")
-        if side not in SIDES:
+        on_move = body.get("side") or g.get("turn")
+        if on_move not in SIDES:
             raise ActionError("side: white or black (default: the side on move)")
-        return [(MoveTimerStarted.TYPE, {**base(g), "rule": rule, "side": side})]
+        return [(MoveTimerStarted.TYPE, {**base(g), "rule": rule, "side": on_move})]
     if action in ROUND_TOOLS:
         return [ROUND_TOOLS[action](body, base(None), state).encode()]
     raise ActionError(f"unknown action {action!r}")
@@ -218,7 +225,7 @@ def _score_sheet(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     if not moves:
         raise ActionError("moves: the sheet has no moves")
     full, short = list(g.get("moves") or []), list(g.get("san") or [])
-    same = checkers_same(full, short) if g.get("variant") == "checkers" and len(full) == len(short) else None
+    same = checkers_same(full, short) if g.get("variant") == Variant.CHECKERS and len(full) == len(short) else None
     diffs = [d.to_json() for d in cross_check(full or short, {side: moves}, same)]
     out = [(ScoreSheetEntered.TYPE, {**base(g), "side": side, "moves": moves[:1000],
                                     "board_plies": len(full or short), "differences": len(diffs)})]
@@ -243,8 +250,8 @@ def _adjudicate(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     # ours (docs/checkers.md: "1-0" = White won).
     result = {"1-0": "0-1", "0-1": "1-0"}.get(decision.result, decision.result)
     return [(AdjudicationRecorded.TYPE, {**base(g), **decision.to_json(), "result": result}),
-            (GameEnded.TYPE, {**base(g), "result": result, "termination": "arbiter",
-                            "ply": g.get("ply", 0), "by": "arbiter", "arbiter": base(g)["by"]})]
+            (GameEnded.TYPE, {**base(g), "result": result, "termination": Termination.ARBITER,
+                            "ply": g.get("ply", 0), "by": EndedBy.ARBITER, "arbiter": base(g)["by"]})]
 
 
 def _match_clock(g: dict, body: dict, base, games: Mapping[str, dict]) -> list[tuple[str, dict]]:
@@ -269,8 +276,8 @@ def _match_clock(g: dict, body: dict, base, games: Mapping[str, dict]) -> list[t
         raise ActionError(f"game: {g['id']} is game {match.get('game_no')} of match {match.get('id')}; the match "
                           f"clock is chosen once, before game 1 ({match.get('follows')}) starts (X.A.a: \"At "
                           "beginning of the round\")")
-    if g.get("status") != "waiting" or g.get("ply"):
-        what = f"has ended ({g.get('result')})" if g.get("status") == "ended" else \
+    if g.get("status") != GameStatus.WAITING or g.get("ply"):
+        what = f"has ended ({g.get('result')})" if g.get("status") == GameStatus.ENDED else \
             f"has started ({g.get('ply') or 0} plies played)"
         raise ActionError(f"game: {g['id']} {what}; the match clock is set \"At beginning of the round\" "
                           "(X.A.a) and can no longer be chosen: set the clocks instead")
@@ -313,7 +320,7 @@ def _time_trouble(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     5 minutes showing is recorded as made."""
     from services.regulations.clock_rules import TIME_TROUBLE_RULE
 
-    if g.get("status") == "ended":
+    if g.get("status") == GameStatus.ENDED:
         raise ActionError(f"game: {g['id']} has already ended ({g.get('result')}); there is no time trouble to "
                           "call attention to (X.A.d)")
     side = _side(body)
@@ -360,14 +367,14 @@ def _apply_penalty(g: dict, body: dict, base) -> list[tuple[str, dict]]:
 def _checkers(g: dict, action: str) -> dict:
     """The game, when it is a checkers game: the referee's score sheets, move timers and
     adjudication are the 11-Man National 2017's rules (XII, X.B). Raises ActionError otherwise."""
-    if g.get("variant") != "checkers":
+    if g.get("variant") != Variant.CHECKERS:
         raise ActionError(f"game: {g['id']} is a {g.get('variant') or 'chess'} game; {action} is a checkers "
                           "referee's action (11-Man National 2017)")
     return g
 
 
 def _open(g: dict) -> None:
-    if g.get("status") == "ended":
+    if g.get("status") == GameStatus.ENDED:
         raise ActionError(f"game: {g['id']} has already ended ({g.get('result')}); set the result instead")
 
 
@@ -448,8 +455,8 @@ def _request_bye(body: dict, base: dict, state) -> ByeRequested:
     t = _event_of(state, "request_bye")
     sno, name = _player(body, state)
     rnd = _round_to_pair(body, state, t)
-    code = body.get("code") or "H"
-    if code not in ("H", "F", "Z"):
+    code = body.get("code") or ByeCode.HALF
+    if code not in set(ByeCode):
         raise ActionError(f"code: a requested bye is H (half point), F (full point) or Z (zero), not {code!r}")
     ts = state.tournament
     if ts.withdrawn.get(sno, rnd + 1) <= rnd:
@@ -461,7 +468,7 @@ def _request_bye(body: dict, base: dict, state) -> ByeRequested:
     have = ts.requested_byes.get(rnd, {}).get(sno)
     if have is not None:
         raise ActionError(f"player: {name} has a requested bye ({have}) for round {rnd} already: cancel it first")
-    return ByeRequested(start_no=sno, round=rnd, code=code, player=name, **base)
+    return ByeRequested(start_no=sno, round=rnd, code=ByeCode(code), player=name, **base)
 
 
 def _cancel_bye(body: dict, base: dict, state) -> ByeRequestCancelled:
@@ -497,9 +504,10 @@ def _enter_player(body: dict, base: dict, state) -> PlayerEntered:
     if rating is not None and not 0 < rating < 4000:
         raise ActionError(f"rating: {rating} is not a rating (leave it empty for an unrated player)")
     first = _round_to_pair(body, state, t, "first_round")
-    missed = body.get("missed") or "Z"
-    if missed not in ("Z", "H"):
-        raise ActionError(f"missed: the rounds missed are zero-point (Z) or half-point (H) byes, not {missed!r}")
+    given = body.get("missed") or ByeCode.ZERO
+    if given not in (ByeCode.ZERO, ByeCode.HALF):
+        raise ActionError(f"missed: the rounds missed are zero-point (Z) or half-point (H) byes, not {given!r}")
+    missed: Literal["Z", "H"] = "H" if given == ByeCode.HALF else "Z"
     sno = _whole(body, "start_no", max(players, default=0) + 1)
     if sno < 1 or sno in players:
         raise ActionError(f"start_no: {sno} is taken (or not a start number); leave it out for the next free one")
@@ -567,7 +575,7 @@ def _correction(g: dict, body: dict, base) -> list[tuple[str, dict]]:
         raise ActionError("moves: the moves played after that ply, as text or a list")
     if len(moves) > MAX_ENTERED:
         raise ActionError(f"moves: at most {MAX_ENTERED} at once")
-    cls = CheckersGame if g.get("variant") == "checkers" else ChessGame
+    cls = CheckersGame if g.get("variant") == Variant.CHECKERS else ChessGame
     try:
         game = cls.from_moves(recorded[:ply], fen=g.get("start_fen"))
     except (MoveRefused, ValueError) as exc:
