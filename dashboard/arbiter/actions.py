@@ -15,6 +15,7 @@ fields and entries:
 | ``pause`` / ``resume`` | game | game_paused / game_resumed |
 | ``note`` | text, game? | note_added |
 | ``resolve_alert`` | alert, note? | alert_resolved |
+| ``resolve_alerts`` | alerts (ids, at most 1000), note? | alert_resolved for each (the console's bulk "Mark handled") |
 | ``enter_score_sheet`` | game, side, moves (text or list) | score_sheet_entered, score_sheet_differences when any (checkers 2017 XII) |
 | ``start_move_timer`` | game, rule ("five_minute"/"one_minute"), side? | move_timer_started (checkers 2017 X.B.a, X.B.c) |
 | ``adjudicate`` | game, members (three), votes {member: black/white/draw} | adjudication_recorded, game_ended (checkers 2017 X.B.d) |
@@ -57,6 +58,9 @@ CLAIM_TERMINATION = {ClaimKind.THREEFOLD: Termination.THREEFOLD_REPETITION, Clai
                      ClaimKind.FORTY_MOVES: Termination.FORTY_MOVES}
 
 
+MAX_BULK = 1000  # alerts marked handled by one resolve_alerts
+
+
 class ActionError(ValueError):
     """A bad action request; ``str()`` says which field and why."""
 
@@ -70,6 +74,18 @@ def _req(body: dict, key: str, kind=str):
     if kind is str and not isinstance(value, str):
         raise ActionError(f"{key}: must be text")
     return value
+
+
+def _alert_ids(body: dict) -> list[int]:
+    """``body["alerts"]``: the ids of the alerts to mark handled at once, each once, in order."""
+    ids = body.get("alerts")
+    if not isinstance(ids, list) or not ids:
+        raise ActionError("alerts: the ids of the alerts to mark handled, e.g. [12, 40]")
+    if len(ids) > MAX_BULK:
+        raise ActionError(f"alerts: at most {MAX_BULK} at once, not {len(ids)}")
+    if any(isinstance(i, bool) or not isinstance(i, int) for i in ids):
+        raise ActionError("alerts: each id is a whole number (an alert's id, its log seq)")
+    return list(dict.fromkeys(ids))
 
 
 def _side(body: dict) -> Side:
@@ -182,6 +198,8 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
     if action == "resolve_alert":
         alert = _req(body, "alert", int)
         return [(AlertResolved.TYPE, {**base(None), "alert": alert})]
+    if action == "resolve_alerts":
+        return [(AlertResolved.TYPE, {**base(None), "alert": alert}) for alert in _alert_ids(body)]
     if action == "enter_score_sheet":
         return _score_sheet(_checkers(game_of(), action), body, base)
     if action == "adjudicate":

@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket
 from dashboard.arbiter.actions import ActionError, build
 from dashboard.arbiter.auth import Account, Session
 from dashboard.live import _drain_incoming, _write
+from services.events import AlertResolved
 from services.views.round_tools import round_tools as round_tools_json
 
 COOKIE = "venue_arbiter"
@@ -164,9 +165,13 @@ async def actions(request: Request) -> JSONResponse:
     games = feed.live.view.every_game()  # any game of the event, earlier rounds too, as it stands now
     try:
         items = build(str(body.get("action", "")), body, acct.login, games, feed.state)
+        known = request.app.state.desk.queue.alerts
         alert = body.get("alert")
-        if alert is not None and int(alert) not in request.app.state.desk.queue.alerts:
+        if alert is not None and int(alert) not in known:
             raise ActionError(f"alert: no alert {alert} (see GET /api/arbiter/alerts)")
+        unknown = [d["alert"] for t, d in items if t == AlertResolved.TYPE and d["alert"] not in known]
+        if unknown:
+            raise ActionError(f"alerts: no alert {', '.join(map(str, unknown))} (see GET /api/arbiter/alerts)")
     except (ActionError, ValueError, TypeError) as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
     entries = await feed.log.append_many([(t, d, None) for (t, d) in items])

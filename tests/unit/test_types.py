@@ -21,3 +21,11 @@ def test_mypy_finds_no_error_in_any_product_folder():
                           "--cache-dir", ".mypy_cache"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, f"mypy (exit {run.returncode}):\n{run.stdout}{run.stderr}"
+
+
+def test_mypy_checks_every_product_folder():
+    # issue 26's acceptance: "mypy clean over gateway/, services/, dashboard/, devices/, venue/ in CI"
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert set(config["files"]) == {"services", "gateway", "dashboard", "devices", "venue"}
