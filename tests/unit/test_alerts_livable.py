@@ -101,7 +101,7 @@ def test_bulk_mark_handled_closes_each_alert_named():
     for seq, (t, d) in enumerate(entries, start=4):
         q.apply(seq, 2, t, d)
     assert q.open_alerts() == [] and q.alerts[3].resolution["by"] == "chief"
-    for bad in ({}, {"alerts": []}, {"alerts": "2,3"}, {"alerts": [2, "3"]}, {"alerts": [True]},
+    for bad in ({}, {"alerts": []}, {"alerts": "2,3"}, {"alerts": [2, "three"]}, {"alerts": [True]},
                 {"alerts": list(range(1001))}):
         with pytest.raises(ActionError, match="alerts"):
             build("resolve_alerts", bad, "chief", {})
