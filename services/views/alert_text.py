@@ -36,11 +36,18 @@ def rule_of(kind: str, data: dict) -> str | None:
     return str(quoted) if quoted else KIND_RULES.get(kind)
 
 
+def spoken(name: str) -> str:
+    """A name as said: "Nepomniachtchi, Ian" (as PGN and FIDE write it) -> "Ian Nepomniachtchi"; other
+    names as they are (the console's ``spoken``, dashboard/static/arbiter.js)."""
+    parts = [p.strip() for p in name.split(",")]
+    return f"{parts[1]} {parts[0]}" if len(parts) == 2 and all(parts) else name
+
+
 def who(side: str | None, game) -> str:
-    """"Black, Carlsen, Magnus": the side and its player in ``game`` (a GameState or None)."""
+    """"Black, Magnus Carlsen": the side and its player in ``game`` (a GameState or None)."""
     if side not in _SIDE:
         return ""
-    name = game.player(side) if game is not None else ""
+    name = spoken(game.player(side)) if game is not None else ""
     return f"{_SIDE[side]}, {name}" if name else _SIDE[side]
 
 
