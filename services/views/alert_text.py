@@ -4,13 +4,13 @@ lost by default").
 
 ``rule_of(kind, data)`` is the rule an alert applies: the entry's own quote (``rule``, ``law``: the event's
 regulations from its tournament file, ``services.regulations.quotes``), else the FIDE Laws article the
-alert's kind comes from (``KIND_RULES``). ``sentence(kind, data, game)`` is the alert's text for the kinds
+alert's kind comes from (``KIND_RULES``; a game's end: its termination's, ``ENDING_RULES``). ``sentence(kind, data, game)`` is the alert's text for the kinds
 whose figures the entry carries (None for the others: the console words them from the evidence). Pure.
 """
 
 from __future__ import annotations
 
-from services.events.vocabulary import AlertKind
+from services.events.vocabulary import AlertKind, Termination
 
 # The article each kind of alert applies when its entry quotes none (FIDE Laws of Chess 2023).
 KIND_RULES: dict[str, str] = {
@@ -26,6 +26,17 @@ KIND_RULES: dict[str, str] = {
     AlertKind.PENALTY_WITHDRAWN: "FIDE Laws 7.5.1: an illegal move is completed once the clock is pressed",
     AlertKind.NOT_AT_BOARD: "FIDE Laws 6.7.1: a player arriving after the default time loses",
     AlertKind.SCORE_SHEET_DIFFERENCES: "FIDE Laws 8.1: the score sheet records the moves played",
+    AlertKind.MESSAGE_REJECTED: "docs/protocol.md: bad device input is answered, recorded and alerted",
+    AlertKind.SEQ_GAP: "docs/protocol.md: each device message is applied once and in order",
+}
+# A game the Laws or the regulations ended (``game_ended``): the article of its termination.
+ENDING_RULES: dict[str, str] = {
+    Termination.FIVEFOLD_REPETITION: "FIDE Laws 9.6.1: the same position five times: the game is drawn",
+    Termination.SEVENTYFIVE_MOVES: "FIDE Laws 9.6.2: 75 moves each without a capture or a pawn move: drawn",
+    Termination.TIME_FORFEIT: "FIDE Laws 6.9: the flag has fallen; lost unless the opponent cannot checkmate",
+    Termination.DEAD_POSITION: "FIDE Laws 5.2.2: a dead position: the game is drawn",
+    Termination.INSUFFICIENT_MATERIAL: "FIDE Laws 5.2.2: a dead position: the game is drawn",
+    Termination.FORFEIT: "FIDE Laws 6.7.1: a player arriving after the default time loses",
 }
 _SIDE = {"white": "White", "black": "Black"}
 
@@ -33,7 +44,11 @@ _SIDE = {"white": "White", "black": "Black"}
 def rule_of(kind: str, data: dict) -> str | None:
     """The rule alert ``kind`` born from entry data ``data`` applies (the entry's quote first)."""
     quoted = data.get("rule") or data.get("law")
-    return str(quoted) if quoted else KIND_RULES.get(kind)
+    if quoted:
+        return str(quoted)
+    if kind == AlertKind.GAME_ENDED:
+        return ENDING_RULES.get(data.get("termination") or "")
+    return KIND_RULES.get(kind)
 
 
 def spoken(name: str) -> str:

@@ -139,3 +139,11 @@ def test_a_default_names_the_player_who_lost_by_default():
     [item] = a.evidence["items"]
     assert (item["side"], item["player"], item["state"]) == ("black", "Player 02 (1)", "defaulted")
     assert a.rule.startswith("FIDE Laws 6.7.1")
+
+
+def test_an_end_the_laws_made_quotes_its_article_and_names_the_players():
+    # FIDE Laws 9.6.1: fivefold repetition ends the game; the arbiter is told which article did
+    q = FoldedAlerts()
+    q.apply(1, 0, "round_started", round_of("1"))
+    [a] = q.apply(2, 1, "game_ended", ended("1-1", "1", "1/2-1/2", "fivefold_repetition", "rules"))
+    assert a.rule.startswith("FIDE Laws 9.6.1") and a.players == {"white": "Player 01 (1)", "black": "Player 02 (1)"}
