@@ -38,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from services.eventlog.base import EventLog
 from services.views.standings import TournamentView
 
-from dashboard import api, pages, security, standings
+from dashboard import api, pages, printing, security, standings
 from dashboard.arbiter import routes as arbiter
 from dashboard.arbiter.auth import Accounts
 from dashboard.arbiter.backend import ArbiterBackend
@@ -103,6 +103,7 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
         Route("/board/{id}.svg", api.board_svg),
         WebSocketRoute("/ws/live", live),
         *standings.routes(),
+        *printing.routes(),
         *_arbiter_routes(),
         Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
     ]
@@ -127,7 +128,8 @@ async def arbiter_page(request: Request) -> Response:
     r = request.app.state.feed.live.view.round or {}  # the console sees the hall live
     event = r.get("event") or "Tournament"
     return page(request, "arbiter.html", event=event, title=f"{event} - arbiter",
-                round_label=f"Round {r['round']}" if r.get("round") else "", csrf_token=security.csrf_token(request))
+                round_label=f"Round {r['round']}" if r.get("round") else "", csrf_token=security.csrf_token(request),
+                print_views=printing.VIEWS)
 
 
 async def _favicon(request: Request) -> RedirectResponse:
