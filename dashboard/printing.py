@@ -77,9 +77,8 @@ async def pairings_by_name(request: Request) -> Response:
 async def standings(request: Request) -> Response:
     """``GET /print/standings``: the standings after the rounds played, with the tie-breaks."""
     def make(view, rnd):
-        rows = view.standings()
-        return {"rows": rows, "legend": sheets.tiebreak_legend(view), "codes": [c for c, _ in
-                                                                                sheets.tiebreak_legend(view)],
+        rows, legend = view.standings(), sheets.tiebreak_legend(view)
+        return {"rows": rows, "legend": legend, "codes": [code for code, _ in legend],
                 "open_games": sum(r.in_progress for r in rows) // 2}
     return _sheet(request, "standings", make)
 
@@ -87,10 +86,9 @@ async def standings(request: Request) -> Response:
 async def wall_chart(request: Request) -> Response:
     """``GET /print/wall-chart``: the crosstable."""
     def make(view, rnd):
-        rows, square = sheets.wall_chart(view)
+        (rows, square), legend = sheets.wall_chart(view), sheets.tiebreak_legend(view)
         return {"rows": rows, "square": square, "cells": sheets.square_cells(rows) if square else {},
-                "codes": [c for c, _ in sheets.tiebreak_legend(view)], "legend": sheets.tiebreak_legend(view),
-                "played": view.current_round}
+                "codes": [code for code, _ in legend], "legend": legend, "played": view.current_round}
     return _sheet(request, "wall-chart", make)
 
 

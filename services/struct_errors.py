@@ -181,12 +181,13 @@ def _is_struct(tp: Any) -> bool:
 
 
 def unwrap(tp: Any) -> tuple[Any, str | None]:
-    """``tp`` without Annotated and None (``X | None``), and the first description met."""
+    """``tp`` without Annotated and None (``X | None``), and the outermost description met."""
     found = None
     while True:
         if typing.get_origin(tp) is Annotated:
             base, *extras = typing.get_args(tp)
-            found = found or next((e.description for e in extras
+            # Annotated[Annotated[int, inner], outer] flattens to [inner, outer]: the outer one wins
+            found = found or next((e.description for e in reversed(extras)
                                    if isinstance(e, msgspec.Meta) and e.description), None)
             tp = base
         elif typing.get_origin(tp) in (Union, types.UnionType):

@@ -181,7 +181,7 @@ def square_cells(rows: list[CrossRow]) -> dict[int, dict[int, str]]:
     for r in rows:
         for c in r.cells:
             if c.opponent is not None:
-                mark = marks.get(c.code, "") if c.code not in ("*",) else ""
+                mark = marks.get(c.code, "")  # "*": not played yet
                 prev = out[r.start_no].get(c.opponent)
                 out[r.start_no][c.opponent] = f"{prev} {mark}".strip() if prev else mark
     return out
