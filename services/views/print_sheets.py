@@ -93,16 +93,20 @@ class Sheets:
 
 
 def header(view: TournamentView, rnd: int | None = None) -> Sheets:
-    """The shared heading for round ``rnd`` (default: the latest started)."""
+    """The shared heading for round ``rnd`` (default: the latest started): the tournament file's
+    name, site, system and schedule when one is registered, else what the round's entry says."""
     t = view.tournament
     rnd = view.current_round if rnd is None else rnd
     info = view.rounds.get(rnd) or {}
-    sched = next((r for r in t.rounds if r.number == rnd), None) if t is not None else None
-    date = (sched.start[:16].replace("T", " ") if sched is not None else "") or str(info.get("date") or "")
     players = {s: Player(s, p.get("name") or "?", p.get("title") or "", p.get("federation") or "", p.get("rating"))
                for s, p in view.players.items()}
-    return Sheets(view.name or "Tournament", (t.site if t else "") or str(info.get("site") or "").strip("?"),
-                  t.system if t else "", t.rounds_total if t else None, rnd, date.replace(".", "-"), players)
+    site, date = str(info.get("site") or "").strip("?"), str(info.get("date") or "").replace(".", "-")
+    if t is None:
+        return Sheets(view.name or "Tournament", site, "", None, rnd, date, players)
+    sched = next((r for r in t.rounds if r.number == rnd), None)
+    if sched is not None:
+        date = sched.start[:16].replace("T", " ")  # the scheduled start, as the file writes it
+    return Sheets(t.name, t.site or site, t.system, t.rounds_total, rnd, date, players)
 
 
 def _check_round(view: TournamentView, rnd: int) -> None:
