@@ -12,6 +12,7 @@ from services.events import (AlertResolved, ArbiterDecision, ClockAdjusted, Draw
 from services.events import vocabulary
 from services.events.vocabulary import EndedBy, GameResult, GameStatus, Termination
 from services.rules.base import SIDES
+from services.struct_errors import FieldError
 
 from .base import Action, ActionError, Context, Count, GameId, SideName, action
 
@@ -106,7 +107,7 @@ class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
 
     def __post_init__(self) -> None:
         if self.forfeit and self.result not in FORFEIT_RESULTS:
-            raise ValueError("result: a forfeit is written 1-0, 0-1 or 0-0")
+            raise FieldError("result", "a forfeit is written 1-0, 0-1 or 0-0")
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
         g = ctx.game(self.game)
