@@ -289,3 +289,6 @@ class AlertStatus(StrEnum):
     """A claim whose position is gone (FIDE Laws 9.2: the claim is made on the move)."""
     WITHDRAWN = "withdrawn"
     """A penalty proposal the gateway withdrew (FIDE Laws 7.5.1)."""
+    SUPERSEDED = "superseded"
+    """Moot: its game's result is final (FIDE Laws 5, 6.9, 9: the game has ended), or a new round
+    started after it (``services.views.alerts.MOOT_AT_END``)."""

@@ -19,6 +19,7 @@ An undo is the result ``*``: the game is open again, and ``arbiter_decision`` ke
 from __future__ import annotations
 
 from services.events import ArbiterDecision, GameEnded
+from services.events.vocabulary import EndedBy, GameResult, Termination
 from services.rules.results import ARBITER, CLAIM_UPHELD, FORFEIT, RESULT_SLIP, TERMINATIONS
 
 HOW = {"slip": RESULT_SLIP, "arbiter": ARBITER, "forfeit": FORFEIT, "claim": CLAIM_UPHELD, "board": None}
@@ -126,8 +127,9 @@ def result_entries(g, result: str, *, forfeit: bool = False, how: str | None = N
                                  previous=g.result if g.ended else None,
                                  previous_termination=g.termination if g.ended else None)]
     if result != "*":
-        out.append(GameEnded(game=g.id, board=g.board, result=result, termination=termination, forfeit=forfeit,
-                             ply=g.ply, by="arbiter", arbiter=by))
+        out.append(GameEnded(game=g.id, board=g.board, result=GameResult(result),
+                             termination=None if termination is None else Termination(termination), forfeit=forfeit,
+                             ply=g.ply, by=EndedBy.ARBITER, arbiter=by))
     return out
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Protocol, runtime_checkable
 
-from services.events.vocabulary import Side  # noqa: F401 (a side of the board, FIDE Laws 1.1)
+from services.events.vocabulary import Side, Termination  # noqa: F401 (Side: FIDE Laws 1.1)
 
 WHITE: Final = "white"
 BLACK: Final = "black"
@@ -72,7 +72,7 @@ class Outcome:
     "agreement", "resignation", "threefold_repetition", "fifty_moves", "forfeit", "arbiter"."""
 
     result: str
-    termination: str
+    termination: Termination
 
     def to_json(self) -> dict:
         return {"result": self.result, "termination": self.termination}

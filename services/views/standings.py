@@ -16,6 +16,7 @@ import copy
 from decimal import Decimal
 
 from services.eventlog.base import Entry
+from services.events.vocabulary import GameStatus
 from services.hall.tournament_games import GameRecord
 from services.hall.tournament_rank import cross_rows, rank
 from services.regulations.model import Tournament
@@ -171,11 +172,11 @@ class TournamentView:
         a round started; the others are not in it."""
         out: dict[int, str] = {}
         for g in self.state.games.values():
-            if g.ended or g.status not in ("playing", "waiting"):
+            if g.ended or g.status not in (GameStatus.PLAYING, GameStatus.WAITING):
                 continue
             for side in ("white", "black"):
                 sno = g.setup.get(f"{side}_no")
-                if isinstance(sno, int) and out.get(sno) != "playing":
+                if isinstance(sno, int) and out.get(sno) != GameStatus.PLAYING:
                     out[sno] = g.status
         return out
 

@@ -24,9 +24,9 @@ family (``game``, ``correction``, ``checkers``, ``round_tools``, or a new one im
 
 - the ``tag`` is the action's name; the docstring cites the rule it applies and names its entries;
 - the fields are the body: give a field ``Meta(description=...)`` when the type's own words would
-  not tell an arbiter what to send (a phrase, or a template with ``{value!r}``: see ``base``);
-- checks of the fields alone go in ``__post_init__`` (raise ValueError starting with the field's
-  name); checks against the games or the state in ``entries`` (raise ActionError, field first);
+  not tell an arbiter what to send (a phrase, or a template with ``{value!r}``: services.struct_errors);
+- checks of the fields alone go in ``__post_init__`` (raise ``services.struct_errors.FieldError(field,
+  problem)``); checks against the games or the state in ``entries`` (raise ActionError, field first);
 - add its row to the table in docs/arbiter.md "Actions" (``tests/unit/test_arbiter_actions.py``
   checks that every registered action has one).
 

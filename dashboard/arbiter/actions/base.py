@@ -2,17 +2,13 @@
 field), the ``Context`` it is checked against, the registry of actions, and the one reader that
 turns a request body into an action or an ``ActionError`` naming the field and the problem.
 
-A field's ``msgspec.Meta(description=...)`` is its error text: a phrase ("must be white or black")
-that the reader completes with ", not VALUE" or " is missing", or a template with ``{value!r}``
-that it fills with the value given (None when it is missing).
+A field's ``msgspec.Meta(description=...)`` is its error text (``services.struct_errors``: a
+phrase completed with ", not VALUE", or a template with ``{value!r}``).
 """
 
 from __future__ import annotations
 
 import functools
-import re
-import types
-import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar, Union
@@ -21,6 +17,7 @@ import msgspec
 from msgspec import Meta
 
 from services.rules.base import Side
+from services.struct_errors import refusal
 
 
 class ActionError(ValueError):
@@ -120,103 +117,13 @@ def convert(raw: Any) -> Action:
     try:
         return msgspec.convert(given, _union(), strict=False)
     except msgspec.ValidationError as exc:
-        raise ActionError(_explain(str(exc), given)) from None
+        raise ActionError(_explain(exc, given)) from None
 
 
-_AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
-_MISSING = re.compile(r"^Object missing required field `(?P<field>[^`]+)`$")
-_EXPECTED = re.compile(r"^Expected `(?P<want>[^`]+)`, got `(?P<got>[^`]+)`$")
-_KINDS = {"int": "a whole number", "str": "text", "bool": "true or false", "array": "a list",
-          "object": "an object", "float": "a number"}
-_ABSENT = object()
-
-
-def _explain(message: str, given: dict) -> str:
-    """msgspec's message ("Expected `int`, got `str` - at `$.white_ms`") in the field's words."""
-    msg, parts, in_dict = _place(message)
-    if parts == ["action"]:
-        return "action: is missing" if _MISSING.match(msg) else f"unknown action {given.get('action')!r}"
-    if not parts:
-        return msg  # a check of the whole action (__post_init__) names its field itself
-    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
-    expected = _EXPECTED.match(msg)
-    kind = _KINDS.get(expected["want"], expected["want"]) if expected else None
-    if in_dict:  # msgspec does not name the key of a dict's value
-        return f"{where}: every value must be {kind or 'of the right kind'}"
+def _explain(exc: msgspec.ValidationError, given: dict) -> str:
+    """msgspec's refusal of ``given`` in the field's words: "side: must be white or black, not 'red'"."""
     cls = ACTIONS.get(given.get("action", ""))
-    hint = _description(cls, parts) if cls is not None else None
-    value = _ABSENT if _MISSING.match(msg) else _value(given, parts)
-    return f"{where}: {_problem(msg, hint, kind, value)}"
-
-
-def _problem(msg: str, hint: str | None, kind: str | None, value: Any) -> str:
-    """What is wrong with ``value`` (``_ABSENT`` when missing) in the field's words: its ``hint``
-    (a phrase, or a template with ``{value!r}``), else the kind msgspec expected, else msgspec's."""
-    if hint and "{value" in hint:
-        return hint.format(value=None if value is _ABSENT else value)
-    if value is _ABSENT:
-        return "is missing" + (f" ({hint})" if hint else "")
-    if hint or kind:
-        return f"{hint or 'must be ' + str(kind)}, not {value!r}"
-    return msg[0].lower() + msg[1:]
-
-
-def _place(message: str) -> tuple[str, list[str | int], bool]:
-    """msgspec's message split: the problem, the path to the field (keys and list indices; a
-    missing field's name last), and whether the path went into a dict's value ("[...]")."""
-    m = _AT.match(message)
-    assert m is not None  # the pattern matches any text
-    steps = re.findall(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]", m["path"] or "")
-    parts: list[str | int] = []
-    for name, index in steps:
-        if index == "...":
-            return m["msg"], parts, True
-        parts.append(name or int(index))
-    missing = _MISSING.match(m["msg"])
-    if missing:
-        parts.append(missing["field"])
-    return m["msg"], parts, False
-
-
-def _value(given: Any, parts: list[str | int]) -> Any:
-    for p in parts:
-        try:
-            given = given[p]
-        except (KeyError, IndexError, TypeError):
-            return _ABSENT
-    return given
-
-
-def _description(cls: type, parts: list[str | int]) -> str | None:
-    """The ``Meta(description=...)`` of the field at ``parts`` in Struct ``cls`` (through nested
-    Structs, lists and optional types), or None."""
-    tp: Any = cls
-    found: str | None = None
-    for p in parts:
-        tp, found = _unwrap(tp)
-        if isinstance(p, int):
-            args = typing.get_args(tp)
-            tp = args[0] if args else Any
-            continue
-        if not (isinstance(tp, type) and issubclass(tp, msgspec.Struct)):
-            return found
-        tp = typing.get_type_hints(tp, include_extras=True).get(p, Any)
-        found = None
-    return _unwrap(tp)[1] or found
-
-
-def _unwrap(tp: Any) -> tuple[Any, str | None]:
-    """``tp`` without Annotated and None (``X | None``), and the first description met."""
-    found = None
-    while True:
-        if typing.get_origin(tp) is Annotated:
-            base, *extras = typing.get_args(tp)
-            found = found or next((e.description for e in extras if isinstance(e, Meta) and e.description), None)
-            tp = base
-        elif typing.get_origin(tp) in (Union, types.UnionType):
-            args = [a for a in typing.get_args(tp) if a is not type(None)]
-            if len(args) != 1:
-                return tp, found
-            tp = args[0]
-        else:
-            return tp, found
+    why = refusal(exc, given, cls if cls is not None else _union())
+    if why.path == ("action",):
+        return "action: is missing" if "action" not in given else f"unknown action {given['action']!r}"
+    return f"{why.where}: {why.problem}" if why.path else why.problem

@@ -10,6 +10,7 @@ from msgspec import Meta
 
 from services.events import (AdjudicationRecorded, GameEnded, MatchClockChosen, MoveTimerStarted,
                              ScoreSheetDifferences, ScoreSheetEntered, TimeTroubleCalled)
+from services.events.vocabulary import EndedBy, GameStatus, Termination
 
 from .base import Action, ActionError, Context, GameId, SideName, action
 from .game import open_game
@@ -101,8 +102,8 @@ class Adjudicate(Action, tag="adjudicate", kw_only=True, frozen=True):
         # ours (docs/checkers.md: "1-0" = White won).
         result = {"1-0": "0-1", "0-1": "1-0"}.get(decision.result, decision.result)
         return [(AdjudicationRecorded.TYPE, {**ctx.base(self, g), **decision.to_json(), "result": result}),
-                (GameEnded.TYPE, {**ctx.base(self, g), "result": result, "termination": "arbiter",
-                                  "ply": g.get("ply", 0), "by": "arbiter", "arbiter": ctx.by})]
+                (GameEnded.TYPE, {**ctx.base(self, g), "result": result, "termination": Termination.ARBITER,
+                                  "ply": g.get("ply", 0), "by": EndedBy.ARBITER, "arbiter": ctx.by})]
 
 
 class Wishes(msgspec.Struct, frozen=True):
@@ -161,8 +162,8 @@ class ChooseMatchClock(Action, tag="choose_match_clock", kw_only=True, frozen=Tr
             raise ActionError(f"game: {g['id']} is game {match.get('game_no')} of match {match.get('id')}; the "
                               f"match clock is chosen once, before game 1 ({match.get('follows')}) starts (X.A.a: "
                               "\"At beginning of the round\")")
-        if g.get("status") != "waiting" or g.get("ply"):
-            what = f"has ended ({g.get('result')})" if g.get("status") == "ended" else \
+        if g.get("status") != GameStatus.WAITING or g.get("ply"):
+            what = f"has ended ({g.get('result')})" if g.get("status") == GameStatus.ENDED else \
                 f"has started ({g.get('ply') or 0} plies played)"
             raise ActionError(f"game: {g['id']} {what}; the match clock is set \"At beginning of the round\" "
                               "(X.A.a) and can no longer be chosen: set the clocks instead")
@@ -185,7 +186,7 @@ class CallTimeTrouble(Action, tag="call_time_trouble", kw_only=True, frozen=True
         from services.regulations.clock_rules import TIME_TROUBLE_RULE
 
         g = checkers_game(ctx, self.game, self.NAME)
-        if g.get("status") == "ended":
+        if g.get("status") == GameStatus.ENDED:
             raise ActionError(f"game: {g['id']} has already ended ({g.get('result')}); there is no time trouble to "
                               "call attention to (X.A.d)")
         left = (g.get("clock") or {}).get(f"{self.side}_ms")

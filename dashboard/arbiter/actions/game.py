@@ -9,21 +9,26 @@ from msgspec import Meta
 
 from services.events import (AlertResolved, ArbiterDecision, ClockAdjusted, DrawClaimDecided, FineRecorded,
                              GameEnded, GamePaused, GameResumed, NoteAdded, PlayerArrived)
+from services.events import vocabulary
+from services.events.vocabulary import EndedBy, GameResult, GameStatus, Termination
 from services.hall.result_slip import termination_of
 from services.rules.base import SIDES
+from services.struct_errors import FieldError
 
 from .base import Action, ActionError, Context, Count, GameId, SideName, action
 
-RESULTS_PLAYED = {"1-0", "0-1", "1/2-1/2"}
-SPECIAL_SCORES = {"0-0", "1/2-0", "0-1/2"}
-FORFEIT_RESULTS = {"1-0", "0-1", "0-0"}
-CLAIM_TERMINATION = {"threefold": "threefold_repetition", "fifty_moves": "fifty_moves",
-                     "forty_moves": "forty_moves"}
-CLAIM_RULE = {"threefold": "FIDE Laws 9.2", "fifty_moves": "FIDE Laws 9.3",
-              "forty_moves": "ACF/WCDF 40-move rule"}
+RESULTS_PLAYED = set(vocabulary.RESULTS_PLAYED)
+SPECIAL_SCORES = set(vocabulary.SPECIAL_SCORES)
+FORFEIT_RESULTS = {GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.BOTH_LOSE}
+CLAIM_TERMINATION = {vocabulary.ClaimKind.THREEFOLD: Termination.THREEFOLD_REPETITION,
+                     vocabulary.ClaimKind.FIFTY_MOVES: Termination.FIFTY_MOVES,
+                     vocabulary.ClaimKind.FORTY_MOVES: Termination.FORTY_MOVES}
+CLAIM_RULE = {vocabulary.ClaimKind.THREEFOLD: "FIDE Laws 9.2", vocabulary.ClaimKind.FIFTY_MOVES: "FIDE Laws 9.3",
+              vocabulary.ClaimKind.FORTY_MOVES: "ACF/WCDF 40-move rule"}
 
-ClaimKind = Annotated[Literal["threefold", "fifty_moves", "forty_moves"],
-                      Meta(description="must be one of threefold, fifty_moves, forty_moves")]
+ClaimKind = Annotated[vocabulary.ClaimKind, Meta(description="must be one of threefold, fifty_moves, forty_moves")]
+TerminationWord = Annotated[Termination, Meta(description=f"must be one of {', '.join(Termination)} "
+                                                         "(services/events/vocabulary.py)")]
 ResultCode = Annotated[Literal["1-0", "0-1", "1/2-1/2", "0-0", "1/2-0", "0-1/2", "*"],
                        Meta(description="must be one of *, 0-0, 0-1, 0-1/2, 1-0, 1/2-0, 1/2-1/2")]
 ClockMs = Annotated[int, Meta(ge=0, description="a clock reading in ms, a whole number of 0 or more "
@@ -35,7 +40,7 @@ PenaltyMs = Annotated[Literal[60_000, 120_000],
 
 def open_game(g: dict) -> dict:
     """``g`` when it has not ended; ActionError otherwise (its result is set instead)."""
-    if g.get("status") == "ended":
+    if g.get("status") == GameStatus.ENDED:
         raise ActionError(f"game: {g['id']} has already ended ({g.get('result')}); set the result instead")
     return g
 
@@ -50,6 +55,10 @@ class _Claim(Action, kw_only=True, frozen=True):
     kind: ClaimKind
     side: Annotated[SideName, Meta(description="the claimant, white or black")] | None = None
     by_move: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in CLAIM_TERMINATION:  # the vocabulary's unnamed claim: the arbiter names it
+            raise ValueError(f"kind: must be one of threefold, fifty_moves, forty_moves, not {self.kind.value!r}")
 
     def decided(self, ctx: Context, g: dict, accepted: bool) -> tuple[str, dict]:
         return (DrawClaimDecided.TYPE, {**ctx.base(self, g), "kind": self.kind, "accepted": accepted,
@@ -71,9 +80,9 @@ class AcceptClaim(_Claim, tag="accept_claim", kw_only=True, frozen=True):
             raise ActionError(f"kind: no {self.kind} claim is open on game {g['id']} now (FIDE Laws 9.2, "
                               "9.3: the claim must stand in the present position or by the intended "
                               "move); set the result instead if the arbiter rules otherwise")
-        return [decided, (GameEnded.TYPE, {**ctx.base(self, g), "result": "1/2-1/2",
+        return [decided, (GameEnded.TYPE, {**ctx.base(self, g), "result": GameResult.DRAW,
                                            "termination": CLAIM_TERMINATION[self.kind],
-                                           "ply": g.get("ply", 0), "by": "arbiter", "arbiter": ctx.by})]
+                                           "ply": g.get("ply", 0), "by": EndedBy.ARBITER, "arbiter": ctx.by})]
 
 
 @action
@@ -98,13 +107,13 @@ class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
     game: GameId
     result: ResultCode
     forfeit: bool = False
-    termination: str | None = None
+    termination: TerminationWord | None = None
     how: Annotated[Literal["slip", "arbiter", "forfeit", "claim"],
                    Meta(description="how the result came: slip, arbiter, forfeit or claim, not {value!r}")] | None = None
 
     def __post_init__(self) -> None:
         if self.forfeit and self.result not in FORFEIT_RESULTS:
-            raise ValueError("result: a forfeit is written 1-0, 0-1 or 0-0")
+            raise FieldError("result", "a forfeit is written 1-0, 0-1 or 0-0")
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
         g = ctx.game(self.game)
@@ -112,13 +121,13 @@ class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
             termination = self.termination or termination_of(self.how, self.forfeit)
         except ValueError as exc:
             raise ActionError(str(exc)) from None
-        ended = g.get("status") == "ended"
+        ended = g.get("status") == GameStatus.ENDED
         out = [(ArbiterDecision.TYPE, {**ctx.base(self, g), "result": self.result, "forfeit": self.forfeit,
                                        "termination": termination, "previous": g.get("result"),
                                        "previous_termination": g.get("termination") if ended else None})]
-        if self.result != "*":
+        if self.result != GameResult.UNFINISHED:
             out.append((GameEnded.TYPE, {**ctx.base(self, g), "result": self.result, "termination": termination,
-                                         "forfeit": self.forfeit, "ply": g.get("ply", 0), "by": "arbiter",
+                                         "forfeit": self.forfeit, "ply": g.get("ply", 0), "by": EndedBy.ARBITER,
                                          "arbiter": ctx.by}))
         return out
 
@@ -253,3 +262,22 @@ class ResolveAlert(Action, tag="resolve_alert", kw_only=True, frozen=True):
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
         return [(AlertResolved.TYPE, {**ctx.base(self), "alert": self.alert})]
+
+
+MAX_BULK = 1000  # alerts marked handled by one resolve_alerts
+
+
+@action
+class ResolveAlerts(Action, tag="resolve_alerts", kw_only=True, frozen=True):
+    """The arbiter marks several alerts handled at once (the console's "Mark all N handled": a
+    round's boards put away): one ``alert_resolved`` per alert, each id once, in order."""
+
+    alerts: Annotated[list[Count], Meta(min_length=1, description="the ids of the alerts to mark handled, e.g. "
+                                                                  "[12, 40]")]
+
+    def __post_init__(self) -> None:
+        if len(self.alerts) > MAX_BULK:
+            raise ValueError(f"alerts: at most {MAX_BULK} at once, not {len(self.alerts)}")
+
+    def entries(self, ctx: Context) -> list[tuple[str, dict]]:
+        return [(AlertResolved.TYPE, {**ctx.base(self), "alert": alert}) for alert in dict.fromkeys(self.alerts)]

@@ -11,6 +11,7 @@ from msgspec import Meta
 
 from services.events import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden, PlayerEntered,
                              PlayerWithdrew)
+from services.events.vocabulary import ByeCode
 
 from .base import Action, ActionError, Context, Count, action
 
@@ -103,7 +104,7 @@ class RequestBye(Action, tag="request_bye", kw_only=True, frozen=True):
         have = ts.requested_byes.get(rnd, {}).get(sno)
         if have is not None:
             raise ActionError(f"player: {name} has a requested bye ({have}) for round {rnd} already: cancel it first")
-        return [ByeRequested(start_no=sno, round=rnd, code=self.code, player=name, **ctx.base(self)).encode()]
+        return [ByeRequested(start_no=sno, round=rnd, code=ByeCode(self.code), player=name, **ctx.base(self)).encode()]
 
 
 @action
