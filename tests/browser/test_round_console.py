@@ -19,6 +19,8 @@ tests/browser/round-console.png.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import random
 import re
@@ -130,6 +132,38 @@ async def slips(page, rnd: int, draft: dict, rng: random.Random, skip=(), forfei
         assert error == "", error
 
 
+@contextlib.asynccontextmanager
+async def console_hall(t, slug: str):
+    """A hall for tournament ``t`` registered under ``slug``: a memory log, the gateway on an embedded
+    broker, the dashboard, and Chromium's page of the console logged in as the chief arbiter; yields
+    ``(page, gateway, mqtt URL)``. Nothing is restarted while the block runs."""
+    from playwright.async_api import async_playwright
+
+    log = open_log("memory://", slug)
+    await log.append("tournament_registered", {**tournament_registered_data(t), "slug": slug})
+    async with embedded_broker() as mqtt:
+        gateway = Gateway(log, mqtt, slug)
+        gw = asyncio.create_task(gateway.run())
+        try:
+            await asyncio.wait_for(gateway.ready.wait(), 30)
+            async with serving(create_app(log, accounts=Accounts.load(None, ENV))) as url, async_playwright() as pw:
+                browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                try:
+                    page = await browser.new_page(viewport={"width": 1440, "height": 1400})
+                    await page.goto(url + "/arbiter")
+                    await page.fill("#login-name", LOGIN)
+                    await page.fill("#login-password", PASSWORD)
+                    await page.click("#login button[type=submit]")
+                    await page.wait_for_selector("#round-cycle:not([hidden])")
+                    yield page, gateway, mqtt
+                finally:
+                    await browser.close()
+        finally:
+            gw.cancel()
+            await asyncio.gather(gw, return_exceptions=True)
+            await log.close()
+
+
 def cut(t: TrfTournament, rounds: int) -> TrfTournament:
     """``t`` as it stood before round ``rounds + 1`` was paired: the rounds played, and that round's
     absences (a requested bye, a withdrawal: ``0000 - H``/``Z``) as a pairing program is given them."""
@@ -148,108 +182,81 @@ def cut(t: TrfTournament, rounds: int) -> TrfTournament:
 
 @pytest.mark.browser
 async def test_a_five_round_swiss_through_the_console(shared_data, tmp_path):
-    from playwright.async_api import async_playwright
-
     slug = f"swiss-{uuid.uuid4().hex[:8]}"
     t = load_tournament(five_rounds_no_players(), "us-championship-2013-5.toml")
     csv_path = tmp_path / "players.csv"
     names = players_csv(shared_data, csv_path)
     pgn, board_result = board_game(shared_data)
-    log = open_log("memory://", slug)
-    await log.append("tournament_registered", {**tournament_registered_data(t), "slug": slug})
     rng = random.Random(2013)
-    async with embedded_broker() as mqtt:
-        gateway = Gateway(log, mqtt, slug)
-        import asyncio
+    async with console_hall(t, slug) as (page, gateway, mqtt):
+        # registration by import: start numbers sorted by rating, title, name (C.04.2)
+        await page.set_input_files("#rc-file", str(csv_path))
+        assert await submit(page, "#rc-import") == ""
+        reg = await until(page, lambda t: len(t["players"]) == 24, "24 players registered")
+        assert [p["name"] for p in reg["players"]] == names
 
-        gw = asyncio.create_task(gateway.run())
-        await asyncio.wait_for(gateway.ready.wait(), 30)
-        app = create_app(log, accounts=Accounts.load(None, ENV))
-        try:
-            async with serving(app) as url, async_playwright() as pw:
-                browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                page = await browser.new_page(viewport={"width": 1440, "height": 1400})
-                await page.goto(url + "/arbiter")
-                await page.fill("#login-name", LOGIN)
-                await page.fill("#login-password", PASSWORD)
-                await page.click("#login button[type=submit]")
-                await page.wait_for_selector("#round-cycle:not([hidden])")
+        # round 1: a draft, an exchange (then paired again: the engine's pairing), publish, start
+        await page.click("#rc-pair-button")
+        d = (await until(page, lambda t: t["draft"] is not None, "round 1 drafted"))["draft"]
+        assert len(d["boards"]) == 12 and d["version"] == 1
+        a, b = d["boards"][0]["black_no"], d["boards"][1]["black_no"]
+        assert await submit(page, "#rc-swap", {"a": a, "b": b}, {"reason": "asked by the organiser"}) == ""
+        d2 = (await until(page, lambda t: t["draft"]["version"] == 2, "exchanged"))["draft"]
+        assert (d2["boards"][0]["black_no"], d2["boards"][0]["colour_rule"]) == (b, "by hand")
+        await page.click("#rc-pair-button")  # paired again: the exchange undone by the engine
+        d3 = (await until(page, lambda t: t["draft"]["version"] == 3, "paired again"))["draft"]
+        assert d3["boards"] == d["boards"]
+        await page.click("#rc-publish-button")
+        await until(page, lambda t: t["draft"]["is_published"], "round 1 published")
+        await page.screenshot(path=str(HERE / "round-console.png"), full_page=True)
+        await page.click("#rc-start")
+        await until(page, lambda t: t["latest_round"] == 1, "round 1 started")
 
-                # registration by import: start numbers sorted by rating, title, name (C.04.2)
-                await page.set_input_files("#rc-file", str(csv_path))
-                assert await submit(page, "#rc-import") == ""
-                reg = await until(page, lambda t: len(t["players"]) == 24, "24 players registered")
-                assert [p["name"] for p in reg["players"]] == names
+        # board 1 from the board itself; the others by slip
+        await simulate(mqtt, slug, pgn, speed=FAST)
+        for _ in range(300):
+            if gateway.hall.state.games["1-1"].ended:
+                break
+            await asyncio.sleep(0.1)
+        assert gateway.hall.state.games["1-1"].result == board_result
+        await slips(page, 1, d3, rng, skip=("1",))
 
-                # round 1: a draft, an exchange (then paired again: the engine's pairing), publish, start
-                await page.click("#rc-pair-button")
-                d = (await until(page, lambda t: t["draft"] is not None, "round 1 drafted"))["draft"]
-                assert len(d["boards"]) == 12 and d["version"] == 1
-                a, b = d["boards"][0]["black_no"], d["boards"][1]["black_no"]
-                assert await submit(page, "#rc-swap", {"a": a, "b": b}, {"reason": "asked by the organiser"}) == ""
-                d2 = (await until(page, lambda t: t["draft"]["version"] == 2, "exchanged"))["draft"]
-                assert (d2["boards"][0]["black_no"], d2["boards"][0]["colour_rule"]) == (b, "by hand")
-                await page.click("#rc-pair-button")  # paired again: the exchange undone by the engine
-                d3 = (await until(page, lambda t: t["draft"]["version"] == 3, "paired again"))["draft"]
-                assert d3["boards"] == d["boards"]
-                await page.click("#rc-publish-button")
-                await until(page, lambda t: t["draft"]["is_published"], "round 1 published")
-                await page.screenshot(path=str(HERE / "round-console.png"), full_page=True)
-                await page.click("#rc-start")
-                await until(page, lambda t: t["latest_round"] == 1, "round 1 started")
+        # round 2: a forfeit; then a correction of round 1 after round 2 is drafted
+        await page.click("#rc-pair-button")
+        await until(page, lambda t: t["draft"] and t["draft"]["round"] == 2, "round 2 drafted")
+        error = await submit(page, "#rc-slip", {"how": "arbiter"}, {"round": 1, "board": "2", "result": "0-1"})
+        assert error == ""
+        notice = await page.text_content("#rc-slip .rc-notice")
+        assert "round 2 is drafted (version 1) from the old result: pair it again" in notice
+        await page.click("#rc-pair-button")
+        await until(page, lambda t: t["draft"]["version"] == 2, "round 2 paired again")
+        await page.click("#rc-publish-button")
+        await until(page, lambda t: t["draft"]["is_published"], "round 2 published")
+        await page.click("#rc-start")
+        await until(page, lambda t: t["latest_round"] == 2, "round 2 started")
+        games2 = await page.evaluate("() => fetch('/api/games').then(r => r.json())")
+        boards2 = {"boards": [{"board": g["board"]} for g in games2["games"]]}
+        await slips(page, 2, boards2, rng, forfeit="5")
 
-                # board 1 from the board itself; the others by slip
-                await simulate(mqtt, slug, pgn, speed=FAST)
-                for _ in range(300):
-                    if gateway.hall.state.games["1-1"].ended:
-                        break
-                    await asyncio.sleep(0.1)
-                assert gateway.hall.state.games["1-1"].result == board_result
-                await slips(page, 1, d3, rng, skip=("1",))
-
-                # round 2: a forfeit; then a correction of round 1 after round 2 is drafted
-                await page.click("#rc-pair-button")
-                await until(page, lambda t: t["draft"] and t["draft"]["round"] == 2, "round 2 drafted")
-                error = await submit(page, "#rc-slip", {"how": "arbiter"}, {"round": 1, "board": "2", "result": "0-1"})
-                assert error == ""
-                notice = await page.text_content("#rc-slip .rc-notice")
-                assert "round 2 is drafted (version 1) from the old result: pair it again" in notice
-                await page.click("#rc-pair-button")
-                await until(page, lambda t: t["draft"]["version"] == 2, "round 2 paired again")
-                await page.click("#rc-publish-button")
-                await until(page, lambda t: t["draft"]["is_published"], "round 2 published")
-                await page.click("#rc-start")
-                await until(page, lambda t: t["latest_round"] == 2, "round 2 started")
-                games2 = await page.evaluate("() => fetch('/api/games').then(r => r.json())")
-                boards2 = {"boards": [{"board": g["board"]} for g in games2["games"]]}
-                await slips(page, 2, boards2, rng, forfeit="5")
-
-                # round 3: a withdrawal from round 3, a requested half-point bye, a late entry
-                assert await submit(page, "#rt-withdraw", {"player": "24"}, {"from_round": "3"}) == ""
-                assert await submit(page, "#rt-bye", {"player": "7", "code": "H"}) == ""
-                assert await submit(page, "#rt-enter", {"title": "FM"},
-                                    {"name": "Late, Entry", "rating": "2100", "fide_id": "4600000",
-                                     "federation": "GER"}) == ""
-                await until(page, lambda t: len(t["players"]) == 25 and len(t["absent_next"]) == 2, "round tools")
-                for rnd in (3, 4, 5):
-                    d = await pair_publish_start(page, rnd)
-                    await slips(page, rnd, d, rng)
-                final = await until(page, lambda t: t["latest_round"] == 5, "five rounds")
-                assert final["next_round"] is None
-                standings = await page.evaluate("() => fetch('/api/standings').then(r => r.json())")
-                trf = await page.evaluate("() => fetch('/api/tournament.trf').then(r => r.text())")
-                await browser.close()
-        finally:
-            gw.cancel()
-            await asyncio.gather(gw, return_exceptions=True)
-            await log.close()
+        # round 3: a withdrawal from round 3, a requested half-point bye, a late entry
+        assert await submit(page, "#rt-withdraw", {"player": "24"}, {"from_round": "3"}) == ""
+        assert await submit(page, "#rt-bye", {"player": "7", "code": "H"}) == ""
+        assert await submit(page, "#rt-enter", {"title": "FM"},
+                            {"name": "Late, Entry", "rating": "2100", "fide_id": "4600000",
+                             "federation": "GER"}) == ""
+        await until(page, lambda t: len(t["players"]) == 25 and len(t["absent_next"]) == 2, "round tools")
+        for rnd in (3, 4, 5):
+            d = await pair_publish_start(page, rnd)
+            await slips(page, rnd, d, rng)
+        final = await until(page, lambda t: t["latest_round"] == 5, "five rounds")
+        assert final["next_round"] is None
+        standings = await page.evaluate("() => fetch('/api/standings').then(r => r.json())")
+        trf = await page.evaluate("() => fetch('/api/tournament.trf').then(r => r.text())")
 
     # the console's standings are venue tiebreaks on the exported TRF
     trf_path = tmp_path / "event.trf"
     trf_path.write_text(trf)
     codes = ["PTS", *[c for c in standings["tiebreaks"] if c != "PTS"]]
-    import contextlib
-
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert venue_tiebreaks([str(trf_path), "--system", "swiss", "--tiebreaks", ",".join(codes), "--tsv"]) == 0

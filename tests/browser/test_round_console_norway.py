@@ -21,15 +21,9 @@ import uuid
 from pathlib import Path
 
 import pytest
-from test_round_console import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, submit, until
+from test_round_console import console_hall, submit, until
 
-from dashboard.app import create_app
-from dashboard.arbiter.auth import Accounts
-from gateway import Gateway, embedded_broker
-from services.eventlog import open_log
-from services.hall.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
-from venue.serve import serving
 
 HERE = Path(__file__).resolve().parent
 EVENTS = HERE.parents[1] / "events"
@@ -48,86 +42,64 @@ async def draft_published(page, rnd: int) -> dict:
 
 @pytest.mark.browser
 async def test_norway_chess_three_rounds_with_armageddons_by_slip(tmp_path):
-    from playwright.async_api import async_playwright
-
     slug = f"norway-{uuid.uuid4().hex[:8]}"
     t = load_tournament((EVENTS / "norway-chess-2023.toml").read_text(), "norway-chess-2023.toml")
-    log = open_log("memory://", slug)
-    await log.append("tournament_registered", {**tournament_registered_data(t), "slug": slug})
     rng = random.Random(2023)
     expected: dict[int, float] = {p.start_no: 0.0 for p in t.players}
     by_alert: list[str] = []
-    async with embedded_broker() as mqtt:
-        gateway = Gateway(log, mqtt, slug)
-        gw = asyncio.create_task(gateway.run())
-        await asyncio.wait_for(gateway.ready.wait(), 30)
-        app = create_app(log, accounts=Accounts.load(None, ENV))
-        try:
-            async with serving(app) as url, async_playwright() as pw:
-                browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                page = await browser.new_page(viewport={"width": 1440, "height": 1400})
-                await page.goto(url + "/arbiter")
-                await page.fill("#login-name", LOGIN)
-                await page.fill("#login-password", PASSWORD)
-                await page.click("#login button[type=submit]")
-                await page.wait_for_selector("#round-cycle:not([hidden])")
-                d = await draft_published(page, 1)
+    async with console_hall(t, slug) as (page, gateway, mqtt):
+        d = await draft_published(page, 1)
+        await page.click("#rc-start")
+        await until(page, lambda x: x["latest_round"] == 1, "round 1 started")
+        for rnd in (1, 2, 3):
+            drawn = []
+            for b in d["boards"]:
+                result = rng.choice(["1-0", "0-1", "1/2-1/2", "1/2-1/2"])
+                assert await submit(page, "#rc-slip", {"how": "slip", "part": ""},
+                                    {"round": rnd, "board": b["board"], "result": result}) == ""
+                if result == "1/2-1/2":
+                    drawn.append(b)
+                else:
+                    expected[b["white_no"] if result == "1-0" else b["black_no"]] += POINTS["win"]
+            for b in drawn:  # the running gateway schedules the Armageddon game (the regulations)
+                for _ in range(200):
+                    if f"{rnd}-{b['board']}-A" in gateway.hall.state.games:
+                        break
+                    await asyncio.sleep(0.05)
+                assert f"{rnd}-{b['board']}-A" in gateway.hall.state.games
+            following = await draft_published(page, rnd + 1) if rnd < 3 else None
+            if following is not None and drawn:  # not started while an Armageddon game has no result
                 await page.click("#rc-start")
-                await until(page, lambda x: x["latest_round"] == 1, "round 1 started")
-                for rnd in (1, 2, 3):
-                    drawn = []
-                    for b in d["boards"]:
-                        result = rng.choice(["1-0", "0-1", "1/2-1/2", "1/2-1/2"])
-                        assert await submit(page, "#rc-slip", {"how": "slip", "part": ""},
-                                            {"round": rnd, "board": b["board"], "result": result}) == ""
-                        if result == "1/2-1/2":
-                            drawn.append(b)
-                        else:
-                            expected[b["white_no"] if result == "1-0" else b["black_no"]] += POINTS["win"]
-                    for b in drawn:  # the running gateway schedules the Armageddon game (the regulations)
-                        for _ in range(200):
-                            if f"{rnd}-{b['board']}-A" in gateway.hall.state.games:
-                                break
-                            await asyncio.sleep(0.05)
-                        assert f"{rnd}-{b['board']}-A" in gateway.hall.state.games
-                    following = await draft_published(page, rnd + 1) if rnd < 3 else None
-                    if following is not None and drawn:  # not started while an Armageddon game has no result
-                        await page.click("#rc-start")
-                        await page.wait_for_function(
-                            "() => /have no result/.test(document.querySelector('#rc-publish .error').textContent)")
-                        assert f"({rnd}-{drawn[0]['board']}-A)" in await page.text_content("#rc-publish .error")
-                    for i, b in enumerate(drawn):
-                        result = rng.choice(["1-0", "0-1", "1/2-1/2"])  # a drawn Armageddon: Black wins
-                        arm = f"{rnd}-{b['board']}-A"
-                        if rnd == 1 and i == 0:  # the first one from its alert's "Set result" (issue 27)
-                            item = f"#alerts li[data-kind=armageddon_scheduled]:has-text('Board {b['board']}')"
-                            await page.click(item)
-                            await page.select_option("#result", result)
-                            await page.click("#detail [data-act=set_result]")
-                            for _ in range(200):
-                                if gateway.hall.state.games[arm].ended:
-                                    break
-                                await asyncio.sleep(0.05)
-                            # on the Armageddon game, not the drawn classical game the board played first
-                            assert gateway.hall.state.games[arm].result == result
-                            assert gateway.hall.state.games[f"{rnd}-{b['board']}"].result == "1/2-1/2"
-                            by_alert.append(arm)
-                        else:
-                            assert await submit(page, "#rc-slip", {"how": "slip", "part": "armageddon"},
-                                                {"round": rnd, "board": b["board"], "result": result}) == ""
-                        white_won = result == "1-0"
-                        expected[b["white_no"]] += POINTS["draw_arm_win" if white_won else "draw_arm_loss"]
-                        expected[b["black_no"]] += POINTS["draw_arm_loss" if white_won else "draw_arm_win"]
-                    if following is not None:
-                        await page.click("#rc-start")
-                        await until(page, lambda x: x["latest_round"] == rnd + 1, f"round {rnd + 1} started")
-                        d = following
-                standings = await page.evaluate("() => fetch('/api/standings?provisional=1').then(r => r.json())")
-                await browser.close()
-        finally:
-            gw.cancel()
-            await asyncio.gather(gw, return_exceptions=True)
-            await log.close()
+                await page.wait_for_function(
+                    "() => /have no result/.test(document.querySelector('#rc-publish .error').textContent)")
+                assert f"({rnd}-{drawn[0]['board']}-A)" in await page.text_content("#rc-publish .error")
+            for i, b in enumerate(drawn):
+                result = rng.choice(["1-0", "0-1", "1/2-1/2"])  # a drawn Armageddon: Black wins
+                arm = f"{rnd}-{b['board']}-A"
+                if rnd == 1 and i == 0:  # the first one from its alert's "Set result" (issue 27)
+                    item = f"#alerts li[data-kind=armageddon_scheduled]:has-text('Board {b['board']}')"
+                    await page.click(item)
+                    await page.select_option("#result", result)
+                    await page.click("#detail [data-act=set_result]")
+                    for _ in range(200):
+                        if gateway.hall.state.games[arm].ended:
+                            break
+                        await asyncio.sleep(0.05)
+                    # on the Armageddon game, not the drawn classical game the board played first
+                    assert gateway.hall.state.games[arm].result == result
+                    assert gateway.hall.state.games[f"{rnd}-{b['board']}"].result == "1/2-1/2"
+                    by_alert.append(arm)
+                else:
+                    assert await submit(page, "#rc-slip", {"how": "slip", "part": "armageddon"},
+                                        {"round": rnd, "board": b["board"], "result": result}) == ""
+                white_won = result == "1-0"
+                expected[b["white_no"]] += POINTS["draw_arm_win" if white_won else "draw_arm_loss"]
+                expected[b["black_no"]] += POINTS["draw_arm_loss" if white_won else "draw_arm_win"]
+            if following is not None:
+                await page.click("#rc-start")
+                await until(page, lambda x: x["latest_round"] == rnd + 1, f"round {rnd + 1} started")
+                d = following
+        standings = await page.evaluate("() => fetch('/api/standings?provisional=1').then(r => r.json())")
     assert standings["scoring"] == "norway-armageddon" and len(by_alert) == 1
     got = {r["start_no"]: r["points"] for r in standings["rows"]}
     assert got == expected
