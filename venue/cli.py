@@ -14,7 +14,7 @@ Subcommands::
     venue pair ...        (venue.pair.main)
     venue tiebreaks ...   (venue.tiebreaks.main)
     venue export ...      (venue.export.main: PGN or TRF of a tournament from its log)
-    venue broadcast lichess --round-id ID --store URL --tournament SLUG  (venue.broadcast.main: pushes)
+    venue broadcast lichess --round-id ID[:BOARDS] ... --store URL --tournament SLUG  (venue.broadcast.main: pushes)
     venue hash-password   (an argon2 hash for [[arbiters]] in a tournament file)
 
 Exit codes: 0 done (or stopped with Ctrl-C), 2 a usage error or a clear failure (bad URL, broker or
