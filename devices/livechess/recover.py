@@ -25,8 +25,8 @@ order, so the gateway reads one move from each:
   (LiveChess set up again from a position) is taken as the new covered list, nothing sent;
 - the last move of the list goes out only when the board shows the position after it (``match``,
   checked against the placement itself) or that position with the kings on the centre squares (the
-  arbiter's result signal, F07): while a piece is in the air LiveChess may read a move it replaces at
-  the next event, which then brings it again;
+  arbiter's result signal, F07; a piece or two moved off the centre squares for them): while a piece
+  is in the air LiveChess may read a move it replaces at the next event, which then brings it again;
 - ``turned``: whether the board's placement is that position turned 180 degrees (the evidence of
   how LiveChess reports a board set up the other way round, or flipped in LiveChess), None when the
   event does not show it. The caller sends each position in the orientation the gateway reads the
@@ -41,6 +41,8 @@ import chess
 
 from gateway import placement as pl
 
+SIGNAL_MOVED = 4  # squares besides the kings' an arbiter's result signal may change (pieces moved off
+# the centre squares for the kings); a placement further from the position is not that position
 REPLACED = 2  # how many of its last readings LiveChess may replace (lila ui/dgt play.ts: "LiveChess
 # detects the wrong move while pieces are still on the air"): a list that keeps less is a new game
 
@@ -96,6 +98,12 @@ def _replay(start: str, san: tuple[str, ...], known: Covered | None) -> tuple[li
     return placements, fens, None
 
 
+def squares_apart(a: str, b: str) -> int:
+    """How many squares two placements differ on."""
+    x, y = chess.BaseBoard(a), chess.BaseBoard(b)
+    return sum(x.piece_at(sq) != y.piece_at(sq) for sq in chess.SQUARES)
+
+
 def _without_kings(placement: str) -> str:
     board = chess.BaseBoard(placement)
     for square in list(board.pieces(chess.KING, chess.WHITE) | board.pieces(chess.KING, chess.BLACK)):
@@ -105,8 +113,9 @@ def _without_kings(placement: str) -> str:
 
 def _shown(placement: str | None, position: str) -> bool | None:
     """How the board's ``placement`` shows ``position``: False (as it is), True (turned 180
-    degrees), also with both kings moved onto the centre squares (the result signal, F07); None
-    when it does not show it."""
+    degrees), also with both kings moved onto the centre squares (the result signal, F07: the game
+    is over, the pieces no longer move) and at most ``SIGNAL_MOVED`` other squares changed to make
+    room for them; None when it does not show it."""
     if placement is None:
         return None
     if placement == position:  # the usual case, at every move: one comparison
@@ -114,10 +123,14 @@ def _shown(placement: str | None, position: str) -> bool | None:
     rotated = pl.rotate_placement(placement)
     if rotated == position:
         return True
-    for turned, seen in ((False, placement), (True, rotated)):
-        if pl.result_signal(seen) and _without_kings(seen) == _without_kings(position):
-            return turned
-    return None
+    if not pl.result_signal(placement):  # the same on the board turned round: d4/e5 dark, d5/e4 light
+        return None
+    # the kings on the centre squares: the game is over. The arbiter may have moved a piece off a
+    # centre square for a king (or the king took its place): the nearer orientation, if near at all
+    near = {turned: squares_apart(_without_kings(seen), _without_kings(position))
+            for turned, seen in ((False, placement), (True, rotated))}
+    turned = min(near, key=lambda k: near[k])
+    return turned if near[turned] <= SIGNAL_MOVED else None
 
 
 def recover(covered: Covered | None, fresh: bool, start: str | None, san: tuple[str, ...],
@@ -145,7 +158,7 @@ def recover(covered: Covered | None, fresh: bool, start: str | None, san: tuple[
             common += 1
         # LiveChess replaces a reading or two while a piece is in the air; a list that keeps less
         # of the covered one is a new game on the board (set up again from the same start)
-        first = common + 1 if common >= len(covered.san) - REPLACED else 0
+        first = common + 1 if common >= len(known.san) - REPLACED else 0
     elif covered is None and fresh and same_start(start, chess.STARTING_FEN):
         first = 0
     if first is None:  # nothing known of what the gateway has: the list is taken as it stands

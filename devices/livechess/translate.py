@@ -30,10 +30,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, replace
 
-import chess
-
 from devices.livechess.api import BoardEvent, EBoard, LiveClock
-from devices.livechess.recover import Covered, recover
+from devices.livechess.recover import Covered, recover, squares_apart
 from gateway import placement as pl
 
 Out = tuple[str, object, "Reading"]  # (topic's last level, payload: a dict without seq or the status
@@ -135,12 +133,6 @@ def _turn(placement: str | None, turned: bool | None) -> str | None:
     return pl.rotate_placement(placement) if placement is not None and turned else placement
 
 
-def _differ(a: str, b: str) -> int:
-    """How many squares two placements differ on."""
-    x, y = chess.BaseBoard(a), chess.BaseBoard(b)
-    return sum(x.piece_at(s) != y.piece_at(s) for s in chess.SQUARES)
-
-
 def _frame(last: Reading, flipped: bool, board: str | None) -> Reading:
     """LiveChess's orientation against the placements sent, for a reading with ``flipped`` and
     ``board``:
@@ -156,7 +148,7 @@ def _frame(last: Reading, flipped: bool, board: str | None) -> Reading:
     turned = last.turned
     if last.flipped is not None and flipped != last.flipped and board is not None and last.placement is not None:
         keep, other = _turn(board, turned), _turn(board, not turned)
-        if _differ(other, last.placement) < _differ(keep, last.placement):  # type: ignore[arg-type]
+        if squares_apart(other, last.placement) < squares_apart(keep, last.placement):  # type: ignore[arg-type]
             turned = not turned
     return replace(last, flipped=flipped, turned=turned)
 
