@@ -33,7 +33,7 @@ import websockets
 from devices.livechess import translate
 from devices.livechess.api import (LiveChessError, eboards_call, error_text, parse_eboards, parse_event,
                                    read_response, subscribe_call)
-from devices.livechess.link import BoardLink
+from devices.livechess.link import RETRY_S, BoardLink
 from devices.livechess.store import SeqStore
 from gateway.mqtt_url import parse_mqtt_url
 
@@ -81,7 +81,9 @@ class LiveChessBridge:
     ``{board: (username, password)}`` (each board's own Mosquitto login), else every link uses
     ``username``/``password`` (or the URL's); ``poll_s``: how often the e-board list is asked for;
     ``seq_jump``: move every board's seqs this far ahead first (after a power cut); ``sleep``: how
-    the back-off waits (``asyncio.sleep``; tests pass a faster one). ``links``: board -> BoardLink;
+    the back-off waits (``asyncio.sleep``; tests pass a faster one); ``retry_s``: how long the links
+    wait for the gateway's feedback before sending what it has not confirmed again
+    (``devices.livechess.link``). ``links``: board -> BoardLink;
     ``errors``: LiveChess messages (or parts of them) that could not be read (text); ``connected``:
     set while LiveChess is connected; ``following``: set once every mapped board LiveChess lists is
     subscribed to (cleared when the connection drops)."""
@@ -89,7 +91,8 @@ class LiveChessBridge:
     def __init__(self, url: str, mqtt_url: str, tournament: str, boards: dict[str, str], state: Path | str, *,
                  round: str | None = None, logins: dict[str, tuple[str, str]] | None = None,
                  username: str | None = None, password: str | None = None, poll_s: float = 1.0,
-                 seq_jump: int = 0, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
+                 seq_jump: int = 0, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 retry_s: float = RETRY_S):
         target = parse_mqtt_url(mqtt_url)
         self.url, self.tournament, self.boards, self.poll_s = url, tournament, dict(boards), poll_s
         self.sleep = sleep
@@ -102,7 +105,7 @@ class LiveChessBridge:
             if logins is not None and board not in logins:
                 raise ValueError(f"no Mosquitto login for hall board {board} in the credentials")
             link = BoardLink(target.host, target.port, tournament, board, username=user, password=secret,
-                             on_confirm=functools.partial(self.store.confirm, board))
+                             on_confirm=functools.partial(self.store.confirm, board), retry_s=retry_s)
             for device, seq, kind, body in self.store.unconfirmed(board):
                 link.keep(device, seq, kind, body)  # sent by an earlier run, never confirmed: sent again
             self.links[board] = link

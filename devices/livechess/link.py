@@ -13,8 +13,11 @@ A message is done when the gateway's feedback says it is stored (``ref`` its seq
 not when the broker acknowledges it (a broker that crashes loses what it held; issue 28): every
 message without that feedback is kept (``unconfirmed``, also in the bridge's state file) and sent
 again, with the same seq and in the order first sent, each time the link comes back, before anything
-new. A feedback with ``resend_from`` (the gateway found a hole; it holds the messages after it, not
-yet stored) sends that device's messages again from that seq on.
+new; and while the link is up, when the gateway has confirmed nothing for ``RETRY_S`` (doubling to
+``RETRY_MAX_S``) while messages wait (a broker that restarted without its sessions drops what is
+published before the gateway subscribes again). A feedback with ``resend_from`` (the gateway found a
+hole; it holds the messages after it, not yet stored) sends that device's messages again from that
+seq on.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ log = logging.getLogger(__name__)
 PUBACK_TIMEOUT_S = 2.0
 HISTORY = 2000  # messages kept per device for resending (a few games' worth)
 MAX_UNCONFIRMED = 20000  # a gateway that answers nothing for that long is down: the oldest go
+RETRY_S, RETRY_MAX_S = 10.0, 60.0  # a gateway silent that long while messages wait: they go again
 # The gateway drops a device's messages beyond 50 a second, after a burst of 400
 # (gateway/service.py RATE_PER_S, RATE_BURST): the link paces itself below that, so a flood from
 # LiveChess is delayed, never dropped.
@@ -52,7 +56,7 @@ class BoardLink:
 
     def __init__(self, host: str, port: int, tournament: str, board: str, *, username: str | None = None,
                  password: str | None = None, client_id: str | None = None,
-                 on_confirm: Callable[[str, int], None] | None = None):
+                 on_confirm: Callable[[str, int], None] | None = None, retry_s: float = RETRY_S):
         self.host, self.port, self.tournament, self.board = host, port, tournament, board
         self.username, self.password = username, password
         self.client_id = client_id or f"venue-livechess-{tournament}-{board}"
@@ -61,7 +65,9 @@ class BoardLink:
         self.feedback: list[dict] = []
         self.unconfirmed: dict[tuple[str, int], tuple[str, str]] = {}
         self.on_confirm = on_confirm
+        self.retry_s = retry_s
         self.resent: list[tuple[str, int]] = []
+        self._confirmed = False  # a confirmation came since the retry loop last looked
         self._published: set[tuple[str, int]] = set()
         self._queue: asyncio.Queue[tuple[str, str, bool, tuple[str, int] | None]] = asyncio.Queue()
         self._history: dict[str, dict[int, tuple[str, str]]] = {"board": {}, "clock": {}}
@@ -105,6 +111,7 @@ class BoardLink:
         """The gateway's feedback says ``device``'s message ``seq`` is stored: forget it."""
         if self.unconfirmed.pop((device, seq), None) is not None:
             self._published.discard((device, seq))
+            self._confirmed = True
             if self.on_confirm is not None:
                 self.on_confirm(device, seq)
 
@@ -120,10 +127,12 @@ class BoardLink:
     async def run(self) -> None:
         """Keep the link up and publish the queue in order, until cancelled."""
         sender = asyncio.create_task(self._send_all(), name=f"livechess-send-{self.board}")
+        retry = asyncio.create_task(self._retry(), name=f"livechess-retry-{self.board}")
         try:
             await self._link()
         finally:
             sender.cancel()
+            retry.cancel()
             for task in list(self._tasks):
                 task.cancel()
             with contextlib.suppress(BaseException):
@@ -213,6 +222,22 @@ class BoardLink:
             await client.publish(*message, qos=1, timeout=PUBACK_TIMEOUT_S)
             self.sent.append(message)
             self.resent.append(key)
+
+    async def _retry(self) -> None:
+        """While the link is up: the messages waiting for the gateway's feedback sent again when it
+        has confirmed nothing for a while (doubling up to ``RETRY_MAX_S``; from ``retry_s`` again
+        after a confirmation)."""
+        wait = self.retry_s
+        while True:
+            await asyncio.sleep(wait)
+            client = self._client
+            if self._confirmed or client is None or not self._up.is_set() \
+                    or not any(k in self._published for k in self.unconfirmed):
+                self._confirmed, wait = False, self.retry_s
+                continue
+            with contextlib.suppress(aiomqtt.MqttError):  # the link's own loop sees it drop
+                await self._send_unconfirmed(client)
+            wait = min(wait * 2, RETRY_MAX_S)
 
     async def _resend(self, device: str, first: int) -> None:
         history = dict(self._history.get(device, {}))

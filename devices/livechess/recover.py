@@ -15,7 +15,7 @@ order, so the gateway reads one move from each:
 
 - every move is checked against the position before it (python-chess ``parse_san``: legal there);
   the list is read up to its first move that is not (LiveChess never sends one; a king moved onto the
-  centre for the result signal can be);
+  centre for the result signal can be), and the moves before it all go out;
 - the positions go out only from what was covered (the longest common part of the two lists): a
   position the gateway has already passed is never sent again (a knight moved back looks like a
   move). A list that keeps less than all but the last ``REPLACED`` covered moves is a new game on
@@ -150,7 +150,9 @@ def recover(covered: Covered | None, fresh: bool, start: str | None, san: tuple[
     assert last is not None
     turned = _shown(placement, last)
     shows_last = stop is None and (turned is not None or (match is True and placement is None))
-    end = read if shows_last else max(read - 1, 0)
+    # the last move read waits until the board shows it, unless the list goes on past it (a move
+    # that is not legal follows: the moves before it are no longer LiveChess's last reading)
+    end = read if shows_last or stop is not None else max(read - 1, 0)
     first = None  # the first position to send
     if known is not None:
         common = 0

@@ -28,18 +28,18 @@ import asyncio
 import contextlib
 import io
 import math
-import subprocess
-import time
 import uuid
 
 import chess.pgn
 import pytest
 from live_helpers import log_until, running
 from livechess_fake import FakeLiveChess, game_events, rotate
+from mosquitto_site import plain_broker
 
 from devices.livechess.bridge import LiveChessBridge
 from devices.script import scripts_from_pgn
 from gateway import Gateway, embedded_broker
+from gateway.broker import free_port
 from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
 
@@ -191,3 +191,61 @@ async def test_a_12_board_round_with_livechess_cut_for_moves_and_for_minutes_eve
     assert {p for link in bridge.links.values() for p in [topic.rsplit("/", 1)[-1] for topic, _ in link.sent]} \
         <= {"position", "clock", "status"}  # never a move
     await log.close()
+
+
+async def test_a_broker_that_crashes_with_the_gateway_away_loses_nothing(tmp_path, world_cup_3_2):
+    """Issue 28 on the bridge: the gateway is stopped; meanwhile boards 7 and 11 play to their end
+    (the result signal is their last message) and boards 10 and 12 play on; the broker (a private
+    Mosquitto without persistence) is killed (-9) with all of it in its memory, and started again;
+    the gateway comes back. The bridge sent again everything the gateway had not confirmed, with the
+    same seqs: the four games equal their PGN (Wei Yi - Gledura 1/2, Adams - Lodici 0-1,
+    Vachier-Lagrave - Artemiev 1/2, Sargissian - Ghosh 1-0)."""
+    port = free_port()
+    start_broker = plain_broker(tmp_path, port)
+    t = f"lcb-{uuid.uuid4().hex[:8]}"
+    url = f"mqtt://127.0.0.1:{port}"
+    log = open_log(f"sqlite:///{tmp_path / 'log.sqlite'}", t)
+    setup = round_from_pgn(world_cup_3_2)
+    await log.append("round_started", setup)
+    scripts = [s for s in scripts_from_pgn(world_cup_3_2) if s.board in {"7", "10", "11", "12"}]
+    serials = {s.board: f"32{int(s.board):02d}" for s in scripts}
+    events = {s.board: game_events(s) for s in scripts}
+    done = {b: 0 for b in events}
+
+    async def go_to(target: dict) -> None:
+        await play(lc, serials, events, done, target)
+        done.update(target)
+
+    broker = start_broker()
+    try:
+        async with FakeLiveChess() as lc:
+            bridge = LiveChessBridge(lc.url, url, t, {v: k for k, v in serials.items()}, tmp_path / "state.json",
+                                     round="3", poll_s=0.2, retry_s=0.5)
+            async with bridged(bridge):
+                async with running(Gateway(log, url, t, client_id=f"gw-{t}")):
+                    for serial in serials.values():
+                        lc.add_board(serial, START)
+                    await log_until(log, lambda es: sum(e.type == "board_oriented" for e in es) == 4, 20)
+                    await go_to({b: upto(e, 10) for b, e in events.items()})
+                    await log_until(log, lambda es: sum(e.type == "move_played" for e in es) == 40, 60)
+                # the gateway away: two games end, two go on to ply 20, all of it in the broker only
+                await go_to({"7": len(events["7"]), "11": len(events["11"]), "10": upto(events["10"], 20),
+                             "12": upto(events["12"], 20)})
+                await bridge.idle()
+                waiting = sum(len(link.unconfirmed) for link in bridge.links.values())
+                broker.kill()
+                broker.wait(5)
+                broker = start_broker()
+                async with running(Gateway(log, url, t, client_id=f"gw-{t}")):
+                    await go_to({b: len(e) for b, e in events.items()})
+                    entries = await log_until(
+                        log, lambda es: len({e.data["game"] for e in es if e.type == "game_ended"}) >= 4, 120)
+                    resent = {b: len(link.resent) for b, link in bridge.links.items()}
+    finally:
+        broker.kill()
+        await log.close()
+    assert waiting > 40 and all(resent.values())  # the broker's loss was real, and made good by resending
+    games = {g["board"]: g for g in setup["games"]}
+    assert check_games(entries, {"games": [games[s.board] for s in scripts]}, scripts) == []
+    types = [e.type for e in entries]
+    assert types.count("move_rejected") == 0 and types.count("seq_gap") == 0
