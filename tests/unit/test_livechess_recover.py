@@ -236,3 +236,21 @@ async def test_a_message_is_done_when_the_gateway_says_it_is_stored(tmp_path):
     assert [json.loads(p)["seq"] for _, p in restarted.unconfirmed.values()] == [2, 3]
     for task in list(link._tasks):  # the resend_from answer started one (no broker here)
         task.cancel()
+
+
+def test_a_first_message_without_a_reading_waits_for_the_next(caruana_nakamura):
+    """herohde/livechess-go prints LiveChess's first message after a subscribe with no ``san``: the
+    board several moves on goes out as it is (the gateway waits it out as a passing state), and the
+    next message's reading brings the moves in between, each one legal move from the one before."""
+    san, placements = line(caruana_nakamura, 13)
+    reading = Reading()
+    for n in range(0, 9):
+        reading, _ = translate.from_event(reading, event(placements[n], san[:n], match=True), fresh=n == 0)
+    reading, out = translate.from_event(reading, event(placements[12]))  # reconnected: no reading
+    assert [p["placement"] for k, p, _ in out if k == "position"] == [placements[12]]
+    reading, out = translate.from_event(reading, event(placements[13], san, match=True))
+    sent = [p["placement"] for k, p, _ in out if k == "position"]
+    board = chess.Board()
+    for m in caruana_nakamura[:8]:
+        board.push(m)
+    assert one_move_each(board.fen(), sent) == [m.uci() for m in caruana_nakamura[8:13]]
