@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 from gateway.broker import free_port
 
@@ -32,6 +33,23 @@ def mosquitto_binary() -> str:
     found = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
     assert Path(found).exists(), "mosquitto is not installed (apt-get install mosquitto)"
     return found
+
+
+def plain_broker(tmp: Path, port: int) -> "Callable[[], subprocess.Popen]":
+    """A starter for a bare private Mosquitto on ``port`` (anonymous, no persistence: a broker killed
+    with -9 loses every session and queued message): each call starts it and returns the process
+    (AssertionError when it does not stay up)."""
+    conf = tmp / f"mosquitto-{port}.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+
+    def start() -> subprocess.Popen:
+        proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(0.3)
+        assert proc.poll() is None
+        return proc
+
+    return start
 
 
 def site_config(port: int, tmp: Path) -> str:

@@ -16,7 +16,7 @@ Subcommands::
     venue export ...      (venue.export.main: PGN or TRF of a tournament from its log)
     venue round pair|swap|publish|start|show N --store URL --tournament SLUG  (venue.round.main)
     venue players import FILE|add NAME|list --store URL --tournament SLUG   (venue.players.main)
-    venue broadcast lichess --round-id ID --store URL --tournament SLUG  (venue.broadcast.main: pushes)
+    venue broadcast lichess --round-id ID[:BOARDS] ... --store URL --tournament SLUG  (venue.broadcast.main: pushes)
     venue hash-password   (an argon2 hash for [[arbiters]] in a tournament file)
 
 Exit codes: 0 done (or stopped with Ctrl-C), 2 a usage error or a clear failure (bad URL, broker or

@@ -3,30 +3,37 @@
 
 One bridge per LiveChess instance. It connects to LiveChess, lists the e-boards (``eboards``),
 subscribes to each mapped board's ``eboardevent`` feed and asks for the list again every
-``poll_s`` seconds (the feed carries placements and clocks, not the board's state: a board that
-stops responding is seen in the list). Every mapped e-board (serial number -> hall board) has its
-own MQTT link (``devices.livechess.link``) and its own ``seq`` values, kept in the state file
-(``devices.livechess.store``) before each message goes out.
+``poll_s`` seconds (the feed carries placements, clocks and LiveChess's reading of the game, not
+the board's state: a board that stops responding is seen in the list). Every mapped e-board (serial
+number -> hall board) has its own MQTT link (``devices.livechess.link``) and its own ``seq`` values,
+kept in the state file (``devices.livechess.store``) with every message the gateway has not yet
+confirmed, before each message goes out.
 
 When LiveChess cannot be reached, or its connection drops, every mapped board goes ``offline``
 and the bridge connects again after a back-off (0.5 s doubling to 10 s); the boards come back
-``online`` with LiveChess's next list, and only what changed meanwhile is sent.
+``online`` with LiveChess's next list, and their placements and clocks with the first message of
+their feed (not the list's, which carries no reading of the game): the moves made meanwhile are
+recovered from LiveChess's reading (``devices.livechess.recover``) and go out one position each.
+An e-board LiveChess lists in a state the bridge does not know, or that it cannot read, is not
+usable (offline): the other boards go on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
 from pathlib import Path
+from typing import Awaitable, Callable
 
 import websockets
 
 from devices.livechess import translate
 from devices.livechess.api import (LiveChessError, eboards_call, error_text, parse_eboards, parse_event,
                                    read_response, subscribe_call)
-from devices.livechess.link import BoardLink
+from devices.livechess.link import RETRY_S, BoardLink
 from devices.livechess.store import SeqStore
 from gateway.mqtt_url import parse_mqtt_url
 
@@ -73,17 +80,22 @@ class LiveChessBridge:
     ``round``: the round label the seqs belong to (a new one starts them at 1); ``logins``:
     ``{board: (username, password)}`` (each board's own Mosquitto login), else every link uses
     ``username``/``password`` (or the URL's); ``poll_s``: how often the e-board list is asked for;
-    ``seq_jump``: move every board's seqs this far ahead first (after a power cut). ``links``:
-    board -> BoardLink; ``errors``: LiveChess messages that could not be read (text); ``connected``:
+    ``seq_jump``: move every board's seqs this far ahead first (after a power cut); ``sleep``: how
+    the back-off waits (``asyncio.sleep``; tests pass a faster one); ``retry_s``: how long the links
+    wait for the gateway's feedback before sending what it has not confirmed again
+    (``devices.livechess.link``). ``links``: board -> BoardLink;
+    ``errors``: LiveChess messages (or parts of them) that could not be read (text); ``connected``:
     set while LiveChess is connected; ``following``: set once every mapped board LiveChess lists is
     subscribed to (cleared when the connection drops)."""
 
     def __init__(self, url: str, mqtt_url: str, tournament: str, boards: dict[str, str], state: Path | str, *,
                  round: str | None = None, logins: dict[str, tuple[str, str]] | None = None,
                  username: str | None = None, password: str | None = None, poll_s: float = 1.0,
-                 seq_jump: int = 0):
+                 seq_jump: int = 0, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 retry_s: float = RETRY_S):
         target = parse_mqtt_url(mqtt_url)
         self.url, self.tournament, self.boards, self.poll_s = url, tournament, dict(boards), poll_s
+        self.sleep = sleep
         self.store = SeqStore(state, tournament, round)
         if seq_jump:
             self.store.jump(seq_jump, list(self.boards.values()))
@@ -92,7 +104,11 @@ class LiveChessBridge:
             user, secret = (logins or {}).get(board, (username or target.username, password or target.password))
             if logins is not None and board not in logins:
                 raise ValueError(f"no Mosquitto login for hall board {board} in the credentials")
-            self.links[board] = BoardLink(target.host, target.port, tournament, board, username=user, password=secret)
+            link = BoardLink(target.host, target.port, tournament, board, username=user, password=secret,
+                             on_confirm=functools.partial(self.store.confirm, board), retry_s=retry_s)
+            for device, seq, kind, body in self.store.unconfirmed(board):
+                link.keep(device, seq, kind, body)  # sent by an earlier run, never confirmed: sent again
+            self.links[board] = link
         self.errors: list[str] = []
         self.connected = asyncio.Event()
         self.following = asyncio.Event()
@@ -116,7 +132,7 @@ class LiveChessBridge:
                 self.connected.clear()
                 self.following.clear()
                 self._lost()
-                await asyncio.sleep(backoff)
+                await self.sleep(backoff)
                 backoff = min(backoff * 2, BACKOFF_MAX_S)
         finally:
             for task in links:
@@ -158,15 +174,26 @@ class LiveChessBridge:
                 log.warning("LiveChess refused call %s: %s", r.id, error_text(r))
             elif r.kind == "call" and r.id in self._list_calls:
                 self._list_calls.discard(r.id)
-                await self._on_list(ws, parse_eboards(r.param))
+                unread: list[str] = []
+                eboards = parse_eboards(r.param, unread)
+                for text in unread:
+                    self._note(text)
+                await self._on_list(ws, eboards)
             elif r.kind == "feed":
                 ev = parse_event(r.param)
+                if ev.problem:
+                    self._note(f"e-board {ev.serial}: {ev.problem}")
                 board = self.boards.get(self._feeds.get(r.id, ev.serial))
                 if board is not None:
-                    self._apply(board, translate.from_event(self.store.reading(board), ev))
+                    fresh = self.store.last(board, "board") == 0
+                    self._apply(board, translate.from_event(self.store.reading(board), ev, fresh))
         except LiveChessError as exc:
-            self.errors.append(str(exc))
-            log.warning("LiveChess message not understood: %s", exc)
+            self._note(str(exc))
+
+    def _note(self, text: str) -> None:
+        self.errors.append(text)
+        del self.errors[:-100]
+        log.warning("LiveChess message not understood: %s", text)
 
     async def _on_list(self, ws, eboards) -> None:
         seen = {eb.serial: eb for eb in eboards}
@@ -175,7 +202,10 @@ class LiveChessBridge:
             if eb is None:  # not (or no longer) connected to LiveChess
                 self._apply(board, translate.status(self.store.reading(board), False))
                 continue
-            self._apply(board, translate.from_snapshot(self.store.reading(board), eb))
+            if serial in self._subscribed:
+                self._apply(board, translate.from_snapshot(self.store.reading(board), eb))
+            else:  # the feed's first message brings the placement, with LiveChess's reading of the game
+                self._apply(board, translate.status(self.store.reading(board), eb.online, eb.battery))
             if serial not in self._subscribed:
                 self._subscribed.add(serial)
                 feed = next(self._ids)
@@ -198,4 +228,4 @@ class LiveChessBridge:
                 link.set_status(payload)
             else:
                 device = DEVICE[kind]
-                link.send(kind, self.store.take(board, device, after), payload, device)
+                link.send(kind, self.store.take(board, device, after, (kind, payload)), payload, device)

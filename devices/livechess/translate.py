@@ -5,7 +5,15 @@ What the bridge publishes for a hall board (docs/protocol.md, docs/boards.md):
 - ``position`` ``{"placement"}``: every placement LiveChess reports that differs from the last one
   sent (a repeated event sends nothing). Passing states (a piece in the hand, a piece lifted and put
   back) go out as they come: the gateway waits them out. Never a ``move``: the gateway infers moves,
-  the orientation (F06) and the result signal (F07) from placements; the bridge invents nothing.
+  the orientation (F06) and the result signal (F07) from placements.
+- the positions of moves the bridge did not hear (its link to LiveChess cut while the players went
+  on): LiveChess's own reading of the game (``start``, ``san``, ``match``) gives them, each checked
+  with python-chess, and they go out as placements before the event's own (``devices.livechess.recover``).
+- placements in one orientation for the whole game: the one of the game's first placement (the
+  gateway reads a board set up turned round from it, F06). LiveChess's ``flipped`` (its setting for a
+  board standing the other way round) is read: when it changes during a game and LiveChess's
+  placements turn round with it, they are turned back (``_frame``); the positions recovered from
+  LiveChess's reading (game terms) are sent turned as the board's are.
 - ``clock`` ``{"event", "white_ms", "black_ms", "running"}`` when the clock's running side changes
   or a stopped clock's times are set (``clock_event``). LiveChess reports whole seconds.
 - ``status`` ``online``/``offline``: LiveChess reading the board (``ACTIVE``, ``DELAYED``) or not
@@ -23,6 +31,8 @@ import json
 from dataclasses import asdict, dataclass, replace
 
 from devices.livechess.api import BoardEvent, EBoard, LiveClock
+from devices.livechess.recover import Covered, recover, squares_apart
+from gateway import placement as pl
 
 Out = tuple[str, object, "Reading"]  # (topic's last level, payload: a dict without seq or the status
 # text, what has been sent once this message is: kept with its seq, so a restart resumes exactly)
@@ -33,23 +43,37 @@ class Reading:
     """What the bridge last sent for one hall board: ``placement``; ``clock`` ``{"white_ms",
     "black_ms", "running"}`` or None; ``started`` (a ``start`` was sent: the next run after a stop
     is a ``resume``); ``online`` (the last status sent, None before any); ``battery`` (LiveChess's
-    text, for the operator's log)."""
+    text, for the operator's log); ``flipped`` (LiveChess's setting, last seen); ``turned``
+    (LiveChess's placements are turned 180 degrees against the ones sent: a flip in LiveChess during
+    the game); ``sent_turned`` (the placements sent are the game's turned 180 degrees: a board set up
+    the other way round, F06), None while unknown; ``covered`` (LiveChess's reading of the game as
+    far as its positions went out: ``devices.livechess.recover``), None before any."""
 
     placement: str | None = None
     clock: dict | None = None
     started: bool = False
     online: bool | None = None
     battery: str | None = None
+    flipped: bool | None = None
+    turned: bool = False
+    sent_turned: bool | None = None
+    covered: Covered | None = None
 
     def to_json(self) -> dict:
         """For the state file."""
-        return asdict(self)
+        data = asdict(self)
+        data["covered"] = None if self.covered is None else {"start": self.covered.start, "san": list(self.covered.san),
+                                                             "fen": self.covered.fen}
+        return data
 
     @classmethod
     def from_json(cls, data: dict | None) -> "Reading":
         """From the state file (unknown keys ignored)."""
-        data = data or {}
-        return cls(**{k: data[k] for k in ("placement", "clock", "started", "online", "battery") if k in data})
+        data = dict(data or {})
+        cov = data.get("covered")
+        data["covered"] = Covered(cov["start"], tuple(cov["san"]), cov.get("fen")) if isinstance(cov, dict) else None
+        return cls(**{k: data[k] for k in ("placement", "clock", "started", "online", "battery", "flipped",
+                                           "turned", "sent_turned", "covered") if k in data})
 
 
 def clock_event(before: dict | None, now: LiveClock, started: bool) -> str | None:
@@ -105,23 +129,74 @@ def status(last: Reading, online: bool, battery: str | None = None) -> tuple[Rea
     return after, [("status", text, after)]
 
 
+def _turn(placement: str | None, turned: bool | None) -> str | None:
+    return pl.rotate_placement(placement) if placement is not None and turned else placement
+
+
+def _frame(last: Reading, flipped: bool, board: str | None) -> Reading:
+    """LiveChess's orientation against the placements sent, for a reading with ``flipped`` and
+    ``board``:
+
+    - a start position (the standard start, or turned round: F06) begins a game: what LiveChess
+      reports goes out as it is, and the game is turned round or not as it shows;
+    - ``flipped`` changed during a game: LiveChess may report the board turned round from now on (the
+      operator told it the board stands the other way round). Of ``board`` as it is and turned, the
+      one nearer the last placement sent is the board (a move changes a few squares, turning the
+      board round nearly all): the placements keep the game's orientation."""
+    if board is not None and board in (pl.START_PLACEMENT, pl.ROTATED_START):
+        return replace(last, flipped=flipped, turned=False, sent_turned=board == pl.ROTATED_START)
+    turned = last.turned
+    if last.flipped is not None and flipped != last.flipped and board is not None and last.placement is not None:
+        keep, other = _turn(board, turned), _turn(board, not turned)
+        if squares_apart(other, last.placement) < squares_apart(keep, last.placement):  # type: ignore[arg-type]
+            turned = not turned
+    return replace(last, flipped=flipped, turned=turned)
+
+
+def _recovered(last: Reading, ev: BoardEvent, fresh: bool) -> tuple[Reading, list[Out]]:
+    """The positions of the moves LiveChess read that the gateway has not been given
+    (``devices.livechess.recover``), as ``position`` messages in the orientation the board's own
+    placements go out in."""
+    if ev.san is None:
+        return last, []
+    rec = recover(last.covered, fresh, ev.start, ev.san, ev.board, ev.match)
+    sent_turned = last.sent_turned
+    if rec.turned is not None:  # the board shows LiveChess's position: how it is turned is known
+        sent_turned = rec.turned != last.turned
+    elif sent_turned is None:  # no evidence yet: LiveChess's flip setting says how the board stands
+        sent_turned = ev.flipped != last.turned
+    reading, out = replace(last, sent_turned=sent_turned), list[Out]()
+    for position, covered in rec.steps:
+        placement = _turn(position, sent_turned)
+        reading = replace(reading, covered=covered)
+        if placement != reading.placement:
+            reading = replace(reading, placement=placement)
+            out.append(("position", {"placement": placement}, reading))
+    return replace(reading, covered=rec.covered), out
+
+
 def from_snapshot(last: Reading, eb: EBoard) -> tuple[Reading, list[Out]]:
     """An ``eboards`` entry: the status, then (when LiveChess reads the board) its placement and
     clock if they changed."""
     reading, out = status(last, eb.online, eb.battery)
     if not eb.online:
         return reading, out
-    reading, more = _placement(reading, eb.board)
+    reading = _frame(reading, eb.flipped, eb.board)
+    reading, more = _placement(reading, _turn(eb.board, reading.turned))
     out += more
     reading, more = _clock(reading, eb.clock)
     return reading, out + more
 
 
-def from_event(last: Reading, ev: BoardEvent) -> tuple[Reading, list[Out]]:
-    """A feed event: the placement, then the clock, when they changed. An event means LiveChess
-    reads the board: a board marked offline is online again first."""
+def from_event(last: Reading, ev: BoardEvent, fresh: bool = False) -> tuple[Reading, list[Out]]:
+    """A feed event: the positions of moves not yet sent that LiveChess read (``_recovered``), the
+    placement, then the clock, when they changed. An event means LiveChess reads the board: a board
+    marked offline is online again first. ``fresh``: the board has sent no placement this round."""
     reading, out = status(last, True)
-    reading, more = _placement(reading, ev.board)
+    reading = _frame(reading, ev.flipped, ev.board)
+    reading, more = _recovered(reading, ev, fresh)
+    out += more
+    reading, more = _placement(reading, _turn(ev.board, reading.turned))
     out += more
     if ev.has_clock:
         reading, more = _clock(reading, ev.clock)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import subprocess
 import time
 import uuid
 
@@ -27,7 +26,7 @@ import aiomqtt
 import pytest
 from eventlog_helpers import private_redis  # noqa: F401 - a fixture
 from live_helpers import log_until
-from mosquitto_site import mosquitto_binary
+from mosquitto_site import plain_broker
 from test_restart_live import VENUE, Device, Serve, candidates_moves, played
 
 from gateway import Gateway
@@ -194,16 +193,7 @@ async def test_a_broker_restart_is_noticed_and_the_next_move_played(tmp_path, sh
     (18.7 s)". A private Mosquitto is killed (-9) and started again on the same port: the gateway
     reconnects, subscribes again (F11) and the next move is played."""
     port = free_port()
-    conf = tmp_path / "mosquitto.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-
-    def start_broker() -> subprocess.Popen:
-        proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        time.sleep(0.3)
-        assert proc.poll() is None
-        return proc
-
+    start_broker = plain_broker(tmp_path, port)
     broker = start_broker()
     slug = f"brk-{uuid.uuid4().hex[:8]}"
     url = f"mqtt://127.0.0.1:{port}"

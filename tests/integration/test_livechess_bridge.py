@@ -119,7 +119,11 @@ async def test_real_games_rotated_board_lifted_pieces_and_duplicates(tmp_path, r
     assert oriented == {"1": False, "2": False, "3": True, "4": False}
     types = [e.type for e in entries]
     assert types.count("move_rejected") == 0 and types.count("seq_gap") == 0
-    assert types.count("message_duplicate") == 0  # board 4's repeats never left the bridge
+    # board 4's repeats never left the bridge: a duplicate is only a message sent again because the
+    # gateway had not confirmed it for a while (a loaded machine: devices/livechess/link.py RETRY_S)
+    again = {(board, device, seq) for board, link in bridge.links.items() for device, seq in link.resent}
+    assert {(e.data["board"], e.data["device"], e.data["seq"]) for e in entries
+            if e.type == "message_duplicate"} <= again
     lifted = [e.data for e in entries if e.type == "placement_seen" and e.data["reading"] == "same"]
     assert {d["board"] for d in lifted} == {"1", "2", "3", "4"}  # a piece put back: nothing played
     await log.close()
@@ -148,8 +152,8 @@ async def test_a_board_that_stops_responding_goes_offline_and_comes_back(tmp_pat
 async def test_livechess_cut_and_bridge_restarted_lose_nothing(tmp_path, round_2):
     """Mid-game, LiveChess's connection is cut and refused for a second (the boards show offline,
     the bridge connects again with back-off); later the bridge itself is stopped and started again
-    on the same state file: it carries on with its seqs (no duplicate, no gap) and the games equal
-    the source."""
+    on the same state file: it carries on with its seqs (no gap; a duplicate only of a message the
+    gateway had not confirmed to the first bridge) and the games equal the source."""
     t = f"lc-{uuid.uuid4().hex[:8]}"
     log = open_log("memory://", t)
     setup = round_from_pgn(round_2)
@@ -193,8 +197,15 @@ async def test_livechess_cut_and_bridge_restarted_lose_nothing(tmp_path, round_2
     for game, s in zip(setup["games"], scripts):
         check_game(entries, game["id"], s)
     types = [e.type for e in entries]
-    assert types.count("seq_gap") == 0 and types.count("message_duplicate") == 0
-    assert types.count("device_offline") >= 2 and types.count("move_rejected") == 0
+    assert types.count("seq_gap") == 0 and types.count("move_rejected") == 0
+    # a message is done when the gateway's feedback says it is stored (issue 28): what the first
+    # bridge had not seen confirmed when it stopped, the second sends again, and only that may come
+    # twice (answered as a duplicate)
+    again = {(board, device, seq) for board, link in second.links.items() for device, seq in link.resent}
+    assert {(e.data["board"], e.data["device"], e.data["seq"]) for e in entries
+            if e.type == "message_duplicate"} <= again
+    assert types.count("device_offline") >= 2
     second_seqs = [json.loads(p)["seq"] for topic, p in second.links["1"].sent if topic.endswith("/position")]
-    assert second_seqs and second_seqs[0] == last_seq + 1  # the state file kept the seq
+    new = [seq for seq in second_seqs if ("board", seq) not in second.links["1"].resent]
+    assert new and new[0] == last_seq + 1  # the state file kept the seq
     await log.close()

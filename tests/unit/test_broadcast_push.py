@@ -19,7 +19,8 @@ from broadcast_helpers import T0, candidates_round5, keres_players, registration
 from lichess_double import LichessDouble, read_games
 from replay_entries import game_entries
 from services.eventlog.base import Entry
-from services.views.relay import MAX_GAMES, checked_pgn, round_batches
+from services.views.relay import checked_pgn
+from services.views.relay_rounds import LichessRound
 from venue.broadcast import Pusher, lichess_push
 
 TOKEN, ROUND_ID = "lip_test_token", "aBcD1234"
@@ -35,7 +36,7 @@ def entries(shared_data, delay_s=None, plies=6) -> list[Entry]:
 
 
 def pusher(double: LichessDouble, log: list[Entry], lines: list[str]) -> Pusher:
-    p = Pusher(lichess_push(ROUND_ID, TOKEN, double.url), out=lines.append)
+    p = Pusher(lichess_push(TOKEN, double.url), [LichessRound(ROUND_ID)], out=lines.append)
     for e in log:
         p.hall.take(e)
     return p
@@ -68,7 +69,7 @@ def test_a_failed_push_is_tried_again_with_back_off(shared_data):
         assert p.step(T0 + 999) is False and lichess.requests == 1  # waiting out the back-off
         assert p.step(T0 + 1000) is False and "HTTP 429" in lines[-1] and "again in 2 s" in lines[-1]
         assert p.step(T0 + 2999) is False and lichess.requests == 2
-        assert p.step(T0 + 3000) is True and lichess.requests == 3 and p.failures == 0
+        assert p.step(T0 + 3000) is True and lichess.requests == 3 and p.targets[ROUND_ID].failures == 0
         assert read_games(lichess.bodies[-1])[0].headers["White"] == "Ehlvest, Jaan"
 
 
@@ -128,19 +129,15 @@ def test_a_correction_reaches_the_next_push(shared_data):
         assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5", "g1f3", "g8f6", "b1c3", "b8c6"]
 
 
-def test_at_most_100_games_a_push(shared_data):
+def test_a_game_python_chess_cannot_read_back_is_never_sent(shared_data):
     log = entries(shared_data)
-    p = Pusher(lambda text: {})
+    p = Pusher(lambda rid, text: {}, [LichessRound(ROUND_ID)])
     for e in log:
         p.hall.take(e)
     p.hall.release(T0)
     from services.views.spectator import SpectatorView
 
     game = SpectatorView(p.hall.public, public=True).games("1")[0]
-    games = [{**game, "id": f"1-{i}", "board": str(i)} for i in range(1, 2 * MAX_GAMES + 2)]
-    batches = round_batches(games, {"round": "1", "event": "Keres Rapid"})
-    assert [len(read_games(b)) for b in batches] == [MAX_GAMES, MAX_GAMES, 1]
-    assert all(not g.errors for b in batches for g in read_games(b))
     with pytest.raises(ValueError, match="illegal move: a1a8"):  # never sent: refused before the push
         checked_pgn({**game, "moves": game["moves"] + ["a1a8"]}, None)
 
@@ -163,7 +160,7 @@ async def test_the_command_follows_the_log_and_pushes(shared_data, monkeypatch):
     log = MemoryLog("keres-rapid")
     await log.append_many([(e.type, e.data, e.at) for e in entries(shared_data)])
     with LichessDouble(TOKEN, ROUND_ID) as lichess:
-        p = Pusher(lichess_push(ROUND_ID, TOKEN, lichess.url), out=lambda line: None)
+        p = Pusher(lichess_push(TOKEN, lichess.url), [LichessRound(ROUND_ID)], out=lambda line: None)
         task = asyncio.create_task(p.run(log, lambda: T0, tick_s=0.05))
         for _ in range(200):
             if lichess.bodies:
