@@ -30,7 +30,7 @@ from services.eventlog.redis import tournament_keys
 REDIS_URL = os.environ.get("VENUE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
-@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.integration)])
+@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.live)])
 def backend(request) -> str:
     return request.param
 

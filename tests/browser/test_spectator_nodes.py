@@ -22,7 +22,7 @@ from node_deployment import NodeDeployment
 from playwright.async_api import async_playwright
 from test_restart_live import candidates_moves, played
 
-pytestmark = [pytest.mark.browser, pytest.mark.integration]
+pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -23,7 +23,7 @@ import pytest
 from tests.integration.test_restart_live import MQTT, READY, REDIS, VENUE, Serve, hall  # noqa: F401 - hall is a fixture
 from tests.unit.test_start_up_pgn import LATER, pairings_pgn
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 
 def gateway_argv(h, pgn: str) -> list[str]:

@@ -49,7 +49,7 @@ from services.eventlog import open_log
 from services.eventlog.redis import tournament_keys
 from services.eventlog.writers import writers_key
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 VENUE = str(Path(sys.executable).with_name("venue"))
 MQTT = "mqtt://127.0.0.1:1883"

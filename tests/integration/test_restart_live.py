@@ -48,7 +48,7 @@ from gateway.broker import free_port
 from services.eventlog import open_log
 from services.eventlog.redis import tournament_keys
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 REPO = Path(__file__).resolve().parents[2]
 VENUE = str(Path(sys.executable).with_name("venue"))

@@ -19,7 +19,7 @@ import redis.asyncio as aioredis
 from services.eventlog import open_log
 from services.eventlog.writers import RedisLease, WriterConflict, writers_key
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 REDIS = "redis://127.0.0.1:6379/0"
 
 

@@ -35,7 +35,7 @@ from dashboard.app import create_app
 from dashboard.arbiter.auth import Account, Accounts, hash_password
 from services.eventlog.memory import MemoryLog
 from replay_entries import game_entries, round_started
-from test_dashboard_wiring import T0, round5  # noqa: F401 (round5: the fixture, the games of round 5)
+from test_dashboard_wiring import T0
 from venue.serve import serving
 
 LOGIN, PASSWORD = "chief", "Laws-of-Chess-9.2"

@@ -24,16 +24,6 @@ T0 = 1_712_678_400_000
 SEVEN = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
 
 
-@pytest.fixture(scope="module")
-def round5(shared_data):
-    games = []
-    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
-        while (g := chess.pgn.read_game(f)) is not None:
-            if g.headers["Round"] == "5":
-                games.append(g)
-    return games
-
-
 def filled_log(round5, upto: int | None = None) -> MemoryLog:
     """Boards 1-4 played out, board 3 (Gukesh-Abasov) only to ``upto`` entries when given."""
     log = MemoryLog("candidates-2024")

@@ -15,7 +15,6 @@ import os
 import socket
 import time
 
-import chess.pgn
 import pytest
 import websockets
 
@@ -25,16 +24,6 @@ from replay_entries import game_entries, round_started
 from venue.serve import serving
 
 T0 = 1_712_678_400_000
-
-
-@pytest.fixture(scope="module")
-def round5(shared_data):
-    games = []
-    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
-        while (g := chess.pgn.read_game(f)) is not None:
-            if g.headers["Round"] == "5":
-                games.append(g)
-    return games
 
 
 def interleaved(round5) -> list:

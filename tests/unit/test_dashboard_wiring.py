@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import time
 
-import chess.pgn
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -19,16 +18,6 @@ from services.eventlog.memory import MemoryLog
 from replay_entries import game_entries, round_started
 
 T0 = 1_712_678_400_000
-
-
-@pytest.fixture(scope="module")
-def round5(shared_data):
-    games = []
-    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
-        while (g := chess.pgn.read_game(f)) is not None:
-            if g.headers["Round"] == "5":
-                games.append(g)
-    return games
 
 
 def wait_for(client, seq):
