@@ -9,7 +9,7 @@ A test in tests/unit marked ``live`` or ``browser`` is in that lane, not ``unit`
 CI run every lane; nothing skips when a service is missing: the test fails.
 
 Fixtures: where ../shared/data is (``shared_data``), and the games every dashboard and spectator
-test replays (``round5``).
+test replays (``round5``). An ``eventually_async`` never awaited fails its test.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
+
+from eventually import unawaited
 
 REPO = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
@@ -44,6 +46,20 @@ def pytest_collection_modifyitems(config, items) -> None:
             continue
         if lane and not item.get_closest_marker(lane):
             item.add_marker(lane)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Fail a test that made an ``eventually_async`` and never awaited it (it checked nothing)."""
+    unawaited()  # forget any a fixture left: this test answers for its own
+    try:
+        result = yield
+    except BaseException:
+        unawaited()
+        raise
+    left = unawaited()
+    assert not left, f"eventually_async(...) not awaited at {', '.join(left)}: it checked nothing"
+    return result
 
 
 @pytest.fixture(scope="session")

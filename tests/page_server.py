@@ -10,6 +10,7 @@ import contextlib
 import socket
 
 import uvicorn
+from eventually import eventually_async
 from playwright.async_api import async_playwright
 
 from dashboard.app import create_app
@@ -27,8 +28,7 @@ async def serve(app):
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     task = asyncio.create_task(server.serve())
     try:
-        while not server.started:
-            await asyncio.sleep(0.05)
+        await eventually_async(lambda: server.started, 30)
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True

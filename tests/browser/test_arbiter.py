@@ -24,7 +24,6 @@ import asyncio
 import io
 import json
 import re
-import time
 import uuid
 from pathlib import Path
 
@@ -32,6 +31,7 @@ import aiomqtt
 import chess
 import chess.pgn
 import pytest
+from eventually import eventually
 from live_helpers import entries_matching
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -275,10 +275,8 @@ def test_spectators_feed_carries_no_alert_or_action(hall):
                      headers={"X-CSRFToken": csrf})
     assert r.status_code == 200
     assert [e["type"] for e in r.json()["entries"]] == ["draw_claim_decided", "game_ended"]
-    deadline = time.monotonic() + 5
-    while client.get(f"/api/games/{GAME_ID}").json().get("result") != "1/2-1/2":
-        assert time.monotonic() < deadline, "the result never reached the spectators' view"
-        time.sleep(0.02)
+    # the result reaches the spectators' view
+    eventually(lambda: client.get(f"/api/games/{GAME_ID}").json().get("result") == "1/2-1/2", 5)
 
     texts = [client.get("/api/games").text, client.get(f"/api/games/{GAME_ID}").text]
     with client.websocket_connect("/ws/live") as ws:

@@ -34,6 +34,7 @@ from pathlib import Path
 import aiomqtt
 import httpx
 import pytest
+from eventually import eventually_async
 
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
@@ -164,11 +165,12 @@ async def test_referee_uses_score_sheet_timer_and_adjudication(shared_data):
             [ended] = await wait_for(log, lambda e: e.type == "game_ended" and e.data["game"] == GAME)
             assert (ended.data["result"], ended.data["termination"]) == ("1/2-1/2", "arbiter")
             async with httpx.AsyncClient(base_url=url) as http:
-                for _ in range(100):
+                async def ended() -> dict:
                     game = (await http.get(f"/api/games/{GAME}")).json()
-                    if game["status"] == "ended":
-                        break
-                    await asyncio.sleep(0.05)
+                    assert game["status"] == "ended", game
+                    return game
+
+                game = await eventually_async(ended, poll=0.05)
             assert (game["status"], game["result"]) == ("ended", "1/2-1/2")
             await page.wait_for_function("() => document.querySelector('#ref-status').textContent.includes('ended')")
             await page.wait_for_selector('#actions li[data-type="adjudication_recorded"]')

@@ -13,6 +13,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from eventually import eventually_async
 from playwright.async_api import async_playwright
 
 from venue.demo import run_demo
@@ -32,15 +33,13 @@ async def demo(speed: float):
     lines: list[str] = []
     task = asyncio.create_task(run_demo(speed=speed, port=0, out=lines.append))
     try:
-        for _ in range(300):
-            url = next((ln.split()[-1] for ln in lines if "spectators" in ln), None)
-            if url:
-                break
+        def started() -> str | None:
             if task.done():
                 task.result()
-            await asyncio.sleep(0.1)
-        else:
-            raise AssertionError(f"the demo did not start: {lines}")
+            assert any("spectators" in ln for ln in lines), f"the demo did not start: {lines}"
+            return next(ln.split()[-1] for ln in lines if "spectators" in ln)
+
+        url = await eventually_async(started, 30, poll=0.1)
         yield url, lines
     finally:
         task.cancel()

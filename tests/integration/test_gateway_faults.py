@@ -26,6 +26,7 @@ import uuid
 import aiomqtt
 import pytest
 from eventlog_helpers import private_redis  # noqa: F401 - a fixture
+from eventually import eventually_async
 from live_helpers import log_until
 from mosquitto_site import mosquitto_binary
 from test_restart_live import VENUE, Device, Serve, candidates_moves, played
@@ -54,11 +55,13 @@ class Gw(Serve):
     """A ``venue gateway`` process: ready once it says so (its one line ends "Ctrl-C to stop.")."""
 
     async def ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not any(line.endswith("Ctrl-C to stop.") for line in self.lines):
-            assert self.proc.poll() is None, f"venue gateway exited {self.proc.returncode}: {self.err}"
-            assert time.monotonic() < deadline, f"venue gateway not ready: {self.lines} {self.err}"
-            await asyncio.sleep(0.05)
+        def said() -> bool:
+            if self.proc.poll() is not None:
+                pytest.fail(f"venue gateway exited {self.proc.returncode}: {self.err}")
+            assert any(line.endswith("Ctrl-C to stop.") for line in self.lines), f"not ready: {self.lines} {self.err}"
+            return True
+
+        await eventually_async(said, timeout, poll=0.05)
 
 
 async def test_a_gateway_killed_while_the_store_is_down_loses_no_move(private_redis, shared_data):

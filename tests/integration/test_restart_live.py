@@ -41,6 +41,7 @@ import chess
 import chess.pgn
 import httpx
 import pytest
+from eventually import eventually_async
 from live_helpers import log_until
 from services.regulations.clock_watch import GRACE_MS
 
@@ -84,20 +85,22 @@ class Serve:
             into.append(line.rstrip("\n"))
 
     async def ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while READY not in self.lines:
-            assert self.proc.poll() is None, f"venue serve exited {self.proc.returncode}: {self.err}"
-            assert time.monotonic() < deadline, f"venue serve not ready: {self.lines} {self.err}"
-            await asyncio.sleep(0.05)
+        def said() -> bool:
+            if self.proc.poll() is not None:
+                pytest.fail(f"venue serve exited {self.proc.returncode}: {self.err}")
+            assert READY in self.lines, f"venue serve not ready: {self.lines} {self.err}"
+            return True
+
+        await eventually_async(said, timeout, poll=0.05)
 
     async def stop(self, sig: int) -> int:
         self.proc.send_signal(sig)
-        for _ in range(300):
-            if self.proc.poll() is not None:
-                return self.proc.returncode
-            await asyncio.sleep(0.05)
-        self.proc.kill()
-        raise AssertionError("venue serve did not stop within 15 s")
+        try:
+            await eventually_async(lambda: self.proc.poll() is not None, 15)
+        except AssertionError:
+            self.proc.kill()
+            raise AssertionError("venue serve did not stop within 15 s") from None
+        return self.proc.returncode
 
     def out(self) -> str:
         return "\n".join(self.lines)

@@ -23,11 +23,11 @@ import asyncio
 import html.parser
 import re
 import threading
-import time
 from importlib import resources
 
 import httpx
 import pytest
+from eventually import eventually_async
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -338,10 +338,7 @@ async def test_parallel_wrong_logins_leave_the_event_loop_free(round5):
         tick_task = asyncio.create_task(ticker())
         logins = [asyncio.create_task(http.post("/api/arbiter/login", json={"login": f"guess{i}", "password": "x"}))
                   for i in range(9)]
-        deadline = time.monotonic() + 20
-        while accts.parked == 0:
-            assert time.monotonic() < deadline, "no password check started"
-            await asyncio.sleep(0.01)
+        await eventually_async(lambda: accts.parked, 20)  # a password check has started
         ticks_then = ticks
         health = await http.get("/api/health")
         assert health.status_code == 200

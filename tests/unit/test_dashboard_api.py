@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import io
-import time
 
 import chess
 import chess.pgn
 import pytest
+from eventually import eventually
 from starlette.testclient import TestClient
 
 from dashboard.app import create_app
@@ -40,12 +40,7 @@ def client_for(log) -> TestClient:
 
 
 def wait_caught_up(client: TestClient, seq: int) -> None:
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        if client.get("/api/health").json()["seq"] >= seq:
-            return
-        time.sleep(0.01)
-    raise AssertionError("the dashboard did not fold the log")
+    eventually(lambda: client.get("/api/health").json()["seq"] >= seq, 5)
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,9 @@ and nothing recorded; /ws/arbiter closes with 1008). Game data: round 5 of the F
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
+from eventually import eventually
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -21,10 +21,7 @@ T0 = 1_712_678_400_000
 
 
 def wait_for(client, seq):
-    deadline = time.monotonic() + 5
-    while client.get("/api/health").json()["seq"] < seq:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    eventually(lambda: client.get("/api/health").json()["seq"] >= seq, 5)
 
 
 def test_arbiter_routes_need_a_login_and_actions_reach_the_spectators(round5):
