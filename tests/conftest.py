@@ -32,6 +32,7 @@ REGULATIONS = SHARED / "regulations"
 LANE_OF_FOLDER = {"unit": "unit", "integration": "live", "browser": "browser"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m reads the markers
 def pytest_collection_modifyitems(config, items) -> None:
     """Each test's lane from its folder (see the module docstring); ``integration`` -> ``live``."""
     for item in items:
