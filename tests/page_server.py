@@ -10,14 +10,12 @@ import contextlib
 import socket
 
 import uvicorn
+from browser_helpers import ARGS, CHROMIUM
 from eventually import eventually_async
 from playwright.async_api import async_playwright
 
 from dashboard.app import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @contextlib.asynccontextmanager

@@ -38,8 +38,8 @@ from pathlib import Path
 import aiomqtt
 import chess
 import pytest
+from browser_helpers import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, abasov_nepomniachtchi, candidates
 from live_helpers import entries_matching
-from test_arbiter import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, abasov_nepomniachtchi, candidates
 
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts

@@ -34,6 +34,7 @@ from pathlib import Path
 import aiomqtt
 import httpx
 import pytest
+from browser_helpers import ARGS, CHROMIUM, ENV, LOGIN, candidates, referee_page, wait_for
 from eventually import eventually_async
 
 from dashboard.app import create_app
@@ -43,7 +44,6 @@ from gateway.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
 from services.rules.checkers_pdn import read_pdn, replay
-from tests.browser.test_arbiter import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, candidates, wait_for
 from venue.serve import serving
 
 HERE = Path(__file__).resolve().parent
@@ -63,18 +63,6 @@ def the_round() -> dict:
     data = round_from_pgn(SOURCE, variant="checkers")
     assert [g["variant"] for g in data["games"]] == ["checkers"] * 6
     return data
-
-
-async def referee_page(browser, url: str):
-    """A console page signed in as the test's arbiter, its Referee panel shown."""
-    page = await browser.new_page(viewport={"width": 1440, "height": 1000})
-    await page.goto(url + "/arbiter")
-    await page.wait_for_selector("#login-name:focus")
-    await page.fill("#login-name", LOGIN)
-    await page.fill("#login-password", PASSWORD)
-    await page.click("#login button[type=submit]")
-    await page.wait_for_selector("#referee:not([hidden])")
-    return page
 
 
 @pytest.mark.browser

@@ -13,6 +13,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from browser_helpers import ARGS, CHROMIUM
 from eventually import eventually_async
 from playwright.async_api import async_playwright
 
@@ -21,9 +22,6 @@ from venue.demo import run_demo
 pytestmark = pytest.mark.browser
 
 HERE = Path(__file__).resolve().parent
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 # Round 5, boards 1-4 (../shared/data/chess/fide_candidates_2024_open.pgn, Round "5").
 PLAYERS = ["Praggnanandhaa R", "Firouzja, Alireza", "Gukesh D", "Vidit, Santosh Gujrathi"]
 

@@ -27,6 +27,7 @@ from importlib import resources
 
 import httpx
 import pytest
+from dashboard_helpers import LOGIN, PASSWORD, T0, accounts, csrf_of, log_in, recorded
 from eventually import eventually_async
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -35,10 +36,8 @@ from dashboard.app import create_app
 from dashboard.arbiter.auth import Account, Accounts, hash_password
 from services.eventlog.memory import MemoryLog
 from replay_entries import game_entries, round_started
-from test_dashboard_wiring import T0
 from venue.serve import serving
 
-LOGIN, PASSWORD = "chief", "Laws-of-Chess-9.2"
 SET_RESULT = {"action": "set_result", "game": "5-1", "result": "1-0"}  # what the forged page recorded
 FOREIGN = "http://testserver:9999"  # "a page on another port of the same host"
 
@@ -50,34 +49,12 @@ def hall_log(round5) -> MemoryLog:
     return log
 
 
-def accounts(**extra) -> Accounts:
-    return Accounts([Account(LOGIN, "Chief Arbiter", hash_password(PASSWORD))], b"k" * 32, **extra)
-
-
 @pytest.fixture
 def hall(round5, monkeypatch):
     monkeypatch.delenv("VENUE_ALLOWED_ORIGINS", raising=False)
     log = hall_log(round5)
     with TestClient(create_app(log, accounts=accounts())) as client:
         yield client, log
-
-
-def recorded(log) -> int:
-    return asyncio.run(log.last_seq())
-
-
-def csrf_of(client: TestClient) -> dict[str, str]:
-    """The console page's CSRF token as the header the console sends (dashboard/static/arbiter.js)."""
-    page = client.get("/arbiter").text
-    [token] = re.findall(r'<meta name="csrf-token" content="([^"]+)"', page)
-    assert client.cookies.get("csrftoken"), "the page sets the csrftoken cookie it names"
-    return {"X-CSRFToken": token}
-
-
-def log_in(client: TestClient, **headers) -> str:
-    r = client.post("/api/arbiter/login", json={"login": LOGIN, "password": PASSWORD}, headers=headers)
-    assert r.status_code == 200, r.text
-    return r.json()["token"]
 
 
 # --- forged requests ------------------------------------------------------------------------------

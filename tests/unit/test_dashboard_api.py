@@ -13,10 +13,8 @@ import io
 import chess
 import chess.pgn
 import pytest
-from eventually import eventually
-from starlette.testclient import TestClient
+from dashboard_helpers import caught_up, client_for
 
-from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog
 from replay_entries import game_entries, round_started
 
@@ -35,19 +33,11 @@ def filled_log(round5, upto: int | None = None) -> MemoryLog:
     return log
 
 
-def client_for(log) -> TestClient:
-    return TestClient(create_app(log))
-
-
-def wait_caught_up(client: TestClient, seq: int) -> None:
-    eventually(lambda: client.get("/api/health").json()["seq"] >= seq, 5)
-
-
 @pytest.fixture(scope="module")
 def client(round5):
     log = filled_log(round5, upto=41)  # board 3 still playing: clock_started + 20 plies
     with client_for(log) as c:
-        wait_caught_up(c, asyncio.run(log.last_seq()))
+        caught_up(c, asyncio.run(log.last_seq()))
         yield c
 
 

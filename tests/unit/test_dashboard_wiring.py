@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from dashboard_helpers import T0
 from eventually import eventually
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -17,7 +18,6 @@ from dashboard.arbiter.auth import Account, Accounts, hash_password
 from services.eventlog.memory import MemoryLog
 from replay_entries import game_entries, round_started
 
-T0 = 1_712_678_400_000
 
 
 def wait_for(client, seq):

@@ -17,9 +17,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from dashboard_helpers import accounts, csrf_of, log_in, recorded
 from eventually import eventually
 from starlette.testclient import TestClient
-from test_arbiter_security import accounts, csrf_of, log_in, recorded
 from trf_log import pairs_of, read_pairs, trf_entries
 
 from dashboard.app import create_app
