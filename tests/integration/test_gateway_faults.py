@@ -219,13 +219,8 @@ async def test_a_broker_restart_is_noticed_and_the_next_move_played(tmp_path, sh
         await asyncio.wait_for(gw.ready.wait(), 10)
         broker.kill()
         broker.wait(5)
-        killed = time.monotonic()
-        for _ in range(100):
-            if not gw.connected.is_set():
-                break
-            await asyncio.sleep(0.05)
-        noticed = time.monotonic() - killed
-        assert not gw.connected.is_set(), "the gateway still believes it is connected"
+        # noticed from the closed socket, not from the keepalive (60 s: MqttClient's default)
+        await eventually_async(lambda: not gw.connected.is_set(), 15)
         broker = start_broker()
         await asyncio.wait_for(gw.connected.wait(), 15)
         async with aiomqtt.Client("127.0.0.1", port, identifier=f"dev-{slug}") as client:
@@ -234,7 +229,6 @@ async def test_a_broker_restart_is_noticed_and_the_next_move_played(tmp_path, sh
                 await board.send("move", move=uci)
             entries = await log_until(log, lambda es: len(moves_of(es, "1-1")) == 2, 10)
         assert moves_of(entries, "1-1") == moves
-        assert noticed < 5.0, f"noticed the lost broker after {noticed:.1f} s"
         assert gw.counts["reconnects"] >= 1
     finally:
         task.cancel()

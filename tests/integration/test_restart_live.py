@@ -316,10 +316,8 @@ async def test_a_sensor_boards_passing_state_survives_kill_9(hall):
             second = Serve(h.argv(*RESTARTS["readme"]))
             try:
                 await second.ready()
-                sent = time.monotonic()
                 await b1.send("position", placement=board.board_fen())
                 entries = await h.entries(lambda es: len(of(es, "move_played")) == 2, timeout=10)
-                took = time.monotonic() - sent
             finally:
                 assert await second.stop(signal.SIGINT) == 0, second.err
     finally:
@@ -330,7 +328,10 @@ async def test_a_sensor_boards_passing_state_survives_kill_9(hall):
         ("e2e4", "e4", "position"), ("g8f6", "Nf6", "position")]
     assert moves[1].data["seq"] == 4 and moves[1].seq > entries[kept - 1].seq
     assert not of(entries, "seq_gap", "message_held", "message_duplicate", "move_rejected")
-    assert took < 4.0, f"1...Nf6 took {took:.1f} s: held for a missing seq (the hold is 5 s)?"
+    # at once: the first entry the restarted gateway made of the snapshot (seq 4) is its move, not a
+    # message_held waiting for a missing seq (docs/protocol.md: held up to 5 s)
+    of_seq4 = [e.type for e in entries[kept:] if e.data.get("board") == "1" and e.data.get("seq") == 4]
+    assert "move_played" in of_seq4 and "message_held" not in of_seq4, of_seq4
 
 
 async def test_default_time_after_kill_9_counts_from_the_recorded_round_start(hall):
