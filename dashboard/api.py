@@ -28,6 +28,7 @@ from datetime import datetime, timezone
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from services.events.vocabulary import Variant
 from services.hall.view_pgn import game_pgn, round_pgn
 
 from dashboard.audience import channel
@@ -41,7 +42,7 @@ PDN_TYPE = "application/x-draughts-pdn; charset=utf-8"  # checkers: PDN, as pydr
 def _file_kind(games: list[dict]) -> tuple[str, str]:
     """``(extension, media type)`` of a download of ``games``: ``pdn`` and the draughts type when
     they are checkers games, else ``pgn`` and the chess type."""
-    if games and all(g.get("variant") == "checkers" for g in games):
+    if games and all(g.get("variant") == Variant.CHECKERS for g in games):
         return "pdn", PDN_TYPE
     return "pgn", PGN_TYPE
 
@@ -226,6 +227,7 @@ async def board_svg(request: Request) -> Response:
     try:
         ply = _whole(request, "ply", None, "ply must be a whole number of plies (0 = the start)")
         size = _whole(request, "size", 360, "size must be a whole number of pixels")
+        assert size is not None  # its default is 360
         svg = game_svg(g, ply, max(120, min(size, 1200)),
                        _flag(request, "coords", True), _flag(request, "flip", False))
     except ValueError as exc:

@@ -12,7 +12,9 @@ the spectators' view, the standings (``services.views.standings``) and the arbit
   their actions are the only writes to the log.
 
 Every request goes through ``dashboard.security.middleware``: security headers, the origin check
-and CSRF protection (docs/arbiter.md "Security").
+and CSRF protection (docs/arbiter.md "Security"); then Starlette's ``AuthenticationMiddleware``
+with ``dashboard.arbiter.backend.ArbiterBackend`` says who is asking (an arbiter's session, or
+nobody), and the arbiters' routes ``require`` it.
 
 Run it under uvicorn (``venue dashboard``), or in tests with Starlette's TestClient used as a context
 manager (so the fold task runs).
@@ -27,17 +29,19 @@ from typing import Callable
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse
+from starlette.responses import RedirectResponse, Response
 from starlette.middleware import Middleware
+from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from services.eventlog.base import EventLog
 from services.views.standings import TournamentView
 
-from dashboard import api, pages, security, standings
+from dashboard import api, pages, printing, security, standings
 from dashboard.arbiter import routes as arbiter
 from dashboard.arbiter.auth import Accounts
+from dashboard.arbiter.backend import ArbiterBackend
 from dashboard.arbiter.throttle import LoginThrottle
 from dashboard.arbiter.desk import Desk
 from dashboard.feed import DEFAULT_HISTORY, Feed, wall_ms
@@ -45,6 +49,7 @@ from dashboard.origins import allowed_origins
 from dashboard.readiness import RefuseUntilCaughtUp
 from dashboard.hub import DEFAULT_CAP, GROUP_S, Hub
 from dashboard.live import live
+from dashboard.templating import page
 
 
 def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DEFAULT_HISTORY,
@@ -98,13 +103,16 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
         Route("/board/{id}.svg", api.board_svg),
         WebSocketRoute("/ws/live", live),
         *standings.routes(),
+        *printing.routes(),
         *_arbiter_routes(),
         Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
     ]
-    middleware = security.middleware(accounts.secret, arbiter.COOKIE)
+    middleware = [*security.middleware(accounts.secret, arbiter.COOKIE),
+                  Middleware(AuthenticationMiddleware, backend=ArbiterBackend(accounts))]
     if refuse_until_caught_up:  # outermost: a node still replaying does no other work
         middleware = [Middleware(RefuseUntilCaughtUp, ready=feed.caught_up.is_set), *middleware]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                    exception_handlers={401: arbiter.unauthorized})
     app.state.feed = feed
     app.state.clock_rate = clock_rate
     app.state.tournament_view = tournament_view
@@ -115,13 +123,13 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
     return app
 
 
-async def arbiter_page(request: Request) -> HTMLResponse:
+async def arbiter_page(request: Request) -> Response:
     """``GET /arbiter``: the arbiter's console (it logs in from the page itself)."""
     r = request.app.state.feed.live.view.round or {}  # the console sees the hall live
     event = r.get("event") or "Tournament"
-    return HTMLResponse(pages.render("arbiter.html", event=event, title=f"{event} - arbiter",
-                                     round_label=f"Round {r['round']}" if r.get("round") else "",
-                                     csrf_token=security.csrf_token(request)))
+    return page(request, "arbiter.html", event=event, title=f"{event} - arbiter",
+                round_label=f"Round {r['round']}" if r.get("round") else "", csrf_token=security.csrf_token(request),
+                print_views=printing.VIEWS)
 
 
 async def _favicon(request: Request) -> RedirectResponse:

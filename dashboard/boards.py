@@ -11,6 +11,8 @@ from functools import lru_cache
 import chess
 import chess.svg
 
+from services.events.vocabulary import Variant
+
 # Light, neutral squares that sit well on the dashboard's light theme; the last move is tinted.
 COLORS = {
     "square light": "#eeeed2",
@@ -93,7 +95,10 @@ def square_centres() -> dict[int, tuple[float, float]]:
         svg = create_svg(Board(variant="english", fen=f"W:W{n}:B{1 if n != 1 else 2}"))
         box = _VIEWBOX.search(svg)
         w, h = (float(box.group(1)), float(box.group(2))) if box else (352.0, 352.0)
-        x, y = re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)"[^>]*fill="#FFFFFF"', svg).groups()
+        piece = re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)"[^>]*fill="#FFFFFF"', svg)
+        if piece is None:
+            raise ValueError(f"pydraughts drew no white piece on square {n}: its SVG changed")
+        x, y = piece.groups()
         out[n] = (round(float(x) / w, 4), round(float(y) / h, 4))
     return out
 
@@ -118,7 +123,7 @@ def game_svg(game: dict, ply: int | None = None, size: int = 360, coordinates: b
     n = game["ply"] if ply is None else ply
     if not 0 <= n <= game["ply"]:
         raise ValueError(f"ply {n} out of range 0..{game['ply']}")
-    if game["variant"] == "checkers":
+    if game["variant"] == Variant.CHECKERS:
         if n == game["ply"]:
             return checkers_svg(game["fen"], flipped)
         return checkers_svg(checkers_fen(game.get("start_fen"), tuple(game["moves"][:n])), flipped)

@@ -15,7 +15,7 @@ None and the hub uses ``send_text`` as before: the fast path is an optimisation,
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable, Mapping
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame, Opcode
@@ -66,7 +66,7 @@ def missing_attributes(protocol) -> list[str]:
     return [name for name in UVICORN_ATTRIBUTES if not hasattr(protocol, name)]
 
 
-def direct_writer(scope: dict) -> Callable[[bytes], bool] | None:
+def direct_writer(scope: Mapping) -> Callable[[bytes], bool] | None:
     """The connection's ``write_frame`` when the server offers it (``DirectProtocol``), else None."""
     ext = (scope.get("extensions") or {}).get(EXTENSION)
     return ext.get("write") if ext else None

@@ -53,7 +53,7 @@ SNAPSHOT_CACHE = 1024  # filtered snapshots kept (one per selection; each is for
 TICK_S = 0.25  # the longest the release ticker sleeps (an injected clock may jump)
 
 
-def encode(message: dict) -> str:
+def encode(message: dict | None) -> str:
     """Compact JSON text of one message (the only place messages are encoded)."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
@@ -136,11 +136,14 @@ class Channel:
                 self.floor = self.recent[0][0]
             self.recent.append((dseq, board, text))
             if board is None:
-                self.hub.publish(dseq, text, None, lambda boards, dseq=dseq: (
-                    f'{{"type":"round","seq":{dseq},"round":{self._round_text},'
-                    f'"games":{self._games_json(boards)}}}'))
+                self.hub.publish(dseq, text, None, self._round_for(dseq))
             else:
                 self.hub.publish(dseq, text, board)
+
+    def _round_for(self, dseq: int) -> Callable[[BoardSet], str]:
+        """The ``round`` message of ``dseq`` cut to a client's boards (``Hub.publish``'s ``text_for``)."""
+        return lambda boards: (f'{{"type":"round","seq":{dseq},"round":{self._round_text},'
+                               f'"games":{self._games_json(boards)}}}')
 
     def _ids(self, boards: BoardSet | None) -> list[str]:
         """The game ids on ``boards`` (None: all), in hall order."""

@@ -284,7 +284,7 @@ class Hub:
             if everyone is not None:
                 targets.append(everyone)
         else:
-            targets = self.groups.values()
+            targets = list(self.groups.values())
         for g in targets:
             t = text if board is not None or g.boards is None or text_for is None else text_for(g.boards)
             if not g.pending:

@@ -44,9 +44,8 @@ from dashboard.boardspec import BoardSet, BoardSpecError, parse
 from dashboard.direct_ws import direct_writer
 from dashboard.audience import channel
 from dashboard.feed import Channel, Feed
-from dashboard.hub import Client
+from dashboard.ws_feed import drain_incoming, write_feed
 
-BATCH_MAX = 500  # messages per frame when a resuming client catches up
 CATCH_UP_WAIT_S = 30.0
 
 
@@ -147,11 +146,12 @@ async def live(ws: WebSocket) -> None:
             seq, text = feed.snapshot(boards)
             first = [(seq, text)]
         else:
+            assert after is not None  # missed is only read from a seq
             first = missed
             seq = after
-        reader = asyncio.create_task(_drain_incoming(ws))
+        reader = asyncio.create_task(drain_incoming(ws))
         source = feed if boards is None else _Cut(feed, boards)
-        writer = asyncio.create_task(_write(ws, source, client, first, seq, batch=True))
+        writer = asyncio.create_task(write_feed(ws, source, client, first, seq, batch=True))
         done, pending = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
             task.cancel()
@@ -159,55 +159,3 @@ async def live(ws: WebSocket) -> None:
                 await task
     finally:
         feed.hub.remove(client)
-
-
-async def _drain_incoming(ws: WebSocket) -> None:
-    """Read (and ignore) what the client sends, to notice when it goes away."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while True:
-            msg = await ws.receive()
-            if msg["type"] == "websocket.disconnect":
-                return
-
-
-async def _write(ws: WebSocket, feed, client: Client, first: list[tuple[int, str]],
-                 covered: int, batch: bool = False) -> None:
-    """Send ``first``, then the client's queue in order; a snapshot instead when it went stale.
-    ``covered``: the seq up to which the client already has everything (queued items at or below
-    it are skipped, so nothing is sent twice). ``feed``: anything with ``snapshot() -> (seq, text)``.
-    ``batch``: send what is waiting as one JSON array frame (each message stays whole)."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        if batch and len(first) > 1:
-            for i in range(0, len(first), BATCH_MAX):
-                chunk = first[i:i + BATCH_MAX]
-                await ws.send_text("[" + ",".join(t for _, t in chunk) + "]")
-                covered = max(covered, chunk[-1][0])
-        else:
-            for s, text in first:
-                await ws.send_text(text)
-                covered = max(covered, s)
-        while True:
-            if client.stale:
-                client.stale = False
-                client.items.clear()
-                seq, text = feed.snapshot()
-                await ws.send_text(text)
-                covered = max(covered, seq)
-                continue
-            items = client.take()
-            if not items:
-                client.wake.clear()
-                client.idle = True  # publish may now write to this client directly (hub.Client.deliver)
-                try:
-                    await client.wake.wait()
-                finally:
-                    client.idle = False
-                continue
-            texts = [text for s, text in items if s > covered]
-            if batch and len(texts) > 1:
-                await ws.send_text("[" + ",".join(texts) + "]")
-            else:
-                for text in texts:
-                    if client.stale:
-                        break  # the rest was dropped while we were sending: a snapshot follows
-                    await ws.send_text(text)

@@ -23,6 +23,7 @@ adds CORS headers and never refuses a simple POST), hence this small piece.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
@@ -51,7 +52,7 @@ def normalize(origin: str) -> str | None:
     return f"{parts.scheme}://{host}{shown}"
 
 
-def allowed_origins(environ: dict | None = None) -> frozenset[str]:
+def allowed_origins(environ: Mapping[str, str] | None = None) -> frozenset[str]:
     """The origins of ``VENUE_ALLOWED_ORIGINS`` (comma-separated). Raises ValueError for an entry
     that is no ``http(s)://host[:port]``."""
     env = os.environ if environ is None else environ

@@ -1,7 +1,7 @@
 """The spectators' HTML pages: ``GET /`` (every board of the round) and ``GET /game/{id}``.
 
-Pages are static HTML from ``dashboard/templates`` with a few escaped values filled in; the live
-content is drawn by ``dashboard/static/*.js`` from ``/ws/live``. ``server_now`` (ms) lets browsers
+Pages are Jinja2 templates (``dashboard.templating``: every value escaped) with a few values
+filled in; the live content is drawn by ``dashboard/static/*.js`` from ``/ws/live``. ``server_now`` (ms) lets browsers
 correct for their own clock's offset; ``clock_rate`` is how fast clocks run against wall time
 (the demo's replay speed; 1 in a real hall).
 
@@ -17,38 +17,20 @@ and the hall page has a round selector.
 
 from __future__ import annotations
 
-import html
 import json
 import time
-from functools import lru_cache
-from importlib import resources
 from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse
+from starlette.responses import RedirectResponse, Response
 
 from dashboard.audience import channel
 from dashboard.boards import square_centres
 from dashboard.boardspec import BoardSet, BoardSpecError, pages, parse
+from dashboard.templating import page
+from services.events.vocabulary import Variant
 
 PAGE_SIZE = 50  # boards on one hall page when a round has more
-
-
-@lru_cache(maxsize=None)
-def template(name: str) -> str:
-    """The text of ``dashboard/templates/NAME`` (shipped as package data)."""
-    return resources.files("dashboard").joinpath("templates", name).read_text("utf-8")
-
-
-def render(name: str, raw: dict[str, str] | None = None, **values) -> str:
-    """``template(name)`` with each ``{{key}}`` replaced by the HTML-escaped value, and each
-    ``{{{key}}}`` of ``raw`` by its value as is (HTML the caller built and escaped)."""
-    text = template(name)
-    for key, value in (raw or {}).items():
-        text = text.replace("{{{" + key + "}}}", value)
-    for key, value in values.items():
-        text = text.replace("{{" + key + "}}", html.escape(str(value), quote=True))
-    return text
 
 
 def _common(request: Request, round_no: str | None = None) -> dict:
@@ -86,19 +68,15 @@ def delay_words(ms: int) -> str:
     return f"{s} seconds"
 
 
-def rounds_nav(view, shown: str | None) -> str:
-    """The round selector (HTML; empty before a second round): a link per round set up, to
+def rounds_nav(view, shown: str | None) -> list[dict]:
+    """The round selector's links (none before a second round): one per round set up, to
     ``/?round=R`` (the current round to ``/``), the round shown marked current."""
     state = view.state
     if len(state.rounds) < 2:
-        return ""
-    links = []
-    for number in state.rounds:
-        href = "/" if number == state.current else "/?round=" + html.escape(number, quote=True)
-        current = ' class="current" aria-current="page"' if number == shown else ""
-        live = " (live)" if number == state.current else ""
-        links.append(f'<a href="{href}"{current}>{html.escape(number)}{live}</a>')
-    return '<span class="pager-label">Round</span>' + "".join(links)
+        return []
+    return [{"href": "/" if number == state.current else "/?round=" + quote(number),
+             "text": number + (" (live)" if number == state.current else ""), "current": number == shown}
+            for number in state.rounds]
 
 
 def board_labels(view, round_no: str | None = None) -> list[str]:
@@ -109,19 +87,17 @@ def board_labels(view, round_no: str | None = None) -> list[str]:
     return list(seen)
 
 
-def pager(labels: list[str], shown: BoardSet | None, size: int = PAGE_SIZE) -> str:
-    """The page links of a round with board ``labels`` (HTML; empty when it fits on one page):
-    ``1-50``, ``51-100``, ... each to ``/?boards=SPEC``, the one equal to ``shown`` marked current."""
+def pager(labels: list[str], shown: BoardSet | None, size: int = PAGE_SIZE) -> list[dict]:
+    """The page links of a round with board ``labels`` (none when it fits on one page): ``1-50``,
+    ``51-100``, ... each to ``/?boards=SPEC``, the one equal to ``shown`` marked current."""
     if len(labels) <= size:
-        return ""
+        return []
     links = []
-    for page in pages(labels, size):
-        first, last = next(iter(page)), list(page)[-1]
-        text = html.escape(first if first == last else f"{first}\u2013{last}")
-        href = "/?boards=" + html.escape(page.spec, quote=True)
-        current = ' class="current" aria-current="page"' if page == shown else ""
-        links.append(f'<a href="{href}"{current}>{text}</a>')
-    return '<span class="pager-label">Boards</span>' + "".join(links)
+    for part in pages(labels, size):
+        first, last = next(iter(part)), list(part)[-1]
+        links.append({"href": "/?boards=" + quote(part.spec, safe=",-"),
+                      "text": first if first == last else f"{first}\u2013{last}", "current": part == shown})
+    return links
 
 
 def selection_text(labels: list[str], shown: BoardSet) -> str:
@@ -137,7 +113,7 @@ def selection_text(labels: list[str], shown: BoardSet) -> str:
     return f"{len(on)} of {len(labels)} boards"
 
 
-async def hall(request: Request) -> HTMLResponse:
+async def hall(request: Request) -> Response:
     """``GET /``: the hall page; ``?boards=SPEC`` shows and follows only those boards (400, the
     same page with the reason and no feed, when SPEC is refused); ``?round=R`` for a round not set
     up is a 404 with the reason (as ``/api/games?round=R``); a round of more than
@@ -161,20 +137,17 @@ async def hall(request: Request) -> HTMLResponse:
     elif len(labels) > PAGE_SIZE:
         shown = pages(labels, PAGE_SIZE)[0]
     selection = selection_text(labels, shown) if shown is not None and not error else ""
-    values = _common(request, round_no)
-    rounds = values.pop("rounds")
-    return HTMLResponse(
-        render("hall.html", raw={"pager": pager(labels, shown), "rounds": rounds}, boards=shown.spec if shown else "",
-               boards_input=spec if spec is not None else "", error=error, selection=selection,
-               **values),
-        status_code=404 if missing else 400 if error else 200)
+    return page(request, "hall.html", status_code=404 if missing else 400 if error else 200,
+                pager=pager(labels, shown), boards=shown.spec if shown else "",
+                boards_input=spec if spec is not None else "", error=error, selection=selection,
+                **_common(request, round_no))
 
 
 def pair_text(game: dict, sep: str = " - ") -> str:
     """The players of GAME in the order their game names them: White first in chess; Black first
     in checkers, where Black (Red on the boards) moves first (docs/checkers.md; PDN and the
     regulation name Black first)."""
-    sides = ("black", "white") if game.get("variant") == "checkers" else ("white", "black")
+    sides = ("black", "white") if game.get("variant") == Variant.CHECKERS else ("white", "black")
     return sep.join(game.get(s) or "?" for s in sides)
 
 
@@ -195,7 +168,7 @@ def _uri(text: str) -> str:
     return quote(text, safe="!~*'()")
 
 
-async def game(request: Request) -> HTMLResponse:
+async def game(request: Request) -> Response:
     """``GET /game/{id}``: one game's page, of any round (404 status, same page without a board
     picture, when there is no such game), its board's picture at the current ply in the page as
     served (``board_src``). A checkers match's id (``"1-1"`` for games ``"1-1.1"`` and ``"1-1.2"``)
@@ -208,7 +181,6 @@ async def game(request: Request) -> HTMLResponse:
         query = f"?{request.url.query}" if request.url.query else ""
         return RedirectResponse(f"/game/{_uri(current)}{query}", status_code=302, headers={"Cache-Control": "no-store"})
     values = _common(request, g["round"] if g is not None else None)
-    values.pop("rounds")
     if g is not None:
         values["title"] = f"{pair_text(g)} - {values['event']}"
     board = g["board"] if g is not None else game_id.partition("-")[2]
@@ -222,9 +194,8 @@ async def game(request: Request) -> HTMLResponse:
         back = next((back + ("&" if "?" in back else "?") + "boards=" + p.spec
                      for p in pages(labels, PAGE_SIZE) if board in p), back)
     squares = json.dumps({n: list(xy) for n, xy in square_centres().items()}, separators=(",", ":"))
-    # the board as the server has it now: a picture before (or without) the script, never a broken image
-    src = f' src="{html.escape(board_src(g), quote=True)}"' if g is not None else ""
-    shown = "" if g is not None else " hidden"  # no such game: no board at all, not an empty or broken picture
-    return HTMLResponse(render("game.html", raw={"board_src": src, "board_hidden": shown}, game_id=game_id, boards=boards, back=back,
-                               squares=squares, **values),
-                        status_code=200 if g is not None else 404)
+    # the board as the server has it now: a picture before (or without) the script, never a broken
+    # image; no such game: no board at all (hidden), not an empty or broken picture
+    return page(request, "game.html", status_code=200 if g is not None else 404,
+                board_src=board_src(g) if g is not None else "", game_id=game_id, boards=boards, back=back,
+                squares=squares, **values)

@@ -21,23 +21,24 @@ import time
 import weakref
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from services.events.vocabulary import Variant
 from services.hall.tournament_export import tournament_pgn, tournament_trf
 from services.hall.tournament_json import crosstable_json, standings_json
 from services.views.standings import TournamentView
 from services.tournament.trf import TrfFieldError
 
 from dashboard.audience import channel
-from dashboard.pages import render
+from dashboard.templating import page
 
 PGN_TYPE = "application/x-chess-pgn; charset=utf-8"
 PDN_TYPE = "application/x-draughts-pdn; charset=utf-8"
 TRF_TYPE = "text/plain; charset=utf-8"
 
 
-def _view(request: Request) -> TournamentView | None:
+def tournament_view(request: Request) -> TournamentView | None:
     """The standings the audience may see: the public fold's (delayed), or for an arbiter the live
     fold's (``dashboard.audience``)."""
     public = getattr(request.app.state, "tournament_view", None)
@@ -87,7 +88,7 @@ def _answer(make) -> Response:
 
 async def standings_api(request: Request) -> Response:
     """GET /api/standings."""
-    view = _view(request)
+    view = tournament_view(request)
     if view is None:
         return _no_view()
     return _answer(lambda: JSONResponse(_cached(view, "standings", _provisional(request), standings_json),
@@ -96,7 +97,7 @@ async def standings_api(request: Request) -> Response:
 
 async def crosstable_api(request: Request) -> Response:
     """GET /api/crosstable."""
-    view = _view(request)
+    view = tournament_view(request)
     if view is None:
         return _no_view()
     return _answer(lambda: JSONResponse(_cached(view, "crosstable", _provisional(request), crosstable_json),
@@ -109,10 +110,10 @@ def _slug(view: TournamentView) -> str:
 
 async def tournament_pgn_route(request: Request) -> Response:
     """GET /api/tournament.pgn (or .pdn): a checkers tournament as PDN, named .pdn."""
-    view = _view(request)
+    view = tournament_view(request)
     if view is None:
         return _no_view()
-    checkers = view.tournament is not None and view.tournament.game == "checkers"
+    checkers = view.tournament is not None and view.tournament.game == Variant.CHECKERS
     ext, media = ("pdn", PDN_TYPE) if checkers else ("pgn", PGN_TYPE)  # checkers games are PDN
     return _answer(lambda: PlainTextResponse(
         tournament_pgn(view), media_type=media,
@@ -121,7 +122,7 @@ async def tournament_pgn_route(request: Request) -> Response:
 
 async def tournament_trf_route(request: Request) -> Response:
     """GET /api/tournament.trf."""
-    view = _view(request)
+    view = tournament_view(request)
     if view is None:
         return _no_view()
     return _answer(lambda: PlainTextResponse(
@@ -129,25 +130,26 @@ async def tournament_trf_route(request: Request) -> Response:
         headers={"Content-Disposition": f'inline; filename="{_slug(view)}.trf"'}))
 
 
-def _page_values(request: Request, what: str) -> dict:
-    view = _view(request)
+def _page(request: Request, what: str) -> Response:
+    """The page ``what`` ("standings" or "crosstable"): its frame; standings.js fills the tables."""
+    view = tournament_view(request)
     name = (view.name if view is not None else "") or "Tournament"
     rnd = view.current_round if view is not None else 0
     total = view.tournament.rounds_total if view is not None and view.tournament is not None else None
     label = f"Round {rnd}" + (f" of {total}" if total else "") if rnd else ""
     site = view.tournament.site if view is not None and view.tournament is not None else ""
-    return {"event": name, "round_label": label, "site": site, "title": f"{name} - {what}",
-            "server_now": int(time.time() * 1000)}
+    return page(request, f"{what}.html", event=name, round_label=label, site=site, title=f"{name} - {what}",
+                current=what, server_now=int(time.time() * 1000))
 
 
-async def standings_page(request: Request) -> HTMLResponse:
+async def standings_page(request: Request) -> Response:
     """GET /standings."""
-    return HTMLResponse(render("standings.html", **_page_values(request, "standings")))
+    return _page(request, "standings")
 
 
-async def crosstable_page(request: Request) -> HTMLResponse:
+async def crosstable_page(request: Request) -> Response:
     """GET /crosstable."""
-    return HTMLResponse(render("crosstable.html", **_page_values(request, "crosstable")))
+    return _page(request, "crosstable")
 
 
 def routes() -> list[Route]:

@@ -71,8 +71,9 @@ def script_from_record(record: PdnGame, board: str, *, control=None, seed: objec
     result, reason, flag = "*", "unfinished", None
     if game.outcome is not None:
         result, reason = game.outcome.result, game.outcome.termination
-        if reason == TIME_FORFEIT:
-            flag = other(score(result).winner)
+        winner = score(result).winner
+        if reason == TIME_FORFEIT and winner is not None:  # always a win in checkers (X.A.b)
+            flag = other(winner)
     fen = record.tags.get("FEN")
     return Script(str(board), plies, start[WHITE], start[BLACK], result, reason,
                   game.initial_fen if fen else None, dict(record.tags), variant="checkers", flag=flag)

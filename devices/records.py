@@ -14,6 +14,7 @@ import re
 from devices.checkers_script import scripts_from_pdn
 from devices.script import Ply, Script, scripts_from_pgn
 from devices.thinking import clock_figures, control_of
+from services.events.vocabulary import Termination
 
 VARIANTS = ("chess", "checkers")
 _GAMETYPE = re.compile(r'^\s*\[\s*GameType\s+"\s*(\d+)', re.MULTILINE)
@@ -68,7 +69,7 @@ def retime(script: Script, control, *, board: str | None = None) -> Script:
     plies = [Ply(p.uci, p.side, clock, think)
              for p, clock, think in zip(script.plies, clocks, thinks)]
     flag = script.flag
-    if script.reason == "time_forfeit" and script.result in ("1-0", "0-1"):
+    if script.reason == Termination.TIME_FORFEIT and script.result in ("1-0", "0-1"):
         flag = "black" if script.result == "1-0" else "white"
     return dataclasses.replace(script, board=str(board or script.board), plies=plies,
                                white_ms=start["white"], black_ms=start["black"], flag=flag)

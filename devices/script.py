@@ -22,13 +22,15 @@ from dataclasses import dataclass, field
 
 import chess
 
+from services.events.vocabulary import Termination
 from services.hall.setup import hall_boards
 from services.rules.pgn_io import read_pgn
 
 DEFAULT_THINK_MS = 5000
 _TC_FIRST = re.compile(r"^(?:\d+/)?(\d+)(?:\+(\d+(?:\.\d+)?))?$")
-_TERMINATION_TAGS = {"time forfeit": "time_forfeit", "abandoned": "abandoned",
-                     "rules infraction": "arbiter", "death": "arbiter", "emergency": "arbiter"}
+_TERMINATION_TAGS = {"time forfeit": Termination.TIME_FORFEIT, "abandoned": "abandoned",
+                     "rules infraction": Termination.ARBITER, "death": Termination.ARBITER,
+                     "emergency": Termination.ARBITER}
 
 
 @dataclass(frozen=True)
@@ -151,20 +153,20 @@ def _reason(game, position: chess.Board, clocks: dict) -> str:
     if game.result == "*" and not game.moves:
         return "unfinished"
     if not game.moves and game.result in ("1-0", "0-1"):
-        return "forfeit"
+        return Termination.FORFEIT
     if position.is_checkmate():
-        return "checkmate"
+        return Termination.CHECKMATE
     if position.is_stalemate():
-        return "stalemate"
+        return Termination.STALEMATE
     if game.result == "1/2-1/2":
         if position.is_insufficient_material():
-            return "insufficient_material"
+            return Termination.INSUFFICIENT_MATERIAL
         if position.can_claim_threefold_repetition():
-            return "threefold_repetition"
+            return Termination.THREEFOLD_REPETITION
         if position.can_claim_fifty_moves():
-            return "fifty_moves"
-        return "agreement"
+            return Termination.FIFTY_MOVES
+        return Termination.AGREEMENT
     loser = {"1-0": "black", "0-1": "white"}.get(game.result)
     if loser and game.moves and clocks.get(loser) == 0:
-        return "time_forfeit"
-    return "resignation"
+        return Termination.TIME_FORFEIT
+    return Termination.RESIGNATION

@@ -357,6 +357,7 @@ def passing_placements(board: chess.Board, move: chess.Move) -> list[str]:
             work.remove_piece_at(victim)
             states.append(work.board_fen())
         piece = work.remove_piece_at(move.from_square)
+        assert piece is not None  # a legal move moves a piece from its square
         states.append(work.board_fen())
         if move.promotion:
             piece = chess.Piece(move.promotion, piece.color)
@@ -381,6 +382,7 @@ def _illegal_move(board: chess.Board) -> str:
     """A completed illegal move for the side to move: its king two squares up the board (F05 (a):
     e1e3), or sideways, whichever is not legal."""
     king = board.king(board.turn)
+    assert king is not None  # a position a game reached has the mover's king
     for delta in (16, -16, 2, -2, 24, -24):
         to = king + delta
         if 0 <= to < 64 and abs(chess.square_file(to) - chess.square_file(king)) <= 2:

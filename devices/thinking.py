@@ -36,6 +36,7 @@ def control_of(spec) -> TimeControl:
     X.A.a option 1). Raises ValueError for a spec that cannot be read or an untimed control."""
     from services.regulations.controls import control_from_spec
 
+    control: TimeControl | None
     if isinstance(spec, TimeControl):
         control = spec
     else:
@@ -89,7 +90,9 @@ def _run(thinks, first_side, control, factor, start):
     clock = GameClock(control, white_ms=start["white"], black_ms=start["black"])
     clock.start(0, first_side)
     at, side = 0, first_side
-    used, clocks, short = [], [], set()
+    used: list[int] = []
+    clocks: list[int] = []
+    short: set = set()
     for think in thinks:
         ms = int(think * factor[side]) // 1000 * 1000
         at += ms

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from gateway import placement as pl
 from gateway.payload import Message
+from services.events.vocabulary import Variant
 from services.rules.base import MoveRefused
 from services.state import BoardState, GameState, HallState
 from services.state.plies import moves_by
@@ -78,7 +79,7 @@ def game_of(state: HallState, rules, board: BoardState, g: GameState, msg: Messa
         return g
     if msg.kind == "result":
         return before
-    if msg.kind == "position" and g.variant == "chess":
+    if msg.kind == "position" and g.variant == Variant.CHESS:
         raw = msg.body["placement"]
         if not board.oriented and pl.is_rotated_start(raw):
             return g

@@ -36,6 +36,7 @@ import chess
 from gateway import placement as pl
 from gateway.payload import ids
 from services.events import MoveComposed
+from services.events.vocabulary import Variant
 from services.state.plies import clock_for_ply
 
 COMPOSED = "composed with the previous report by the same side: the move is what the board shows at the press"
@@ -44,7 +45,7 @@ COMPOSED = "composed with the previous report by the same side: the move is what
 def open_move(g) -> bool:
     """Whether the last ply of chess game ``g`` may still change (module notes): a ply was played,
     the game goes on, and no press has completed it."""
-    return g.variant == "chess" and g.ply > 0 and not g.ended and clock_for_ply(g, g.ply) is None
+    return g.variant == Variant.CHESS and g.ply > 0 and not g.ended and clock_for_ply(g, g.ply) is None
 
 
 def physical(fen: str, uci: str, mover: chess.Color) -> str | None:
@@ -78,7 +79,7 @@ def report(decider, turn, board, g, msg, move: str | None, placement: str | None
     before its press (module notes): when the two make one legal move from the position before that
     ply, it is recorded (``move_composed``) and answered; else False (the report is what it was:
     illegal, or passing). ``decider``: the ``gateway.decide.Decider``."""
-    if g.variant != "chess" or board.pending is not None or not open_move(g) or g.ply in g.stood:
+    if g.variant != Variant.CHESS or board.pending is not None or not open_move(g) or g.ply in g.stood:
         return False
     mover = chess.WHITE if g.mover(g.ply) == "white" else chess.BLACK
     if placement is None:

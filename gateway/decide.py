@@ -62,6 +62,7 @@ from services.clock.instant import event_instant, may_have_waited, rfc3339_ms
 from services.events import (BoardOriented, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
                              ClockStarted, DrawClaimable, DrawClaimReported, FlagFell, GameEnded, MatchGameStarted,
                              MoveKept, MovePlayed, MoveRejected, PlacementSeen, ResultReported)
+from services.events.vocabulary import EndedBy, GameResult, Termination
 from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
 from services.regulations.controls import control_of
 from services.regulations.referee import review_result
@@ -126,7 +127,7 @@ class Decider:
             return  # a start FEN the rules refuse: its moves are answered "internal error", not here
         if game.outcome is not None:
             evidence = laws.end_evidence(game, game.outcome, START_NODES)  # the rules core's own budget
-            return self._ended(turn, g, game.outcome.result, game.outcome.termination, "rules",
+            return self._ended(turn, g, game.outcome.result, game.outcome.termination, EndedBy.RULES,
                                evidence={**evidence, "at": "start"} if evidence else None)
         claims = [c.to_json() for c in game.claimable()]
         if _keys(claims) != _keys(g.claimable):
@@ -285,7 +286,7 @@ class Decider:
         outcome, evidence = laws.flag_fall(self.hall.rules.game(g), side)
         turn.emit(FlagFell(game=g.id, board=g.board, side=side, white_ms=body["white_ms"], black_ms=body["black_ms"],
                            seq=seq, evidence=evidence, expiry=expiry))
-        self._ended(turn, g, outcome.result, outcome.termination, "rules", evidence=evidence)
+        self._ended(turn, g, outcome.result, outcome.termination, EndedBy.RULES, evidence=evidence)
 
     def _period_added(self, turn, g: GameState, body: dict, seq: int | None) -> None:
         """The clock added a period because ``side``'s period ran out (``services.clock.expiry``):
@@ -300,7 +301,7 @@ class Decider:
             self._flag(turn, g, side, body, seq, expiry=expiry.to_json())
 
     def _on_result(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
-        self._result(turn, board, g, msg, msg.body["result"], msg.body.get("reason") or "agreement")
+        self._result(turn, board, g, msg, msg.body["result"], msg.body.get("reason") or Termination.AGREEMENT)
 
     # ----- helpers ------------------------------------------------------------------------------
     def play(self, turn, board: BoardState, g: GameState, msg: Message, move: str, source: str) -> None:
@@ -341,7 +342,7 @@ class Decider:
         if (claims or before) and _keys(claims) != _keys(before):  # most plies: no claim before nor after
             turn.emit(DrawClaimable(game=g.id, board=g.board, ply=ply, claims=claims))
         if game.outcome is not None:
-            self._ended(turn, g, game.outcome.result, game.outcome.termination, "rules",
+            self._ended(turn, g, game.outcome.result, game.outcome.termination, EndedBy.RULES,
                         evidence=laws.end_evidence(game, game.outcome))
 
     def _side_of(self, g: GameState, move: str) -> str | None:
@@ -381,11 +382,12 @@ class Decider:
             why = getattr(first, "rule", None) or first.TYPE.replace("_", " ")
             return turn.answer(msg, False, f"refused: {why}")
         outcome = end_by_device(self.hall.rules.judge(g), result, reason)
-        self._ended(turn, g, outcome.result, outcome.termination, "device")
+        self._ended(turn, g, outcome.result, outcome.termination, EndedBy.DEVICE)
         turn.answer(msg, True, None)
 
-    def _ended(self, turn, g: GameState, result: str, termination: str, by: str, evidence: dict | None = None) -> None:
-        turn.emit(GameEnded(game=g.id, board=g.board, result=result, termination=termination, ply=g.ply, by=by,
+    def _ended(self, turn, g: GameState, result: str, termination: Termination, by: EndedBy,
+               evidence: dict | None = None) -> None:
+        turn.emit(GameEnded(game=g.id, board=g.board, result=GameResult(result), termination=termination, ply=g.ply, by=by,
                             evidence=evidence))
 
     def after_end(self, turn, board: BoardState, g: GameState, msg: Message, *, move=None, placement=None) -> None:
@@ -441,9 +443,10 @@ def end_by_device(game, result: str, reason: str):
     reason is tried as such a word first, then the usual one for the result (resignation for a win,
     agreement for a draw), then "arbiter". Raises ValueError when the rules core takes none."""
     word = reason.strip().lower().replace(" ", "_").replace("-", "_")
-    decisive = "resignation" if result in ("1-0", "0-1") else "agreement"
+    won = result in (GameResult.WHITE_WINS, GameResult.BLACK_WINS)
+    decisive = Termination.RESIGNATION if won else Termination.AGREEMENT
     last = None
-    for termination in dict.fromkeys((word, decisive, "arbiter")):
+    for termination in dict.fromkeys((word, decisive, Termination.ARBITER)):
         try:
             return game.end(result, termination)
         except ValueError as exc:

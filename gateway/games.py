@@ -4,6 +4,7 @@ move stood (``Continued``, FIDE Laws A.5.2)."""
 
 from __future__ import annotations
 
+from services.events.vocabulary import Variant
 from services.rules.base import Game, PlayedMove
 
 
@@ -14,11 +15,11 @@ def new_game(setup: dict) -> Game:
     unknown variant or a bad start position.
     """
     variant = setup.get("variant", "chess")
-    if variant == "chess":
+    if variant == Variant.CHESS:
         from services.rules.chess_game import ChessGame
 
         return ChessGame(fen=setup.get("fen"))
-    if variant == "checkers":
+    if variant == Variant.CHECKERS:
         from services.rules.checkers_game import CheckersGame
 
         return CheckersGame(fen=setup.get("fen"))

@@ -42,6 +42,7 @@ from gateway.decide import GAME_OVER, HELD, PASSING, PENDING, SIGNAL_WAIT, Decid
 from gateway.games import replay
 from gateway.payload import BadMessage, Message, cut_topic, parse, raw_text, split_topic
 from services.events import Device, DeviceOffline, DeviceOnline, Event, MessageDuplicate, MessageHeld, MessageRejected, SeqGap
+from services.events.vocabulary import Variant
 from services.regulations import referee
 from services.rules.base import Game
 from services.state import Changes, HallState
@@ -445,7 +446,7 @@ class Hall:
         if g.ended:
             return None
         presses = g.watch.next_due(g.reported, kinds=PRESS_WITHOUT_MOVE) \
-            if g.variant == "chess" and g.watch is not None else None  # all ``presses_due`` looks for
+            if g.variant == Variant.CHESS and g.watch is not None else None  # all ``presses_due`` looks for
         return referee.earliest(referee.next_due(self.state, g, now_ms), presses)
 
     def _another_move_for_a_refused_seq(self, board, dev: DeviceSeq, msg: Message) -> bool:

@@ -33,13 +33,14 @@ from gateway import laws
 from gateway.games import new_game
 from gateway.payload import UCI, ids
 from services.events import MovePlayed, Side
+from services.events.vocabulary import Variant
 from services.regulations import irregularities as ir
 
 
 def pressed(decider, turn, board, g, presser: Side) -> None:
     """``presser`` pressed the clock of game ``g`` (folded already): a completed illegal move when
     the board is held by ``presser``'s illegal move and ``presser`` is to move (7.5.1)."""
-    if (g.variant != "chess" or g.ended or board.game != g.id or not board.held
+    if (g.variant != Variant.CHESS or g.ended or board.game != g.id or not board.held
             or board.held_by != presser or g.turn != presser):
         return
     propose(decider, turn, g, presser, ir.ILLEGAL, move=board.held_move, presses=len(g.presses[presser]))
@@ -48,7 +49,7 @@ def pressed(decider, turn, board, g, presser: Side) -> None:
 def presses_due(decider, turn, g) -> None:
     """Presses without a move that lasted past the grace period (7.5.3; 7.5.1 when the side's
     illegal move holds the board), each proposed once."""
-    if g.variant != "chess" or g.ended or g.watch is None:
+    if g.variant != Variant.CHESS or g.ended or g.watch is None:
         return
     for finding in g.watch.tick(turn.now, g.reported):
         if finding.get("kind") != "press_without_move":
@@ -82,7 +83,7 @@ def stands(decider, turn, board, g, msg, move: str, source: str) -> bool:
     a position (it left its own king in check) or ``move`` is not legal after it."""
     side, illegal = board.held_by, board.held_move or ""
     completed = board.held_press is not None or g.clock is None
-    if (g.variant != "chess" or side is None or side != g.turn or not UCI.match(illegal) or not completed
+    if (g.variant != Variant.CHESS or side is None or side != g.turn or not UCI.match(illegal) or not completed
             or not ir.stands(decider.state, g)):
         return False
     position = decider.hall.rules.board(g).copy(stack=False)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 
+from services.events.vocabulary import Termination, Variant
 from services.rules.base import Outcome, other
 from services.rules.results import ARBITER, TIME_FORFEIT, result_for_winner
 
@@ -32,12 +33,12 @@ def opponent_can_mate(game, side: str) -> dict | None:
     """Whether ``side``'s opponent can checkmate by any possible series of legal moves, as the
     evidence an entry carries (``Unwinnability.to_json()``); None for a game without that
     question (checkers: a flag loses outright, 11-Man National 2017 X.A.b)."""
-    if getattr(game, "variant", None) != "chess":
+    if getattr(game, "variant", None) != Variant.CHESS:
         return None
     return game.can_checkmate(other(side), LIVE_NODES).to_json()
 
 
-def lost_unless_unwinnable(game, side: str, termination: str) -> tuple[Outcome, dict | None]:
+def lost_unless_unwinnable(game, side: str, termination: Termination) -> tuple[Outcome, dict | None]:
     """The outcome when ``side`` loses unless the opponent cannot checkmate (FIDE Laws 6.9 with
     ``TIME_FORFEIT``, 7.5.5 with ``ARBITER``), and its evidence. Checkers: the rules core's own flag
     fall (a loss). The game is not changed."""
@@ -65,7 +66,7 @@ def dead_evidence(game, nodes: int = LIVE_NODES) -> dict | None:
     None for checkers. The rules core's own proof after a move may be a short forced line
     (``DeadPositionWatch``) that this search, walking longer lines first, leaves undetermined: the
     evidence then also says ``"forced_line": true``."""
-    if getattr(game, "variant", None) != "chess":
+    if getattr(game, "variant", None) != Variant.CHESS:
         return None
     from services.rules.chess_unwinnable import dead_position
 
@@ -79,6 +80,6 @@ def dead_evidence(game, nodes: int = LIVE_NODES) -> dict | None:
 def end_evidence(game, outcome: Outcome, nodes: int = LIVE_NODES) -> dict | None:
     """The evidence of an automatic end for ``game_ended``: both sides' verdicts at a dead position
     (5.2.2); nothing for a mate, a stalemate or 9.6, which the position shows by itself."""
-    if outcome.termination in ("dead_position", "insufficient_material"):
+    if outcome.termination in (Termination.DEAD_POSITION, Termination.INSUFFICIENT_MATERIAL):
         return dead_evidence(game, nodes)
     return None

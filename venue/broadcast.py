@@ -63,7 +63,8 @@ def lichess_push(round_id: str, token: str, base_url: str = LICHESS) -> Callable
 
     def push(text: str) -> dict:
         try:
-            return requestor.post(path, data=text.encode("utf-8"))
+            # berserk types ``data`` as text or a mapping; requests sends bytes as they are (the PGN's UTF-8)
+            return requestor.post(path, data=text.encode("utf-8"))  # type: ignore[call-overload]
         except ResponseError as exc:
             code = exc.status_code
             raise PushFailed(f"HTTP {code}: {exc.cause or exc.reason}", code == 429 or code >= 500) from None

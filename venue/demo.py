@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 
 from services.events import RoundStarted
+from services.events.vocabulary import GameStatus, Termination, Variant
 from venue.demo_workdir import demo_workdir
 from venue.serve import CliError, dashboard_at, gateway_ready, simulator
 
@@ -38,8 +39,8 @@ def demo_round_text() -> str:
 def progress_line(games: list[dict]) -> str:
     """``"moves 57 | playing 4 | finished 0/4"`` for the current round's GAMEs."""
     moves = sum(g["ply"] for g in games)
-    done = sum(1 for g in games if g["status"] == "ended")
-    playing = sum(1 for g in games if g["status"] == "playing")
+    done = sum(1 for g in games if g["status"] == GameStatus.ENDED)
+    playing = sum(1 for g in games if g["status"] == GameStatus.PLAYING)
     return f"moves {moves:4d} | playing {playing} | finished {done}/{len(games)}"
 
 
@@ -58,12 +59,12 @@ def result_line(g: dict) -> str:
     record without its reason says so."""
     term = g.get("termination")
     why = ""
-    if term == "recorded":
+    if term == Termination.RECORDED:
         why = " (as the game's record gives it)"
     elif term:
         why = f" ({term.replace('_', ' ')})"
     which = f" game {g['match']['game_no']}" if isinstance(g.get("match"), dict) else ""
-    if g.get("variant") == "checkers":
+    if g.get("variant") == Variant.CHECKERS:
         from services.rules.checkers_results import to_pdn
 
         try:
@@ -82,7 +83,7 @@ async def watch(view, out=print, every_s: float = PROGRESS_EVERY_S) -> None:
     while True:
         games = view.games()
         for g in games:
-            if g["status"] == "ended" and g["id"] not in reported:
+            if g["status"] == GameStatus.ENDED and g["id"] not in reported:
                 reported.add(g["id"])
                 out(f"  result   {result_line(g)}")
         line = progress_line(games) if games else ""

@@ -42,6 +42,7 @@ from importlib import resources
 from pathlib import Path
 
 from services.events import ArmageddonScheduled, DrawClaimReported, DrawOfferRefused
+from services.events.vocabulary import GameStatus, Variant
 from venue.demo import ROUND_FILE, _task, wall_clock, watch
 from venue.demo_workdir import demo_workdir
 from venue.serve import CliError, dashboard_at, gateway_ready
@@ -105,9 +106,9 @@ def round_scripts(game: str, setup: dict) -> tuple[list, list[str]]:
     from services.rules.checkers_pdn import read_pdn
 
     scripts, lines = [], []
-    if game == "checkers" and any(g.get("match") for g in setup["games"]):
+    if game == Variant.CHECKERS and any(g.get("match") for g in setup["games"]):
         return _match_scripts(setup)
-    if game == "checkers":
+    if game == Variant.CHECKERS:
         records = read_pdn(shipped_text(CHECKERS_FILE))
         for i, g in enumerate(setup["games"]):
             record = records[i % len(records)]
@@ -136,10 +137,10 @@ def match_ballots(count: int) -> list[dict]:
     """The ballots of the first ``count`` matches the demo replays (``CHECKERS_MATCHES`` in file
     order, again from the first): each match's own opening, as ``Ballot.to_json()`` of the ACF deck
     (``{"ballot": None, ...}`` for an opening the deck lacks)."""
-    from services.rules.checkers_ballots import load_deck
+    from services.rules.checkers_ballots import Ballot, load_deck
     from services.rules.checkers_pdn import read_pdn, replay
 
-    deck = {b.moves: b for b in load_deck(include_barred=True)}
+    deck: dict[tuple[str, ...], Ballot] = {b.moves: b for b in load_deck(include_barred=True)}
     records = read_pdn(shipped_text(CHECKERS_MATCHES))
     out = []
     for i in range(count):
@@ -189,7 +190,7 @@ async def run_tournament_demo(path: str, speed: float = 60.0, host: str = "127.0
     from venue.tournament import load_file, register, start_round
 
     filed = load_file(path)
-    if filed.game == "checkers" and kind != "move":
+    if filed.game == Variant.CHECKERS and kind != "move":
         raise CliError("checkers boards send moves: --boards-kind position is for chess only")
     t = starting_now(filed, int(time.time() * 1000))
     try:
@@ -207,7 +208,7 @@ async def run_tournament_demo(path: str, speed: float = 60.0, host: str = "127.0
                     raise CliError(f"cannot start the embedded MQTT broker: {exc}") from None
                 view = await register(log, t)
                 setup = await start_round(log, view, 1, ballots=match_ballots(len(t.players)) if
-                                          t.game == "checkers" else None)
+                                          t.game == Variant.CHECKERS else None)
                 if setup is None or not setup["games"]:
                     raise CliError(f"{path}: round 1 has no game to play")
                 try:
@@ -275,7 +276,7 @@ async def _open_games(view, log) -> list[str]:
             rule = entry.data.get("rule")
             why[game] = entry.type.replace("_", " ") + (f": {rule}" if rule else "")
     return [f"board {g['board']}  {g['white']} - {g['black']}: {why.get(g['id'], 'no result yet')}"
-            for g in view.games() if g["status"] != "ended"]
+            for g in view.games() if g["status"] != GameStatus.ENDED]
 
 
 def _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts) -> None:

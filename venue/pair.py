@@ -115,6 +115,7 @@ def _print_check(t: TrfTournament, pairing: list[Pairing]) -> None:
         if b.black is None:
             print(f"  bye  {b.white}: " + "; ".join(b.reasons))
             continue
+        assert b.black_score is not None  # a board with both players has both scores
         line = f"  {b.board:>3}  {b.white} ({b.white_score / 10:.1f}) - {b.black} ({b.black_score / 10:.1f})  colours {b.colour_rule}"
         print(line + ("" if not b.reasons else "; " + "; ".join(b.reasons)))
 

@@ -14,11 +14,15 @@ import logging
 import os
 import socket
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 import uvicorn
 
 from dashboard.direct_ws import DirectProtocol
 from services.events import RoundStarted
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 # F12: a spectator that stops reading must cost bounded memory. Left to autotuning, Linux lets one
 # connection's kernel send buffer grow to tcp_wmem's maximum (4 MiB by default), which hides a stalled
@@ -163,6 +167,7 @@ def run_until_stopped(coro) -> int:
 
     async def main() -> int:
         task = asyncio.current_task()
+        assert task is not None  # main() runs as asyncio.run's task
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             # not the main thread (a test running the CLI in a thread): RuntimeError on asyncio's
@@ -279,7 +284,7 @@ def round_setup(path: str, variant: str = "chess") -> dict:
 
 
 @contextlib.asynccontextmanager
-async def dashboard_at(log, host: str, port: int, **app_options) -> AsyncIterator[tuple[str, object]]:
+async def dashboard_at(log, host: str, port: int, **app_options) -> AsyncIterator[tuple[str, Starlette]]:
     """The dashboard for ``log`` served on ``host:port``; yields ``(base URL, Starlette app)``.
     CliError when the port cannot be bound."""
     from dashboard.app import create_app

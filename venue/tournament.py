@@ -14,6 +14,7 @@ import getpass
 import sys
 
 from services.events import RoundStarted
+from services.events.vocabulary import Variant
 from services.hall.registration import registration
 from services.hall.round_from_file import round_from_view
 from services.hall.tournament_log import ENTRY_TYPE, tournament_from_data
@@ -93,7 +94,7 @@ async def pair_and_log(log, view: TournamentView, round_no: int, start_ms: int |
     ballot, ``ballots[i]`` for the i-th pairing (``Ballot.to_json()``), else drawn here from the ACF
     deck (``checkers_ballots.draw_ballot`` with the system's randomness), skipping the ballots of
     the rounds already in the log; the draw is recorded in the SETUPs of ``round_started``."""
-    if ballots is None and view.tournament is not None and view.tournament.game == "checkers":
+    if ballots is None and view.tournament is not None and view.tournament.game == Variant.CHECKERS:
         ballots = _draw_ballots(len(view.tournament.players) // 2, await _ballots_used(log))
     try:
         data = round_from_view(view, round_no, ballots=ballots, start_ms=start_ms)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 import time
 
+from services.events import BadEvent, decode
+from services.state import HallState
 from services.views.alert_evidence import evidence_words
 from services.views.alerts import CLOSING_ACTIONS, RECORDED_ACTIONS, AlertQueue
 from services.views.hall_grid import alert_counts, board_row, hall_rows
@@ -41,14 +43,17 @@ class Desk:
         self.queue = AlertQueue()
         self.hub = Hub(cap)
         self.seq = 0
-        self.state = None
+        self.state: HallState | None = None
+        self._folds_itself = True  # no state attached: the desk folds the entries itself
         self._rows: dict[str, str] = {}  # board -> encoded row last sent
         self._words: dict[tuple, dict] = {}  # (alert id, count, ply) -> words
         self._counts: dict[str, int] | None = None  # open alerts per board, while no alert changes
 
     def attach(self, state) -> None:
-        """Read ``state`` (folded before each entry reaches the desk) for the grid and the words."""
+        """Read ``state`` (folded before each entry reaches the desk) for the alerts, the grid and the
+        words."""
         self.state = state
+        self._folds_itself = False
 
     def alert_json(self, alert) -> dict:
         """The alert as consoles get it: ``to_json()`` + ``words``."""
@@ -63,9 +68,19 @@ class Desk:
         return out
 
     def ingest(self, entry) -> None:
-        """Fold one log entry and push what changed. Synchronous; never awaits a client."""
+        """Project one log entry, folded into the attached state before it comes here (else into the
+        desk's own), onto the alerts and push what changed. Synchronous; never awaits a client."""
         self.seq = entry.seq
-        changed = self.queue.apply(entry.seq, entry.at, entry.type, entry.data)
+        if self.state is None:
+            self.state = HallState()
+        if self._folds_itself:
+            self.state.apply(entry)
+        try:
+            event = decode(entry.type, entry.data)
+        except BadEvent:
+            changed = []  # the fold skipped it too (counted in its errors)
+        else:
+            changed = self.queue.apply(entry.seq, entry.at, event, self.state, entry.data)
         for alert in changed:
             self.hub.publish(entry.seq, _encode({"type": "alert", "seq": entry.seq, "alert": self.alert_json(alert)}))
         if entry.type in ACTION_TYPES:

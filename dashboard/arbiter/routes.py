@@ -1,6 +1,7 @@
 """The arbiters' HTTP and websocket routes (docs/arbiter.md). Every route but the login and the
 page itself needs a session (cookie ``venue_arbiter`` or ``Authorization: Bearer TOKEN``, never a
-token in the URL); without one it answers 401 and records nothing. Spectators' routes never expose
+token in the URL: ``dashboard.arbiter.backend``, Starlette's AuthenticationMiddleware) and says so
+with ``@requires(ARBITER, status_code=401)``; without one it answers 401 and records nothing. Spectators' routes never expose
 any of this. Origins and CSRF tokens are checked before any route runs (dashboard.security).
 
 - ``POST /api/arbiter/login`` ``{"login", "password"}`` (JSON) -> ``{"login", "name", "token"}`` +
@@ -26,43 +27,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+from starlette.authentication import requires
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
-from dashboard.arbiter.actions import ActionError, build
-from dashboard.arbiter.auth import Account, Session
-from dashboard.live import _drain_incoming, _write
+from dashboard.arbiter.actions import ActionError, Context
+from dashboard.arbiter.actions import decode as decode_action
+from dashboard.arbiter.backend import ARBITER, COOKIE, arbiter_of, token_of
+from dashboard.ws_feed import drain_incoming, write_feed
+from services.events import AlertResolved
 from services.views.round_tools import round_tools as round_tools_json
 
-COOKIE = "venue_arbiter"
+__all__ = ["COOKIE", "actions", "alerts", "arbiter_ws", "login", "logout", "me", "round_tools", "unauthorized"]
+
 TOKEN_IN_URL = ("a session token never goes in a URL (proxies log URLs and browsers keep them): "
                 "send the cookie or Authorization: Bearer TOKEN")
 
 
-def _token(conn) -> str | None:
-    auth = conn.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return conn.cookies.get(COOKIE)
-
-
-def session(conn) -> Session | None:
-    """The live session of a request or websocket, or None (none, revoked, expired, or a token in
-    the URL: refused whatever else the request carries)."""
-    accounts = getattr(conn.app.state, "accounts", None)
-    if accounts is None or "token" in conn.query_params:
-        return None
-    return accounts.session(_token(conn))
-
-
-def current(conn) -> Account | None:
-    """The logged-in arbiter of a request or websocket, or None."""
-    found = session(conn)
-    return found.account if found else None
-
-
-def _unauthorized(request: Request) -> JSONResponse:
+async def unauthorized(request: Request, exc: Exception) -> JSONResponse:
+    """The answer of an arbiters' route without a session (``requires`` raised 401): 401
+    ``{"error"}``, or 400 when the request put a token in its URL (refused, never read)."""
     if "token" in request.query_params:
         return JSONResponse({"error": TOKEN_IN_URL}, status_code=400)
     return JSONResponse({"error": "arbiters only: log in first"}, status_code=401)
@@ -121,53 +106,49 @@ async def login(request: Request) -> JSONResponse:
 async def logout(request: Request) -> JSONResponse:
     """Revoke the request's session (if any) and drop the cookie."""
     if "token" in request.query_params:
-        return _unauthorized(request)
-    request.app.state.accounts.revoke(_token(request))
+        return await unauthorized(request, ValueError(TOKEN_IN_URL))
+    request.app.state.accounts.revoke(token_of(request))
     resp = JSONResponse({"ok": True})
     _session_cookie(request, resp, None)
     return resp
 
 
+@requires(ARBITER, status_code=401)
 async def me(request: Request) -> JSONResponse:
-    acct = current(request)
-    if acct is None:
-        return _unauthorized(request)
-    return JSONResponse({"login": acct.login, "name": acct.name})
+    """``GET /api/arbiter/me``: who is logged in."""
+    return JSONResponse({"login": request.user.identity, "name": request.user.display_name})
 
 
+@requires(ARBITER, status_code=401)
 async def alerts(request: Request) -> JSONResponse:
-    if current(request) is None:
-        return _unauthorized(request)
+    """``GET /api/arbiter/alerts``: the desk snapshot."""
     return JSONResponse(request.app.state.desk.snapshot_dict())
 
 
+@requires(ARBITER, status_code=401)
 async def round_tools(request: Request) -> JSONResponse:
     """``GET /api/arbiter/round-tools``: the Round tools panel's data (services.views.round_tools)."""
-    if current(request) is None:
-        return _unauthorized(request)
     return JSONResponse(round_tools_json(request.app.state.feed.state))
 
 
+@requires(ARBITER, status_code=401)
 async def actions(request: Request) -> JSONResponse:
-    acct = current(request)
-    if acct is None:
-        return _unauthorized(request)
+    """``POST /api/arbiter/actions``: the body decoded into its action (dashboard.arbiter.actions),
+    its entries appended; 400 ``{"error"}`` naming the field for a bad body or a refused action."""
     if (refused := _not_json(request)) is not None:
         return refused
-    try:
-        body = await request.json()
-    except ValueError:
-        return JSONResponse({"error": "the body must be JSON"}, status_code=400)
-    if not isinstance(body, dict):
-        return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
     feed = request.app.state.feed
     games = feed.live.view.every_game()  # any game of the event, earlier rounds too, as it stands now
     try:
-        items = build(str(body.get("action", "")), body, acct.login, games, feed.state)
-        alert = body.get("alert")
-        if alert is not None and int(alert) not in request.app.state.desk.queue.alerts:
-            raise ActionError(f"alert: no alert {alert} (see GET /api/arbiter/alerts)")
-    except (ActionError, ValueError, TypeError) as exc:
+        act = decode_action(await request.body())
+        items = act.entries(Context(request.user.identity, games, feed.state))
+        known = request.app.state.desk.queue.alerts
+        if act.alert is not None and act.alert not in known:
+            raise ActionError(f"alert: no alert {act.alert} (see GET /api/arbiter/alerts)")
+        unknown = [str(d["alert"]) for t, d in items if t == AlertResolved.TYPE and d["alert"] not in known]
+        if unknown:  # resolve_alerts: every id must be an alert's
+            raise ActionError(f"alerts: no alert {', '.join(unknown)} (see GET /api/arbiter/alerts)")
+    except ActionError as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
     entries = await feed.log.append_many([(t, d, None) for (t, d) in items])
     return JSONResponse({"entries": [e.to_json() for e in entries]})
@@ -175,18 +156,20 @@ async def actions(request: Request) -> JSONResponse:
 
 async def arbiter_ws(ws: WebSocket) -> None:
     """Serve one arbiter's console; closes with 1008 (policy violation) without a valid session,
-    and when that session is revoked (logout) or expires while the console is open."""
-    live = session(ws)
-    if live is None:
+    and when that session is revoked (logout) or expires while the console is open. (The scope
+    ``requires`` checks, checked here: it would close with 1000, a normal close a client retries.)"""
+    arbiter = arbiter_of(ws)
+    if arbiter is None:
         await ws.close(code=1008)
         return
+    live = arbiter.session
     desk = ws.app.state.desk
     await ws.accept()
     client = desk.hub.add()
     try:
         first = [desk.snapshot()]
-        reader = asyncio.create_task(_drain_incoming(ws))
-        writer = asyncio.create_task(_write(ws, desk, client, first, first[0][0]))
+        reader = asyncio.create_task(drain_incoming(ws))
+        writer = asyncio.create_task(write_feed(ws, desk, client, first, first[0][0]))
         ended = asyncio.create_task(ws.app.state.accounts.until_ended(live))
         done, pending = await asyncio.wait({reader, writer, ended}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:

@@ -218,9 +218,12 @@
       return `<option value="${v}">${esc(label)}</option>`;
     }).join("");
   }
-  // One sentence an arbiter reads in a second.
+  // The open alerts of a's kind and title (the bulk "Mark handled": 54 boards put away at the end of a round).
+  function sameKindOpen(a) { return [...state.alerts.values()].filter((x) => x.status === "open" && x.kind === a.kind && x.title === a.title); }
+  // One sentence an arbiter reads in a second: the venue's own (players, rule, figures) when it has one.
   function sentence(a) {
     const e = a.evidence || {}, w = a.words || {}, side = w.side || e.side;
+    if (a.text) return a.text;
     if (a.kind === "not_at_board") {
       const items = openItems(a), all = e.items || [];
       if (!items.length) return `All ${all.length} listed players are at the board (boards ${boardsOf(all)})`;
@@ -646,13 +649,14 @@
       `<div class="detail-head"><h3>${esc(a.title)}</h3><span class="pill st-${esc(a.status)}">${esc(a.status)}</span></div>
        <p class="muted status">${[a.board ? "Board " + esc(a.board) : "", a.game ? "game " + esc(a.game) : "", a.game && state.games.has(a.game) ? names(a.game) : "",
                                    clockTime(a.at), esc(a.status) + resolved].filter(Boolean).join(" &middot; ")}</p>
-       <p class="sentence">${esc(sentence(a))}</p>
+       <p class="sentence">${esc(sentence(a))}</p>${a.rule ? `<p class="muted rule">${esc(a.rule)}</p>` : ""}
        <div class="detail-grid ${a.game ? "" : "no-board"}"><div class="detail-board">${img}${plies}</div>
          <div class="detail-side">${claimsHtml(a)}${presenceHtml(a)}${proposalHtml(a, penaltyOf(a))}
          <details class="evidence-box"><summary>Log entry #${a.id}</summary><pre class="evidence">${esc(JSON.stringify(e, null, 2))}</pre></details>
          ${acts}${tools}
          <div class="act"><input id="note" placeholder="Note for the record" aria-label="note"><button type="button" data-act="note">Add note</button>
-         ${a.status === "open" ? '<button type="button" data-act="resolve_alert">Mark handled</button>' : ""}</div></div></div>`;
+         ${a.status === "open" ? '<button type="button" data-act="resolve_alert">Mark handled</button>' : ""}
+         ${a.status === "open" && sameKindOpen(a).length > 1 ? `<button type="button" data-act="resolve_alerts" title="every open alert of this kind, in one action">Mark all ${sameKindOpen(a).length} handled</button>` : ""}</div></div></div>`;
     for (const b of $("detail").querySelectorAll("[data-ply]")) {
       b.addEventListener("click", () => {
         $("detail-board").src = `/board/${encodeURIComponent(a.game)}.svg?size=300&ply=${b.dataset.ply}`;
@@ -720,6 +724,7 @@
       if (body.white_ms == null || body.black_ms == null) { toast("Refused: clocks are set as h:mm:ss (e.g. 1:05:00)"); return; }
     }
     if (action === "note") { body.text = note || ""; delete body.note; }
+    if (action === "resolve_alerts") { body.alerts = sameKindOpen(a).map((x) => x.id); delete body.alert; delete body.game; }
     if (action === "correct_record") { body.ply = Number($("fix-ply").value); body.moves = $("fix-moves").value; if (note) body.reason = note; }
     try {
       const { entries } = await api("/api/arbiter/actions", body);

@@ -7,19 +7,14 @@ checkers adds its own (``services.rules.checkers_results``); the regulations add
 
 from __future__ import annotations
 
-from typing import Literal
-
 from .base import Event, entry
-
-EndedBy = Literal["rules", "device", "regulations", "arbiter"]
-"""Who ended a game: the Laws applied by the gateway, a device's result, the event's regulations or
-an arbiter (whose login is in ``arbiter``)."""
+from .vocabulary import EndedBy, GameResult, Termination
 
 
 @entry("game_ended")
 class GameEnded(Event, kw_only=True):
-    """``result`` (``services.events.base.Result``), ``termination`` (a word of
-    ``services.rules.results``), ``ply`` (plies played), ``by`` (``EndedBy``), ``forfeit`` (not
+    """``result`` (``vocabulary.GameResult``), ``termination`` (``vocabulary.Termination``: a word
+    of ``services.rules.results`` or ``checkers_results``; another word does not fit the type), ``ply`` (plies played), ``by`` (``EndedBy``), ``forfeit`` (not
     played: TRF ``+``/``-``), ``rule`` quoting the regulation applied, ``arbiter`` the login of the
     arbiter who decided (``by`` "arbiter"), ``note``, ``alert`` (the alert it answers), ``evidence``
     (how the Laws decided it, for the arbiter's record: at a flag fall the opponent's
@@ -29,11 +24,11 @@ class GameEnded(Event, kw_only=True):
     KEEP = ('termination', 'ply', 'by')
 
     game: str
-    result: str
+    result: GameResult
     board: str = ""
-    termination: str | None = None
+    termination: Termination | None = None
     ply: int = 0
-    by: str = "rules"
+    by: str = EndedBy.RULES  # an EndedBy word; older entries carry the arbiter's login here
     forfeit: bool = False
     rule: str | None = None
     arbiter: str | None = None

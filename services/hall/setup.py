@@ -22,7 +22,9 @@ import re
 import chess
 import chess.pgn
 
-VARIANTS = ("chess", "checkers")
+from services.events.vocabulary import Variant
+
+VARIANTS = tuple(v.value for v in Variant)
 _UNKNOWN = ("", "?", "-", "??")
 # SETUP key suffix -> PGN tag suffix of the players' details (as lichess's broadcasts write them)
 _DETAIL_TAGS = (("title", "Title"), ("fide_id", "FideId"), ("fed", "Fed"), ("team", "Team"))
@@ -123,7 +125,7 @@ def _read_all_headers(text: str, variant: str) -> list[chess.pgn.Headers]:
     out: list[chess.pgn.Headers] = []
     while True:
         h: chess.pgn.Headers | None
-        if variant == "chess":
+        if variant == Variant.CHESS:
             try:
                 game = chess.pgn.read_game(stream)
             except Exception as exc:  # python-chess raises on some broken input; name the game
@@ -179,7 +181,7 @@ def _elo(h: chess.pgn.Headers, name: str) -> int | None:
 def _setup(h: chess.pgn.Headers, index: int, the_round: str, board: str, variant: str) -> dict:
     board = str(board)
     fen = _tag(h, "FEN")
-    if fen is not None and variant == "chess":
+    if fen is not None and variant == Variant.CHESS:
         try:
             chess.Board(fen)
         except ValueError as exc:

@@ -14,18 +14,19 @@ from __future__ import annotations
 import chess
 
 from services.clock.pgn import format_time_control
+from services.events.vocabulary import GameStatus, Termination, Variant
 from services.regulations.controls import control_from_spec
 from services.rules.pgn_io import write_pgn
 from services.rules.results import PGN_TERMINATION, SCORES
 
 # The PGN standard's Termination values (8.1.1 "Termination") for the view's termination words.
-_TERMINATION = {
+_TERMINATION: dict[str | None, str] = {
     None: "unterminated",
-    "time_forfeit": "time forfeit",
+    Termination.TIME_FORFEIT: "time forfeit",
     "flag_fall": "time forfeit",
-    "forfeit": "rules infraction",
+    Termination.FORFEIT: "rules infraction",
     "default_forfeit": "rules infraction",
-    "arbiter": "adjudication",
+    Termination.ARBITER: "adjudication",
     "adjudication": "adjudication",
     "abandoned": "abandoned",
 }
@@ -35,7 +36,7 @@ def termination_tag(game: dict) -> str:
     """The PGN ``Termination`` value: "normal" for an ending on the board or by the players
     (checkmate, repetition, agreement, resignation ...), "time forfeit", "rules infraction",
     "adjudication", or "unterminated" while the game is on."""
-    if game.get("status") != "ended":
+    if game.get("status") != GameStatus.ENDED:
         return "unterminated"
     return _TERMINATION.get(game.get("termination"), "normal")
 
@@ -141,12 +142,12 @@ def clocks_for_pgn(game: dict) -> list[int | None]:
 def game_pgn(game: dict, round_info: dict | None = None) -> str:
     """One game as PGN text ending in a newline. Raises ValueError when a recorded chess move is
     not legal from the previous position (the log and the view disagree: a bug, never hidden)."""
-    if game.get("variant") == "checkers":
+    if game.get("variant") == Variant.CHECKERS:
         return _pdn(game, round_info)
     tags = dict(headers(game, round_info))
     result = tags.pop("Result")
     time_control = tags.pop("TimeControl")
-    termination = game.get("termination") if game.get("status") == "ended" else None
+    termination = game.get("termination") if game.get("status") == GameStatus.ENDED else None
     if game.get("scored") and game.get("scored") != game.get("result"):
         termination = None  # the regulations' score, not how the board ended: Termination "normal"
     if termination not in PGN_TERMINATION:
@@ -194,8 +195,8 @@ def _pdn(game: dict, round_info: dict | None) -> str:
     board = CheckersGame(game.get("start_fen"))
     for move in game.get("moves") or []:
         board.play(move)
-    if game.get("status") == "ended" and game.get("result") not in (None, "*") and board.outcome is None:
-        board.end(game["result"], game.get("termination") or "arbiter")
+    if game.get("status") == GameStatus.ENDED and game.get("result") not in (None, "*") and board.outcome is None:
+        board.end(game["result"], game.get("termination") or Termination.ARBITER)
     tags = {tag: value for tag, value in headers(game, round_info)
             if tag not in ("Result", "Termination") and value not in ("", "?")}
     tags["Termination"] = termination_tag(game)

@@ -26,6 +26,7 @@ Here:
 
 from __future__ import annotations
 
+from services.events.vocabulary import Variant
 from services.rules.base import BLACK, WHITE
 
 GAMES_PER_MATCH = 2
@@ -49,7 +50,7 @@ def is_match_event(game: str, control) -> bool:
     """True when rounds are two-game matches: a checkers event whose main control is a match clock
     (``TimeControl.carries_over``; X.A.a: "Each match in the Master Division shall be timed by
     match clocks"). ``game``: "chess" or "checkers"; ``control``: a ``TimeControl`` or None."""
-    return game == "checkers" and bool(getattr(control, "carries_over", False))
+    return game == Variant.CHECKERS and bool(getattr(control, "carries_over", False))
 
 
 def match_setups(setup: dict, ballot: dict | None = None) -> list[dict]:

@@ -4,7 +4,7 @@ five-minute rule) and X.B.c (the one-minute rule), and impending time trouble on
 
 from __future__ import annotations
 
-from services.events import Event, GameEnded, MoveTimerForfeit, MoveTimerWarning, TimeTroubleImpending
+from services.events import EndedBy, Event, GameEnded, GameResult, MoveTimerForfeit, Termination, MoveTimerWarning, TimeTroubleImpending
 from services.regulations.move_timer import FIVE_MINUTE, ONE_MINUTE, MoveTimer, TimerRule, next_instant
 from services.regulations.quotes import rule_for
 
@@ -25,10 +25,10 @@ def timer_answers(state, g, now_ms: int) -> list[Event]:
     base = {"game": g.id, "board": g.board, "side": st.side, "rule": timer.rule.rule, "timer": timer.rule.name}
     if st.phase == "forfeit":
         # our result codes put White's score first, in checkers too (docs/checkers.md)
-        result = "0-1" if st.side == "white" else "1-0"
+        result = GameResult.BLACK_WINS if st.side == "white" else GameResult.WHITE_WINS
         return [MoveTimerForfeit(**base, forfeit_at=st.forfeit_at),
-                GameEnded(game=g.id, board=g.board, result=result, termination="time_forfeit", ply=g.ply,
-                          by="regulations", rule=timer.rule.rule)]
+                GameEnded(game=g.id, board=g.board, result=result, termination=Termination.TIME_FORFEIT, ply=g.ply,
+                          by=EndedBy.REGULATIONS, rule=timer.rule.rule)]
     if st.phase == "warned" and g.timer.warned != g.timer.turn_began:
         return [MoveTimerWarning(**base, left_ms=st.left_ms, turn_began=g.timer.turn_began)]
     return []

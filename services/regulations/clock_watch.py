@@ -50,6 +50,7 @@ from __future__ import annotations
 from services.clock import ClockError, GameClock, TimeControl
 from services.clock.expiry import PERIOD_ON_EXPIRY, PERIOD_ON_MOVE
 from services.clock.reading import clock_text
+from services.events.vocabulary import Variant
 from services.rules.base import BLACK, SIDES, WHITE, other
 
 GRACE_MS = 5000
@@ -332,7 +333,7 @@ def watch_for(setup: dict, first_side: str, tournament, rate: float = 1.0) -> Cl
 
     regs = tournament.regulations if tournament is not None else None
     control = control_of(setup, tournament)
-    checkers = setup.get("variant") == "checkers"
+    checkers = setup.get("variant") == Variant.CHECKERS
     untimed = 3 if (checkers and regs is not None and regs.ballot_moves_before_clock
                     and not setup.get("fen")) else 0
     return ClockWatch(control, regs.clock_tolerance_ms if regs is not None else 2000, rate,

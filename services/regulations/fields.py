@@ -69,6 +69,9 @@ def line_of(text: str, path: str) -> int | None:
     for j in range(start, end):
         if inline.search(lines[j]):
             return j + 1
+    if header_line is None:  # a table of its own: its header ("[tourney]", an unknown section)
+        hdr = re.compile(r"^\s*\[\[?\s*" + re.escape(".".join([*table_parts, key])) + r"\s*\]\]?\s*(#.*)?$")
+        return next((i + 1 for i, ln in enumerate(lines) if hdr.match(ln)), None)
     return header_line
 
 

@@ -5,7 +5,7 @@ proposals over the hall's state (``services.state``); the match set-up and the c
 
 from __future__ import annotations
 
-from services.events import Event, GameEnded, MatchForfeit, MatchGameReady, Side
+from services.events import EndedBy, Event, GameEnded, GameResult, MatchForfeit, MatchGameReady, Side, Termination
 from services.regulations.checkers_match import RULE_CARRY, RULE_FLAG, carried_times
 from services.regulations.checkers_rounds import flag_forfeits
 from services.regulations.quotes import rule_for
@@ -44,12 +44,12 @@ def match_answers(state, g) -> list[Event]:
     flag_side = g.flagged or (_loser(g.result) if by_flag else None)
     if by_flag and flag_side in ("white", "black") and 1 in flag_forfeits(0, next_started=False):
         side: Side = "black" if flag_side == "white" else "white"  # the other colour in game 2
-        result = "0-1" if side == "white" else "1-0"
+        result = GameResult.BLACK_WINS if side == "white" else GameResult.WHITE_WINS
         rule = rule_for(state, "match_flag", RULE_FLAG)
         return [MatchForfeit(**base, flagged_in=g.id, side=side, player=nxt.player(side), games=[g.id, nxt.id],
                              result=result, rule=rule),
-                GameEnded(game=nxt.id, board=nxt.board, result=result, termination="forfeit", forfeit=True, ply=0,
-                          by="regulations", rule=rule)]
+                GameEnded(game=nxt.id, board=nxt.board, result=result, termination=Termination.FORFEIT, forfeit=True,
+                          ply=0, by=EndedBy.REGULATIONS, rule=rule)]
     reading = dict(g.clock, at=g.clock["at"]) if g.clock else None
     clock = carried_times(reading, g.ended_at or 0, state.clock_rate)
     return [MatchGameReady(**base, follows=g.id, game_no=2, white=nxt.white, black=nxt.black,

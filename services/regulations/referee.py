@@ -27,7 +27,8 @@ move's, FIDE Laws 7.5.1).
 from __future__ import annotations
 
 from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, ClockStarted,
-                             DrawClaimDecided, Event, GameEnded, PresenceNoted, Side)
+                             DrawClaimDecided, EndedBy, Event, GameEnded, GameKind, GameResult, PresenceNoted, Side,
+                             Termination, Variant)
 from services.regulations import lateness
 from services.regulations.checkers_rounds import late_start_due_at
 from services.regulations.clock_rules import time_trouble, time_trouble_next, timer_answers, timer_next
@@ -35,7 +36,7 @@ from services.regulations.match_rules import match_answers
 from services.regulations.quotes import rule_for
 from services.state import Changes, GameState, HallState
 
-DRAW = "1/2-1/2"
+DRAW = GameResult.DRAW
 
 
 def _other(side: str) -> Side:
@@ -57,7 +58,7 @@ def answers(state: HallState, event: Event, changes: Changes, now_ms: int) -> li
     if regulated and isinstance(event, ClockStarted) and event.running in ("white", "black") and event.game in state.games:
         g = state.games[event.game]
         seated = _other(event.running)
-        if g.arrived[seated] is None and not g.ended and g.variant == "chess":
+        if g.arrived[seated] is None and not g.ended and g.variant == Variant.CHESS:
             out.append(PresenceNoted(game=g.id, board=g.board, side=seated, player=g.player(seated),
                                      evidence=ClockStarted.TYPE, arrived_at=now_ms,
                                      rule=f"FIDE Laws 6.5: the clock was started for {event.running}: "
@@ -77,7 +78,7 @@ def _incorrect_claim(state: HallState, event: DrawClaimDecided) -> list[Event]:
     from services.regulations.irregularities import CLAIM, propose
 
     g = state.games.get(event.game or "")
-    if g is None or g.ended or g.variant != "chess":
+    if g is None or g.ended or g.variant != Variant.CHESS:
         return []
     return [propose(state, g, event.side or g.turn, CLAIM)]
 
@@ -150,12 +151,12 @@ def earliest(*instants: int | None) -> int | None:
 def _penalised(g: GameState, finding: dict) -> bool:
     """A chess press without a move is an illegal move (FIDE Laws 7.5.3): the gateway proposes its
     penalty (``penalty_proposed``, ``gateway.irregular``) instead of a clock disagreement."""
-    return g.variant == "chess" and finding.get("kind") == "press_without_move"
+    return g.variant == Variant.CHESS and finding.get("kind") == "press_without_move"
 
 
 def disagreement(state: HallState, g: GameState, finding: dict) -> ClockDisagreement:
     """A ``clock_disagreement`` for one finding of the clock model (``ClockWatch``)."""
-    if g.variant == "checkers":
+    if g.variant == Variant.CHECKERS:
         rule = rule_for(state, "clock", "the clock shows the time; a move is complete when the player stops "
                                         "his/her own clock (11-Man National 2017 X.A.d); the referee checks it")
     else:
@@ -171,13 +172,13 @@ def _after_end(state: HallState, g: GameState) -> list[Event]:
         return []
     t = state.config
     regs = t.regulations if t is not None else None
-    if g.kind == "armageddon" and g.result == DRAW and g.scored is None:
+    if g.kind == GameKind.ARMAGEDDON and g.result == DRAW and g.scored is None:
         norway = regs is not None and regs.armageddon_after_draw
         return [ArmageddonDecided(game=g.id, board=g.board, winner="black", result="0-1", rule=rule_for(
             state, "armageddon_draw",
             "If the Armageddon game is drawn, black will win" if norway else "Armageddon: Black has draw odds"))]
-    if (regs is not None and regs.armageddon_after_draw and g.kind == "classical" and g.result == DRAW
-            and not g.follow_up and g.termination != "forfeit"):
+    if (regs is not None and regs.armageddon_after_draw and g.kind == GameKind.CLASSICAL and g.result == DRAW
+            and not g.follow_up and g.termination != Termination.FORFEIT):
         return [_armageddon(state, g)]
     return match_answers(state, g)
 
@@ -189,7 +190,7 @@ def _armageddon(state: HallState, g: GameState) -> ArmageddonScheduled:
     return ArmageddonScheduled(
         id=f"{g.id}-A", board=g.board, round=g.round, white=g.white, black=g.black,
         white_elo=s.get("white_elo"), black_elo=s.get("black_elo"), white_no=s.get("white_no"),
-        black_no=s.get("black_no"), variant=g.variant, time_control=control, fen=None, kind="armageddon",
+        black_no=s.get("black_no"), variant=g.variant, time_control=control, fen=None, kind=GameKind.ARMAGEDDON,
         follows=g.id, rule=rule_for(state, "armageddon", "a drawn game is followed by an Armageddon game with the "
                                                          "same colours (tournament file: armageddon.after_draw)"))
 
@@ -198,7 +199,7 @@ def _late_start_end(state: HallState, g: GameState) -> int | None:
     """The scheduled end (ms) of ``g``'s round when X.B.e is still to be ruled for ``g`` (a
     checkers game, not an Armageddon game nor one followed by one): the ``round_started`` entry's
     ``end_ms``, else the registered file's; None otherwise."""
-    if g.late_start_ruled or g.first_side != "black" or g.kind == "armageddon" or g.follow_up:
+    if g.late_start_ruled or g.first_side != "black" or g.kind == GameKind.ARMAGEDDON or g.follow_up:
         return None
     r = state.rounds.get(g.round)
     end = r.end_ms if r is not None else None
@@ -233,8 +234,8 @@ def _late_start(state: HallState, g: GameState, now_ms: int) -> list[Event]:
                                          "shall be declared drawn.")
     return [LateStartDraw(game=g.id, board=g.board, round=g.round, round_end_ms=end,
                           latest_start_ms=end - LATEST_START_BEFORE_END_MS, started_at=g.started_at, rule=rule),
-            GameEnded(game=g.id, board=g.board, result=DRAW, termination="late_start", ply=g.ply,
-                      by="regulations", rule=rule)]
+            GameEnded(game=g.id, board=g.board, result=DRAW, termination=Termination.LATE_START, ply=g.ply,
+                      by=EndedBy.REGULATIONS, rule=rule)]
 
 
 def round_start_ms(state: HallState, g: GameState) -> int | None:
@@ -281,8 +282,8 @@ def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     out.append(DefaultForfeit(game=g.id, board=g.board, side=verdict.side, result=verdict.result, forfeit=True,
                               deadline_ms=verdict.deadline_ms, scheduled_start_ms=start, start_ms=start,
                               present=present, rule=rule))
-    out.append(GameEnded(game=g.id, board=g.board, result=verdict.result, termination="forfeit", forfeit=True,
-                         ply=g.ply, by="regulations", rule=rule))
+    out.append(GameEnded(game=g.id, board=g.board, result=GameResult(verdict.result), termination=Termination.FORFEIT,
+                         forfeit=True, ply=g.ply, by=EndedBy.REGULATIONS, rule=rule))
     return out
 
 
@@ -293,7 +294,7 @@ def _lateness_terms(state: HallState, g: GameState):
     default counts it (an excused side from the start); None when neither applies to ``g`` (no file,
     defaulted, an Armageddon game or one followed by one, a round with no start)."""
     t = state.config
-    if t is None or g.defaulted or g.kind == "armageddon" or g.follow_up:
+    if t is None or g.defaulted or g.kind == GameKind.ARMAGEDDON or g.follow_up:
         return None
     start = round_start_ms(state, g)
     if start is None:
@@ -301,7 +302,7 @@ def _lateness_terms(state: HallState, g: GameState):
     regs = t.regulations
     kind = g.kind or t.kind
     # FIDE Laws 6.7 is chess's; a checkers event sets its own (or none)
-    default_ms = None if t.game != "chess" and kind not in regs.default_time_ms else regs.default_time_for(kind)
+    default_ms = None if t.game != Variant.CHESS and kind not in regs.default_time_ms else regs.default_time_for(kind)
     arrived = {side: start if side in g.excused else g.arrived[side] for side in ("white", "black")}
     return start, regs.fine_not_at_board, default_ms, arrived
 
@@ -335,7 +336,7 @@ def review_result(state: HallState, game: str, result: str, reason: str | None, 
     t = state.config
     if g is None or g.ended or t is None:
         return None  # without a tournament file the device's result stands (the Laws alone)
-    kind = claim_kind(reason, g.variant if g.variant in ("chess", "checkers") else "chess")
+    kind = claim_kind(reason, g.variant if g.variant in tuple(Variant) else Variant.CHESS)
     words = (reason or "").strip().lower() or None
     if result == DRAW and kind is not None:
         return [DrawClaimReported(game=g.id, board=g.board, result=result, reason=words, seq=seq, kind=kind,
@@ -350,5 +351,5 @@ def review_result(state: HallState, game: str, result: str, reason: str | None, 
                              rule=rule_for(state, "draw_offers", why, detail=why), moves=moves, kind=g.kind)]
 
 
-ENDED_BY_RULES = {"stalemate", "insufficient_material", "dead_position", "checkmate", "fivefold_repetition",
-                  "seventyfive_moves"}
+ENDED_BY_RULES = {Termination.STALEMATE, Termination.INSUFFICIENT_MATERIAL, Termination.DEAD_POSITION,
+                  Termination.CHECKMATE, Termination.FIVEFOLD_REPETITION, Termination.SEVENTYFIVE_MOVES}

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from services.events.vocabulary import ClaimKind
 from services.rules.base import Claim
 from services.rules.checkers_board import CheckersMove, Position, apply_move
 from services.rules.chess_claims import ClaimVerdict  # the verdict shape both games share
 
-THREEFOLD = "threefold"
-FORTY_MOVES = "forty_moves"
+THREEFOLD = ClaimKind.THREEFOLD
+FORTY_MOVES = ClaimKind.FORTY_MOVES
 KINDS = (THREEFOLD, FORTY_MOVES)
 FORTY_MOVES_PLIES = 80  # 40 moves by each player (WCDF 40-move rule)
 THREEFOLD_RULE = "WCDF rules (ACF): drawn game, third repetition"

@@ -19,6 +19,7 @@ writes checkers results with Black's score first; ``checkers_results`` converts 
 
 from __future__ import annotations
 
+from services.events.vocabulary import GameResult, Termination
 from services.rules.base import BLACK, SIDES, Claim, MoveRefused, Outcome, PlayedMove, Side, other
 from services.rules.checkers_board import CheckersMove, Position, apply_move, legal_moves, new_board, position_of
 from services.rules.checkers_claims import (
@@ -249,7 +250,7 @@ class CheckersGame:
         score = check_outcome(result, termination)
         if self._outcome is not None:
             raise ValueError(f"the game is already over ({self._outcome.result}, {self._outcome.termination})")
-        self._outcome = Outcome(score.code, termination)
+        self._outcome = Outcome(score.code, Termination(termination))
         return self._outcome
 
     def resign(self, side: str) -> Outcome:

@@ -20,12 +20,13 @@ game ended).
 
 from __future__ import annotations
 
+from services.events.vocabulary import Termination
 from services.rules import results
 
-NO_LEGAL_MOVES = "no_legal_moves"
-FORTY_MOVES = "forty_moves"
-RECORDED = "recorded"
-LATE_START = "late_start"
+NO_LEGAL_MOVES = Termination.NO_LEGAL_MOVES
+FORTY_MOVES = Termination.FORTY_MOVES
+RECORDED = Termination.RECORDED
+LATE_START = Termination.LATE_START
 TERMINATIONS = (
     NO_LEGAL_MOVES,
     results.TIME_FORFEIT,

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 
 import chess
 
+from services.events.vocabulary import ClaimKind
 from services.rules.base import Claim
 from services.rules.chess_position import OCC, PAWNS, TURN, PositionKey, position_key
 from services.rules.repetition import RepetitionTable
 
-THREEFOLD = "threefold"
-FIFTY_MOVES = "fifty_moves"
+THREEFOLD = ClaimKind.THREEFOLD
+FIFTY_MOVES = ClaimKind.FIFTY_MOVES
 KINDS = (THREEFOLD, FIFTY_MOVES)
 
 

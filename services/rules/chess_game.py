@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import chess
 
+from services.events.vocabulary import GameResult, Termination
 from services.rules.base import BLACK, WHITE, Claim, MoveRefused, Outcome, PlayedMove, Side, other
 from services.rules.chess_claims import (
     FIFTY_MOVES, KINDS, THREEFOLD, ClaimVerdict, fifty_claims, judge_fifty, judge_threefold,
@@ -125,7 +126,7 @@ class ChessGame:
         if self._outcome is None and not standard and board.board_fen() != chess.STARTING_BOARD_FEN:
             start = dead_position(board, START_NODES)  # once per game: the full test
             if start.dead:
-                self._outcome = Outcome("1/2-1/2", start.reason)
+                self._outcome = Outcome(GameResult.DRAW, start.reason)
 
     @classmethod
     def from_moves(cls, moves: list[str], fen: str | None = None) -> ChessGame:
@@ -242,15 +243,15 @@ class ChessGame:
         if mark == "#":
             return Outcome(result_for_winner(_SIDE[not board.turn]), CHECKMATE)
         if self._insufficient:
-            return Outcome("1/2-1/2", INSUFFICIENT_MATERIAL)
+            return Outcome(GameResult.DRAW, INSUFFICIENT_MATERIAL)
         if mark != "+" and not has_legal_move(board, in_check=False):
-            return Outcome("1/2-1/2", STALEMATE)
+            return Outcome(GameResult.DRAW, STALEMATE)
         if self._dead_watch.after_move(board, zeroing):
-            return Outcome("1/2-1/2", DEAD_POSITION)
+            return Outcome(GameResult.DRAW, DEAD_POSITION)
         if board.halfmove_clock >= 150:
-            return Outcome("1/2-1/2", SEVENTYFIVE_MOVES)
+            return Outcome(GameResult.DRAW, SEVENTYFIVE_MOVES)
         if count >= 5:
-            return Outcome("1/2-1/2", FIVEFOLD_REPETITION)
+            return Outcome(GameResult.DRAW, FIVEFOLD_REPETITION)
         return None
 
     # -- claims -----------------------------------------------------------------------------
@@ -306,7 +307,7 @@ class ChessGame:
         if self._outcome is not None:
             raise ValueError(f"the game is already over ({self._outcome.result}, {self._outcome.termination})")
         score = check_outcome(result, termination)
-        self._outcome = Outcome(score.code, termination)
+        self._outcome = Outcome(score.code, Termination(termination))
         return self._outcome
 
     def resign(self, side: str) -> Outcome:
@@ -337,7 +338,7 @@ class ChessGame:
         ``side`` is not a side."""
         return self._lose_unless_unwinnable(side, ARBITER)
 
-    def _lose_unless_unwinnable(self, side: str, termination: str) -> Outcome:
+    def _lose_unless_unwinnable(self, side: str, termination: Termination) -> Outcome:
         opponent = other(side)
         if self._outcome is None:
             drawn = self.can_checkmate(opponent).unwinnable

@@ -49,6 +49,7 @@ from itertools import islice
 
 import chess
 
+from services.events.vocabulary import Termination
 from services.rules.base import BLACK, WHITE
 from services.rules.chess_blockade import analyse, rammed
 from services.rules.chess_helpmate import EXHAUSTED, FOUND, explore
@@ -56,9 +57,9 @@ from services.rules.chess_helpmate import EXHAUSTED, FOUND, explore
 WINNABLE, UNWINNABLE, UNDETERMINED = "winnable", "unwinnable", "undetermined"
 
 # How a verdict was reached (``Unwinnability.reason``).
-MATERIAL = "insufficient_material"  # static, 1.
-MATED = "checkmate"  # the position on the board is already a mate, by or of the side
-STALEMATE = "stalemate"
+MATERIAL = Termination.INSUFFICIENT_MATERIAL  # static, 1.
+MATED = Termination.CHECKMATE  # the position on the board is already a mate, by or of the side
+STALEMATE = Termination.STALEMATE
 BLOCKED = "blocked"  # 2.
 SEARCH_EXHAUSTED = "no_mate_reachable"  # 3., every reachable position searched
 HELPMATE = "helpmate"  # 3., a mating line found
@@ -171,10 +172,10 @@ class DeadPosition:
     black: Unwinnability
 
     @property
-    def reason(self) -> str:
+    def reason(self) -> Termination:
         if self.white.reason == MATERIAL and self.black.reason == MATERIAL:
-            return "insufficient_material"
-        return "dead_position"
+            return Termination.INSUFFICIENT_MATERIAL
+        return Termination.DEAD_POSITION
 
 
 def dead_position(board: chess.Board, nodes: int = PER_PLY_NODES) -> DeadPosition:

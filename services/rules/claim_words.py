@@ -34,11 +34,13 @@ from __future__ import annotations
 
 import re
 
-THREEFOLD = "threefold"  # chess_claims.THREEFOLD, checkers_claims.THREEFOLD
-FIFTY_MOVES = "fifty_moves"  # chess_claims.FIFTY_MOVES
-FORTY_MOVES = "forty_moves"  # checkers_claims.FORTY_MOVES
-UNNAMED = "claim"  # a claim whose kind the words do not say
-VARIANTS = ("chess", "checkers")
+from services.events.vocabulary import ClaimKind, Variant
+
+THREEFOLD = ClaimKind.THREEFOLD  # chess_claims.THREEFOLD, checkers_claims.THREEFOLD
+FIFTY_MOVES = ClaimKind.FIFTY_MOVES  # chess_claims.FIFTY_MOVES
+FORTY_MOVES = ClaimKind.FORTY_MOVES  # checkers_claims.FORTY_MOVES
+UNNAMED = ClaimKind.UNNAMED  # a claim whose kind the words do not say
+VARIANTS = tuple(v.value for v in Variant)
 
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015/.,;:!?()\[\]{}'\"]+")
 _AUTOMATIC = re.compile(r"\b(five ?fold|5 ?fold|fifth|seventy ?five|75) ?(repetitions?|moves?|times?)?\b")

@@ -33,26 +33,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from services.events.vocabulary import GameResult, Termination
 from services.rules.base import BLACK, WHITE
 
 HALF = Fraction(1, 2)
 
-PGN_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+PGN_RESULTS = (GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW, GameResult.UNFINISHED)
 
-# Termination words (Outcome.termination), with the FIDE Laws article they come from.
-CHECKMATE = "checkmate"  # 5.1.1
-STALEMATE = "stalemate"  # 5.2.1
-FIVEFOLD_REPETITION = "fivefold_repetition"  # 9.6.1
-SEVENTYFIVE_MOVES = "seventyfive_moves"  # 9.6.2
-INSUFFICIENT_MATERIAL = "insufficient_material"  # 5.2.2 dead position, by material alone
-DEAD_POSITION = "dead_position"  # 5.2.2 dead position otherwise (a blockade, a forced line)
-TIME_FORFEIT = "time_forfeit"  # 6.9
-AGREEMENT = "agreement"  # 5.2.3, 9.1
-RESIGNATION = "resignation"  # 5.1.2
-THREEFOLD_REPETITION = "threefold_repetition"  # 9.2
-FIFTY_MOVES = "fifty_moves"  # 9.3
-FORFEIT = "forfeit"  # 6.7 default time, or not played
-ARBITER = "arbiter"  # an arbiter's decision (e.g. 7.5.5, 12.9)
+# Termination words (Outcome.termination), with the FIDE Laws article they come from
+# (services.events.vocabulary.Termination says each article in full).
+CHECKMATE = Termination.CHECKMATE  # 5.1.1
+STALEMATE = Termination.STALEMATE  # 5.2.1
+FIVEFOLD_REPETITION = Termination.FIVEFOLD_REPETITION  # 9.6.1
+SEVENTYFIVE_MOVES = Termination.SEVENTYFIVE_MOVES  # 9.6.2
+INSUFFICIENT_MATERIAL = Termination.INSUFFICIENT_MATERIAL  # 5.2.2 dead position, by material alone
+DEAD_POSITION = Termination.DEAD_POSITION  # 5.2.2 dead position otherwise (a blockade, a forced line)
+TIME_FORFEIT = Termination.TIME_FORFEIT  # 6.9
+AGREEMENT = Termination.AGREEMENT  # 5.2.3, 9.1
+RESIGNATION = Termination.RESIGNATION  # 5.1.2
+THREEFOLD_REPETITION = Termination.THREEFOLD_REPETITION  # 9.2
+FIFTY_MOVES = Termination.FIFTY_MOVES  # 9.3
+FORFEIT = Termination.FORFEIT  # 6.7 default time, or not played
+ARBITER = Termination.ARBITER  # an arbiter's decision (e.g. 7.5.5, 12.9)
 
 TERMINATIONS = (
     CHECKMATE, STALEMATE, FIVEFOLD_REPETITION, SEVENTYFIVE_MOVES, INSUFFICIENT_MATERIAL,
@@ -66,7 +68,7 @@ DRAWN_TERMINATIONS = (
 )
 
 # How PGN's Termination tag words them (PGN standard 9.8.1 values, lichess-style detail).
-PGN_TERMINATION = {
+PGN_TERMINATION: dict[str, str] = {
     CHECKMATE: "normal", STALEMATE: "normal", FIVEFOLD_REPETITION: "normal",
     SEVENTYFIVE_MOVES: "normal", INSUFFICIENT_MATERIAL: "normal", DEAD_POSITION: "normal",
     AGREEMENT: "normal",
@@ -150,14 +152,14 @@ def score(code: str) -> Score:
         raise ValueError(f"not a result: {code!r} (expected one of {', '.join(SCORES)})") from None
 
 
-def result_for_winner(side: str | None) -> str:
+def result_for_winner(side: str | None) -> GameResult:
     """"1-0" when ``side`` is "white", "0-1" for "black", "1/2-1/2" for None (a draw)."""
     if side is None:
-        return "1/2-1/2"
+        return GameResult.DRAW
     if side == WHITE:
-        return "1-0"
+        return GameResult.WHITE_WINS
     if side == BLACK:
-        return "0-1"
+        return GameResult.BLACK_WINS
     raise ValueError(f"not a side: {side!r}")
 
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import msgspec
 
-from services.events import (ClockAdjusted, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
+from services.events import (ClockAdjusted, GameStatus, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
                              ClockStarted, GamePaused, GameResumed, MatchClockChosen, MatchGameReady)
 from services.events.device import ClockReading
+from services.events.vocabulary import Variant
 from services.state.clock_reading import frozen_clock
 from services.regulations.clock_watch import watch_for
 from services.regulations.controls import control_of
@@ -49,8 +50,8 @@ def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
     if ev.seq is not None and (g.clock_seq is None or ev.seq < g.clock_seq):
         g.clock_seq = ev.seq
     fields = {"clock"}
-    if g.status == "waiting" and running is not None:
-        g.status = "playing"
+    if g.status == GameStatus.WAITING and running is not None:
+        g.status = GameStatus.PLAYING
         fields.add("status")
     if event == "start":
         if g.started_at is None:
@@ -125,7 +126,7 @@ def _untimed(state: HallState, g: GameState) -> int:
     """Plies made before the clock started that no press belongs to: the balloted moves of a
     checkers game when the event plays them before starting the clock (X.A.d), else 0."""
     t = state.config
-    if (g.variant == "checkers" and t is not None and t.regulations.ballot_moves_before_clock
+    if (g.variant == Variant.CHECKERS and t is not None and t.regulations.ballot_moves_before_clock
             and not g.setup.get("fen")):
         return min(g.ply, BALLOT_PLIES)
     return 0
@@ -169,7 +170,7 @@ def _match_ready(state: HallState, ev: MatchGameReady, at: int, ch: Changes) -> 
     National 2017 X.A.b: "The clocks shall be paused between games")."""
     g = state.games[ev.game]
     g.prepared = True
-    if g.status != "waiting" or ev.white_ms is None or ev.black_ms is None:
+    if g.status != GameStatus.WAITING or ev.white_ms is None or ev.black_ms is None:
         return
     g.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": None, "at": at}
     if g.watch is not None:
@@ -190,7 +191,7 @@ def _match_clock(state: HallState, ev: MatchClockChosen, at: int, ch: Changes) -
         g.time_control = ev.time_control
         g.match_clock = dict(choice)
         fields = {"time_control", "match_clock"}
-        if g.status == "waiting" and (g.setup.get("match") or {}).get("game_no") == 1:
+        if g.status == GameStatus.WAITING and (g.setup.get("match") or {}).get("game_no") == 1:
             g.clock = {"white_ms": base_ms, "black_ms": base_ms, "running": None, "at": at}
             fields.add("clock")
         if g.started_at is None and not g.ended and isinstance(ev.time_control, dict):

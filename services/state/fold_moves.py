@@ -6,7 +6,7 @@ completes the move), ``draw_claimable`` sets the claims open to the side to move
 
 from __future__ import annotations
 
-from services.events import DrawClaimable, MoveComposed, MovePlayed
+from services.events import DrawClaimable, GameStatus, MoveComposed, MovePlayed
 from services.state.changes import Changes
 from services.state.fold_penalties import doubt_at_resume, settle_doubt
 from services.state.hall import HallState, folds
@@ -31,8 +31,8 @@ def _move(state: HallState, ev: MovePlayed, at: int, ch: Changes) -> None:
     g.san.append(ev.san or ev.move)
     g.fen, g.turn, g.last_move = ev.fen, ev.turn, ev.move
     g.claimable, g.claims_ply = list(ev.claimable), ev.ply
-    if g.status == "waiting":
-        g.status = "playing"
+    if g.status == GameStatus.WAITING:
+        g.status = GameStatus.PLAYING
         fields.add("status")
     clk = clock_for_ply(g, ev.ply)
     g.clocks.append(clk)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from services.events import (ArbiterDecision, ArmageddonDecided, DefaultForfeit, DrawClaimDecided, FineRecorded,
-                             FlagFell, GameEnded)
+                             FlagFell, GameEnded, GameResult, GameStatus)
 from services.state.clock_reading import frozen_clock
 from services.state.changes import Changes
 from services.state.hall import HallState, folds
@@ -16,7 +16,7 @@ from services.state.hall import HallState, folds
 @folds(GameEnded)
 def _ended(state: HallState, ev: GameEnded, at: int, ch: Changes) -> None:
     g = state.games[ev.game]
-    g.status, g.result, g.termination, g.forfeit = "ended", ev.result, ev.termination, ev.forfeit
+    g.status, g.result, g.termination, g.forfeit = GameStatus.ENDED, ev.result, ev.termination, ev.forfeit
     g.ended_by, g.ended_at = ev.by, at
     g.claimable = []
     fields = {"status", "result", "termination", "claimable"}
@@ -43,12 +43,12 @@ def _flag(state: HallState, ev: FlagFell, at: int, ch: Changes) -> None:
 @folds(ArbiterDecision)
 def _decision(state: HallState, ev: ArbiterDecision, at: int, ch: Changes) -> None:
     g = state.games[ev.game or ""]
-    if ev.result == "*" and g.ended:
+    if ev.result == GameResult.UNFINISHED and g.ended:
         # FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the same moves, the game on again.
         # A default overruled excuses the players at the board by now (checked in, moved, pressed)
         # and is armed again for a player still absent, who is defaulted once more.
-        g.status = "playing" if g.ply or (g.clock or {}).get("running") else "waiting"
-        g.result, g.termination, g.forfeit, g.ended_by, g.ended_at = "*", None, False, None, None
+        g.status = GameStatus.PLAYING if g.ply or (g.clock or {}).get("running") else GameStatus.WAITING
+        g.result, g.termination, g.forfeit, g.ended_by, g.ended_at = GameResult.UNFINISHED, None, False, None, None
         if g.defaulted:
             g.excused |= {side for side, when in g.arrived.items() if when is not None}
         g.defaulted = False

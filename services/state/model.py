@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.events.base import Device, Side
+from services.events.vocabulary import GameResult, GameStatus, Termination
 from services.events.device import ClockReading
 
 from services.regulations.clock_watch import ClockWatch
@@ -239,9 +240,9 @@ class GameState:
     clock_event: str | None = None
     clock_seq: int | None = None
     board_seq: int | None = None
-    status: str = "waiting"
-    result: str = "*"
-    termination: str | None = None
+    status: GameStatus = GameStatus.WAITING
+    result: GameResult = GameResult.UNFINISHED
+    termination: Termination | None = None
     forfeit: bool = False
     claimable: list[dict] = field(default_factory=list)
     claims_ply: int = 0
@@ -281,7 +282,7 @@ class GameState:
     @property
     def ended(self) -> bool:
         """The game has a result."""
-        return self.status == "ended"
+        return self.status == GameStatus.ENDED
 
     def mover(self, ply: int) -> Side:
         """The side that made ``ply`` (from 1)."""

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import chess
 
+from services.events.vocabulary import Variant
+
 _PIECE = {chess.PAWN: "", chess.KNIGHT: "N", chess.BISHOP: "B", chess.ROOK: "R", chess.QUEEN: "Q",
           chess.KING: "K"}
 
@@ -39,7 +41,7 @@ def ply_label(ply: int, san: list[str]) -> str:
 def position_at(game, ply: int) -> chess.Board | None:
     """The chess position after ``ply`` plies of ``game`` (a GameState), or None (not chess, or the
     moves do not replay)."""
-    if game.variant != "chess":
+    if game.variant != Variant.CHESS:
         return None
     try:
         board = chess.Board(game.start_fen) if game.start_fen else chess.Board()
@@ -105,7 +107,7 @@ def evidence_words(kind: str, data: dict, game) -> dict:
         side = side or game.mover(ply + 1)  # the claimant is on move at the claim's ply (9.2, 9.3)
     elif kind == "move_rejected":
         fen = data.get("fen")
-        out["move_text"] = move_text(fen, data.get("move")) if game.variant == "chess" else data.get("move")
+        out["move_text"] = move_text(fen, data.get("move")) if game.variant == Variant.CHESS else data.get("move")
         if fen and " " in fen:
             side = side or ("white" if fen.split(" ")[1] == "w" else "black")
     elif kind == "draw_claim_reported" and side is None:

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from services.events import (BadEvent, GameCorrected, GameEnded, MovePlayed, MoveRejected, PlacementSeen,
-                             RoundStarted, SeqGap, decode)
+from services.events import Event, GameCorrected, GameEnded, MovePlayed, MoveRejected, PlacementSeen, RoundStarted, SeqGap
+from services.events.vocabulary import AlertStatus
 from services.state.hall import used_seq
 from services.state.model import take_out
 
@@ -57,8 +57,8 @@ Close = Callable[["Alert", dict, str], None]
 @dataclass
 class Since:
     """The alerts whose condition later entries can change: held boards' by game, seq gaps' by
-    ``(board, device)``. ``watch(alert)`` after an alert is made; ``apply(at, type, data)`` returns
-    the alerts it changed."""
+    ``(board, device)``. ``watch(alert)`` after an alert is made; ``apply(at, event)`` returns the
+    alerts a typed entry changed."""
 
     close: Close
     _held: dict[str, list[Alert]] = field(default_factory=dict)
@@ -75,41 +75,46 @@ class Since:
             a.since = since
             self._gaps.setdefault((str(e.get("board")), str(e.get("device") or "board")), []).append((a, since))
 
-    def apply(self, at: int, type: str, data: dict) -> list[Alert]:
-        """The alerts entry ``(type, data)`` made at ``at`` (ms) changed."""
-        if type == RoundStarted.TYPE:
+    def apply(self, at: int, event: Event) -> list[Alert]:
+        """The alerts typed entry ``event`` made at ``at`` (ms) changed."""
+        if isinstance(event, RoundStarted):
             return self._lost()
-        changed = self._released(at, type, data) if self._held else []
-        if self._gaps and isinstance(data.get("seq"), int):
-            changed += self._arrived(at, type, data)
+        changed = self._released(at, event) if self._held else []
+        if self._gaps:
+            changed += self._arrived(at, event)
         return changed
 
-    def _released(self, at: int, type: str, data: dict) -> list[Alert]:
-        game = data.get("game")
-        if type == MovePlayed.TYPE:
-            how = "stood" if data.get("illegal") else "resumed"
-            extra = {"ply": data.get("ply"), "move": data.get("move"), "san": data.get("san")}
-        elif type == PlacementSeen.TYPE and data.get("reading") == "same":
+    def _released(self, at: int, event: Event) -> list[Alert]:
+        extra: dict
+        if isinstance(event, MovePlayed):
+            how = "stood" if event.illegal else "resumed"
+            extra = {"ply": event.ply, "move": event.move, "san": event.san}
+        elif isinstance(event, PlacementSeen) and event.reading == "same":
             how, extra = "restored", {}
-        elif type == GameCorrected.TYPE:
-            how, extra = "corrected", {"ply": data.get("ply")}
-        elif type == GameEnded.TYPE:
-            how, extra = "ended", {"result": data.get("result")}
+        elif isinstance(event, GameCorrected):
+            how, extra = "corrected", {"ply": event.ply}
+        elif isinstance(event, GameEnded):
+            how, extra = "ended", {"result": event.result}
         else:
             return []
+        game = getattr(event, "game", None)
         alerts = self._held.pop(str(game), []) if game is not None else []
         for a in alerts:
             a.since = {"how": how, "at": at, **extra}
             a.title = (BALLOT_RELEASED_TITLES if a.evidence.get("expected") is not None else RELEASED_TITLES)[how]
-            if a.status == "open":
-                self.close(a, {"by": "board", "at": at, "note": a.title}, "resolved")
+            if a.status == AlertStatus.OPEN:
+                self.close(a, {"by": "board", "at": at, "note": a.title}, AlertStatus.RESOLVED)
         return alerts
 
-    def _arrived(self, at: int, type: str, data: dict) -> list[Alert]:
-        gaps = self._gaps.get((str(data.get("board")), str(data.get("device") or "board"))) or []
-        seq = data["seq"]
+    def _arrived(self, at: int, event: Event) -> list[Alert]:
+        """A skipped message applied late (the fold's own test, ``used_seq``) closes its part of a gap."""
+        used = used_seq(event)
+        if used is None:
+            return []
+        board, device, seq = used
+        gaps = self._gaps.get((str(board), str(device or "board"))) or []
         hit = next((g for g in gaps if any(r[0] <= seq <= r[1] for r in g[1]["missing"])), None)
-        if hit is None or not self._applied(type, data):
+        if hit is None:
             return []
         a, since = hit
         take_out(since["missing"], seq)
@@ -118,17 +123,9 @@ class Since:
         if not since["missing"]:
             gaps.remove(hit)
             a.title = GAP_ARRIVED_TITLE
-            if a.status == "open":
-                self.close(a, {"by": "device", "at": at, "note": "arrived late; nothing lost"}, "resolved")
+            if a.status == AlertStatus.OPEN:
+                self.close(a, {"by": "device", "at": at, "note": "arrived late; nothing lost"}, AlertStatus.RESOLVED)
         return [a]
-
-    @staticmethod
-    def _applied(type: str, data: dict) -> bool:
-        """Whether the entry records its device message as applied (the fold's ``used_seq``)."""
-        try:
-            return used_seq(decode(type, data)) is not None
-        except BadEvent:
-            return False
 
     def _lost(self) -> list[Alert]:
         """A round set up: every skipped message still missing is lost for good."""

@@ -17,14 +17,17 @@ from dataclasses import dataclass, field
 from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecision, ArmageddonDecided,
                              ArmageddonScheduled, ClockAdjusted, ClockDisagreement, DeviceOffline,
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
-                             FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
-                             MatchClockChosen, MatchForfeit, MatchGameReady, MatchGameStarted, MessageRejected, MovePlayed, MoveRejected,
+                             Event, FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
+                             MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MovePlayed, MoveRejected,
                              MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyProposed, PenaltyWithdrawn,
                              PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
                                        PlayerEntered, PlayerWithdrew)
+from services.events.vocabulary import AlertKind, AlertSeverity, AlertStatus, EndedBy, GameResult, Termination
+from services.state import HallState
 from services.views.alert_since import Since
+from services.views.alert_text import rule_of, sentence
 from services.views.not_at_board import RoundPresence
 
 # entry type -> (severity, title); "action" alerts need an arbiter's decision.
@@ -61,11 +64,11 @@ STOOD_TITLE = "Illegal move stood: the game goes on from it (FIDE Laws A.5.2)"
 BALLOT_TITLE = "Move off the ballot"
 # game_ended terminations the Laws end automatically and the arbiter must still be told of (9.6).
 ALERTING_ENDINGS = {
-    "fivefold_repetition": "Game drawn: fivefold repetition (FIDE Laws 9.6.1)",
-    "seventyfive_moves": "Game drawn: 75-move rule (FIDE Laws 9.6.2)",
-    "time_forfeit": "Flag fell: game ended on time (FIDE Laws 6.9)",
-    "dead_position": "Game drawn: dead position (FIDE Laws 5.2.2)",
-    "forfeit": "Game lost by forfeit",
+    Termination.FIVEFOLD_REPETITION: "Game drawn: fivefold repetition (FIDE Laws 9.6.1)",
+    Termination.SEVENTYFIVE_MOVES: "Game drawn: 75-move rule (FIDE Laws 9.6.2)",
+    Termination.TIME_FORFEIT: "Flag fell: game ended on time (FIDE Laws 6.9)",
+    Termination.DEAD_POSITION: "Game drawn: dead position (FIDE Laws 5.2.2)",
+    Termination.FORFEIT: "Game lost by forfeit",
 }
 # ClockAdjusted: an applied penalty (``apply_penalty``) names the alert it answers.
 CLOSING_ACTIONS = {DrawClaimDecided.TYPE, ArbiterDecision.TYPE, TimeTroubleCalled.TYPE, ClockAdjusted.TYPE}
@@ -82,16 +85,36 @@ RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, Game
                     PairingForbidden.TYPE, AccelerationSet.TYPE)
 
 
+# Kinds of alert a game's final result makes moot: once its game has ended, what they ask of the arbiter
+# (verify a claim, look at a device, a clock, a held board, a pending penalty) no longer changes
+# anything: they are closed as "superseded" (issue 27: "alerts of a game close or are marked
+# superseded when its result is final"). Those that tell how it ended (a flag fell: the arbiter is told
+# at once, DESIGN.md) or bear on the result itself stay open until the next round starts.
+MOOT_AT_END = frozenset({AlertKind.DRAW_CLAIM_REPORTED, AlertKind.DRAW_OFFER_REFUSED, AlertKind.MOVE_REJECTED, AlertKind.MOVE_PLAYED, AlertKind.MESSAGE_REJECTED,
+                         AlertKind.DEVICE_OFFLINE, AlertKind.CLOCK_DISAGREEMENT,
+                         AlertKind.TIME_TROUBLE_IMPENDING, AlertKind.MOVE_TIMER_WARNING,
+                         AlertKind.PENALTY_PROPOSED})
+# ... and when the next round starts, every alert still open about an ended game of an earlier round,
+# but those that may still change a result or the clocks' record (the arbiter decides them).
+# (and device messages lost for good: the record may lack them, docs/arbiter.md).
+KEPT_AFTER_THE_ROUND = frozenset({AlertKind.SCORE_SHEET_DIFFERENCES, AlertKind.PENALTY_WITHDRAWN, AlertKind.SEQ_GAP})
+UNKNOWN_BOARD_TITLE = "Status from a board with no game this round (ignored)"
+
+
 @dataclass(eq=False)
 class Alert:
-    """One alert: ``id`` (= the log seq it came from), ``at`` (ms), ``kind`` (entry type),
-    ``severity`` ("action" | "warning" | "info"), ``title``, ``game`` and ``board`` (or None),
-    ``evidence`` (the entry's data), ``status`` ("open" | "resolved" | "lapsed" | "withdrawn": a
-    penalty proposal the gateway withdrew, ``penalty_withdrawn``), ``resolution``
-    (the closing action's data, with ``by`` and ``at``), ``count`` (how many entries it stands for:
-    repeats of a ``GROUPED`` type from the same board, device and game), ``last_at`` (ms of the latest;
-    ``evidence`` is then the latest entry's data, ``id`` and ``at`` the first's), ``since`` (what
-    later entries made of the condition, ``services.views.alert_since``; None: nothing to follow)."""
+    """One alert: ``id`` (= the log seq it came from), ``at`` (ms), ``kind`` (entry type, ``AlertKind``),
+    ``severity`` (``AlertSeverity``: "action" | "warning" | "info"), ``title``, ``game`` and ``board``
+    (or None), ``evidence`` (the entry's data), ``status`` (``AlertStatus``: "open" | "resolved" |
+    "lapsed" | "withdrawn": a penalty proposal the gateway withdrew, ``penalty_withdrawn`` |
+    "superseded": its game's result is final, ``MOOT_AT_END``), ``resolution`` (the closing action's
+    data, with ``by`` and ``at``), ``count`` (how many entries it stands for: repeats of a ``GROUPED``
+    type from the same board, device and game), ``last_at`` (ms of the latest; ``evidence`` is then the
+    latest entry's data, ``id`` and ``at`` the first's), ``since`` (what later entries made of the
+    condition, ``services.views.alert_since``; None: nothing to follow), ``players`` (``{"white",
+    "black"}``: the names of its game's players, None without a game), ``rule`` (the rule it applies,
+    ``services.views.alert_text.rule_of``) and ``text`` (its sentence with the figures, or None:
+    the console words it from the evidence)."""
 
     id: int
     at: int
@@ -101,11 +124,14 @@ class Alert:
     game: str | None
     board: str | None
     evidence: dict
-    status: str = "open"
+    status: str = AlertStatus.OPEN
     resolution: dict | None = None
     count: int = 1
     last_at: int | None = None
     since: dict | None = None
+    players: dict | None = None
+    rule: str | None = None
+    text: str | None = None
 
     def to_json(self) -> dict:
         """The alert as sent to arbiters' consoles (``/ws/arbiter``, the API)."""
@@ -113,109 +139,152 @@ class Alert:
                 "title": self.title, "game": self.game, "board": self.board,
                 "evidence": self.evidence, "status": self.status, "resolution": self.resolution,
                 "count": self.count, "last_at": self.last_at if self.last_at is not None else self.at,
-                "since": self.since}
+                "since": self.since, "players": self.players, "rule": self.rule, "text": self.text}
 
 
 @dataclass
 class AlertQueue:
-    """All alerts in log order. ``apply(seq, at, type, data)`` returns the alerts it created or
-    changed (for pushing to arbiters' consoles)."""
+    """All alerts in log order: a projection of the one fold. ``apply(seq, at, event, state, data)``
+    takes each typed entry after the state (``HallState``) has folded it, and returns the alerts it
+    created or changed (for pushing to arbiters' consoles). A game's round, board, players and
+    whether it has ended are the state's; the queue keeps only its alerts."""
 
     alerts: dict[int, Alert] = field(default_factory=dict)
     actions: list[dict] = field(default_factory=list)
     _grouped: dict[tuple, Alert] = field(default_factory=dict, repr=False)  # GROUPED source -> latest alert
+    _unknown_boards: set[str] = field(default_factory=set, repr=False)  # boards whose stray status was told
     presence: RoundPresence = field(init=False, repr=False)
     since: Since = field(init=False, repr=False)
-    # board -> the game it is for (round_started, match_game_started), and the games over: a device
-    # going offline once its board's game is over (put away, switched off) is no alert
-    _board_game: dict[str, str] = field(default_factory=dict, repr=False)
-    _over: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         self.presence = RoundPresence(self._new)
         self.since = Since(self._close)
+        self._state = HallState()
 
-    def apply(self, seq: int, at: int, type: str, data: dict) -> list[Alert]:
-        changed: list[Alert] = []
-        game = data.get("game")
-        if type == RoundStarted.TYPE:
-            self.presence.note_round(data)
-            self._board_game.update({str(g.get("board")): str(g.get("id")) for g in data.get("games") or ()
-                                     if isinstance(g, dict)})
-        elif type in (MatchGameStarted.TYPE, MovePlayed.TYPE) and data.get("board") is not None and game:
-            self._board_game[str(data["board"])] = str(game)
-        elif type == GameEnded.TYPE and game is not None:
-            self._over.add(str(game))
-        elif type == DeviceOffline.TYPE and self._board_game.get(str(data.get("board"))) in self._over:
-            return changed  # after its game: the device put away or switched off, not a fault
-        changed += self.presence.apply(seq, at, type, data)
-        changed += self.since.apply(at, type, data)
-        if type == DrawClaimable.TYPE:
+    def apply(self, seq: int, at: int, event: Event, state: HallState, data: dict | None = None) -> list[Alert]:
+        """Project typed entry ``event`` (log ``seq``, made at ``at`` ms) with ``state`` folded up
+        to it; ``data``: the entry's data as logged (an alert's evidence; default: the event's)."""
+        data = event.encode()[1] if data is None else data
+        self._state = state
+        if self._quiet(event, data, state):
+            return []
+        changed = self.presence.apply(seq, at, event, state) + self.since.apply(at, event)
+        if isinstance(event, DrawClaimable):
             # A claim lapses once its position is gone (F01 (d)): the newer list replaces the old.
-            for a in self._open(game, DrawClaimable.TYPE):
-                a.status = "lapsed"
-                changed.append(a)
-            if not data.get("claims"):
+            changed += self._lapse(event.game)
+            if not event.claims:
                 return changed
-        if type == MoveRejected.TYPE and str(data.get("reason", "")).startswith("game over"):
+        if isinstance(event, MoveRejected) and event.reason.startswith("game over"):
             return changed  # pieces moved after the end (put away, the result signal): not a fault
-        if type in GROUPED and (same := self._open_from_source(type, data)) is not None:
+        changed += self._born(seq, at, event, data, state)
+        return changed + self._closed(seq, at, event, data, state)
+
+    def _quiet(self, event: Event, data: dict, state: HallState) -> bool:
+        """Entries that make no alert and change none: a device going offline on a board with no
+        game this round or whose game is over (put away, switched off), and a board's stray retained
+        status (a board not in this round) told once (``_born``)."""
+        if isinstance(event, DeviceOffline):
+            game = state.board_game(event.board)
+            return game is None or game.ended
+        return isinstance(event, MessageRejected) and _stray_status(event) and str(event.board) in self._unknown_boards
+
+    def _born(self, seq: int, at: int, event: Event, data: dict, state: HallState) -> list[Alert]:
+        """The alert ``event`` makes (or the open one of its source it adds to)."""
+        kind = event.TYPE
+        if isinstance(event, MessageRejected) and _stray_status(event):
+            self._unknown_boards.add(str(data.get("board")))
+            return [self._new(seq, at, kind, AlertSeverity.INFO, UNKNOWN_BOARD_TITLE, data, grouped=False)]
+        if kind in GROUPED and (same := self._open_from_source(kind, data)) is not None:
             same.count += 1
             same.last_at = at
             same.evidence = data
-            changed.append(same)
-        elif type in ALERTING:
-            severity, title = ALERTING[type]
-            if type == MoveRejected.TYPE and data.get("expected") is not None:
+            return [same]
+        if kind in ALERTING:
+            severity, title = ALERTING[kind]
+            if isinstance(event, MoveRejected) and event.expected is not None:
                 title = BALLOT_TITLE
-            changed.append(self._new(seq, at, type, severity, title, data))
-        elif type == MovePlayed.TYPE and data.get("illegal"):
-            changed.append(self._new(seq, at, type, "warning", STOOD_TITLE, data))
-        elif type == PenaltyWithdrawn.TYPE:
-            changed += self._withdrawn(seq, at, data)
-        elif (type == GameEnded.TYPE and data.get("termination") in ALERTING_ENDINGS and data.get("by") != "arbiter"
-              and not (data.get("termination") == "forfeit" and self.presence.defaulted(game))):
-            changed.append(self._new(seq, at, type, "info", ALERTING_ENDINGS[data["termination"]], data))
-        if type == GameEnded.TYPE:
-            for a in self._open(game, DrawClaimable.TYPE):
-                a.status = "lapsed"
-                changed.append(a)
-        if type == DeviceOnline.TYPE:
+            return [self._new(seq, at, kind, severity, title, data)]
+        if isinstance(event, MovePlayed) and event.illegal:
+            return [self._new(seq, at, kind, AlertSeverity.WARNING, STOOD_TITLE, data)]
+        if isinstance(event, PenaltyWithdrawn):
+            return self._withdrawn(seq, at, event, data)
+        if (isinstance(event, GameEnded) and event.termination in ALERTING_ENDINGS and event.by != EndedBy.ARBITER
+                and not (event.termination == Termination.FORFEIT and self.presence.defaulted(event.game, state))):
+            return [self._new(seq, at, kind, AlertSeverity.INFO, ALERTING_ENDINGS[event.termination], data)]
+        return []
+
+    def _closed(self, seq: int, at: int, event: Event, data: dict, state: HallState) -> list[Alert]:
+        """The open alerts ``event`` closes (and the arbiters' actions it records)."""
+        changed: list[Alert] = []
+        if isinstance(event, GameEnded):
+            changed += self._lapse(event.game) + self._superseded(
+                [a for a in self._open(event.game) if a.kind in MOOT_AT_END and a.id != seq], seq, at, "its game ended")
+        elif isinstance(event, RoundStarted):
+            changed += self._superseded(self._of_rounds_over(state), seq, at, "a new round started")
+        elif isinstance(event, DeviceOnline):
             for a in list(self.alerts.values()):
-                if (a.status == "open" and a.kind == DeviceOffline.TYPE and a.board == str(data.get("board"))
-                        and a.evidence.get("device") == data.get("device")):
-                    self._close(a, {"by": "device", "at": at, "note": "back online"}, "resolved")
+                if (a.status == AlertStatus.OPEN and a.kind == AlertKind.DEVICE_OFFLINE and a.board == event.board
+                        and a.evidence.get("device") == event.device):
+                    self._close(a, {"by": "device", "at": at, "note": "back online"}, AlertStatus.RESOLVED)
                     changed.append(a)
-        if type == AlertResolved.TYPE:
-            resolved = self.alerts.get(int(data.get("alert", -1)))
+        elif isinstance(event, AlertResolved):
+            resolved = self.alerts.get(event.alert if event.alert is not None else -1)
             if resolved:
-                self._close(resolved, {**data, "at": at}, "resolved")
+                self._close(resolved, {**data, "at": at}, AlertStatus.RESOLVED)
                 changed.append(resolved)
-        if type in CLOSING_ACTIONS:
-            self.actions.append({"seq": seq, "at": at, "type": type, **data})
-            for a in self._answered_by(type, data):
-                self._close(a, {**data, "type": type, "at": at}, "resolved")
+        kind = event.TYPE
+        if kind in CLOSING_ACTIONS:
+            self.actions.append({"seq": seq, "at": at, "type": kind, **data})
+            for a in self._answered_by(event, data):
+                self._close(a, {**data, "type": kind, "at": at}, AlertStatus.RESOLVED)
                 changed.append(a)
-        elif type in RECORDED_ACTIONS:
-            self.actions.append({"seq": seq, "at": at, "type": type, **data})
+        elif kind in RECORDED_ACTIONS:
+            self.actions.append({"seq": seq, "at": at, "type": kind, **data})
         return changed
 
-    def _answered_by(self, type: str, data: dict) -> list[Alert]:
+    def _lapse(self, game: str | None) -> list[Alert]:
+        """The open claim alerts of ``game``, lapsed (F01 (d): the position claimed is gone)."""
+        out = self._open(game, DrawClaimable.TYPE)
+        for a in out:
+            a.status = AlertStatus.LAPSED
+        return out
+
+    def _superseded(self, alerts: list[Alert], seq: int, at: int, why: str) -> list[Alert]:
+        for a in alerts:
+            self._close(a, {"by": "venue", "at": at, "seq": seq, "note": f"superseded: {why}"}, AlertStatus.SUPERSEDED)
+        return alerts
+
+    def _of_rounds_over(self, state: HallState) -> list[Alert]:
+        """Open alerts about an ended game of an earlier round (but ``KEPT_AFTER_THE_ROUND``), and the
+        earlier rounds' "not at the board" alerts."""
+        out = []
+        for a in self.alerts.values():
+            if a.status != AlertStatus.OPEN or a.kind in KEPT_AFTER_THE_ROUND:
+                continue
+            g = state.games.get(a.game or "")
+            if a.kind == AlertKind.NOT_AT_BOARD:
+                if a.evidence.get("round") not in (None, state.current):
+                    out.append(a)
+            elif g is not None and g.ended and g.round != state.current:
+                out.append(a)
+        return out
+
+    def _answered_by(self, event: Event, data: dict) -> list[Alert]:
         """The open alerts an arbiter's action answers: the one it names, and, for a claim decision,
         every open claim alert of the game; for a result, every open "action" alert of the game; for
         a referee's time-trouble call (X.A.d), the open ``time_trouble_impending`` alert of that side."""
         named = data.get("alert")
         hits = [self.alerts[int(named)]] if named is not None and int(named) in self.alerts else []
         game = data.get("game")
-        if type == DrawClaimDecided.TYPE:
+        if isinstance(event, DrawClaimDecided):
             hits += [a for a in self._open(game) if a.kind in (DrawClaimable.TYPE, DrawClaimReported.TYPE)]
-        elif type == TimeTroubleCalled.TYPE:
-            hits += [a for a in self._open(game, TimeTroubleImpending.TYPE) if a.evidence.get("side") == data.get("side")]
-        elif type == ArbiterDecision.TYPE and data.get("result") not in (None, "*"):
-            hits += [a for a in self._open(game) if a.severity == "action"]
-        return [a for a in dict.fromkeys(hits) if a.status == "open"]
+        elif isinstance(event, TimeTroubleCalled):
+            hits += [a for a in self._open(game, TimeTroubleImpending.TYPE) if a.evidence.get("side") == event.side]
+        elif isinstance(event, ArbiterDecision) and event.result not in (None, GameResult.UNFINISHED):
+            hits += [a for a in self._open(game) if a.severity == AlertSeverity.ACTION]
+        return [a for a in dict.fromkeys(hits) if a.status == AlertStatus.OPEN]
 
-    def _withdrawn(self, seq: int, at: int, data: dict) -> list[Alert]:
+    def _withdrawn(self, seq: int, at: int, event: PenaltyWithdrawn, data: dict) -> list[Alert]:
         """A ``penalty_withdrawn``: the ``penalty_proposed`` alert it names (game, side, presses)
         closed as "withdrawn", whatever its status (its resolution keeps what was ``applied``), and an
         alert for the withdrawal, to act on when the proposal had been applied."""
@@ -223,37 +292,41 @@ class AlertQueue:
         applied = None
         for a in reversed(list(self.alerts.values())):
             e = a.evidence
-            if (a.kind == PenaltyProposed.TYPE and a.status != "withdrawn" and a.game == data.get("game")
-                    and e.get("side") == data.get("side") and e.get("presses") == data.get("presses")):
-                if a.status == "resolved" and _applied(a):
+            if (a.kind == PenaltyProposed.TYPE and a.status != AlertStatus.WITHDRAWN and a.game == event.game
+                    and e.get("side") == event.side and e.get("presses") == event.presses):
+                if a.status in (AlertStatus.RESOLVED, AlertStatus.SUPERSEDED) and _applied(a):
                     applied = a.resolution
-                self._close(a, {"type": PenaltyWithdrawn.TYPE, "by": "gateway", "at": at, "reason": data.get("reason"),
-                                "applied": applied}, "withdrawn")
+                self._close(a, {"type": PenaltyWithdrawn.TYPE, "by": "gateway", "at": at, "reason": event.reason,
+                                "applied": applied}, AlertStatus.WITHDRAWN)
                 changed.append(a)
                 break
-        severity, title = ("action", WITHDRAWN_APPLIED_TITLE) if applied else ("info", WITHDRAWN_TITLE)
+        severity, title = (AlertSeverity.ACTION, WITHDRAWN_APPLIED_TITLE) if applied else (AlertSeverity.INFO, WITHDRAWN_TITLE)
         changed.append(self._new(seq, at, PenaltyWithdrawn.TYPE, severity, title, data))
         return changed
 
-    def _new(self, seq: int, at: int, kind: str, severity: str, title: str, data: dict) -> Alert:
+    def _new(self, seq: int, at: int, kind: str, severity: str, title: str, data: dict, grouped: bool = True) -> Alert:
         board = None if data.get("board") is None else str(data.get("board"))
+        state = self._state
         # a device's alert (offline, a malformed message, a seq gap) names no game: the board's game then
-        game = data.get("game") or (self._board_game.get(board) if board is not None else None)
-        a = Alert(id=seq, at=at, kind=kind, severity=severity, title=title, game=game, board=board, evidence=data)
+        game = data.get("game") or (state.boards[board].game if board in state.boards else None)
+        g = state.games.get(game or "")
+        a = Alert(id=seq, at=at, kind=kind, severity=severity, title=title, game=game, board=board, evidence=data,
+                  players=None if g is None else {"white": g.white, "black": g.black},
+                  rule=rule_of(kind, data), text=sentence(kind, data, g))
         self.alerts[seq] = a
         self.since.watch(a)
-        if kind in GROUPED:
+        if kind in GROUPED and grouped:
             self._grouped[_source(kind, data)] = a
         return a
 
     def _open_from_source(self, kind: str, data: dict) -> Alert | None:
         """The open ``kind`` alert of the entry's board and device (both None: no valid board)."""
         a = self._grouped.get(_source(kind, data))
-        return a if a is not None and a.status == "open" else None
+        return a if a is not None and a.status == AlertStatus.OPEN else None
 
     def _open(self, game: str | None, kind: str | None = None) -> list[Alert]:
         return [a for a in self.alerts.values()
-                if a.status == "open" and game is not None and a.game == game and (kind is None or a.kind == kind)]
+                if a.status == AlertStatus.OPEN and game is not None and a.game == game and (kind is None or a.kind == kind)]
 
     @staticmethod
     def _close(a: Alert, resolution: dict, status: str) -> None:
@@ -262,9 +335,16 @@ class AlertQueue:
 
     def open_alerts(self) -> list[Alert]:
         """Open alerts, the ones needing action first, then newest first."""
-        rank = {"action": 0, "warning": 1, "info": 2}
-        return sorted((a for a in self.alerts.values() if a.status == "open"),
+        rank: dict[str, int] = {AlertSeverity.ACTION: 0, AlertSeverity.WARNING: 1, AlertSeverity.INFO: 2}
+        return sorted((a for a in self.alerts.values() if a.status == AlertStatus.OPEN),
                       key=lambda a: (rank.get(a.severity, 3), -a.id))
+
+
+def _stray_status(event: Event) -> bool:
+    """A status message from a board that has no game this round (the gateway's "unknown board"):
+    a retained status comes again at every gateway start and resubscription."""
+    return (isinstance(event, MessageRejected) and (event.topic or "").endswith("/status")
+            and event.reason is not None and event.reason.startswith("unknown board"))
 
 
 def _applied(a: Alert) -> bool:

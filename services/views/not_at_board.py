@@ -27,34 +27,36 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from services.events import (ArbiterDecision, ClockPressed, DefaultForfeit, MovePlayed, PlayerArrived,
+from services.events import (ArbiterDecision, ClockPressed, DefaultForfeit, Event, MovePlayed, PlayerArrived,
                              PlayerNotAtBoard, PresenceNoted)
+from services.events.vocabulary import AlertKind, AlertSeverity, AlertStatus
 
 if TYPE_CHECKING:  # alerts imports this module
+    from services.state import HallState
     from services.views.alerts import Alert
 
 NewAlert = Callable[[int, int, str, str, str, dict], "Alert"]
 """``new_alert(seq, at, kind, severity, title, data)`` -> the registered Alert."""
 
-KIND = "not_at_board"
+KIND = AlertKind.NOT_AT_BOARD
 TITLE = "Not at the board"
 OPEN_STATES = ("absent", "defaulted")
 _OTHER = {"white": "black", "black": "white"}
 
 
-def arrival(type: str, data: dict) -> tuple[str, str] | None:
+def arrival(event: Event) -> tuple[str, str] | None:
     """``(game, side)`` of the player an entry shows at the board, or None: a check-in, the
     devices' presence note, the mover of a move (the side not to move after it), the presser of a
     clock (the side not running after the press, FIDE Laws 6.2.1)."""
-    game = data.get("game")
+    game = getattr(event, "game", None)
     if not game:
         return None
-    if type in (PlayerArrived.TYPE, PresenceNoted.TYPE) and data.get("side") in _OTHER:
-        return game, data["side"]
-    if type == MovePlayed.TYPE and data.get("turn") in _OTHER:
-        return game, _OTHER[data["turn"]]
-    if type == ClockPressed.TYPE and data.get("running") in _OTHER:
-        return game, _OTHER[data["running"]]
+    if isinstance(event, (PlayerArrived, PresenceNoted)) and event.side in _OTHER:
+        return game, event.side
+    if isinstance(event, MovePlayed) and event.turn in _OTHER:
+        return game, _OTHER[event.turn]
+    if isinstance(event, ClockPressed) and event.running in _OTHER:
+        return game, _OTHER[event.running]
     return None
 
 
@@ -64,75 +66,73 @@ def _board_key(item: dict) -> tuple:
 
 
 class RoundPresence:
-    """The grouped alerts. ``new_alert(seq, at, kind, severity, title, data)`` makes and registers
-    an alert in the queue (``AlertQueue._new``); ``apply`` returns the alerts it changed."""
+    """The grouped alerts, a projection of the fold: a game's round and players are the state's
+    (``HallState``). ``new_alert(seq, at, kind, severity, title, data)`` makes and registers an alert
+    in the queue (``AlertQueue._new``); ``apply`` returns the alerts it changed."""
 
     def __init__(self, new_alert: NewAlert):
         self._new_alert = new_alert
-        self.round_of: dict[str, str] = {}  # game id -> round, from round_started
         self.current: dict[str, Alert] = {}  # round -> its open alert
 
-    def note_round(self, data: dict) -> None:
-        """A ``round_started``: its games belong to its round."""
-        for g in data.get("games") or ():
-            if isinstance(g, dict) and g.get("id"):
-                self.round_of[str(g["id"])] = str(data.get("round"))
-
-    def apply(self, seq: int, at: int, type: str, data: dict) -> list[Alert]:
-        """Fold one entry; the alerts changed."""
-        if type == PlayerNotAtBoard.TYPE:
-            return self._absent(seq, at, data, [data.get("side")], "absent")
-        if type == DefaultForfeit.TYPE:
-            sides = ["white", "black"] if data.get("side") == "both" else [data.get("side")]
-            return self._absent(seq, at, data, sides, "defaulted")
-        if type == ArbiterDecision.TYPE:
-            return self._update(data.get("game"), None, at, lambda item: item["state"] == "defaulted",
-                                {"state": "decided"})
-        came = arrival(type, data)
+    def apply(self, seq: int, at: int, event: Event, state: HallState) -> list[Alert]:
+        """Fold one typed entry, the state folded with it; the alerts changed."""
+        if isinstance(event, PlayerNotAtBoard):
+            return self._absent(seq, at, event, [event.side], "absent", state)
+        if isinstance(event, DefaultForfeit):
+            sides = ["white", "black"] if event.side == "both" else [event.side]
+            return self._absent(seq, at, event, sides, "defaulted", state)
+        if isinstance(event, ArbiterDecision):
+            return self._update(event.game, None, at, lambda item: item["state"] == "defaulted",
+                                {"state": "decided"}, state)
+        came = arrival(event)
         if came is not None:
             game, side = came
             changed = self._update(game, side, at, lambda item: item["state"] == "absent",
-                                   {"state": "arrived", "arrived_at": at})
+                                   {"state": "arrived", "arrived_at": at}, state)
             return changed + self._update(game, side, at, lambda item: item["state"] == "defaulted"
-                                          and item.get("arrived_at") is None, {"arrived_at": at})
+                                          and item.get("arrived_at") is None, {"arrived_at": at}, state)
         return []
 
-    def defaulted(self, game: str | None) -> bool:
+    def defaulted(self, game: str | None, state: HallState) -> bool:
         """Whether ``game`` has a defaulted player in an alert (its ``game_ended`` is told there)."""
-        a = self.current.get(self.round_of.get(game or "", ""))
+        a = self.current.get(_round_of(state, game))
         return a is not None and any(i["game"] == game and i["state"] in ("defaulted", "decided")
                                      for i in a.evidence["items"])
 
-    def _absent(self, seq: int, at: int, data: dict, sides: list, state: str) -> list[Alert]:
-        game = data.get("game")
-        rnd = self.round_of.get(game or "", "")
+    def _absent(self, seq: int, at: int, event: PlayerNotAtBoard | DefaultForfeit, sides: list, state_word: str,
+                state: HallState) -> list[Alert]:
+        game = event.game
+        rnd = _round_of(state, game)
         a = self.current.get(rnd)
-        if a is None or a.status != "open":
-            a = self._new_alert(seq, at, KIND, "warning", TITLE, {"round": rnd or None, "items": []})
+        if a is None or a.status != AlertStatus.OPEN:
+            a = self._new_alert(seq, at, KIND, AlertSeverity.WARNING, TITLE, {"round": rnd or None, "items": []})
             self.current[rnd] = a
+        g = state.games.get(game)
         for side in sides:
             if side not in _OTHER:
                 continue
             item = next((i for i in a.evidence["items"] if i["game"] == game and i["side"] == side), None)
             if item is None:
-                item = {"game": game, "board": None if data.get("board") is None else str(data.get("board")),
-                        "side": side, "player": data.get("player"), "state": state, "since": at,
-                        "arrived_at": None, "deadline_ms": None, "result": None, "fine": None,
+                # the player's name: the entry's, else the game's (FIDE Laws 6.7.1: who lost by default)
+                item = {"game": game, "board": str(event.board),
+                        "side": side, "player": g.player(side) if g is not None else None, "state": state_word,
+                        "since": at, "arrived_at": None, "deadline_ms": None, "result": None, "fine": None,
                         "currency": None, "rule": None}
                 a.evidence["items"].append(item)
-            item["state"] = state
+            item["state"] = state_word
             for key in ("deadline_ms", "result", "fine", "currency", "rule"):
-                if data.get(key) is not None:
-                    item[key] = data[key]
-            if data.get("player") and side == data.get("side"):
-                item["player"] = data["player"]
+                if getattr(event, key, None) is not None:
+                    item[key] = getattr(event, key)
+            player = getattr(event, "player", None)
+            if player and side == event.side:
+                item["player"] = player
         a.evidence["items"].sort(key=_board_key)
         return [self._refresh(a, at)]
 
     def _update(self, game: str | None, side: str | None, at: int, which: Callable[[dict], bool],
-                change: dict) -> list[Alert]:
-        a = self.current.get(self.round_of.get(game or "", ""))
-        if a is None or a.status != "open":
+                change: dict, state: HallState) -> list[Alert]:
+        a = self.current.get(_round_of(state, game))
+        if a is None or a.status != AlertStatus.OPEN:
             return []
         hits = [i for i in a.evidence["items"] if i["game"] == game and (side is None or i["side"] == side)
                 and which(i)]
@@ -145,9 +145,15 @@ class RoundPresence:
         items = a.evidence["items"]
         a.count = len(items)
         a.last_at = at
-        a.severity = "action" if any(i["state"] == "defaulted" for i in items) else "warning"
+        a.severity = AlertSeverity.ACTION if any(i["state"] == "defaulted" for i in items) else AlertSeverity.WARNING
         if not any(i["state"] in OPEN_STATES for i in items):
-            a.status = "resolved"
+            a.status = AlertStatus.RESOLVED
             a.resolution = {"by": "players", "at": at, "note": "every listed player is at the board "
                             "or the arbiter has decided"}
         return a
+
+
+def _round_of(state: HallState, game: str | None) -> str:
+    """The round of ``game`` in the state ("" for a game the state does not know)."""
+    g = state.games.get(game or "")
+    return g.round if g is not None else ""

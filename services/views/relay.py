@@ -20,6 +20,7 @@ import io
 
 import chess.pgn
 
+from services.events.vocabulary import Variant
 from services.hall.view_pgn import game_pgn
 
 MAX_GAMES = 100  # games a push may hold (lichess's push API)
@@ -46,7 +47,7 @@ def checked_pgn(game: dict, round_info: dict | None) -> str:
 def round_batches(games: list[dict], round_info: dict | None, max_games: int = MAX_GAMES) -> list[str]:
     """The round's chess games as PGN texts of at most ``max_games`` games each (in board order),
     each game checked by ``checked_pgn``. Checkers games are left out (lichess broadcasts chess)."""
-    texts = [checked_pgn(g, round_info) for g in games if g.get("variant", "chess") == "chess"]
+    texts = [checked_pgn(g, round_info) for g in games if g.get("variant", "chess") == Variant.CHESS]
     return ["\n".join(texts[i:i + max_games]) for i in range(0, len(texts), max_games)]
 
 

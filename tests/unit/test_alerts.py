@@ -1,16 +1,17 @@
 """The arbiters' alert queue (services.views.alerts) folded from log entries."""
 
-from services.views.alerts import AlertQueue
+from alert_feed import FoldedAlerts
 
 CLAIM = {"kind": "threefold", "by_move": None, "evidence": {"plies": [0, 4, 8]}}
 
 
 def test_claim_alert_opens_and_is_closed_by_the_arbiters_decision():
     # FIDE Laws 9.2: the claim goes to the arbiter; the decision is recorded and closes the alert.
-    q = AlertQueue()
+    q = FoldedAlerts()
     [a] = q.apply(10, 1000, "draw_claimable", {"game": "1-1", "board": "1", "ply": 8, "claims": [CLAIM]})
     assert a.status == "open" and a.severity == "action" and a.evidence["claims"][0]["evidence"]["plies"] == [0, 4, 8]
-    changed = q.apply(11, 2000, "draw_claim_decided", {"game": "1-1", "accepted": True, "by": "chief", "alert": 10})
+    changed = q.apply(11, 2000, "draw_claim_decided", {"game": "1-1", "kind": "threefold", "accepted": True,
+                                                       "by": "chief", "alert": 10})
     assert [c.id for c in changed] == [10] and a.status == "resolved" and a.resolution["by"] == "chief"
     assert q.open_alerts() == []
     assert q.actions[0]["type"] == "draw_claim_decided"
@@ -18,15 +19,15 @@ def test_claim_alert_opens_and_is_closed_by_the_arbiters_decision():
 
 def test_claim_lapses_when_the_position_is_gone():
     # F01 (d): "Black has no claim afterwards. The right lapses once the position is gone".
-    q = AlertQueue()
-    q.apply(10, 1, "draw_claimable", {"game": "1-1", "claims": [CLAIM]})
-    changed = q.apply(11, 2, "draw_claimable", {"game": "1-1", "claims": []})
+    q = FoldedAlerts()
+    q.apply(10, 1, "draw_claimable", {"game": "1-1", "board": "1", "claims": [CLAIM]})
+    changed = q.apply(11, 2, "draw_claimable", {"game": "1-1", "board": "1", "claims": []})
     assert changed[0].status == "lapsed" and q.open_alerts() == []
 
 
 def test_automatic_endings_alert_but_arbiter_results_do_not():
     # FIDE Laws 9.6: fivefold and 75 moves end the game; the arbiter is still told.
-    q = AlertQueue()
+    q = FoldedAlerts()
     [a] = q.apply(5, 1, "game_ended", {"game": "1-2", "result": "1/2-1/2", "termination": "fivefold_repetition",
                                        "by": "rules"})
     assert "9.6.1" in a.title
@@ -34,12 +35,13 @@ def test_automatic_endings_alert_but_arbiter_results_do_not():
 
 
 def test_result_decision_closes_action_alerts_and_devices_coming_back_close_offline():
-    q = AlertQueue()
-    q.apply(1, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e3"})
-    q.apply(2, 1, "device_offline", {"board": "4", "device": "clock"})
-    assert [a.id for a in q.open_alerts()] == [1, 2]  # action before warning
-    q.apply(3, 2, "arbiter_decision", {"game": "1-1", "result": "0-1", "termination": "arbiter", "by": "chief"})
-    q.apply(4, 3, "device_online", {"board": "4", "device": "clock"})
+    q = FoldedAlerts()  # board 4's game in play: its clock going offline is a warning
+    q.apply(1, 0, "round_started", {"round": "1", "games": [{"id": "1-1", "board": "1"}, {"id": "1-4", "board": "4"}]})
+    q.apply(2, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e3"})
+    q.apply(3, 1, "device_offline", {"board": "4", "device": "clock"})
+    assert [a.id for a in q.open_alerts()] == [2, 3]  # action before warning
+    q.apply(4, 2, "arbiter_decision", {"game": "1-1", "result": "0-1", "termination": "arbiter", "by": "chief"})
+    q.apply(5, 3, "device_online", {"board": "4", "device": "clock"})
     assert q.open_alerts() == []
 
 
@@ -47,8 +49,9 @@ def test_a_device_offline_after_its_boards_game_is_over_is_no_alert():
     """A new user's run: once the round was over every board raised "Device offline" (the boards
     put away, switched off). Offline during play is a warning; after the board's game ended it is
     not; a board's next game (a match's game 2) makes it count again."""
-    q = AlertQueue()
-    q.apply(1, 1, "round_started", {"round": "1", "games": [{"id": "1-1", "board": "1"}, {"id": "1-2", "board": "2"}]})
+    q = FoldedAlerts()
+    q.apply(1, 1, "round_started", {"round": "1", "games": [{"id": "1-1", "board": "1"}, {"id": "1-1b", "board": "1"},
+                                                           {"id": "1-2", "board": "2"}]})
     q.apply(2, 5, "game_ended", {"game": "1-1", "board": "1", "result": "1-0", "termination": "resignation"})
     assert q.apply(3, 6, "device_offline", {"board": "1", "device": "board"}) == []
     [a] = q.apply(4, 7, "device_offline", {"board": "2", "device": "board"})  # 1-2 still in play
@@ -61,7 +64,7 @@ def test_a_device_offline_after_its_boards_game_is_over_is_no_alert():
 def test_moves_after_the_end_are_not_illegal_move_alerts():
     # After the end the pieces are put away or placed for the result signal (field case F07): the
     # gateway refuses them ("game over") but the arbiter is not alerted.
-    q = AlertQueue()
+    q = FoldedAlerts()
     assert q.apply(1, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "game over"}) == []
     assert q.apply(2, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e3"})
 
@@ -74,7 +77,7 @@ def rejected(board, reason="not JSON: Expecting value", device="board", seq=None
 def test_repeated_malformed_messages_from_one_device_make_one_alert_with_a_count():
     """The review: ~30 bad messages made 52 separate "Malformed device message" alerts. Repeats from
     the same board and device fold into its one open alert, counted; the latest message is the evidence."""
-    q = AlertQueue()
+    q = FoldedAlerts()
     [first] = q.apply(1, 100, "message_rejected", rejected("3"))
     for seq in range(2, 31):
         assert q.apply(seq, 100 + seq, "message_rejected", rejected("3", reason=f"bad field seq #{seq}")) == [first]
@@ -91,7 +94,7 @@ def test_repeated_malformed_messages_from_one_device_make_one_alert_with_a_count
 
 
 def test_a_handled_malformed_alert_is_not_reopened_by_the_next_message():
-    q = AlertQueue()
+    q = FoldedAlerts()
     q.apply(1, 1, "message_rejected", rejected("3"))
     q.apply(2, 2, "alert_resolved", {"alert": 1, "by": "chief"})
     [again] = q.apply(3, 3, "message_rejected", rejected("3"))
@@ -99,7 +102,7 @@ def test_a_handled_malformed_alert_is_not_reopened_by_the_next_message():
 
 
 def test_other_alerts_are_not_grouped():
-    q = AlertQueue()
+    q = FoldedAlerts()
     q.apply(1, 1, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e3"})
     q.apply(2, 2, "move_rejected", {"game": "1-1", "board": "1", "reason": "illegal move: e1e4"})
     assert [a.count for a in q.open_alerts()] == [1, 1]
@@ -140,7 +143,7 @@ classical = "40/5400+30:1800+30"
         d.clock("1", "press", 5_400_000, 5_400_000, "black" if mover == "white" else "white", after_ms=1)
     disagreements = d.of("clock_disagreement")
     assert len(disagreements) == 80 and {e["kind"] for e in disagreements} == {"time"}
-    q = AlertQueue()
+    q = FoldedAlerts()
     for seq, (t, data) in enumerate(d.entries, start=1):
         q.apply(seq, d.stamps[seq - 1], t, data)
     [alert] = [a for a in q.open_alerts() if a.kind == "clock_disagreement"]

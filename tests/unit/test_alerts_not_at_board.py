@@ -11,7 +11,7 @@ from pathlib import Path
 
 from referee_harness import Referee, played
 from services.regulations.tournament_file import load_tournament
-from services.views.alerts import AlertQueue
+from alert_feed import FoldedAlerts
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 MIN = 60_000
@@ -23,7 +23,7 @@ class Hall:
     def __init__(self, boards: int = 3):
         t = load_tournament((EVENTS / "us-championship-2023.toml").read_text(), "us-championship-2023.toml")
         self.start = t.round(1).start_ms
-        self.referee, self.queue, self.seq = Referee(t), AlertQueue(), 0
+        self.referee, self.queue, self.seq = Referee(t), FoldedAlerts(), 0
         games = [{"id": f"1-{b}", "board": str(b), "round": "1", "white": f"Player {2 * b - 1:02d}",
                   "black": f"Player {2 * b:02d}", "variant": "chess", "kind": t.kind} for b in range(1, boards + 1)]
         self.observe("round_started", {"round": "1", "games": games}, self.start - MIN)

@@ -28,6 +28,7 @@ from test_stray_seq import firouzja_nakamura
 
 from services.views.alert_evidence import evidence_words
 from services.views.alert_since import GAP_ARRIVED_TITLE, GAP_LOST_TITLE, RELEASED_TITLES
+from alert_feed import FoldedAlerts
 from services.views.alerts import ALERTING, AlertQueue
 
 HOLD_MS = 5000  # the gateway's default hold for a missing seq (docs/protocol.md)
@@ -38,7 +39,7 @@ ALERT_GAP_TITLE = ALERTING["seq_gap"][1]  # unchanged while messages are missing
 
 def queue_of(d: Driver, upto: int | None = None) -> AlertQueue:
     """The arbiters' queue folded from the log as stored (JSON text), as a restarted dashboard does."""
-    q = AlertQueue()
+    q = FoldedAlerts()
     rows = list(zip(d.entries, d.stamps))[:upto]
     for seq, ((t, data), at) in enumerate(rows, start=1):
         q.apply(seq, at, t, json.loads(json.dumps(data)))
@@ -189,7 +190,7 @@ def test_the_queue_folded_live_equals_the_queue_of_a_restarted_dashboard():
     """Folded entry by entry as they came (the live desk) or from the whole log at once (a restart):
     the same alerts, saying the same."""
     d, _ = stray_jump(rounds=2)
-    live = AlertQueue()
+    live = FoldedAlerts()
     for seq, ((t, data), at) in enumerate(zip(d.entries, d.stamps), start=1):
         live.apply(seq, at, t, data)
     assert [a.to_json() for a in live.alerts.values()] == [a.to_json() for a in queue_of(d).alerts.values()]

@@ -23,6 +23,7 @@ import asyncio
 import html.parser
 import re
 import threading
+from pathlib import Path
 from importlib import resources
 
 import httpx
@@ -379,11 +380,13 @@ class _InlineFinder(html.parser.HTMLParser):
             self.found.append(f"{tag} javascript: URL")
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in resources.files("dashboard").joinpath("templates").iterdir()
-                                        if p.name.endswith(".html")))
+TEMPLATES = Path(str(resources.files("dashboard").joinpath("templates")))
+
+
+@pytest.mark.parametrize("name", sorted(str(p.relative_to(TEMPLATES)) for p in TEMPLATES.rglob("*.html")))
 def test_pages_have_no_inline_script_or_style_so_the_csp_needs_no_unsafe_inline(name):
     finder = _InlineFinder()
-    finder.feed(resources.files("dashboard").joinpath("templates", name).read_text("utf-8"))
+    finder.feed((TEMPLATES / name).read_text("utf-8"))
     assert finder.found == []
 
 

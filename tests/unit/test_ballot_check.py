@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 
 from gateway.hall import HELD
-from services.views.alerts import AlertQueue
+from alert_feed import FoldedAlerts
 from services.regulations.checkers_match import ballot_deviation
 from services.rules.checkers_pdn import replay
 from tests.unit.test_gateway_match import GAME_25, Gateway
@@ -79,7 +79,7 @@ def test_the_gateway_refuses_a_move_off_the_ballot_and_holds_the_board(shared_da
     assert rejected["ballot"]["ballot"] == 15 and "Red's first balloted move is made" in rejected["rule"]
     assert gw.entries("move_played") == []
     # the referee is told: the alert names the deviation
-    queue = AlertQueue()
+    queue = FoldedAlerts()
     (alert,) = queue.apply(9, 0, "move_rejected", rejected)
     assert (alert.severity, alert.title) == ("action", "Move off the ballot")
     # F05: held until the balloted move is played; another legal move does not lift the hold

@@ -77,7 +77,7 @@ class Socket:
 def idle_client(hub: Hub, spec: str | None = None):
     c = hub.add(parse(spec) if spec else None)
     c.direct = Socket()
-    c.idle = True  # as live._write sets it while it waits with nothing queued
+    c.idle = True  # as ws_feed.write_feed sets it while it waits with nothing queued
     return c
 
 

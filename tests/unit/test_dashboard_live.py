@@ -288,7 +288,8 @@ async def test_a_stale_board_client_gets_a_cut_snapshot(round5):
     from dashboard.boardspec import parse
     from dashboard.feed import Feed
     from dashboard.hub import Hub
-    from dashboard.live import _Cut, _write
+    from dashboard.live import _Cut
+    from dashboard.ws_feed import write_feed
     from services.eventlog.base import Entry
 
     hub = Hub(cap=4)
@@ -306,7 +307,7 @@ async def test_a_stale_board_client_gets_a_cut_snapshot(round5):
         async def send_text(self, text):
             sent.append(text)
 
-    task = asyncio.create_task(_write(Socket(), _Cut(feed, boards), client, [], 0))
+    task = asyncio.create_task(write_feed(Socket(), _Cut(feed, boards), client, [], 0))
     await eventually_async(lambda: sent, 5)
     task.cancel()
     assert len(sent) == 1

@@ -71,7 +71,7 @@ def test_any_selection(big):
 
 
 @pytest.mark.parametrize("spec, reason", [("5-2", "boards: range 5-2 is backwards"),
-                                           ("x-y", "boards: &#x27;x-y&#x27; is not a range"),
+                                           ("x-y", "boards: &#39;x-y&#39; is not a range"),  # escaped (Jinja2's autoescape)
                                            ("", "boards: empty list")])
 def test_a_bad_selection_is_a_400_with_the_reason(big, spec, reason):
     page = big.get("/", params={"boards": spec})

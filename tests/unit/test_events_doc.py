@@ -45,6 +45,7 @@ def test_the_records_round_trip_what_they_write():
 
 
 def _example(kind):
+    import enum
     import typing
 
     origin = typing.get_origin(kind)
@@ -56,6 +57,8 @@ def _example(kind):
         return True
     if origin is typing.Literal:
         return typing.get_args(kind)[0]
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):  # a closed set of the vocabulary
+        return next(iter(kind)).value
     if origin in (list,):
         return []
     if origin in (dict,) or kind is dict:

@@ -18,7 +18,8 @@ from hall_driver import Driver
 
 from dashboard.arbiter.actions import ActionError, build
 from services.regulations.tournament_file import load_tournament
-from services.views.alerts import STOOD_TITLE, AlertQueue
+from alert_feed import FoldedAlerts
+from services.views.alerts import STOOD_TITLE
 from services.views.spectator import SpectatorView
 
 MIN = 60_000
@@ -72,7 +73,7 @@ def test_f05_the_press_completes_the_illegal_move_and_two_minutes_are_proposed()
         "white", "illegal_move", "illegal_move", 1, "black", 120_000, False)
     assert (p["law"], p["move"], p["time_class"], p["ply"]) == ("FIDE Laws 7.5.1, 7.5.5", "e1e3", "standard", 2)
     assert d.hall.state.games["1-1"].offences == {"white": {"illegal_move": 1}, "black": {}}
-    queue = AlertQueue()
+    queue = FoldedAlerts()
     for seq, (t, data) in enumerate(d.entries, start=1):
         queue.apply(seq, 0, t, data)
     alert = next(a for a in queue.open_alerts() if a.kind == "penalty_proposed")
@@ -252,7 +253,7 @@ def test_a_record_with_an_illegal_move_that_stood_is_shown_and_exported():
     assert pgn.headers["FEN"] == game["stood"][0]["fen"]
     assert pgn.headers["IllegalMoveStood"] == "e4 e5 Ke3(illegal) (FIDE Laws A.5.2)"
     assert [m.uci() for m in pgn.mainline_moves()] == ["b8c6"]
-    queue = AlertQueue()
+    queue = FoldedAlerts()
     for seq, (t, data) in enumerate(d.entries, start=1):
         queue.apply(seq, 0, t, data)
     assert STOOD_TITLE in [a.title for a in queue.open_alerts()]

@@ -14,7 +14,7 @@ from hall_driver import Driver
 
 from dashboard.arbiter.actions import build
 from gateway.hall import GAME_OVER
-from services.views.alerts import AlertQueue
+from alert_feed import FoldedAlerts
 from services.views.spectator import SpectatorView
 
 LOCKED = "4k3/8/8/1p1p1p1p/1P1P1P1P/8/8/4K3 w - - 0 40"  # pawns rammed on b, d, f, h: no king crosses
@@ -99,7 +99,7 @@ def test_a_move_into_a_dead_position_ends_the_game_with_both_verdicts():
     assert {s: (v["verdict"], v["reason"]) for s, v in end["evidence"].items()} == {
         "white": ("unwinnable", "blocked"), "black": ("unwinnable", "blocked")}
     assert d.move("1", "e8d8").feedback[0][1]["reason"] == GAME_OVER
-    queue = AlertQueue()
+    queue = FoldedAlerts()
     for seq, (t, data) in enumerate(d.entries, start=1):
         queue.apply(seq, 0, t, data)
     assert [a.title for a in queue.open_alerts()] == ["Game drawn: dead position (FIDE Laws 5.2.2)"]

@@ -136,13 +136,13 @@ def test_a_flag_in_game_one_forfeits_game_two_which_is_never_begun():
 
 def test_the_arbiters_are_told_of_the_match_forfeit():
     # DESIGN.md: arbiters "must be told at once when ... a flag fell"; here the flag costs two games
-    from services.views.alerts import AlertQueue
+    from alert_feed import FoldedAlerts
 
     gw = Gateway()
     gw.clock("start", 90 * MIN, 90 * MIN, "black")
     gw.send("move", {"move": "9-13"})
     gw.clock("pause", 90 * MIN, 0, None)  # the clock stops itself showing Black (Chinook) at 0
-    queue = AlertQueue()
+    queue = FoldedAlerts()
     for seq, (type_, data) in enumerate(gw.log, start=1):
         queue.apply(seq, seq, type_, data)
     kinds = {a.kind: a for a in queue.open_alerts()}

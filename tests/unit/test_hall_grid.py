@@ -19,7 +19,7 @@ from replay_entries import game_entries, round_started
 from services.events import decode
 from services.state import HallState
 from services.views.alert_evidence import evidence_words, move_text, ply_label
-from services.views.alerts import AlertQueue
+from alert_feed import FoldedAlerts
 from services.views.hall_grid import hall_rows
 
 
@@ -36,7 +36,8 @@ def round_1(shared_data) -> list[chess.pgn.Game]:
 
 class Hall:
     def __init__(self):
-        self.state, self.queue, self.seq = HallState(), AlertQueue(), 0
+        self.state, self.seq = HallState(), 0
+        self.queue = FoldedAlerts(self.state, folded=True)
 
     def add(self, type: str, data: dict, at: int) -> None:
         self.seq += 1

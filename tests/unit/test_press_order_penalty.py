@@ -23,7 +23,8 @@ from test_gateway_illegal_moves import act, f05
 from test_press_order import START_MS, source_games
 
 from devices.station import FAULT_PLY, _illegal_move
-from services.views.alerts import WITHDRAWN_APPLIED_TITLE, WITHDRAWN_TITLE, AlertQueue
+from alert_feed import FoldedAlerts
+from services.views.alerts import WITHDRAWN_APPLIED_TITLE, WITHDRAWN_TITLE
 
 REORDERED = "illegal, press, replacement"  # the replacement's board message behind its press
 ORDINARY = "illegal, press, replacement, press"  # the press completed the illegal move (7.5.1)
@@ -64,9 +65,9 @@ def play(game: chess.pgn.Game, faults: dict[int, str], upto: int | None = None) 
     return d, at_press
 
 
-def queue_of(d: Driver) -> AlertQueue:
+def queue_of(d: Driver) -> FoldedAlerts:
     """The arbiters' alert queue over the log so far."""
-    queue = AlertQueue()
+    queue = FoldedAlerts()
     for seq, ((t, data), at) in enumerate(zip(d.entries, d.stamps), start=1):
         queue.apply(seq, at, t, data)
     return queue

@@ -21,7 +21,7 @@ from dashboard.app import create_app
 from dashboard.arbiter.actions import ActionError, build
 from dashboard.arbiter.auth import Account, Accounts, hash_password
 from services.eventlog.memory import MemoryLog
-from services.views.alerts import AlertQueue
+from alert_feed import FoldedAlerts
 from referee_harness import Referee as Enforcer
 from referee_harness import played
 from services.regulations.clock_rules import TIME_TROUBLE_RULE
@@ -151,7 +151,7 @@ def test_call_time_trouble_refused_for_chess_ended_games_and_bad_sides():
 
 
 def test_the_call_answers_that_sides_alert_and_is_a_recorded_action():
-    q = AlertQueue()
+    q = FoldedAlerts()
     alert = {"game": "2-1", "board": "1", "side": "white", "player": "Chinook", "left_ms": 5 * MIN,
              "threshold_ms": 5 * MIN, "rule": TIME_TROUBLE_RULE}
     [a] = q.apply(5, 1000, "time_trouble_impending", alert)

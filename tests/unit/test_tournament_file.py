@@ -215,3 +215,35 @@ def test_a_misspelt_setting_anywhere_is_refused_with_its_line(edit, field):
     assert err.value.field == field and "unknown setting" in str(err.value)
     assert err.value.line == next(i for i, line in enumerate(text.splitlines(), 1)
                                   if line.strip().startswith(field.rsplit(".", 1)[-1].split("]")[-1] + " ="))
+
+
+def test_the_rules_table_takes_every_quotable_setting():
+    # model.RULE_KEYS names the settings whose rule a file may quote (docs/tournament-file.md);
+    # [regulations.rules] (file_schema.Rules) takes exactly those.
+    from services.regulations.file_schema import Rules
+    from services.regulations.model import RULE_KEYS
+
+    assert Rules.__struct_fields__ == RULE_KEYS
+
+
+@pytest.mark.parametrize("edit, field, problem", [
+    # an unknown table is named by its header's line
+    (lambda t: t.replace("[tournament]\n", "[tourney]\nname = \"x\"\n[tournament]\n", 1), "tourney",
+     "unknown section"),
+    # an item of a list inside a table: the list's key and line, the item counted from 1
+    (lambda t: t.replace('order = ["DE", "BPG", "KS", "SB", "WON"]', 'order = ["DE", 5]'),
+     "regulations.tiebreaks.order", "item 2: must be text, not 5"),
+    (lambda t: t.replace('rule = "Rule 2: \\"Player may', 'rule = " "\n# "Rule 2: \\"Player may'),
+     "regulations.draw_offers.rule",
+     "a quoted rule must not be empty"),
+    (lambda t: t.replace("start_no = 2\n", "start_no = 1\n", 1), "players[1].start_no",
+     "starting rank 1 is used twice"),
+])
+def test_a_broken_setting_names_its_own_line(edit, field, problem):
+    original = (EVENTS / "us-championship-2023.toml").read_text()
+    text = edit(original)
+    with pytest.raises(TournamentFileError) as err:
+        load_tournament(text, "us.toml")
+    # the line named is the one the edit changed
+    line = next(i for i, (a, b) in enumerate(zip(text.splitlines(), original.splitlines()), 1) if a != b)
+    assert (err.value.field, err.value.line) == (field, line) and problem in err.value.problem

@@ -1,0 +1,127 @@
+"""The frame every arbiter action is built in: the ``Action`` Struct (tagged by its ``action``
+field), the ``Context`` it is checked against, the registry of actions, and the one reader that
+turns a request body into an action or an ``ActionError`` naming the field and the problem.
+
+A field's ``msgspec.Meta(description=...)`` is its error text (``services.struct_errors``: a
+phrase completed with ", not VALUE", or a template with ``{value!r}``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, TypeVar, Union
+
+import msgspec
+from msgspec import Meta
+
+from services.rules.base import Side
+from services.struct_errors import refusal
+
+
+class ActionError(ValueError):
+    """A bad action request; ``str()`` says which field and why (HTTP 400)."""
+
+
+Note = Annotated[str, Meta(description="must be text")]
+GameId = Annotated[str, Meta(description="must be a game's id, as text (round-board, e.g. \"3-12\")")]
+SideName = Annotated[Side, Meta(description="must be white or black")]
+Count = Annotated[int, Meta(description="must be a whole number")]
+
+
+class Action(msgspec.Struct, tag_field="action", kw_only=True, frozen=True):
+    """One arbiter action as posted: ``{"action": NAME, ...fields}``. ``note`` (text, kept up to
+    2,000 characters) and ``alert`` (the alert it answers; the route checks it exists) may come
+    with any action. A subclass is one action: its ``tag`` is the name, its fields are the body,
+    its docstring cites the rule, and ``entries`` builds the log entries or raises ActionError."""
+
+    note: Note | None = None
+    alert: Annotated[int, Meta(description="must be an alert's number (GET /api/arbiter/alerts)")] | None = None
+
+    NAME: ClassVar[str] = ""
+
+    def entries(self, ctx: Context) -> list[tuple[str, dict]]:
+        """The ``(type, data)`` entries this action records. Raises ActionError."""
+        raise NotImplementedError
+
+
+A = TypeVar("A", bound=type[Action])
+ACTIONS: dict[str, type[Action]] = {}
+"""Every action by its name (``action`` in the body), in the order registered."""
+
+
+def action(cls: A) -> A:
+    """Class decorator: register an Action subclass under its ``tag`` (the union ``decode`` reads)."""
+    name = cls.__struct_config__.tag
+    if not isinstance(name, str) or name in ACTIONS:
+        raise TypeError(f"{cls.__name__}: an action needs a tag of its own (got {name!r})")
+    cls.NAME = name
+    ACTIONS[name] = cls
+    _union.cache_clear()
+    return cls
+
+
+@dataclass(frozen=True)
+class Context:
+    """What an action is checked against. ``by``: the arbiter's login; ``games``: id -> GAME
+    (``services.views.spectator``) of any round of the event, as it stands now; ``state``: the
+    folded ``HallState`` (the round tools read its tournament, players and rounds), or None."""
+
+    by: str
+    games: Mapping[str, dict]
+    state: Any = None
+
+    def game(self, gid: str | None) -> dict:
+        """The GAME ``gid``; ActionError when the event has none."""
+        if not gid:
+            raise ActionError("game: is missing")
+        g = self.games.get(gid)
+        if g is None:
+            raise ActionError(f"game: no game {gid!r} in this tournament")
+        return g
+
+    def base(self, act: Action, g: dict | None = None) -> dict:
+        """The fields every entry of ``act`` carries: ``by``, the game and its board, the note."""
+        d: dict[str, Any] = {"by": self.by}
+        if g is not None:
+            d.update(game=g["id"], board=str(g["board"]))
+        if act.note:
+            d["note"] = act.note[:2000]
+        return d
+
+
+@functools.lru_cache(maxsize=1)
+def _union() -> Any:
+    return Union[tuple(ACTIONS.values())]  # noqa: UP007 - a union built at run time
+
+
+def decode(body: bytes | str) -> Action:
+    """The action a request body (JSON) posts. Raises ActionError: not JSON, not an object, an
+    unknown action, a field missing or of the wrong kind (naming the field and the problem)."""
+    try:
+        raw = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        raise ActionError("the body must be JSON") from None
+    return convert(raw)
+
+
+def convert(raw: Any) -> Action:
+    """The action a decoded body (a dict) posts; an empty text or null counts as left out (a form's
+    empty field). Numbers may come as digits in text (a form's). Raises ActionError as ``decode``."""
+    if not isinstance(raw, dict):
+        raise ActionError("the body must be a JSON object")
+    given = {k: v for k, v in raw.items() if v is not None and v != ""}
+    try:
+        return msgspec.convert(given, _union(), strict=False)
+    except msgspec.ValidationError as exc:
+        raise ActionError(_explain(exc, given)) from None
+
+
+def _explain(exc: msgspec.ValidationError, given: dict) -> str:
+    """msgspec's refusal of ``given`` in the field's words: "side: must be white or black, not 'red'"."""
+    cls = ACTIONS.get(given.get("action", ""))
+    why = refusal(exc, given, cls if cls is not None else _union())
+    if why.path == ("action",):
+        return "action: is missing" if "action" not in given else f"unknown action {given['action']!r}"
+    return f"{why.where}: {why.problem}" if why.path else why.problem
