@@ -127,9 +127,10 @@ async def arbiter_page(request: Request) -> Response:
     """``GET /arbiter``: the arbiter's console (it logs in from the page itself)."""
     r = request.app.state.feed.live.view.round or {}  # the console sees the hall live
     event = r.get("event") or "Tournament"
+    accounts = getattr(request.app.state, "accounts", None)
     return page(request, "arbiter.html", event=event, title=f"{event} - arbiter",
                 round_label=f"Round {r['round']}" if r.get("round") else "", csrf_token=security.csrf_token(request),
-                print_views=printing.VIEWS)
+                print_views=printing.VIEWS, no_logins=accounts is None or not accounts.by_login)
 
 
 async def _favicon(request: Request) -> RedirectResponse:

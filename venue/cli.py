@@ -14,6 +14,8 @@ Subcommands::
     venue pair ...        (venue.pair.main)
     venue tiebreaks ...   (venue.tiebreaks.main)
     venue export ...      (venue.export.main: PGN or TRF of a tournament from its log)
+    venue round pair|swap|publish|start|show N --store URL --tournament SLUG  (venue.round.main)
+    venue players import FILE|add NAME|list --store URL --tournament SLUG   (venue.players.main)
     venue broadcast lichess --round-id ID --store URL --tournament SLUG  (venue.broadcast.main: pushes)
     venue hash-password   (an argon2 hash for [[arbiters]] in a tournament file)
 
@@ -24,6 +26,7 @@ store unreachable, missing or unreadable file, busy port): one line on stderr, n
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 
 # devices.station.FAULTS (kept here so the parser needs no MQTT client; a unit test keeps them equal)
@@ -124,14 +127,32 @@ def parser() -> argparse.ArgumentParser:
 
     add_arguments(kinds.add_parser("livechess", help="DGT LiveChess's local websocket API -> the device protocol"))
 
+    p.venue_commands = sub.choices  # type: ignore[attr-defined]  # for _parse: each command's own parser
     sub.add_parser("pair", allow_abbrev=False, help="pair a round (venue pair --help)", add_help=False)
     sub.add_parser("tiebreaks", allow_abbrev=False, help="standings with tie-breaks (venue tiebreaks --help)", add_help=False)
     sub.add_parser("export", allow_abbrev=False, help="PGN or TRF of a tournament from its log (venue export --help)",
                    add_help=False)
+    sub.add_parser("round", allow_abbrev=False, help="pair, change, publish and start a round on a running store "
+                   "(venue round --help)", add_help=False)
+    sub.add_parser("players", allow_abbrev=False, help="register or import players on a running store "
+                   "(venue players --help)", add_help=False)
     sub.add_parser("hash-password", allow_abbrev=False, help="an argon2 hash for [[arbiters]] password_hash", add_help=False)
     sub.add_parser("broadcast", allow_abbrev=False, help="push a round to a lichess broadcast (venue broadcast lichess --help)",
                    add_help=False)
     return p
+
+
+def _parse(p: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``argv`` parsed; an option the subcommand does not have is refused with the subcommand's
+    usage and the closest option it has (argparse alone answers with the top-level usage)."""
+    args, extra = p.parse_known_args(argv)
+    if extra:
+        sub = p.venue_commands.get(args.command) if args.command else None  # type: ignore[attr-defined]
+        target = sub or p
+        options = [o for a in target._actions for o in a.option_strings]
+        close = difflib.get_close_matches(extra[0].split("=", 1)[0], options, n=1)
+        target.error(f"unrecognized arguments: {' '.join(extra)}" + (f" (did you mean {close[0]}?)" if close else ""))
+    return args
 
 
 def _mqtt(p: argparse.ArgumentParser) -> None:
@@ -204,7 +225,7 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] in ("pair", "tiebreaks", "export", "broadcast"):
+    if args_list and args_list[0] in ("pair", "tiebreaks", "export", "broadcast", "round", "players"):
         return _passthrough(args_list[0], args_list[1:])
     from venue.serve import CliError  # the web stack, loaded only by the commands that run it
 
@@ -213,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             from venue.tournament import hash_password_main
 
             return hash_password_main(args_list[1:])
-        args = parser().parse_args(args_list)
+        args = _parse(parser(), args_list)
         if args.command is None:
             parser().print_help()
             return 2

@@ -137,7 +137,7 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
                 logins = "VENUE_ARBITERS" in os.environ
                 out(f"  arbiters     {url}/arbiter"
                     + ("" if logins else "   (set VENUE_ARBITERS=login:password to log in)"))
-                out("Ctrl-C to stop.")
+                out(STOPS_WHEN_DONE if exit_when_done else "Ctrl-C to stop.")
                 sim = _task(stack, simulate(mqtt_url, TOURNAMENT, text, speed=speed, kind=kind),
                             "simulators")
                 await _watch_while_running(watch(app.state.feed.view, out),
@@ -150,6 +150,9 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
         finally:
             await log.close()
     return 0
+
+
+STOPS_WHEN_DONE = "Stops when the round is over (--exit-when-done); Ctrl-C stops it sooner."
 
 
 async def _watch_while_running(watcher, tasks: dict[str, asyncio.Task]) -> None:

@@ -43,7 +43,7 @@ from pathlib import Path
 
 from services.events import ArmageddonScheduled, DrawClaimReported, DrawOfferRefused
 from services.events.vocabulary import GameStatus, Variant
-from venue.demo import ROUND_FILE, _task, wall_clock, watch
+from venue.demo import ROUND_FILE, STOPS_WHEN_DONE, _task, wall_clock, watch
 from venue.demo_workdir import demo_workdir
 from venue.serve import CliError, dashboard_at, gateway_ready
 from venue.tournament import missing_passwords
@@ -220,7 +220,7 @@ async def run_tournament_demo(path: str, speed: float = 60.0, host: str = "127.0
                 await gateway_ready(gateway, gateway_task)
                 url, app = await stack.enter_async_context(
                     dashboard_at(log, host, port, clock_rate=speed, accounts=accounts))
-                _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts)
+                _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts, exit_when_done)
                 sim = _task(stack, play_scripts(mqtt_url, t.slug, scripts, speed=speed, kind=kind),
                             "simulators")
                 waiting = await _play_round(app.state.feed.view, log, sim, gateway_task, out)
@@ -279,7 +279,7 @@ async def _open_games(view, log) -> list[str]:
             for g in view.games() if g["status"] != GameStatus.ENDED]
 
 
-def _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts) -> None:
+def _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts, exit_when_done=False) -> None:
     games = setup["games"]
     boards = len({g["board"] for g in games})
     what = f"{boards} boards" if boards == len(games) else f"{boards} matches of two games"
@@ -298,4 +298,4 @@ def _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, acco
         out(f"               set {name} to let that arbiter of the file log in")
     out(f"  API          {url}/api/games   standings {url}/api/standings")
     out(f"  MQTT broker  {mqtt_url} (embedded)   event log {store}")
-    out("Ctrl-C to stop.")
+    out(STOPS_WHEN_DONE if exit_when_done else "Ctrl-C to stop.")

@@ -103,18 +103,20 @@ def check_port(host: str, port: int) -> None:
 
 
 @contextlib.asynccontextmanager
-async def writing(log, boards: str, owner: str):
+async def writing(log, boards: str, owner: str,
+                  hint: str = "stop it first, or give this one other boards (--boards)"):
     """Hold this gateway's writer lease on ``boards`` (a SPEC, or ``*``) of ``log`` while the block
     runs (``services.eventlog.writers``): CliError at once when another live gateway writes some of
     these boards; renewed in the background; released on a clean stop (a process killed with -9
-    leaves it to lapse, and its restart takes it over after one renewal period)."""
+    leaves it to lapse, and its restart takes it over after one renewal period). ``hint``: what the
+    refusal advises (``venue serve`` writes every board: it has no ``--boards`` to offer)."""
     from services.eventlog.writers import WriterConflict
 
     lease = log.writer_lease(boards, owner)
     try:
         await lease.claim()
     except WriterConflict as exc:
-        raise CliError(f"{exc}: stop it first, or give this one other boards (--boards)") from None
+        raise CliError(f"{exc}: {hint}") from None
 
     async def renewing() -> None:
         from services.eventlog.writers import RENEW_S
@@ -133,6 +135,12 @@ async def writing(log, boards: str, owner: str):
             await renewer
         with contextlib.suppress(Exception):
             await lease.release()
+
+
+SERVE_LEASE_HINT = ("stop it first (venue serve writes every board and has no --boards; a shard of the hall is a "
+                    "venue gateway --boards SPEC, on a Redis store)")
+"""What ``venue serve`` advises when another process writes its boards (issue 27: it suggested
+``--boards``, which only ``venue gateway`` has)."""
 
 
 def raise_open_files() -> int:
@@ -390,8 +398,12 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
     log = await open_store(store, slug)
     gateway_task = None
     try:
-        async with writing(log, "*", f"venue serve on {socket.gethostname()} (pid {os.getpid()})"):
+        async with writing(log, "*", f"venue serve on {socket.gethostname()} (pid {os.getpid()})", SERVE_LEASE_HINT):
             started = await prepare(log, t, round_path, variant, start_ms, accept_changes)
+            if t is None and await _log_is_empty(log):
+                print(f"venue serve: warning: the event log of {slug!r} in {redact(store)} is empty and no tournament "
+                      f"file or round was given: the hall stays empty until a round is set up; {await _held(store, slug)}",
+                      flush=True)
             gateway = Gateway(log, mqtt, slug, tournament=t)
             gateway_task = asyncio.create_task(gateway.run(), name="gateway")
             await gateway_ready(gateway, gateway_task)
@@ -508,12 +520,23 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int, *,
                 # the gateway: say so, rather than serve an empty hall in silence.
                 print(f"venue dashboard: warning: the event log of {slug!r} in {redact(store)} is empty: "
                       "the pages stay empty until a gateway writes to this same store and "
-                      "tournament (check the store URL, its database number and the slug)", flush=True)
+                      f"tournament (check the store URL, its database number and the slug); "
+                      f"{await _held(store, slug)}", flush=True)
             print("Ctrl-C to stop.", flush=True)
             await _forever()
         return 0
     finally:
         await log.close()
+
+
+async def _held(store: str, slug: str) -> str:
+    """What the store holds besides ``slug``, in words (``services.eventlog.stores.naming``)."""
+    from services.eventlog.stores import naming, tournaments
+
+    try:
+        return naming(slug, [t for t in await tournaments(store) if t != slug])
+    except Exception as exc:  # the listing is advice: a store that cannot list says so, nothing stops
+        return f"the store's tournaments cannot be listed ({exc})"
 
 
 async def _log_is_empty(log) -> bool:

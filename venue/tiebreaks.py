@@ -1,9 +1,11 @@
-"""``venue tiebreaks FILE.trf --system round-robin|swiss --tiebreaks PTS,DE,BPG,KS,SB,WON``
+"""``venue tiebreaks FILE.trf --system round-robin|swiss --tiebreaks PTS,DE,BPG,KS,SB,WON [--tsv]``
 
-Prints the tie-break table of a TRF file in the TSV format of ../shared/data/tiebreaks: a header
-``StartNo  Rank  <tie-break> ...``, then one line per player in start-number order, values printed with
-the fixtures' decimals. Exit status 0 on success, 2 on a usage error, an unreadable or broken file, or an
-unknown tie-break (the message names the line and field, or the tie-break).
+Prints the standings of a TRF file with its tie-breaks: one line per player in standings order (rank,
+then start number), ``Rank  StartNo  Name  <tie-break> ...``, values with the fixtures' decimals, and
+a note saying why an ARO is blank where one is. ``--tsv``: the TSV format of ../shared/data/tiebreaks
+instead (``StartNo  Rank  <tie-break> ...`` in start-number order, no names), for programs. Exit status
+0 on success, 2 on a usage error, an unreadable or broken file, or an unknown tie-break (the message
+names the line and field, or the tie-break).
 
 Also runnable as ``python -m venue.tiebreaks``.
 """
@@ -28,6 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--edition", choices=EDITIONS, default=EDITIONS[0], help="C.07 edition (default %(default)s)")
     p.add_argument("--pab", choices=("1", "0.5"), default="1", help="points for a pairing-allocated bye")
     p.add_argument("--rounds", type=int, default=None, help="rounds to count (default: XXR or the longest line)")
+    p.add_argument("--tsv", action="store_true",
+                   help="the fixtures' TSV (start-number order, no names) instead of the standings")
     return p
 
 
@@ -50,11 +54,41 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         print(f"venue tiebreaks: {args.file}: {exc}", file=sys.stderr)
         return 2
-    out = ["\t".join(["StartNo", "Rank"] + [s.text for s in specs])]
-    for row in sorted(table.rows, key=lambda r: r.start_no):
-        out.append("\t".join([str(row.start_no), str(row.rank)] + [format_value(s, row.values[s.text]) for s in specs]))
-    sys.stdout.write("\n".join(out) + "\n")
+    if args.tsv:
+        out = ["\t".join(["StartNo", "Rank"] + [s.text for s in specs])]
+        for row in sorted(table.rows, key=lambda r: r.start_no):
+            out.append("\t".join([str(row.start_no), str(row.rank)] + [format_value(s, row.values[s.text])
+                                                                       for s in specs]))
+        sys.stdout.write("\n".join(out) + "\n")
+        return 0
+    sys.stdout.write(standings_text(table, specs, {s: p.name for s, p in t.players.items()}))
     return 0
+
+
+def standings_text(table, specs, names: dict[int, str]) -> str:
+    """The standings as aligned text: ``Rank  No  Name  <tie-break> ...`` in rank order (then start
+    number), and a note for each blank ARO (``services.tournament.rating_average``: ARO is given only
+    when every player of the event is rated, and to a player with a game played against a rated
+    opponent)."""
+    rows = sorted(table.rows, key=lambda r: (r.rank, r.start_no))
+    width = max([len("Name")] + [len(names.get(r.start_no, "")) for r in rows])
+    cols = [s.text for s in specs]
+    cells = [[format_value(s, r.values[s.text]) for s in specs] for r in rows]
+    widths = [max([len(c)] + [len(line[i]) for line in cells]) for i, c in enumerate(cols)]
+    out = [f"{'Rank':>4}  {'No':>4}  {'Name':<{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cols, widths))]
+    for r, line in zip(rows, cells):
+        out.append(f"{r.rank:>4}  {r.start_no:>4}  {names.get(r.start_no, ''):<{width}}  "
+                   + "  ".join(f"{c:>{w}}" for c, w in zip(line, widths)))
+    for spec in specs:
+        if spec.text.startswith("ARO"):
+            blank = [r.start_no for r in rows if r.values[spec.text] is None]
+            if blank:
+                why = ("not every player of the event is rated, and ARO is given only when all are (as FIDE's "
+                       "TieBreakServer gives it)" if len(blank) == len(rows) else
+                       "no game played against a rated opponent (unplayed rounds do not count)")
+                out.append(f"note: {spec.text} is blank for {len(blank)} player(s) "
+                           f"({', '.join(map(str, blank[:20]))}{' ...' if len(blank) > 20 else ''}): {why}")
+    return "\n".join(line.rstrip() for line in out) + "\n"
 
 
 if __name__ == "__main__":

@@ -95,43 +95,17 @@ async def pair_and_log(log, view: TournamentView, round_no: int, start_ms: int |
     deck (``checkers_ballots.draw_ballot`` with the system's randomness), skipping the ballots of
     the rounds already in the log; the draw is recorded in the SETUPs of ``round_started``."""
     if ballots is None and view.tournament is not None and view.tournament.game == Variant.CHECKERS:
-        ballots = _draw_ballots(len(view.tournament.players) // 2, await _ballots_used(log))
+        import random
+
+        from services.hall.round_draft import draw_ballots
+
+        ballots = draw_ballots(view, len(view.tournament.players) // 2, random.SystemRandom())
     try:
         data = round_from_view(view, round_no, ballots=ballots, start_ms=start_ms)
     except (ValueError, KeyError) as exc:
         raise CliError(f"cannot pair round {round_no}: {exc}") from None
     await log.append(RoundStarted.TYPE, data)
     return data
-
-
-async def _ballots_used(log) -> set[int]:
-    """The ACF numbers of the ballots recorded in the log's rounds."""
-    used = set()
-    for entry in await log.read(0):
-        if entry.type == RoundStarted.TYPE:
-            for setup in entry.data.get("games", []):
-                number = (setup.get("ballot") or {}).get("ballot")
-                if isinstance(number, int):
-                    used.add(number)
-    return used
-
-
-def _draw_ballots(count: int, used: set[int]) -> list[dict]:
-    """``count`` different ballots from the ACF deck, none of ``used`` (again from the whole deck
-    once it runs out)."""
-    import random
-
-    from services.rules.checkers_ballots import draw_ballot, load_deck
-
-    deck, rng, out = load_deck(), random.SystemRandom(), []
-    taken = set(used)
-    for _ in range(count):
-        if len(taken) >= len(deck):
-            taken = set()
-        ballot = draw_ballot(deck, rng, exclude=taken)
-        taken.add(ballot.number)
-        out.append(ballot.to_json())
-    return out
 
 
 def parse_round_start(when: str, now_ms: int) -> int:

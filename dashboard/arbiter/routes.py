@@ -14,7 +14,10 @@ any of this. Origins and CSRF tokens are checked before any route runs (dashboar
   left out of the next round and with which code, requested byes, late entries, forbidden pairs,
   acceleration (services.views.round_tools).
 - ``POST /api/arbiter/actions`` ``{"action": NAME, ...fields}`` (JSON, else 415) ->
-  ``{"entries": [ENTRY...]}``; 400 with ``{"error"}`` on a bad request (dashboard.arbiter.actions).
+  ``{"entries": [ENTRY...], "notice"?}``; 400 with ``{"error"}`` on a bad request
+  (dashboard.arbiter.actions); 409 when a draft action names a draft version that is no longer the
+  draft's (refused at once, or, when another arbiter's entry reached the log first, recorded as
+  refused by the fold: then with its ``entries``).
 - ``/ws/arbiter``: the desk snapshot, then alert and action messages (dashboard.arbiter.desk);
   closed with 1008 when the session is revoked or expires.
 
@@ -25,6 +28,7 @@ proxy logs and browser history.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 import contextlib
 
 from starlette.authentication import requires
@@ -34,6 +38,7 @@ from starlette.websockets import WebSocket
 
 from dashboard.arbiter.actions import ActionError, Context
 from dashboard.arbiter.actions import decode as decode_action
+from dashboard.arbiter.actions.rounds import DRAFT_TYPES, refused_in_fold, stale_draft_notice
 from dashboard.arbiter.backend import ARBITER, COOKIE, arbiter_of, token_of
 from dashboard.ws_feed import drain_incoming, write_feed
 from services.events import AlertResolved
@@ -139,19 +144,42 @@ async def actions(request: Request) -> JSONResponse:
         return refused
     feed = request.app.state.feed
     games = feed.live.view.every_game()  # any game of the event, earlier rounds too, as it stands now
+    notice = None
     try:
         act = decode_action(await request.body())
-        items = act.entries(Context(request.user.identity, games, feed.state))
+        ctx = Context(request.user.identity, games, feed.state, feed.clock())
         known = request.app.state.desk.queue.alerts
         if act.alert is not None and act.alert not in known:
             raise ActionError(f"alert: no alert {act.alert} (see GET /api/arbiter/alerts)")
+        offload = getattr(act, "offload", None)
+        # a round's pairing (~0.7 s for 300 players) runs beside the loop, not in it: the state is
+        # read first, the pairing reads only what it was given
+        items = await asyncio.to_thread(offload(ctx)) if offload is not None else act.entries(ctx)
         unknown = [str(d["alert"]) for t, d in items if t == AlertResolved.TYPE and d["alert"] not in known]
         if unknown:  # resolve_alerts: every id must be an alert's
             raise ActionError(f"alerts: no alert {', '.join(unknown)} (see GET /api/arbiter/alerts)")
+        notice = act.notice(ctx) if hasattr(act, "notice") else stale_draft_notice(feed.state, items)
     except ActionError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"error": str(exc)}, status_code=getattr(exc, "status", 400))
     entries = await feed.log.append_many([(t, d, None) for (t, d) in items])
-    return JSONResponse({"entries": [e.to_json() for e in entries]})
+    out: dict[str, Any] = {"entries": [e.to_json() for e in entries]}
+    if any(e.type in DRAFT_TYPES for e in entries):
+        refusal = refused_in_fold(await _folded_to(feed, entries[-1].seq), entries)
+        if refusal is not None:
+            return JSONResponse({**out, "error": refusal}, status_code=409)
+    if notice:
+        out["notice"] = notice
+    return JSONResponse(out)
+
+
+async def _folded_to(feed, seq: int, timeout_s: float = 5.0):
+    """The feed's live state once it has folded entry ``seq`` (or after ``timeout_s``: the feed is
+    behind; the state as it stands)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while feed.state.seq < seq and loop.time() < deadline:
+        await asyncio.sleep(0.01)
+    return feed.state
 
 
 async def arbiter_ws(ws: WebSocket) -> None:

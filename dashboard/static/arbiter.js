@@ -140,6 +140,8 @@
   function resultOf(a, result) { const g = state.games.get(a.game); return g ? endedText({ ...g, result }) : result; }
 
   function handle(msg) {
+    // the round's panel (arbiter_rounds.js) follows the same messages
+    document.dispatchEvent(new CustomEvent("venue:arbiter", { detail: msg }));
     if (msg.type === "snapshot") {
       state.alerts.clear();
       for (const a of msg.alerts.concat(msg.closed || [])) state.alerts.set(a.id, a);
@@ -452,7 +454,9 @@
   const ACTION_NAMES = { score_sheet_entered: "Score sheet entered", adjudication_recorded: "Adjudication recorded",
                          move_timer_started: "Move timer started", time_trouble_called: "Time trouble called", match_clock_chosen: "Match clock chosen", arbiter_decision: "Result set", fine_recorded: "Fine recorded", player_arrived: "Checked in",
                          clock_adjusted: "Clocks set", game_paused: "Clock paused", game_resumed: "Clock resumed",
-                         note_added: "Note", alert_resolved: "Alert handled" };
+                         note_added: "Note", alert_resolved: "Alert handled", players_registered: "Players registered",
+                         pairing_drafted: "Round paired (draft)", pairing_swapped: "Pairing changed by hand",
+                         pairing_published: "Pairing published" };
   function actionName(x) {
     if (x.type === "draw_claim_decided") return (x.accepted ? "Draw claim accepted" : "Draw claim rejected") + " (" + (CLAIM_NAMES[x.kind] || x.kind) + ")";
     return ACTION_NAMES[x.type] || x.type;
@@ -461,6 +465,8 @@
     const g = state.games.get(x.game);
     const result = x.result && g ? fieldScore(g.variant, x.result) : x.result;  // in the order its game's names are
     if (x.type === "fine_recorded") return `${x.player}: ${x.amount} ${x.currency || ""}`;
+    if (x.type === "players_registered") return `${(x.players || []).length} player(s)` + (x.source ? ` from ${x.source}` : "");
+    if (/^pairing_/.test(x.type)) return `round ${x.round}` + (x.reason ? `: ${x.reason}` : "") + (x.version != null ? ` (on version ${x.version})` : "");
     if (x.type === "player_arrived") return x.player || x.side || "";
     if (x.type === "clock_adjusted") return `White ${hms(x.white_ms)}, Black ${hms(x.black_ms)}`;
     if (x.type === "alert_resolved") return "alert #" + x.alert;
@@ -629,7 +635,7 @@
         acts += `<div class="act decide"><button type="button" class="accept" data-act="accept_claim">Accept claim: ½-½</button>
                  <button type="button" class="reject" data-act="reject_claim">Reject claim</button></div>`;
       }
-      acts += `<div class="act"><select id="result" aria-label="result">${resultOptions(state.games.get(a.game))}</select>
+      acts += `<div class="act"><select id="result" aria-label="result">${resultOptions(state.games.get(gameOfAlert(a)))}</select>
                <button type="button" data-act="set_result">Set result</button></div>
                <div class="act"><button type="button" data-act="check_in" data-side="white">Check in White</button><button type="button" data-act="check_in" data-side="black">Check in Black</button>
                <button type="button" data-act="pause" title="pause the game (clock stopped)">Pause</button><button type="button" data-act="resume" title="resume the game">Resume</button></div>`;
@@ -704,12 +710,16 @@
     catch (e) { toast("Refused: " + e.message); }
   }
 
+  // An Armageddon game's alert is about the Armageddon game (its SETUP's id), not the drawn game the
+  // board played before it: its result is set on it (issue 27).
+  function gameOfAlert(a) { return a.kind === "armageddon_scheduled" && a.evidence && a.evidence.id ? a.evidence.id : a.game; }
+
   async function act(a, action, side, claimKind, claim, result) {
     if (action === "propose_illegal") {
       state.proposals.set(a.id, lawsProposal(a, "FIDE Laws 7.5.5", "first completed illegal move: two minutes extra time to the opponent (one in rapid, A.3); a second one loses the game"));
       state.detailKey = null; return renderDetail();
     }
-    const body = { action, game: a.game };
+    const body = { action, game: gameOfAlert(a) };
     if (a.id != null) body.alert = a.id;
     const note = $("note") && $("note").value.trim();
     if (note) body.note = note;
@@ -933,7 +943,8 @@
     const action = form.dataset.act;
     if (action === "withdraw_player") return { action, player: num(f.player), from_round: num(f.from_round) };
     if (action === "request_bye") return { action, player: num(f.player), round: num(f.round), code: f.code };
-    if (action === "enter_player") return { action, name: f.name.trim(), rating: num(f.rating), first_round: num(f.first_round), missed: f.missed };
+    if (action === "enter_player") return { action, name: f.name.trim(), rating: num(f.rating), first_round: num(f.first_round), missed: f.missed,
+                                            title: f.title, fide_id: f.fide_id, federation: f.federation };
     return { action, players: [num(f.a), num(f.b)] };
   }
   for (const form of document.querySelectorAll("#round-tools .ref-form")) {
@@ -944,6 +955,7 @@
       try {
         const r = await api("/api/arbiter/actions", roundToolBody(form));
         toast("Recorded: " + form.dataset.act.replace(/_/g, " "));
+        if (r.notice) error.textContent = "Note: " + r.notice;  // the next round's draft was made before this
         for (const inp of form.querySelectorAll("input")) inp.value = "";
         await loadRoundTools(lastSeq(r));
       } catch (e) { error.textContent = e.message; } finally { button.disabled = false; }

@@ -36,7 +36,7 @@
 
   // Checkers' numeric notation names the squares 1-32: numbers over pydraughts' picture, where it
   // draws each square (data-squares: square -> [x, y] as fractions), turned with the board.
-  function renderNumbers(g) {
+  function renderNumbers(g, ply) {
     const box = document.getElementById("sq-numbers");
     if (!box) return;
     box.hidden = g.variant !== "checkers";
@@ -49,16 +49,20 @@
         box.appendChild(el);
       }
     }
+    // the squares of the move that led to the position shown ("11-15", "23x14x5"): highlighted
+    const move = ply ? String((g.moves || [])[ply - 1] || "") : "";
+    const last = new Set(move.split(/[-x]/).filter(Boolean));
     for (const el of box.children) {
       const x = +el.dataset.x, y = +el.dataset.y;
       el.style.left = `${(flipped ? 1 - x : x) * 100}%`;
       el.style.top = `${(flipped ? 1 - y : y) * 100}%`;
+      el.classList.toggle("last", last.has(el.textContent));
     }
   }
 
   function renderBoard(g) {
     const ply = shown === null ? g.ply : shown;
-    renderNumbers(g);
+    renderNumbers(g, ply);
     document.getElementById("game-board").hidden = false;  // served hidden when the game was not there yet (a 404 page)
     Venue.swapImage(document.getElementById("board-img"), Venue.boardUrl(g, ply, 560, true, flipped));
     document.querySelectorAll("#moves .mv").forEach((el) => el.classList.toggle("current", +el.dataset.ply === ply));

@@ -38,7 +38,8 @@
       + "<th class=\"num\">Pts</th><th class=\"num\">Games</th>" + codes.map((c) => `<th class="num">${esc(c)}</th>`).join("") + "</tr>";
     table.tBodies[0].innerHTML = d.rows.map((r) => `<tr class="${r.rank === 1 ? "first" : ""}${r.provisional ? " prov" : ""}">`
       + `<td class="rank">${r.rank}</td><td class="num">${r.start_no}</td>`
-      + `<td class="name">${esc(r.name)}${r.in_progress ? "<span class=\"st-live\">playing</span>" : ""}</td>`
+      + `<td class="name">${esc(r.name)}${r.at_board === "playing" ? "<span class=\"st-live\">playing</span>"
+        : r.at_board === "waiting" ? "<span class=\"st-live st-waiting\">waiting</span>" : ""}</td>`
       + `<td class="num">${r.rating ?? ""}</td><td class="num pts">${half(r.points)}</td><td class="num">${r.played}</td>`
       + codes.map((c) => `<td class="num">${tb(c, r.tiebreaks[c])}</td>`).join("") + "</tr>").join("");
     drawPrizes(d);

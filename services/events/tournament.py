@@ -1,6 +1,7 @@
-"""Entries of the organiser: the tournament registered from its file, rounds set up, withdrawals,
-drawings of lots, and the arbiter's actions that reach the next Swiss pairing (requested byes, late
-entries, forbidden pairs, acceleration) (docs/events.md "Round set-up", docs/tournament-log.md)."""
+"""Entries of the organiser: the tournament registered from its file, players registered or imported,
+rounds set up, withdrawals, drawings of lots, and the arbiter's actions that reach the next Swiss
+pairing (requested byes, late entries, forbidden pairs, acceleration) (docs/events.md "Round set-up",
+docs/tournament-log.md)."""
 
 from __future__ import annotations
 
@@ -78,7 +79,9 @@ class RoundStarted(Event, kw_only=True):
     ``start_ms``: when the round starts (the schedule, or ``--round-start``): the default time (FIDE
     Laws 6.7.1) counts from it; ``scheduled_start_ms``: the file's schedule when that differs; ``end_ms``: the round's scheduled end
     (the late-start rule, checkers X.B.e), moved with its start;
-    ``byes``: start numbers (or ``{"start_no", "code"}``) not paired this round."""
+    ``byes``: start numbers (or ``{"start_no", "code"}``) not paired this round; ``draft_version``:
+    the published draft it starts (``pairing_published``; None for a round paired and started at
+    once, ``venue serve --round N``, or set up from a PGN file)."""
 
     round: str
     games: list[Setup]
@@ -89,6 +92,7 @@ class RoundStarted(Event, kw_only=True):
     start_ms: int | None = None
     scheduled_start_ms: int | None = None
     end_ms: int | None = None
+    draft_version: int | None = None
 
 
 @entry("player_withdrew")
@@ -182,3 +186,30 @@ class AccelerationSet(PairingAction, kw_only=True):
     ``192 FIDE_DUTCH_2025_BAKU``) or "none"."""
 
     method: Literal["baku", "none"]
+
+
+class RegisteredPlayer(msgspec.Struct, kw_only=True):
+    """A player as registered or imported: ``name``, ``rating`` (FIDE, None: unrated), ``title``
+    (FIDE's: GM, IM, WGM, FM, WIM, CM, WFM, WCM), ``fide_id``, ``federation`` (FIDE's three-letter
+    code), ``sex`` ("m"/"w"), ``birth`` (as the source wrote it), ``team``."""
+
+    name: str
+    rating: int | None = None
+    title: str | None = None
+    fide_id: str | None = None
+    federation: str | None = None
+    sex: str | None = None
+    birth: str | None = None
+    team: str | None = None
+
+
+@entry("players_registered")
+class PlayersRegistered(PairingAction, kw_only=True):
+    """Players entered (by hand) or imported (``source``: the file's name; a TRF, a CSV or FIDE's
+    rating-list text) before the first round is paired. The fold adds them to the registered players
+    and gives everyone start numbers again in the initial order of FIDE C.04.2 (rating, then FIDE
+    title GM-IM-WGM-FM-WIM-CM-WFM-WCM, then name); once round 1 is drafted or started, a new player
+    is a late entry (``player_entered``)."""
+
+    players: list[RegisteredPlayer]
+    source: str | None = None

@@ -69,6 +69,12 @@ class Termination(StrEnum):
     shall be declared drawn"."""
     RECORDED = "recorded"
     """A result taken from a record that does not say how the game ended (a PDN file)."""
+    RESULT_SLIP = "result_slip"
+    """FIDE Laws 8.7: the players' result as they signed it on the result slip, entered by the
+    arbiter (the game ended at the board: a resignation, an agreement; PGN "normal")."""
+    CLAIM_UPHELD = "claim_upheld"
+    """FIDE Laws 9.2, 9.3 (checkers: the 40-move rule): a claim the arbiter upheld, entered by hand:
+    drawn."""
 
 
 class GameResult(StrEnum):

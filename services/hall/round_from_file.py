@@ -28,6 +28,7 @@ from services.regulations.model import Player, Tournament
 from services.tournament.pairing.actions import Action, BakuAcceleration, ForbiddenPair, RequestedBye, apply_actions
 from services.tournament.pairing.berger import berger_schedule
 from services.tournament.pairing.dutch import round_input_from_trf
+from services.tournament.pairing.dutch.history import RoundInput
 from services.tournament.pairing.dutch.result import pair_input
 from services.tournament.results import GameResult
 
@@ -46,13 +47,23 @@ def _pairs_round_robin(t: Tournament, round_no: int, lots: Mapping[int, int] | N
     return [(by_number[w], None if b is None else by_number[b]) for w, b in schedule[round_no - 1]]
 
 
-def _pairs_swiss(t: Tournament, round_no: int, results: Iterable[GameResult | tuple[GameResult, str | None]],
-                 absences: Mapping[int, str], initial_color: str, forbidden: Sequence[Iterable[int]],
-                 acceleration: str | None) -> list[tuple[int, int | None]]:
+def swiss_input(t: Tournament, round_no: int, results: Iterable[GameResult | tuple[GameResult, str | None]],
+                absences: Mapping[int, str], initial_color: str = "white", forbidden: Sequence[Iterable[int]] = (),
+                acceleration: str | None = None) -> RoundInput:
+    """The Dutch engine's input for round ``round_no`` of ``t`` (a Swiss): the TRF of the results so
+    far with the arbiter's actions entered (:func:`swiss_actions`), read back as
+    ``services.tournament.pairing.dutch`` reads a TRF. Raises ValueError when an earlier game has no
+    result (naming the games: round, board, players) or the results do not cover the rounds before."""
     records = [r if isinstance(r, tuple) else (r, None) for r in results]
     records = [(g, s) for g, s in records if g.round < round_no]
-    if any(not g.finished for g, _ in records):
-        raise ValueError(f"round {round_no} cannot be paired: a game of an earlier round has no result")
+    open_games = [g for g, _ in records if not g.finished]
+    if open_games:
+        names = {p.start_no: p.name for p in t.players}
+        listed = "; ".join(f"round {g.round}: {names.get(g.white, g.white)} - "
+                           f"{names.get(g.black, g.black) if g.black is not None else 'bye'}" for g in open_games[:12])
+        more = f" and {len(open_games) - 12} more" if len(open_games) > 12 else ""
+        raise ValueError(f"round {round_no} cannot be paired: {len(open_games)} game(s) of an earlier round have no "
+                         f"result ({listed}{more}); record them first")
     players = {p.start_no: (p.name, p.rating) for p in t.players}
     fld = build_field(players, records, rounds=round_no - 1)
     # after round 1 the first colour is read from the history, as from the exported TRF (no XXC)
@@ -63,6 +74,13 @@ def _pairs_swiss(t: Tournament, round_no: int, results: Iterable[GameResult | tu
     if inp.played_rounds != round_no - 1:
         raise ValueError(f"round {round_no} cannot be paired: results are recorded for "
                          f"{inp.played_rounds} rounds, not {round_no - 1}")
+    return inp
+
+
+def _pairs_swiss(t: Tournament, round_no: int, results: Iterable[GameResult | tuple[GameResult, str | None]],
+                 absences: Mapping[int, str], initial_color: str, forbidden: Sequence[Iterable[int]],
+                 acceleration: str | None) -> list[tuple[int, int | None]]:
+    inp = swiss_input(t, round_no, results, absences, initial_color, forbidden, acceleration)
     return [(p.white, p.black) for p in pair_input(inp)]
 
 
@@ -123,26 +141,48 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
     """
     if not 1 <= round_no <= t.rounds_total:
         raise ValueError(f"round {round_no} is not one of the {t.rounds_total} rounds of {t.name}")
+    absences = dict(absent) if isinstance(absent, Mapping) else dict.fromkeys(absent, "Z")
     if t.system in ROUND_ROBIN:
         pairs = _pairs_round_robin(t, round_no, lots)
     elif t.system == "swiss-dutch":
-        absences = dict(absent) if isinstance(absent, Mapping) else dict.fromkeys(absent, "Z")
         pairs = _pairs_swiss(t, round_no, results_so_far or [], absences, initial_color, forbidden, acceleration)
     else:
         raise ValueError(f"system {t.system!r}: rounds are not paired from the tournament file")
-    times = round_times(t, round_no, start_ms)
+    boards, pab = place(t, pairs)
+    return round_data(t, round_no, boards, pab, absences if t.system == "swiss-dutch" else {}, ballots=ballots,
+                      start_ms=start_ms)
+
+
+def place(t: Tournament, pairs: Sequence[tuple[int, int | None]]) -> tuple[list[tuple[str, int, int]], list[int]]:
+    """``(boards, pab)``: the pairs in order on the hall boards of the file's ``[[boards]]`` (numbers
+    after the last one when it lists fewer), ``(label, white, black)`` each; ``pab`` the start
+    numbers without an opponent (the pairing-allocated bye)."""
     halls = [b.number for b in t.boards]
-    spec = t.time_controls.get(t.kind)
-    games: list[dict] = []
-    byes: list[int | dict] = []  # start numbers without an opponent, then (Swiss) {start_no, code} of the absent
+    boards: list[tuple[str, int, int]] = []
+    pab: list[int] = []
     for white, black in pairs:
         if black is None:
-            byes.append(white)
+            pab.append(white)
             continue
-        i = len(games)
-        board = halls[i] if i < len(halls) else max(halls, default=0) + i - len(halls) + 1
+        i = len(boards)
+        boards.append((str(halls[i] if i < len(halls) else max(halls, default=0) + i - len(halls) + 1), white, black))
+    return boards, pab
+
+
+def round_data(t: Tournament, round_no: int, boards: Sequence[tuple[str, int, int]], pab: Sequence[int] = (),
+               absences: Mapping[int, str] | None = None, *, ballots: Sequence[dict | None] | None = None,
+               start_ms: int | None = None) -> dict:
+    """The ``round_started`` data of round ``round_no`` of ``t`` with these ``boards`` (``(hall
+    label, white start number, black start number)`` in board order), ``pab`` (start numbers of the
+    pairing-allocated bye) and ``absences`` (start number -> TRF code of the players not paired);
+    ``ballots``, ``start_ms`` and the shape as :func:`round_from_tournament`. KeyError for a start
+    number that is not a player of ``t``."""
+    times = round_times(t, round_no, start_ms)
+    spec = t.time_controls.get(t.kind)
+    games: list[dict] = []
+    for label, white, black in boards:
         w, b = t.player(white), t.player(black)
-        games.append({"id": f"{round_no}-{board}", "board": str(board), "round": str(round_no),
+        games.append({"id": f"{round_no}-{label}", "board": str(label), "round": str(round_no),
                       "white": w.name, "black": b.name, "white_no": white, "black_no": black,
                       "white_elo": w.rating, "black_elo": b.rating, "variant": t.game,
                       "time_control": dict(spec) if isinstance(spec, dict) else spec, "fen": None,
@@ -150,8 +190,8 @@ def round_from_tournament(t: Tournament, round_no: int, *, results_so_far=None, 
     if _matches(t, spec):
         games = [g for i, pairing in enumerate(games)
                  for g in match_setups(pairing, ballots[i] if ballots and i < len(ballots) else None)]
-    if t.system == "swiss-dutch":
-        byes += [{"start_no": sno, "code": code} for sno, code in sorted(absences.items())]
+    # start numbers without an opponent, then {start_no, code} of the absent
+    byes: list[int | dict] = [*pab, *({"start_no": sno, "code": code} for sno, code in sorted((absences or {}).items()))]
     return {"round": str(round_no), "event": t.name, "site": t.site, "games": games, "byes": byes, **times}
 
 
@@ -211,15 +251,24 @@ def round_from_view(view, round_no: int, *, initial_color: str = "white",
     missed rounds; forbidden pairs; the acceleration); ``ballots`` and ``start_ms`` as there.
     Raises ValueError when no ``tournament_registered`` entry was folded, or as
     :func:`round_from_tournament`."""
-    if view.tournament is None:
-        raise ValueError("no tournament_registered entry in the log: rounds cannot be paired from the file")
-    t = view.tournament
-    registered = {p.start_no for p in t.players}
-    late = tuple(Player(sno, p["name"], p.get("rating"), p.get("fide_id"), p.get("federation"), p.get("title"))
-                 for sno, p in sorted(view.players.items()) if sno in view.late_entries and sno not in registered)
-    if late:
-        t = replace(t, players=t.players + late)
+    t = field_of(view)
     return round_from_tournament(t, round_no, results_so_far=view.results(round_no),
                                  lots=view.pairing_numbers or None, absent=view.absences(round_no),
                                  forbidden=view.forbidden, acceleration=view.acceleration,
                                  initial_color=initial_color, ballots=ballots, start_ms=start_ms)
+
+
+def field_of(view) -> Tournament:
+    """The tournament a ``TournamentView`` folded from the log pairs: its registered file with the
+    players entered late (``player_entered``) added, or, once players were registered by entries
+    (``players_registered``), with every registered player under his C.04.2 start number.
+    ValueError when no ``tournament_registered`` entry was folded."""
+    if view.tournament is None:
+        raise ValueError("no tournament_registered entry in the log: rounds cannot be paired from the file")
+    t = view.tournament
+    ts = view.state.tournament
+    if ts.roster:  # players registered by entries: the log's roster and its C.04.2 start numbers
+        return replace(t, players=tuple(ts.as_player(sno) for sno in sorted(ts.players)))
+    registered = {p.start_no for p in t.players}
+    late = tuple(ts.as_player(sno) for sno in sorted(view.players) if sno in view.late_entries and sno not in registered)
+    return replace(t, players=t.players + late) if late else t

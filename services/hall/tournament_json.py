@@ -6,7 +6,9 @@ prize rule's unit ("750000", "187500"), never a float. Shapes::
     STANDINGS = {"tournament": name, "slug": str|None, "round": N (latest started), "rounds_total" (None when no tournament file is registered),
                  "provisional": bool, "scoring": "standard"|"norway-armageddon",
                  "tiebreaks": [code, ...], "finished": bool,
-                 "rows": [{"rank", "start_no", "name", "rating", "points", "played", "in_progress",
+                 "rows": [{"rank", "start_no", "name", "rating", "points", "played" (games over the board: a
+                           checkers match's two games count two), "in_progress", "at_board" ("playing": his
+                           game is under way, "waiting": not started yet, null: no game open),
                            "tiebreaks": {code: value}, "provisional"}, ...],
                  "prizes": PRIZES|None, "playoff": PLAYOFF|None}
     PRIZES = {"currency", "sharing", "undistributed",
@@ -70,10 +72,11 @@ def standings_json(view: TournamentView, provisional: bool = False) -> dict:
     """STANDINGS (module docstring). Raises ValueError when recorded results contradict each other."""
     t = view.tournament
     rows = view.standings(provisional)
+    at = view.at_board()
     return {"tournament": view.name, "slug": t.slug if t else None, "round": view.current_round,
             "rounds_total": t.rounds_total if t else None, "provisional": provisional,
             "scoring": t.regulations.scoring if t else "standard", "tiebreaks": view.tiebreak_order(),
-            "finished": view.finished(), "rows": [asdict(r) for r in rows],
+            "finished": view.finished(), "rows": [{**asdict(r), "at_board": at.get(r.start_no)} for r in rows],
             "prizes": _prizes(view, provisional), "playoff": playoff_json(view)}
 
 

@@ -47,6 +47,10 @@ def build_field(players: Mapping[int, tuple[str, int | None]], records: Sequence
     return fld
 
 
+PLAYED_CODES = ("1-0", "0-1", "1/2-1/2")
+"""Results of a game played over the board (GameResult codes; forfeits are ``+-``, ``-+``, ``--``)."""
+
+
 def rank(players: Mapping[int, tuple[str, int | None]], records: Sequence[Record], *, rounds: int,
          scoring: Scoring = CLASSICAL, tiebreaks: Sequence[str] = ("PTS",), round_robin: bool = False,
          lots: Mapping[int, int] | None = None, provisional: bool = False) -> tuple[Field, list[StandingRow]]:
@@ -63,12 +67,18 @@ def rank(players: Mapping[int, tuple[str, int | None]], records: Sequence[Record
                 if s is not None:
                     running[s] = running.get(s, 0) + 1
     some_open = provisional and any(not g.finished for g, _ in records)
+    seconds: dict[int, int] = {}  # a checkers match's second game played: a game of its own (X.A.b)
+    for g, _ in records:
+        if g.second in PLAYED_CODES and g.black is not None:
+            for s in (g.white, g.black):
+                seconds[s] = seconds.get(s, 0) + 1
     rows = []
     for r in table.rows:
         p = fld.players[r.start_no]
         rows.append(StandingRow(
             rank=r.rank, start_no=r.start_no, name=p.name, rating=p.rating, points=p.points,
-            played=sum(1 for e in p.entries if e.played), in_progress=running.get(r.start_no, 0),
+            played=sum(1 for e in p.entries if e.played) + seconds.get(r.start_no, 0),
+            in_progress=running.get(r.start_no, 0),
             tiebreaks={s.text: r.values[s.text] for s in specs[1:]}, provisional=some_open))
     return fld, rows
 

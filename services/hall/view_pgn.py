@@ -28,6 +28,8 @@ _TERMINATION: dict[str | None, str] = {
     "default_forfeit": "rules infraction",
     Termination.ARBITER: "adjudication",
     "adjudication": "adjudication",
+    "result_slip": "normal",
+    "claim_upheld": "normal",
     "abandoned": "abandoned",
 }
 

@@ -38,9 +38,11 @@ TERMINATIONS = (
     results.ARBITER,
     LATE_START,
     RECORDED,
+    results.RESULT_SLIP,
+    results.CLAIM_UPHELD,
 )
 DECISIVE_TERMINATIONS = (NO_LEGAL_MOVES, results.TIME_FORFEIT, results.RESIGNATION)
-DRAWN_TERMINATIONS = (results.AGREEMENT, results.THREEFOLD_REPETITION, FORTY_MOVES, LATE_START)
+DRAWN_TERMINATIONS = (results.AGREEMENT, results.THREEFOLD_REPETITION, FORTY_MOVES, LATE_START, results.CLAIM_UPHELD)
 _FLIP = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2", "*": "*"}
 # PDN result token as written -> the same result in GameType 21's spelling ("2-0" etc.: 10x10 style)
 PDN_TOKENS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*", "2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}

@@ -55,16 +55,18 @@ THREEFOLD_REPETITION = Termination.THREEFOLD_REPETITION  # 9.2
 FIFTY_MOVES = Termination.FIFTY_MOVES  # 9.3
 FORFEIT = Termination.FORFEIT  # 6.7 default time, or not played
 ARBITER = Termination.ARBITER  # an arbiter's decision (e.g. 7.5.5, 12.9)
+RESULT_SLIP = Termination.RESULT_SLIP  # 8.7: the players' result as they signed it on the slip
+CLAIM_UPHELD = Termination.CLAIM_UPHELD  # 9.2, 9.3 (and the 40-move rule): a claim the arbiter upheld
 
 TERMINATIONS = (
     CHECKMATE, STALEMATE, FIVEFOLD_REPETITION, SEVENTYFIVE_MOVES, INSUFFICIENT_MATERIAL,
     DEAD_POSITION, TIME_FORFEIT, AGREEMENT, RESIGNATION, THREEFOLD_REPETITION, FIFTY_MOVES, FORFEIT,
-    ARBITER,
+    ARBITER, RESULT_SLIP, CLAIM_UPHELD,
 )
 DECISIVE_TERMINATIONS = (CHECKMATE, RESIGNATION)  # always a win for one side
 DRAWN_TERMINATIONS = (
     STALEMATE, FIVEFOLD_REPETITION, SEVENTYFIVE_MOVES, INSUFFICIENT_MATERIAL, DEAD_POSITION,
-    AGREEMENT, THREEFOLD_REPETITION, FIFTY_MOVES,
+    AGREEMENT, THREEFOLD_REPETITION, FIFTY_MOVES, CLAIM_UPHELD,
 )
 
 # How PGN's Termination tag words them (PGN standard 9.8.1 values, lichess-style detail).
@@ -74,6 +76,7 @@ PGN_TERMINATION: dict[str, str] = {
     AGREEMENT: "normal",
     RESIGNATION: "normal", THREEFOLD_REPETITION: "normal", FIFTY_MOVES: "normal",
     TIME_FORFEIT: "time forfeit", FORFEIT: "rules infraction", ARBITER: "adjudication",
+    RESULT_SLIP: "normal", CLAIM_UPHELD: "normal",
 }
 
 

@@ -12,7 +12,8 @@ class Changes:
     ``games``: game id -> GAME field names changed; ``appended``: game id -> the ply added (push
     ``moves``/``san``); ``clk``: game id -> plies whose ``clocks`` value was set; ``standings``:
     results, players or scoring may have changed; ``findings``: ``(game id, finding)`` of the
-    regulations' clock model (``ClockWatch.on_clock``) for the regulations to report."""
+    regulations' clock model (``ClockWatch.on_clock``) for the regulations to report; ``drafts``: the
+    rounds whose draft pairing changed (``services.state.draft``)."""
 
     rounds: set[str] = field(default_factory=set)
     games: dict[str, set[str]] = field(default_factory=dict)
@@ -20,6 +21,7 @@ class Changes:
     clk: dict[str, list[int]] = field(default_factory=dict)
     standings: bool = False
     findings: list[tuple[str, dict]] = field(default_factory=list)
+    drafts: set[int] = field(default_factory=set)
 
     def game(self, gid: str, *fields: str) -> None:
         """Note that ``fields`` of game ``gid`` changed."""
@@ -30,4 +32,4 @@ class Changes:
         self.clk.setdefault(gid, []).append(ply)
 
     def __bool__(self) -> bool:
-        return bool(self.rounds or self.games or self.appended or self.clk or self.standings)
+        return bool(self.rounds or self.games or self.appended or self.clk or self.standings or self.drafts)

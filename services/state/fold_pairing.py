@@ -1,11 +1,15 @@
 """Folding the arbiter's actions that reach the next Swiss pairing (docs/pairing.md "Arbiter
-actions"): requested byes and their cancellation, late entries, forbidden pairs, the acceleration.
+actions"): players registered or imported before round 1 (their C.04.2 start numbers), requested
+byes and their cancellation, late entries, forbidden pairs, the acceleration.
 A withdrawal is ``player_withdrew`` (``fold_round``). What they become in a pairing is
 ``TournamentState.absences`` and ``services.hall.round_from_file.round_from_view``'s."""
 
 from __future__ import annotations
 
-from services.events import AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden, PlayerEntered
+import msgspec
+
+from services.events import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden, PlayerEntered,
+                             PlayersRegistered)
 from services.state.changes import Changes
 from services.state.hall import HallState, folds
 
@@ -48,3 +52,19 @@ def _forbidden(state: HallState, ev: PairingForbidden, at: int, ch: Changes) -> 
 @folds(AccelerationSet)
 def _acceleration(state: HallState, ev: AccelerationSet, at: int, ch: Changes) -> None:
     state.tournament.acceleration = None if ev.method == "none" else ev.method
+
+
+@folds(PlayersRegistered)
+def _registered_players(state: HallState, ev: PlayersRegistered, at: int, ch: Changes) -> None:
+    state.tournament.register_players([msgspec.to_builtins(p) for p in ev.players], numbers_fixed(state))
+    ch.standings = True
+
+
+def numbers_fixed(state: HallState) -> str | None:
+    """Why the start numbers can no longer be given again (None: they can): round 1 drafted or a
+    round started (a draft names players by start number)."""
+    if state.rounds:
+        return "a round has started"
+    if state.tournament.drafts:
+        return f"round {min(state.tournament.drafts)} is drafted"
+    return None

@@ -46,15 +46,14 @@ def _registered(state: HallState, ev: TournamentRegistered, at: int, ch: Changes
 def _players_of_file(state: HallState, g: GameState, ch: Changes) -> None:
     """A game paired from the file (start numbers in its SETUP) takes the registered players' names
     and details: a name corrected mid-round reaches every page and export with the game's moves."""
-    t = state.config
-    if t is None:
+    if state.config is None:
         return
     for side in ("white", "black"):
         start_no = g.setup.get(f"{side}_no")
         if start_no is None:
             continue
         try:
-            p = t.player(int(start_no))
+            p = state.tournament.as_player(int(start_no))
         except (KeyError, TypeError, ValueError):
             continue
         fresh = {side: p.name, **player_details(side, p)}
@@ -97,6 +96,10 @@ def _round_started(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> 
         rnd = None
     if rnd is not None:
         state.tournament.round_started(rnd, [state.games[gid].setup for gid in r.games], ev.byes)
+        draft = state.tournament.drafts.get(rnd)
+        if draft is not None:
+            draft.started = True
+            ch.drafts.add(rnd)
     ch.rounds.add(number)
     ch.standings = True
 

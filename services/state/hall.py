@@ -21,8 +21,9 @@ The handlers are in ``fold_round`` (tournament, rounds, games added), ``fold_boa
 messages: seqs, holds, placements), ``fold_moves`` (moves, claims), ``fold_clock`` (clock readings and
 the per-ply clocks), ``fold_penalties`` (offences counted, presses that completed no move),
 ``fold_results`` (ends, reopenings, standings), ``fold_notes`` (what the regulations noted:
-presence, defaults, timers) and ``fold_pairing`` (the arbiter's actions for the next Swiss pairing:
-requested byes, late entries, forbidden pairs, acceleration).
+presence, defaults, timers), ``fold_pairing`` (the arbiter's actions for the next Swiss pairing:
+requested byes, late entries, forbidden pairs, acceleration) and ``fold_draft`` (the next round's
+draft pairing: paired, changed by hand, published).
 """
 
 from __future__ import annotations
@@ -176,8 +177,8 @@ def _board_seq(g: GameState | None, seq: int) -> None:
 
 def load_handlers() -> None:
     """Import the fold modules (each registers its handlers)."""
-    from services.state import (fold_board, fold_clock, fold_correction, fold_moves, fold_notes,  # noqa: F401
-                                fold_pairing, fold_penalties, fold_results, fold_round)
+    from services.state import (fold_board, fold_clock, fold_correction, fold_draft, fold_moves,  # noqa: F401
+                                fold_notes, fold_pairing, fold_penalties, fold_results, fold_round)
 
 
 load_handlers()

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from services.hall.tournament_games import BYE_CODES, GameRecord, result_code
-from services.regulations.model import Tournament
+from services.regulations.model import Player, Tournament
+from services.state.draft import PairingDraft
+from services.tournament.initial_ranking import initial_order
 
 _FLIPPED = {"1-0": "0-1", "0-1": "1-0"}
 """A match's second game has the colours reversed: its result read from the first game's White."""
@@ -33,7 +35,13 @@ class TournamentState:
     ``late_entries``: start number -> {"first_round", "missed"} of players entered after the
     registration (also in ``players``; their missed rounds already started are bye records);
     ``forbidden``: groups of start numbers that must not meet (sorted tuples, each once);
-    ``acceleration``: "baku" or None."""
+    ``acceleration``: "baku" or None.
+
+    ``drafts``: round -> :class:`~services.state.draft.PairingDraft`, the rounds paired into a draft
+    before they start (docs/pairing.md "The round's life cycle"); ``roster``: players were
+    registered by entries (``players_registered``): the start numbers are the C.04.2 initial order
+    of everyone registered, no longer the file's order, and a registration of the file again leaves
+    the players as they are."""
 
     tournament: Tournament | None = None
     registered: dict | None = None
@@ -48,16 +56,65 @@ class TournamentState:
     forbidden: list[tuple[int, ...]] = field(default_factory=list)
     acceleration: str | None = None
     arm_parent: dict[str, str] = field(default_factory=dict)
+    drafts: dict[int, PairingDraft] = field(default_factory=dict)
+    roster: bool = False
     second_parent: dict[str, str] = field(default_factory=dict)
 
     # --- folding (called by services.state.hall) -------------------------------------------------
     def register(self, t: Tournament, data: dict) -> None:
-        """A ``tournament_registered`` entry: the file's players replace the numbering."""
+        """A ``tournament_registered`` entry: the file's players replace the numbering (unless
+        ``roster``: see the class docstring)."""
         self.tournament = t
         self.registered = data
+        if self.roster:
+            return
         for p in t.players:
             self.players[p.start_no] = {"name": p.name, "rating": p.rating, "fide_id": p.fide_id,
-                                        "federation": p.federation, "title": p.title}
+                                        "federation": p.federation, "title": p.title, "team": p.team}
+
+    def register_players(self, players: list[dict], frozen: str | None) -> None:
+        """``players_registered``: ``players`` ({"name", "rating", "title", "fide_id", "federation",
+        "sex", "birth", "team"}) join the registered ones and everyone takes the start number of the
+        C.04.2 initial order (``services.tournament.initial_ranking``); what names start numbers
+        (requested byes, late entries, forbidden pairs, withdrawals, lots, fines) follows. ValueError,
+        nothing changed, when ``frozen`` (why the numbers are fixed: round 1 drafted or started) or a
+        name or FIDE ID is registered already."""
+        if frozen:
+            raise ValueError(f"start numbers are fixed ({frozen}): enter a late player instead (player_entered)")
+        names = {p["name"].casefold() for p in self.players.values()}
+        ids = {str(p["fide_id"]) for p in self.players.values() if p.get("fide_id")}
+        for p in players:
+            if p["name"].casefold() in names:
+                raise ValueError(f"a player named {p['name']!r} is registered already")
+            if p.get("fide_id") and str(p["fide_id"]) in ids:
+                raise ValueError(f"FIDE ID {p['fide_id']} ({p['name']}) is registered already")
+            names.add(p["name"].casefold())
+            if p.get("fide_id"):
+                ids.add(str(p["fide_id"]))
+        everyone = dict(self.players)
+        for i, p in enumerate(players, start=max(everyone, default=0) + 1):
+            everyone[i] = {k: v for k, v in p.items() if v is not None}
+        self._renumber(everyone, {old: new for new, old in enumerate(initial_order(everyone), start=1)})
+        self.roster = True
+
+    def _renumber(self, everyone: dict[int, dict], new: dict[int, int]) -> None:
+        """Give ``everyone`` (start number -> player) the start numbers ``new`` (old -> new) and
+        carry every record that names a start number over."""
+        self.players = {new[s]: p for s, p in sorted(everyone.items(), key=lambda x: new[x[0]])}
+        self.requested_byes = {r: {new[s]: c for s, c in byes.items()} for r, byes in self.requested_byes.items()}
+        self.late_entries = {new[s]: e for s, e in self.late_entries.items()}
+        self.forbidden = [tuple(sorted(new[s] for s in group)) for group in self.forbidden]
+        self.withdrawn = {new[s]: r for s, r in self.withdrawn.items()}
+        self.lots = {new[s]: n for s, n in self.lots.items()}
+        self.pairing_numbers = {new[s]: n for s, n in self.pairing_numbers.items()}
+        self.fines = {new[s]: f for s, f in self.fines.items()}
+
+    def as_player(self, start_no: int) -> Player:
+        """The registered player ``start_no`` as the pairing and the exports read a player
+        (``services.regulations.model.Player``); KeyError when nobody has that number."""
+        p = self.players[start_no]
+        return Player(start_no, p["name"], p.get("rating"), p.get("fide_id"), p.get("federation"), p.get("title"),
+                      p.get("team"))
 
     def start_no(self, setup: dict, side: str) -> int:
         """The start number of ``side`` in ``setup`` (``white_no``/``black_no``, else by name; a

@@ -23,7 +23,8 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
-                                       PlayerEntered, PlayerWithdrew)
+                                       PlayerEntered, PlayerWithdrew, PlayersRegistered)
+from services.events.rounds import PairingDrafted, PairingPublished, PairingSwapped
 from services.events.vocabulary import AlertKind, AlertSeverity, AlertStatus, EndedBy, GameResult, Termination
 from services.state import HallState
 from services.views.alert_since import Since
@@ -82,7 +83,9 @@ RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, Game
                     MoveTimerStarted.TYPE, MatchClockChosen.TYPE,
                     # the Round tools' actions for the next pairing (docs/arbiter.md "Round tools")
                     PlayerWithdrew.TYPE, ByeRequested.TYPE, ByeRequestCancelled.TYPE, PlayerEntered.TYPE,
-                    PairingForbidden.TYPE, AccelerationSet.TYPE)
+                    PairingForbidden.TYPE, AccelerationSet.TYPE,
+                    # registration and the round's life cycle (docs/pairing.md "The round's life cycle")
+                    PlayersRegistered.TYPE, PairingDrafted.TYPE, PairingSwapped.TYPE, PairingPublished.TYPE)
 
 
 # Kinds of alert a game's final result makes moot: once its game has ended, what they ask of the arbiter

@@ -15,7 +15,9 @@
 - ENTRY ``{"start_no", "name", "first_round", "missed"}``.
 
 ``next_round`` is null after the last round; ``event`` and ``system`` are null without a
-registered tournament file (then the panel has nothing to act on).
+registered tournament file (then the panel has nothing to act on). ``draft``: the next round's
+draft pairing (:func:`draft_json`; null before it is paired: docs/pairing.md "The round's life
+cycle"); ``roster``: start numbers given by registration (C.04.2 order), not the file's order.
 """
 
 from __future__ import annotations
@@ -47,4 +49,21 @@ def round_tools(state) -> dict:
                            for sno, code in sorted(byes.items())],
         "late_entries": [{"start_no": sno, "name": name(sno), **e} for sno, e in sorted(ts.late_entries.items())],
         "forbidden": [list(group) for group in ts.forbidden],
+        "draft": draft_json(ts.drafts.get(nxt)) if nxt is not None else None,
+        "roster": ts.roster,
     }
+
+
+def draft_json(d) -> dict | None:
+    """DRAFT of a ``PairingDraft`` (None: none): ``{"round", "system", "version", "published"
+    (the version published, or null), "is_published", "started", "drafted_by", "published_by",
+    "boards": [{"board", "white_no", "white", "black_no", "black", "colour_rule", "reasons"}],
+    "byes": [{"start_no", "player", "code", "reasons"}], "changes", "refused"}``."""
+    if d is None:
+        return None
+    import msgspec
+
+    return {"round": d.round, "system": d.system, "version": d.version, "published": d.published,
+            "is_published": d.is_published, "started": d.started, "drafted_by": d.drafted_by,
+            "published_by": d.published_by, "boards": msgspec.to_builtins(d.boards),
+            "byes": msgspec.to_builtins(d.byes), "changes": list(d.changes), "refused": list(d.refused)}

@@ -16,6 +16,7 @@ import copy
 from decimal import Decimal
 
 from services.eventlog.base import Entry
+from services.events.vocabulary import GameStatus
 from services.hall.tournament_games import GameRecord
 from services.hall.tournament_rank import cross_rows, rank
 from services.regulations.model import Tournament
@@ -164,6 +165,20 @@ class TournamentView:
         board order; ``provisional``: unfinished games (a match's second game too) read as
         :data:`PROVISIONAL_RESULT`."""
         return [g.as_result(PROVISIONAL_RESULT if provisional else None) for g in self._ordered()]
+
+    def at_board(self) -> dict[int, str]:
+        """Start number -> "playing" (a game of his under way: a move made or the clock running)
+        or "waiting" (his game not started yet), for the players with a game without a result in
+        a round started; the others are not in it."""
+        out: dict[int, str] = {}
+        for g in self.state.games.values():
+            if g.ended or g.status not in (GameStatus.PLAYING, GameStatus.WAITING):
+                continue
+            for side in ("white", "black"):
+                sno = g.setup.get(f"{side}_no")
+                if isinstance(sno, int) and out.get(sno) != GameStatus.PLAYING:
+                    out[sno] = g.status
+        return out
 
     def standings(self, provisional: bool = False) -> list[StandingRow]:
         """Ranked standings; ``provisional``: unfinished games count as :data:`PROVISIONAL_RESULT`."""

@@ -137,6 +137,8 @@ def test_the_command_line_runs_the_round_and_exits():
     assert "2017 11-Man National, round 1" in out and "5 matches of two games" in out
     assert "finished 10/10" in out and out.rstrip().endswith("round over")
     assert len(re.findall(r"^  result   board \d game [12] ", out, re.MULTILINE)) == 10
+    # issue 27: a run that stops by itself does not say "Ctrl-C to stop."
+    assert "Ctrl-C to stop." not in out and "Stops when the round is over (--exit-when-done)" in out
 
 
 def test_a_checkers_demo_refuses_placement_boards():

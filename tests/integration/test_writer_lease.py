@@ -117,3 +117,23 @@ def test_the_same_venue_gateway_started_twice_stops_at_once_and_writes_nothing(t
         import redis
         r = redis.Redis.from_url(REDIS)
         r.delete(*tournament_keys(t), writers_key(t))
+
+
+async def test_venue_serve_refused_beside_a_writer_does_not_suggest_boards(client):
+    """Issue 27: ``venue serve`` refused beside another writer said "give this one other boards
+    (--boards)", an option only ``venue gateway`` has; it says what serve can do instead."""
+    from venue.serve import SERVE_LEASE_HINT, CliError, writing
+
+    t = f"lease-serve-{uuid.uuid4().hex[:8]}"
+    first, second = open_log(REDIS, t), open_log(REDIS, t)
+    try:
+        async with writing(first, "*", "venue serve A", SERVE_LEASE_HINT):
+            with pytest.raises(CliError) as refused:
+                async with writing(second, "*", "venue serve B", SERVE_LEASE_HINT):
+                    pass
+        assert "venue serve writes every board and has no --boards" in str(refused.value)
+        assert "give this one other boards" not in str(refused.value)
+    finally:
+        await first.close()
+        await second.close()
+        await client.delete(writers_key(t))

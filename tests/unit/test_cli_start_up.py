@@ -51,7 +51,7 @@ def test_venue_tiebreaks_without_the_web_stack(shared_data: Path) -> None:
     expected = (folder / "swiss-002001-12p-7r.tiebreaks.tsv").read_text().split("\n")
     specs = expected[0].split("\t")[2:]
     proc, names = imported(["tiebreaks", str(folder / "swiss-002001-12p-7r.trf"), "--system", "swiss",
-                            "--tiebreaks", ",".join(specs)])
+                            "--tiebreaks", ",".join(specs), "--tsv"])
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split("\n")[:2] == expected[:2]
     assert not names & set(WEB_STACK), sorted(names & set(WEB_STACK))

@@ -59,11 +59,15 @@ def test_winner_and_result_for_winner():
 def test_termination_words():
     """The issue's list of termination words, exactly, plus "dead_position" (issue 12: FIDE Laws
     5.2.2, a dead position that is not one of insufficient material: a blockade, a forced line),
-    which is a draw."""
+    which is a draw; and issue 27's "the termination says how the result came" for a result entered
+    by hand: "result_slip" (FIDE Laws 8.7, the players' signed result) and "claim_upheld" (9.2, 9.3),
+    a draw."""
     assert set(TERMINATIONS) == {
         "checkmate", "stalemate", "fivefold_repetition", "seventyfive_moves", "insufficient_material",
         "dead_position", "time_forfeit", "agreement", "resignation", "threefold_repetition",
-        "fifty_moves", "forfeit", "arbiter"}
+        "fifty_moves", "forfeit", "arbiter", "result_slip", "claim_upheld"}
+    with pytest.raises(ValueError):
+        check_outcome("1-0", "claim_upheld")
     assert check_outcome("1/2-1/2", "dead_position").code == "1/2-1/2"
     with pytest.raises(ValueError):
         check_outcome("1-0", "dead_position")

@@ -1,5 +1,6 @@
-"""``venue tiebreaks`` (venue/tiebreaks.py): output equals the fixtures' TSV files of
-../shared/data/tiebreaks; clear errors with exit status 2."""
+"""``venue tiebreaks`` (venue/tiebreaks.py): with ``--tsv`` the output equals the fixtures' TSV files of
+../shared/data/tiebreaks; without it, the standings in rank order with names (issue 27: it printed
+start-number order with no names) and a note for a blank ARO; clear errors with exit status 2."""
 
 from __future__ import annotations
 
@@ -15,8 +16,29 @@ def test_prints_fixture_table(shared_data: Path, capsys: pytest.CaptureFixture[s
     path = shared_data / "tiebreaks" / system / f"{name}.trf"
     expected = path.with_name(f"{name}.tiebreaks.tsv").read_text()
     header = expected.splitlines()[0].split("\t")
-    assert main([str(path), "--system", system, "--tiebreaks", ",".join(header[2:])]) == 0
+    assert main([str(path), "--system", system, "--tiebreaks", ",".join(header[2:]), "--tsv"]) == 0
     assert capsys.readouterr().out.splitlines() == expected.splitlines()
+
+
+def test_standings_in_rank_order_with_names(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """swiss-002001: the fixture's ranks (its TSV) give the order; the names are the TRF's."""
+    path = shared_data / "tiebreaks" / "swiss" / "swiss-002001-12p-7r.trf"
+    expected = [line.split("\t") for line in path.with_name("swiss-002001-12p-7r.tiebreaks.tsv").read_text().splitlines()]
+    assert main([str(path), "--system", "swiss", "--tiebreaks", "PTS,BH,SB,ARO"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["Rank", "No", "Name", "PTS", "BH", "SB", "ARO"]
+    by_rank = sorted(expected[1:], key=lambda r: (int(r[1]), int(r[0])))
+    assert [line.split()[:2] for line in lines[1:]] == [[r[1], r[0]] for r in by_rank]
+    assert lines[1].split()[2:4] == ["Test0002", "Player0002"]  # rank 1 is start number 2
+
+
+def test_a_blank_aro_is_explained(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """example1.trf (FIDE's TRF example) has unrated players: ARO is blank for everyone (given only
+    when every player is rated, services/tournament/rating_average.py), and the note says so."""
+    path = shared_data / "trf" / "example1.trf"
+    assert main([str(path), "--system", "swiss", "--tiebreaks", "PTS,ARO"]) == 0
+    note = capsys.readouterr().out.splitlines()[-1]
+    assert note.startswith("note: ARO is blank for 284 player(s) (") and "not every player of the event is rated" in note
 
 
 def test_unknown_tiebreak_exit_2(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:

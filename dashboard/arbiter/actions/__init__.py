@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import checkers, correction, game, round_tools  # noqa: F401 - each registers its actions
+from . import checkers, correction, game, registration, results, round_tools, rounds  # noqa: F401 - each registers
 from .base import ACTIONS, Action, ActionError, Context, action, convert, decode
 
 __all__ = ["ACTIONS", "Action", "ActionError", "Context", "action", "build", "convert", "decode"]

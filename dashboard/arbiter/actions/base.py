@@ -66,11 +66,13 @@ def action(cls: A) -> A:
 class Context:
     """What an action is checked against. ``by``: the arbiter's login; ``games``: id -> GAME
     (``services.views.spectator``) of any round of the event, as it stands now; ``state``: the
-    folded ``HallState`` (the round tools read its tournament, players and rounds), or None."""
+    folded ``HallState`` (the round tools read its tournament, players and rounds), or None;
+    ``now_ms``: the dashboard's time (ms since the epoch), for an action that starts something now."""
 
     by: str
     games: Mapping[str, dict]
     state: Any = None
+    now_ms: int | None = None
 
     def game(self, gid: str | None) -> dict:
         """The GAME ``gid``; ActionError when the event has none."""

@@ -11,6 +11,7 @@ from services.events import (AlertResolved, ArbiterDecision, ClockAdjusted, Draw
                              GameEnded, GamePaused, GameResumed, NoteAdded, PlayerArrived)
 from services.events import vocabulary
 from services.events.vocabulary import EndedBy, GameResult, GameStatus, Termination
+from services.hall.result_slip import termination_of
 from services.rules.base import SIDES
 from services.struct_errors import FieldError
 
@@ -97,13 +98,18 @@ class RejectClaim(_Claim, tag="reject_claim", kw_only=True, frozen=True):
 class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
     """The arbiter's result: "1-0", "0-1", "1/2-1/2"; "*" lets a game wrongly ended go on; with
     ``forfeit`` the unplayed "1-0", "0-1", "0-0" (TRF ``+``/``-``, FIDE Laws 6.7.1); the special
-    scores an arbiter may award "0-0", "1/2-0", "0-1/2". ``arbiter_decision``, and ``game_ended``
-    unless "*"."""
+    scores an arbiter may award "0-0", "1/2-0", "0-1/2". ``how`` it came gives the termination
+    (``services.hall.result_slip``: ``slip`` result_slip, ``arbiter``, ``forfeit``, ``claim``
+    claim_upheld; default forfeit for a forfeit, else arbiter) unless ``termination`` names it.
+    ``arbiter_decision`` (with ``previous`` and ``previous_termination``), and ``game_ended`` unless
+    "*"."""
 
     game: GameId
     result: ResultCode
     forfeit: bool = False
     termination: TerminationWord | None = None
+    how: Annotated[Literal["slip", "arbiter", "forfeit", "claim"],
+                   Meta(description="how the result came: slip, arbiter, forfeit or claim, not {value!r}")] | None = None
 
     def __post_init__(self) -> None:
         if self.forfeit and self.result not in FORFEIT_RESULTS:
@@ -111,9 +117,14 @@ class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
         g = ctx.game(self.game)
-        termination = self.termination or (Termination.FORFEIT if self.forfeit else Termination.ARBITER)
+        try:
+            termination = self.termination or termination_of(self.how, self.forfeit)
+        except ValueError as exc:
+            raise ActionError(str(exc)) from None
+        ended = g.get("status") == GameStatus.ENDED
         out = [(ArbiterDecision.TYPE, {**ctx.base(self, g), "result": self.result, "forfeit": self.forfeit,
-                                       "termination": termination, "previous": g.get("result")})]
+                                       "termination": termination, "previous": g.get("result"),
+                                       "previous_termination": g.get("termination") if ended else None})]
         if self.result != GameResult.UNFINISHED:
             out.append((GameEnded.TYPE, {**ctx.base(self, g), "result": self.result, "termination": termination,
                                          "forfeit": self.forfeit, "ply": g.get("ply", 0), "by": EndedBy.ARBITER,

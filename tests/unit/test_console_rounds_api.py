@@ -1,0 +1,157 @@
+"""The round's life cycle, results and registration through POST /api/arbiter/actions, as the console
+posts them (a logged-in arbiter's cookie, the page's CSRF token, JSON): ``import_players``,
+``pair_round``, ``swap_pairing``, ``publish_pairing``, ``start_round``, ``enter_result``
+(docs/arbiter.md "Actions", docs/pairing.md "The round's life cycle").
+
+The tournament: events/us-championship-2013.toml (24 players, FIDE Dutch Swiss, 9 rounds) with two
+players imported from a CSV (26 players: 13 boards); the expected pairings are those the same log
+pairs with ``services.hall.round_draft`` (itself checked against bbpPairings' fixtures:
+tests/unit/test_round_draft.py); forfeits as TRF16 writes them (``+``/``-``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from test_arbiter_security import accounts, csrf_of, log_in
+from test_round_tools_api import tools_when
+
+from dashboard.app import create_app
+from services.eventlog.memory import MemoryLog
+from services.events import PairingSwapped
+from services.hall.tournament_log import tournament_registered_data
+from services.regulations.tournament_file import load_tournament
+
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+CSV = "Name,Rating,Title,FIDE ID,Fed\nTop Player,2850,GM,1503014,NOR\nLow Player,1000,,,\n"
+
+
+@pytest.fixture
+def hall(monkeypatch):
+    monkeypatch.delenv("VENUE_ALLOWED_ORIGINS", raising=False)
+    t = load_tournament((EVENTS / "us-championship-2013.toml").read_text(), "us-championship-2013.toml")
+    log = MemoryLog("console-rounds")
+    asyncio.run(log.append("tournament_registered", tournament_registered_data(t)))
+    with TestClient(create_app(log, accounts=accounts())) as client:
+        headers = csrf_of(client)
+        log_in(client)
+        yield client, log, headers
+
+
+def act(client: TestClient, headers: dict, **body):
+    return client.post("/api/arbiter/actions", json=body, headers=headers)
+
+
+def test_import_pair_swap_publish_start_and_a_forfeit_slip(hall) -> None:
+    client, log, headers = hall
+    r = act(client, headers, action="import_players", filename="late.csv", text="Name,Rating\nBad,2x00\n")
+    assert r.status_code == 400 and r.json()["error"] == ("nothing registered: late.csv:2: rating: '2x00' is not a "
+                                                          "rating (0-3500, or empty)")
+    r = act(client, headers, action="import_players", filename="late.csv", text=CSV)
+    assert r.status_code == 200 and r.json()["entries"][0]["type"] == "players_registered"
+    tools = tools_when(client, lambda d: len(d["players"]) == 26)
+    assert tools["players"][0]["name"] == "Top Player" and tools["roster"]
+
+    r = act(client, headers, action="pair_round", round=1)
+    assert r.status_code == 200, r.text
+    draft = tools_when(client, lambda d: d["draft"] is not None)["draft"]
+    assert (draft["version"], len(draft["boards"]), draft["boards"][0]["white"]) == (1, 13, "Top Player")
+    assert draft["boards"][0]["colour_rule"] == "E.5"
+
+    a, b = draft["boards"][0]["black_no"], draft["boards"][1]["black_no"]
+    r = act(client, headers, action="swap_pairing", round=1, version=1, players=[a, b])
+    assert r.status_code == 400 and r.json()["error"].startswith("reason: is missing")
+    r = act(client, headers, action="swap_pairing", round=1, version=0, players=[a, b], reason="x")
+    assert r.status_code == 409 and "not 0: it changed since you saw it" in r.json()["error"]
+    r = act(client, headers, action="swap_pairing", round=1, version=1, players=[a, b], reason="seen at the venue")
+    assert r.status_code == 200, r.text
+    draft = tools_when(client, lambda d: d["draft"]["version"] == 2)["draft"]
+    assert (draft["boards"][0]["black_no"], draft["boards"][1]["black_no"]) == (b, a)
+
+    assert act(client, headers, action="publish_pairing", round=1, version=1).status_code == 409
+    r = act(client, headers, action="start_round", round=1, version=2)
+    assert r.status_code == 400 and "it was never published" in r.json()["error"]
+    assert act(client, headers, action="publish_pairing", round=1, version=2).status_code == 200
+    tools_when(client, lambda d: d["draft"]["is_published"])
+    r = act(client, headers, action="start_round", round=1, version=2)
+    assert r.status_code == 200, r.text
+    [started] = r.json()["entries"]
+    assert started["type"] == "round_started" and started["data"]["draft_version"] == 2
+    assert len(started["data"]["games"]) == 13
+
+    deadline = time.monotonic() + 10
+    while client.get("/api/rounds").json()["current"] != "1":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    r = act(client, headers, action="enter_result", round=1, board=2, result="+/-")
+    assert r.status_code == 200, r.text
+    decision, ended = r.json()["entries"]
+    assert (decision["type"], ended["data"]["forfeit"], ended["data"]["termination"]) == \
+        ("arbiter_decision", True, "forfeit")
+    r = act(client, headers, action="enter_result", round=1, board=14, result="1-0")
+    assert r.status_code == 400 and "round 1 has no game on board 14" in r.json()["error"]
+
+
+def test_a_draft_changed_by_another_arbiter_first_is_refused_after_the_append(hall, monkeypatch) -> None:
+    """Two arbiters publish and exchange on version 1 at the same instant; the other's exchange
+    reaches the log first (the store's order): the publish is recorded as refused by the fold, and
+    the answer is 409 naming it."""
+    client, log, headers = hall
+    assert act(client, headers, action="pair_round", round=1).status_code == 200
+    draft = tools_when(client, lambda d: d["draft"] is not None)["draft"]
+    real = log.append_many
+
+    async def other_first(items, **kw):
+        other = PairingSwapped(round=1, version=1, kind="exchange", reason="the other arbiter",
+                               players=[draft["boards"][0]["white_no"], draft["boards"][1]["white_no"]], by="deputy")
+        await real([(*other.encode(), None)])
+        return await real(items, **kw)
+
+    monkeypatch.setattr(log, "append_many", other_first)
+    r = act(client, headers, action="publish_pairing", round=1, version=1)
+    assert r.status_code == 409, r.text
+    assert "changed to version 2 before your pairing_published (made on version 1)" in r.json()["error"]
+    monkeypatch.setattr(log, "append_many", real)
+    tools = tools_when(client, lambda d: d["draft"]["refused"])
+    assert tools["draft"]["published"] is None and tools["draft"]["refused"][0]["by"] == "chief"
+
+
+def test_a_correction_after_the_round_says_the_next_draft_is_stale(hall) -> None:
+    """Round 1 played (every game drawn by slip), round 2 drafted; a result of round 1 corrected:
+    the answer's notice says round 2 was drafted from the old result."""
+    client, log, headers = hall
+    assert act(client, headers, action="pair_round").status_code == 200
+    tools_when(client, lambda d: d["draft"] is not None)
+    assert act(client, headers, action="publish_pairing", round=1, version=1).status_code == 200
+    tools_when(client, lambda d: d["draft"]["is_published"])
+    assert act(client, headers, action="start_round", round=1).status_code == 200
+    tools_when(client, lambda d: d["latest_round"] == 1)
+    for board in range(1, 13):
+        assert act(client, headers, action="enter_result", round=1, board=board, result="1/2-1/2",
+                   how="slip").status_code == 200
+    r = None
+    deadline = time.monotonic() + 10
+    while r is None or r.status_code != 200:  # until the dashboard has folded the twelfth result
+        assert time.monotonic() < deadline, r.text
+        r = act(client, headers, action="pair_round", round=2)
+    tools_when(client, lambda d: d["draft"] is not None)
+    r = act(client, headers, action="enter_result", round=1, board=1, result="1-0", how="arbiter")
+    assert r.status_code == 200
+    assert r.json()["notice"] == ("round 2 is drafted (version 1) from the old result: pair it again (pair_round) "
+                                  "so its pairing reads the new one")
+
+
+def test_a_round_tool_after_the_draft_says_it_is_stale(hall) -> None:
+    """A withdrawal recorded after round 1 was drafted: the answer's notice says the draft was made
+    before it (the pairing would still pair him)."""
+    client, log, headers = hall
+    assert act(client, headers, action="pair_round").status_code == 200
+    tools_when(client, lambda d: d["draft"] is not None)
+    r = act(client, headers, action="withdraw_player", player=3)
+    assert r.status_code == 200
+    assert r.json()["notice"] == ("round 1 is drafted (version 1) from before this: pair it again (pair_round) so "
+                                  "its pairing reads it")

@@ -1,0 +1,123 @@
+"""``venue round pair|swap|publish|start|show`` on a store another process writes (venue/round.py):
+the entries appended, what is printed, and the refusals with their exit code 1.
+
+The tournament: events/us-championship-2013.toml (24 players, FIDE Dutch Swiss: 12 boards in round 1)
+and events/norway-chess-2023.toml (10 players, Berger tables: 5 boards).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from pathlib import Path
+
+import pytest
+
+from services.eventlog import open_log
+from services.hall.tournament_log import tournament_registered_data
+from services.regulations.tournament_file import load_tournament
+from venue.cli import main as venue
+
+EVENTS = Path(__file__).resolve().parents[2] / "events"
+
+
+def _store(tmp_path: Path, preset: str) -> tuple[str, str]:
+    url, slug = f"sqlite:///{tmp_path / 'log.sqlite'}", f"t-{uuid.uuid4().hex[:8]}"
+    t = load_tournament((EVENTS / preset).read_text(), preset)
+
+    async def register() -> None:
+        log = open_log(url, slug)
+        await log.append("tournament_registered", tournament_registered_data(t))
+        await log.close()
+
+    asyncio.run(register())
+    return url, slug
+
+
+def _types(url: str, slug: str) -> list[str]:
+    async def read() -> list[str]:
+        log = open_log(url, slug)
+        try:
+            return [e.type for e in await log.read()]
+        finally:
+            await log.close()
+
+    return asyncio.run(read())
+
+
+def test_pair_publish_start(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    where = ["--store", url, "--tournament", slug]
+    assert venue(["round", "pair", "1", *where]) == 0
+    out = capsys.readouterr().out
+    assert "round 1, version 1: draft, not published; 12 boards (swiss-dutch)" in out
+    assert venue(["round", "start", "1", *where]) == 1
+    assert "it was never published" in capsys.readouterr().err
+    assert venue(["round", "publish", "1", *where, "--version", "1"]) == 0
+    assert "round 1, version 1: published" in capsys.readouterr().out
+    assert venue(["round", "start", "1", *where, "--at", "now"]) == 0
+    assert capsys.readouterr().out.startswith("venue round start: round 1 started (12 games)")
+    assert _types(url, slug) == ["tournament_registered", "pairing_drafted", "pairing_published", "round_started"]
+
+
+def test_a_stale_version_is_refused_and_nothing_appended(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    where = ["--store", url, "--tournament", slug]
+    assert venue(["round", "pair", "1", *where]) == 0
+    assert venue(["round", "swap", "1", "1", "2", "--reason", "players' request", "--override", *where]) == 0
+    capsys.readouterr()
+    assert venue(["round", "publish", "1", *where, "--version", "1"]) == 1
+    assert "round 1's draft is at version 2 (by organiser), not 1" in capsys.readouterr().err
+    assert _types(url, slug)[-1] == "pairing_swapped"
+
+
+def test_a_swap_without_a_reason_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    assert venue(["round", "swap", "1", "1", "2", "--store", url, "--tournament", slug]) == 2
+    assert "--reason" in capsys.readouterr().err
+
+
+def test_start_refused_while_a_game_of_the_round_before_has_no_result(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture) -> None:
+    """Berger tables (norway-chess-2023): round 2 is drafted and published while round 1 is played;
+    it does not start until every game of round 1 has a result, and the refusal names them."""
+    url, slug = _store(tmp_path, "norway-chess-2023.toml")
+    where = ["--store", url, "--tournament", slug]
+    for step in (["pair", "1"], ["publish", "1"], ["start", "1"], ["pair", "2"], ["publish", "2"]):
+        assert venue(["round", *step, *where]) == 0, step
+    capsys.readouterr()
+    assert venue(["round", "start", "2", *where]) == 1
+    err = capsys.readouterr().err
+    assert "round 2 cannot start: 5 game(s) of an earlier round have no result: round 1 board 1:" in err
+
+
+def test_an_unknown_tournament_is_named(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A misspelt slug names the tournaments the store holds (issue 27 item 6); a store that is not
+    there is not created."""
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    assert venue(["round", "show", "1", "--store", url, "--tournament", slug[:-1]]) == 2
+    assert f"the store holds no log named {slug[:-1]!r}; it holds: {slug}; did you mean {slug!r}?" in \
+        capsys.readouterr().err
+    missing = tmp_path / "missing.sqlite"
+    assert venue(["players", "list", "--store", f"sqlite:///{missing}", "--tournament", slug]) == 2
+    assert "the file does not exist (check --store)" in capsys.readouterr().err and not missing.exists()
+
+
+def test_players_import_then_pair(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """``venue players import`` of a CSV (two players beside the file's 24), then round 1 paired:
+    13 boards; a malformed file is refused with its file and line and registers nothing."""
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    where = ["--store", url, "--tournament", slug]
+    good, bad = tmp_path / "late.csv", tmp_path / "bad.csv"
+    good.write_text("Name,Rating,Title,FIDE ID,Fed\nTop Player,2850,GM,1503014,NOR\nLow Player,1000,,,\n")
+    bad.write_text("Name,Rating\nSomeone,2x00\n")
+    assert venue(["players", "import", str(bad), *where]) == 1
+    assert f"{bad}:2: rating: '2x00' is not a rating" in capsys.readouterr().err
+    assert _types(url, slug) == ["tournament_registered"]
+    assert venue(["players", "import", str(good), *where]) == 0
+    out = capsys.readouterr().out
+    assert "2 player(s) registered" in out and "   1  GM  Top Player" in out
+    assert venue(["round", "pair", "1", *where]) == 0
+    assert "13 boards (swiss-dutch)" in capsys.readouterr().out
+    assert venue(["players", "add", "Too Late", *where]) == 1
+    assert "start numbers are fixed (round 1 is drafted)" in capsys.readouterr().err
