@@ -19,7 +19,8 @@ Rows:
 Times are CPU time of this process for the totals (time.process_time) and wall time per position
 for the worst case and the 99th percentile. Usage:
 ``.venv/bin/python bench/bench_dead_position.py [--timeouts 2000] [--vectors 600] [--nodes N]
-[--cha-repo /work/.mirror/miguel-ambrona+D3-Chess/repo]``.
+[--cha-repo DIR]``; DIR: a clone of github.com/miguel-ambrona/D3-Chess (bare or not), by default
+``../D3-Chess`` beside this checkout (as ../shared is); without it the CHA rows are skipped.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from services.rules.chess_unwinnable import (  # noqa: E402
 )
 
 DATA = REPO.parent / "shared" / "data" / "chess"
-CHA_REPO = Path("/work/.mirror/miguel-ambrona+D3-Chess/repo")
+CHA_REPO = REPO.parent / "D3-Chess"
 
 
 def real_game_plies() -> list[tuple[chess.Board, bool]]:
@@ -63,9 +64,9 @@ def real_game_plies() -> list[tuple[chess.Board, bool]]:
 
 
 def cha_file(repo: Path, name: str) -> list[str]:
-    """The lines of ``tests/<name>`` in the fetched CHA repository (a bare git directory)."""
+    """The lines of ``tests/<name>`` at HEAD of the CHA repository ``repo`` (a clone, bare or not)."""
     try:
-        text = subprocess.run(["git", "--git-dir", str(repo), "show", f"HEAD:tests/{name}"],
+        text = subprocess.run(["git", "-C", str(repo), "show", f"HEAD:tests/{name}"],
                               check=True, capture_output=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return []

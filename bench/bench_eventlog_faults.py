@@ -8,7 +8,7 @@ import asyncio, json, os, signal, sqlite3, subprocess, sys, tempfile, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "integration")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from eventlog_helpers import PrivateRedis
 from services.eventlog import open_log
 from services.eventlog.base import LogReplaced, BadEntryError, EventLogError
@@ -133,8 +133,9 @@ async def surrogate():
 
 def mosquitto_takeover(conf_text, label):
     import aiomqtt, getpass
-    from test_mosquitto_acl import site_config, MAKER, T
-    import test_mosquitto_acl as acl
+    import mosquitto_site as acl  # site_config reads its CONF: the drill's own config below
+    from mosquitto_site import site_config, MAKER
+    T = "acl-test"
     d = Path(tempfile.mkdtemp())
     subprocess.run([sys.executable, MAKER, "--out-dir", d, "--tournament", f"{T}:1-2"], check=True, capture_output=True)
     from gateway.broker import free_port

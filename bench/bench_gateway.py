@@ -17,9 +17,9 @@ Per row:
   log by a follower in this process (``XREAD BLOCK``), both ``time.perf_counter()``; plies from the
   warm-up on are counted. ``lost``: counted plies never appended (after a 15 s drain).
 
-The baseline is main's gateway (``--baseline-code``, default /work/main, or the repository's
-``git worktree`` of main) run by the same ``serve`` mode, in the same run, on the same load: each row
-prints it beside this tree's figure and the ratio. ``2 shards`` rows split the boards in two board
+The baseline is main's gateway (``--baseline-code``, default the repository's main checkout: the
+first of ``git worktree list``, bench/_checkout.py) run by the same ``serve`` mode, in the same run,
+on the same load: each row prints it beside this tree's figure and the ratio. ``2 shards`` rows split the boards in two board
 ranges (``Gateway(boards=...)``), one process each, on one log.
 
 ``--floor``: the baseline is the floor (``bench/_floor_gateway.py``: the least a Python gateway does per
@@ -53,9 +53,9 @@ the end are refused and counted ``lost``).
 
 A Mosquitto with the tuning of deploy/mosquitto/mosquitto.conf is started on a free port (as
 ``bench_latency.py`` does); Redis is the one on 127.0.0.1:6379 (keys of a unique slug, deleted after).
-Heavy: run it under the machine lock, ``flock /work/notes/bench.lock .venv/bin/python
-bench/bench_gateway.py``. ``--quick``: 100 boards rapid, 15 s. ``--profile DIR``: py-spy records each
-gateway (raw folded stacks) at the largest board count.
+Heavy: it holds the machine lock while it runs (``--lock PATH``, default the repository's
+``.git/bench.lock``; bench/_checkout.py). ``--quick``: 100 boards rapid, 15 s. ``--profile DIR``:
+py-spy records each gateway (raw folded stacks) at the largest board count.
 
 What-ifs (not the product's settings), to say where the time goes: ``BENCH_GATEWAY_WHATIF`` =
 ``FLUSH_EVERY_S=0.02`` (any constant of gateway/service.py), ``feedback=off``, ``tick=off``,
@@ -68,7 +68,7 @@ counts and the garbage collector's pauses.
 
 Usage: ``bench/bench_gateway.py [--quick] [--boards 100,1000] [--paces rapid,blitz] [--shards 2x1000]
 [--duration S] [--warmup-s S] [--baseline-code DIR | --floor | --no-baseline] [--repeat N]
-[--tournament-file FILE.toml] [--profile DIR]``.
+[--tournament-file FILE.toml] [--profile DIR] [--lock PATH]``.
 """
 
 from __future__ import annotations
@@ -88,6 +88,8 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from _checkout import add_lock_option, hold_machine_lock, main_checkout
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
@@ -561,7 +563,8 @@ def parse_args(argv=None):
     p.add_argument("--shards", default=None, help="SHARDSxBOARDS rows, comma-separated (default 2x1000 blitz)")
     p.add_argument("--duration", type=float, default=None, help="seconds played after the warm-up (default 25)")
     p.add_argument("--warmup-s", type=float, default=5.0, help="seconds played first (default 5)")
-    p.add_argument("--baseline-code", default="/work/main", help="the repository of the baseline gateway")
+    p.add_argument("--baseline-code", default=str(main_checkout()),
+                   help="the repository of the baseline gateway (default: the main checkout, %(default)s)")
     p.add_argument("--no-baseline", action="store_true", help="this tree's gateway only")
     p.add_argument("--floor", action="store_true", help="the baseline is the floor (bench/_floor_gateway.py: "
                    "the least a Python gateway does per ply, this tree's MQTT client and log), not another tree")
@@ -571,6 +574,7 @@ def parse_args(argv=None):
                    "regulations (e.g. events/us-championship-2023.toml)")
     p.add_argument("--profile", metavar="DIR", help="py-spy each gateway at the largest board count")
     p.add_argument("--py-spy", default=shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy"))
+    add_lock_option(p)
     a = p.parse_args(argv)
     a.boards = [int(x) for x in (a.boards or ("100" if a.quick else "100,1000")).split(",")]
     a.paces = [x.strip() for x in (a.paces or ("rapid" if a.quick else "rapid,blitz")).split(",")]
@@ -591,6 +595,7 @@ def parse_args(argv=None):
 
 async def main(argv=None) -> int:
     args = parse_args(argv)
+    hold_machine_lock(args.lock)
     sys.path.insert(0, str(BENCH))
     import bench_latency as bl
     from _latency_hall import world_cup_games

@@ -30,7 +30,7 @@ The fan-out (``--fanout``, several measured one after the other on the same load
 ``grouped`` (the dashboard's hub as shipped: one frame per page and tick), ``per-delta`` (the hub
 before issue 15: one frame per delta and spectator), ``nchan`` (nginx + nchan in front, one worker,
 fed the hub's page bodies: ``bench/_latency_nchan.py``), ``baseline`` (the grouped dashboard of another
-tree, ``--baseline-code DIR``: e.g. ``git worktree add --detach /tmp/base COMMIT`` of the commit before
+tree, ``--baseline-code DIR``: e.g. ``git worktree add --detach ../base COMMIT`` of the commit before
 a change, measured in the same run on the same load). Per row: spectators connected at the end,
 "fan" latency (the entry readable in the log to a spectator: the fan-out alone), the fan-out's CPU
 (dashboard, + nginx) and memory per spectator (RSS growth of the process holding the sockets).
@@ -92,6 +92,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 import chess.pgn  # noqa: E402
+from _checkout import add_lock_option, hold_machine_lock  # noqa: E402
 from _latency_clients import Boards, HopSubscriber, Recorder  # noqa: E402
 from _latency_hall import round_pgn, schedule, world_cup_games  # noqa: E402
 
@@ -860,6 +861,7 @@ def parse_args(argv=None):
                    help="hall: skip the bare MQTT hop baseline (halves the run; its columns read nan)")
     p.add_argument("--verbose", action="store_true", help="print each phase's time")
     p.add_argument("--py-spy", default=shutil.which("py-spy"), help="py-spy binary")
+    add_lock_option(p)
     a = p.parse_args(argv)
     a.boards = [int(x) for x in (a.boards or ("10,100" if a.quick else "10,100,1000")).split(",")]
     a.spectators = a.spectators if a.spectators is not None else (100 if a.quick else 1000)
@@ -884,6 +886,7 @@ def parse_args(argv=None):
 
 async def main(argv=None) -> int:
     args = parse_args(argv)
+    hold_machine_lock(args.lock)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))

@@ -14,8 +14,8 @@ The load: ``--messages`` QoS 1 moves (80-byte JSON) from ``--publishers`` connec
 messages per second through a Mosquitto with deploy/'s tuning (``bench_latency.deploy_mosquitto``).
 CPU/msg is the subscriber process's user+system CPU (/proc) from its subscription to its last PUBACK,
 divided by the messages; ``acked`` says every message was acknowledged (the publishers' in-flight
-emptied). Usage: ``flock /work/notes/bench.lock .venv/bin/python bench/bench_mqtt_client.py
-[--messages 6000] [--rate 500] [--publishers 50] [--clients ours,gmqtt,aiomqtt]``.
+emptied). Usage: ``.venv/bin/python bench/bench_mqtt_client.py [--messages 6000] [--rate 500]
+[--publishers 50] [--clients ours,gmqtt,aiomqtt] [--lock PATH]``; it holds the machine lock while it runs (``--lock PATH``, bench/_checkout.py).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _checkout import add_lock_option, hold_machine_lock
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -186,7 +188,9 @@ def main() -> int:
     p.add_argument("--rate", type=float, default=500.0, help="messages per second, all publishers")
     p.add_argument("--publishers", type=int, default=50)
     p.add_argument("--clients", default="ours,gmqtt,aiomqtt")
+    add_lock_option(p)
     args = p.parse_args()
+    hold_machine_lock(args.lock)
     import bench_latency as bl
 
     from venue.serve import run

@@ -34,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _checkout import add_lock_option, hold_machine_lock
 from _commands import Timing, timed
 from _swiss import POINTS, dutch_swiss
 
@@ -88,7 +89,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=11, help="the later round to pair (default 11)")
     ap.add_argument("--runs", type=int, default=5, help="timed runs of each command (after one warm-up)")
     ap.add_argument("--seeds", default="2013,11,5", help="comma-separated seeds, one tournament each")
+    add_lock_option(ap)
     args = ap.parse_args()
+    hold_machine_lock(args.lock)
     for seed in (int(x) for x in args.seeds.split(",")):
         run(args, seed)
 

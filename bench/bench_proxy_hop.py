@@ -21,8 +21,8 @@ dashboard1 is killed (SIGKILL). Printed: how many it held, how soon each of them
 (the first message on its new connection, through the same address), and the latency of the plies
 published in the ``--window`` s after the kill to them and to the other node's spectators.
 
-Usage: ``flock /work/notes/bench.lock .venv/bin/python bench/bench_proxy_hop.py [--spectators 100]
-[--boards 20] [--interval 1.0] [--duration 20] [--warmup 3] [--kill-at S [--window 5]]``.
+Usage: ``.venv/bin/python bench/bench_proxy_hop.py [--spectators 100] [--boards 20] [--interval 1.0]
+[--duration 20] [--warmup 3] [--kill-at S [--window 5]] [--lock PATH]``; it holds the machine lock while it runs (``--lock PATH``, bench/_checkout.py).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ import aiomqtt  # noqa: E402
 import chess.pgn  # noqa: E402
 import httpx  # noqa: E402
 from live_spectator import Spectator  # noqa: E402
+from _checkout import add_lock_option, hold_machine_lock  # noqa: E402
 from nginx_site import site_config  # noqa: E402
 
 from gateway.broker import free_port  # noqa: E402
@@ -277,7 +278,10 @@ def main() -> None:
     ap.add_argument("--kill-at", type=float, default=None,
                     help="every spectator through nginx; SIGKILL dashboard1 this many s into the round")
     ap.add_argument("--window", type=float, default=5.0, help="with --kill-at: the plies published this long after it")
-    asyncio.run(run(ap.parse_args()))
+    add_lock_option(ap)
+    args = ap.parse_args()
+    hold_machine_lock(args.lock)
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

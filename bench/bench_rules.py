@@ -43,6 +43,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from gateway.hall import Hall  # noqa: E402
+from _checkout import add_lock_option, hold_machine_lock  # noqa: E402
 from gateway.laws import end_evidence  # noqa: E402
 from services.rules.chess_game import ChessGame  # noqa: E402
 
@@ -182,7 +183,9 @@ def main() -> None:
                         help="boards (games) of the Hall.handle row (default 200; 0 = all)")
     parser.add_argument("--naive-games", type=int, default=0,
                         help="games for the slow naive row (default 0 = all)")
+    add_lock_option(parser)
     args = parser.parse_args()
+    hold_machine_lock(args.lock)
 
     games = load_games()
     plies = sum(len(moves) for _, moves in games)

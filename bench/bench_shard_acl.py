@@ -19,8 +19,8 @@ system, /proc; 10 ms ticks) over each phase divided by its messages; **moves/s**
 login received them; **vs baseline**: a ply's move and feedback together. The baseline (first row)
 is what main ships: ``gateway-{t}`` (no shards), measured in the same run.
 
-A bench: run it under the machine lock, ``flock /work/notes/bench.lock .venv/bin/python
-bench/bench_shard_acl.py [--messages N] [--repeat R]`` (the best of R runs per row is printed).
+A bench: ``.venv/bin/python bench/bench_shard_acl.py [--messages N] [--repeat R] [--lock PATH]`` (the
+best of R runs per row is printed); it holds the machine lock while it runs (``--lock PATH``, bench/_checkout.py).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ import aiomqtt
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from mosquitto_site import shipped_broker  # noqa: E402
+from _checkout import add_lock_option, hold_machine_lock  # noqa: E402
 
 T = "bench-acl"
 KINDS = ("move", "position", "clock", "result", "status")
@@ -121,7 +122,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--messages", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=3)
+    add_lock_option(parser)
     args = parser.parse_args()
+    hold_machine_lock(args.lock)
     print(f"{args.messages} QoS 1 messages per run, best of {args.repeat}; Mosquitto "
           f"(deploy/mosquitto/mosquitto.conf), tournament of 2,000 boards")
     print(f"| {'gateway login, board':<30} | broker CPU per move in | per feedback out | move + feedback "

@@ -21,6 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _checkout import add_lock_option, hold_machine_lock
 from _commands import timed
 
 REPO = Path(__file__).resolve().parent.parent
@@ -52,7 +53,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--before", type=Path, help="another checkout to run the same commands from")
+    add_lock_option(ap)
     args = ap.parse_args()
+    hold_machine_lock(args.lock)
     trees = [("this tree", REPO)] + ([("before", args.before.resolve())] if args.before else [])
     print(f"new process each run; median of {args.runs} after a warm-up; python {sys.version.split()[0]}")
     print(f"{'tree':<10} {'command':<44} {'wall ms':>8} {'CPU ms':>7} {'x base':>7} {'modules':>8} "

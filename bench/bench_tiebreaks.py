@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from _commands import timed
+from _checkout import add_lock_option, hold_machine_lock
 from _swiss import dutch_swiss
 
 from services.tournament.model import Field, field_from_trf
@@ -66,7 +67,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5, help="in-process runs per row, best kept")
     ap.add_argument("--runs", type=int, default=10, help="command runs per row, median kept")
     ap.add_argument("--bbp", help="a bbpPairings binary: check the tournament with its checker first")
+    add_lock_option(ap)
     args = ap.parse_args()
+    hold_machine_lock(args.lock)
     t0 = time.perf_counter()
     text = dump_trf(dutch_swiss(args.players, args.rounds, args.seed))
     built = time.perf_counter() - t0

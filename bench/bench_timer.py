@@ -10,15 +10,16 @@ hall stands still (every player at the board, no clock running out: nothing is d
 ticks. Moves are made from before the start (every player is at the board by then: no fines, no
 default due), so what is measured is the timer's own looking, not what it appends.
 
-Per code tree (this one, and ``--baseline-code``, default /work/main, run the same way in a
+Per code tree (this one, and ``--baseline-code``, default the repository's main checkout, the first
+of ``git worktree list`` (bench/_checkout.py), run the same way in a
 subprocess of this script, same load, same run): **play**: the CPU (``time.process_time``) of the
 ticks during play, per tick and per ply (the tick's share of the gateway's budget a ply); **idle**:
 a tick after play, median and mean of ``--idle`` ticks. The entries the ticks appended are counted
 for both: the same count says both timers said the same.
 
 Usage: ``bench/bench_timer.py [--boards 1000] [--plies 6] [--plies-per-s 444] [--idle 300] [--event FILE]
-[--baseline-code DIR | --no-baseline]``. Light (~20 s at 1,000 boards); run it under the machine
-lock anyway: ``flock /work/notes/bench.lock .venv/bin/python bench/bench_timer.py``.
+[--baseline-code DIR | --no-baseline] [--lock PATH]``. Light (~20 s at 1,000 boards); it holds the
+machine lock anyway while it runs (``--lock``, default the repository's ``.git/bench.lock``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _checkout import add_lock_option, hold_machine_lock, main_checkout
 
 REPO = Path(__file__).resolve().parent.parent
 SLUG = "bench-timer"
@@ -127,13 +130,16 @@ def main() -> None:
     p.add_argument("--idle", type=int, default=300)
     p.add_argument("--plies-per-s", type=float, default=444.0, help="the pace, in plies a second of the hall's time")
     p.add_argument("--event", default=str(REPO / "events" / "us-championship-2023.toml"))
-    p.add_argument("--baseline-code", default="/work/main", help="the repository of the baseline hall")
+    p.add_argument("--baseline-code", default=str(main_checkout()),
+                   help="the repository of the baseline hall (default: the main checkout, %(default)s)")
     p.add_argument("--no-baseline", action="store_true")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    add_lock_option(p)
     args = p.parse_args()
-    if args.worker:
+    if args.worker:  # a subprocess of the run below, which holds the lock
         print(json.dumps(worker(args.boards, args.plies, args.idle, args.event, args.plies_per_s)))
         return
+    hold_machine_lock(args.lock)
     rows = [("this", run(REPO, args))]
     if not args.no_baseline:
         rows.append(("main", run(Path(args.baseline_code), args)))

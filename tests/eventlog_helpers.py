@@ -16,12 +16,12 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
+from eventually import eventually
 
 from gateway.broker import free_port
 from services.eventlog import open_log
@@ -30,7 +30,7 @@ from services.eventlog.redis import tournament_keys
 REDIS_URL = os.environ.get("VENUE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
-@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.integration)])
+@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.live)])
 def backend(request) -> str:
     return request.param
 
@@ -102,18 +102,18 @@ class PrivateRedis:
             overrides += ["--save", "", "--appendonly", "no"]
         self.proc = subprocess.Popen([self.binary, *persistence, *overrides],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while True:
-            assert self.proc.poll() is None, "the private redis-server exited"
+
+        def answers() -> bool:
+            if self.proc.poll() is not None:
+                pytest.fail("the private redis-server exited")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
                     s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        return
+                    return s.recv(16).startswith(b"+PONG")
             except OSError:
-                pass
-            assert time.monotonic() < deadline, "the private redis-server did not start"
-            time.sleep(0.05)
+                return False
+
+        eventually(answers, 10)
 
     def freeze(self) -> None:
         os.kill(self.proc.pid, signal.SIGSTOP)

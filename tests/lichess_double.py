@@ -26,10 +26,10 @@ import io
 import re
 import socket
 import threading
-import time
 
 import chess.pgn
 import uvicorn
+from eventually import eventually
 from lichess_relay import same_game
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -113,10 +113,7 @@ class LichessDouble:
         app = Starlette(routes=[Route("/api/broadcast/round/{id}/push", self.push, methods=["POST"])])
         self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
         threading.Thread(target=self._server.run, daemon=True).start()
-        for _ in range(200):
-            if self._server.started:
-                break
-            time.sleep(0.02)
+        eventually(lambda: self._server.started, 10)
         self.url = f"http://127.0.0.1:{port}"
         return self
 

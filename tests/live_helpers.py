@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
+
+from eventually import eventually_async
 
 MOSQUITTO = "mqtt://127.0.0.1:1883"
 
@@ -45,14 +46,12 @@ async def running(gateway):
 async def log_until(log, predicate, timeout: float = 10.0, poll: float = 0.05) -> list:
     """Read ``log`` every ``poll`` s until ``predicate(entries)`` holds; returns those entries.
     Raises AssertionError, listing what the log holds, after ``timeout`` s."""
-    deadline = time.monotonic() + timeout
-    entries: list = []
-    while time.monotonic() < deadline:
+    async def holds() -> list:
         entries = await log.read()
-        if predicate(entries):
-            return entries
-        await asyncio.sleep(poll)
-    raise AssertionError(f"not in the log after {timeout} s: {[(e.type, e.data) for e in entries][-20:]}")
+        assert predicate(entries), f"not in the log: {[(e.type, e.data) for e in entries][-20:]}"
+        return entries
+
+    return await eventually_async(holds, timeout, poll=poll)
 
 
 async def entries_matching(log, pred, timeout: float = 20.0) -> list:

@@ -17,9 +17,11 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Callable
+
+import pytest
+from eventually import eventually
 
 from gateway.broker import free_port
 
@@ -84,15 +86,16 @@ def shipped_broker(tmp_path: Path, *maker_args: str):
     log = (tmp_path / "mosquitto.log").open("w")
     proc = subprocess.Popen([mosquitto_binary(), "-c", conf], stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            assert proc.poll() is None, (tmp_path / "mosquitto.log").read_text()
-            try:
+
+        def listening() -> bool:
+            if proc.poll() is not None:
+                pytest.fail((tmp_path / "mosquitto.log").read_text())
+            with contextlib.suppress(OSError):
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the test broker did not start"
-                time.sleep(0.05)
+                return True
+            return False
+
+        eventually(listening, 10)
         creds = json.loads((tmp_path / "credentials.json").read_text())
         users = {d["username"]: d["password"] for d in creds["devices"]}
         users.update({g["username"]: g["password"] for g in creds["gateways"]})

@@ -20,13 +20,14 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import aiomqtt
 import httpx
+import pytest
 import redis
+from eventually import eventually_async
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "integration"))  # its tests' helpers
 from nginx_site import nginx_binary, site_config  # noqa: E402
@@ -55,11 +56,13 @@ class Proc:
         return f"{self.name} exited {self.proc.returncode}: {self.err.read_text()[-2000:]}"
 
     async def printed(self, text: str, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while text not in self.out.read_text():
-            assert self.proc.poll() is None, self.why()
-            assert time.monotonic() < deadline, f"{self.name} not ready: {self.out.read_text()}"
-            await asyncio.sleep(0.05)
+        def shown() -> bool:
+            if self.proc.poll() is not None:
+                pytest.fail(self.why())
+            assert text in self.out.read_text(), f"{self.name} not ready: {self.out.read_text()}"
+            return True
+
+        await eventually_async(shown, timeout)
 
     def kill(self) -> None:
         """SIGKILL, as a crash or a lost machine ends a process."""
@@ -78,15 +81,15 @@ class Proc:
 
 async def healthy(url: str, timeout: float = 30.0) -> dict:
     """``/api/health`` of ``url`` once it answers ok and has caught up with the log."""
-    deadline = time.monotonic() + timeout
     async with httpx.AsyncClient(timeout=2) as client:
-        while True:
+        async def health() -> dict | None:
             with contextlib.suppress(httpx.HTTPError):
                 r = await client.get(f"{url}/api/health")
                 if r.status_code == 200 and r.json()["ok"] and r.json()["caught_up"]:
                     return r.json()
-            assert time.monotonic() < deadline, f"{url} not healthy"
-            await asyncio.sleep(0.1)
+            return None
+
+        return await eventually_async(health, timeout)
 
 
 def round_started(boards) -> dict:

@@ -10,13 +10,12 @@ import contextlib
 import socket
 
 import uvicorn
+from browser_helpers import ARGS, CHROMIUM
+from eventually import eventually_async
 from playwright.async_api import async_playwright
 
 from dashboard.app import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @contextlib.asynccontextmanager
@@ -27,8 +26,7 @@ async def serve(app):
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     task = asyncio.create_task(server.serve())
     try:
-        while not server.started:
-            await asyncio.sleep(0.05)
+        await eventually_async(lambda: server.started, 30)
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True

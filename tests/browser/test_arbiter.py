@@ -21,10 +21,8 @@ and records nothing, /ws/arbiter closes with 1008, a wrong password is 401, and 
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import re
-import time
 import uuid
 from pathlib import Path
 
@@ -32,7 +30,8 @@ import aiomqtt
 import chess
 import chess.pgn
 import pytest
-from live_helpers import entries_matching
+from browser_helpers import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, abasov_nepomniachtchi, candidates, wait_for
+from eventually import eventually
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -46,24 +45,7 @@ from replay_entries import game_entries
 from venue.serve import serving
 
 HERE = Path(__file__).resolve().parent
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-LOGIN, PASSWORD = "chief", "Laws-of-Chess-9.2"
-ENV = {"VENUE_ARBITERS": f"{LOGIN}:{PASSWORD}", "VENUE_SECRET": "test-secret-arbiter-console"}
 GAME_ID = "1-2"  # round 1, board 2 (round_from_pgn: "{round}-{board}", boards in file order)
-
-
-def candidates(shared_data) -> str:
-    return (shared_data / "chess" / "fide_candidates_2024_open.pgn").read_text()
-
-
-def abasov_nepomniachtchi(text: str) -> chess.pgn.Game:
-    stream = io.StringIO(text)
-    chess.pgn.read_game(stream)
-    game = chess.pgn.read_game(stream)
-    assert (game.headers["White"], game.headers["Black"]) == ("Abasov, Nijat", "Nepomniachtchi, Ian")
-    return game
 
 
 def repetition_plies(game: chess.pgn.Game) -> list[int]:
@@ -82,10 +64,6 @@ def repetition_plies(game: chess.pgn.Game) -> list[int]:
 
 def plies_of(claims: list[dict]) -> list[int]:
     return [p for c in claims if c["kind"] == "threefold" and c["by_move"] is None for p in c["evidence"]["plies"]]
-
-
-async def wait_for(log, pred, timeout: float = 20.0):
-    return await entries_matching(log, pred, timeout)
 
 
 def claim_now(e) -> bool:
@@ -275,10 +253,8 @@ def test_spectators_feed_carries_no_alert_or_action(hall):
                      headers={"X-CSRFToken": csrf})
     assert r.status_code == 200
     assert [e["type"] for e in r.json()["entries"]] == ["draw_claim_decided", "game_ended"]
-    deadline = time.monotonic() + 5
-    while client.get(f"/api/games/{GAME_ID}").json().get("result") != "1/2-1/2":
-        assert time.monotonic() < deadline, "the result never reached the spectators' view"
-        time.sleep(0.02)
+    # the result reaches the spectators' view
+    eventually(lambda: client.get(f"/api/games/{GAME_ID}").json().get("result") == "1/2-1/2", 5)
 
     texts = [client.get("/api/games").text, client.get(f"/api/games/{GAME_ID}").text]
     with client.websocket_connect("/ws/live") as ws:

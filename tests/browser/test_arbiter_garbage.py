@@ -14,6 +14,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from browser_helpers import ARGS, CHROMIUM
 
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
@@ -25,9 +26,6 @@ from venue.serve import serving
 pytestmark = pytest.mark.browser
 
 HERE = Path(__file__).resolve().parent
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 LOGIN, PASSWORD = "chief", "Laws-of-Chess-9.2"
 ENV = {"VENUE_ARBITERS": f"{LOGIN}:{PASSWORD}", "VENUE_SECRET": "test-secret-arbiter-garbage"}
 WIDTH = 1440

@@ -26,7 +26,7 @@ import pytest
 from starlette.applications import Starlette
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
-from test_arbiter import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, candidates
+from browser_helpers import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, candidates
 
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts

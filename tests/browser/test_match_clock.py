@@ -35,6 +35,7 @@ from pathlib import Path
 import aiomqtt
 import httpx
 import pytest
+from browser_helpers import ARGS, CHROMIUM, ENV, LOGIN, referee_page, wait_for
 
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
@@ -45,8 +46,6 @@ from services.hall.round_from_file import round_from_tournament
 from services.hall.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.rules.checkers_ballots import load_deck
-from tests.browser.test_arbiter import ARGS, CHROMIUM, ENV, LOGIN, wait_for
-from tests.browser.test_referee import referee_page
 from venue.serve import serving
 
 HERE = Path(__file__).resolve().parent

@@ -34,6 +34,8 @@ from pathlib import Path
 import aiomqtt
 import httpx
 import pytest
+from browser_helpers import ARGS, CHROMIUM, ENV, LOGIN, candidates, referee_page, wait_for
+from eventually import eventually_async
 
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
@@ -42,7 +44,6 @@ from gateway.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
 from services.rules.checkers_pdn import read_pdn, replay
-from tests.browser.test_arbiter import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, candidates, wait_for
 from venue.serve import serving
 
 HERE = Path(__file__).resolve().parent
@@ -62,18 +63,6 @@ def the_round() -> dict:
     data = round_from_pgn(SOURCE, variant="checkers")
     assert [g["variant"] for g in data["games"]] == ["checkers"] * 6
     return data
-
-
-async def referee_page(browser, url: str):
-    """A console page signed in as the test's arbiter, its Referee panel shown."""
-    page = await browser.new_page(viewport={"width": 1440, "height": 1000})
-    await page.goto(url + "/arbiter")
-    await page.wait_for_selector("#login-name:focus")
-    await page.fill("#login-name", LOGIN)
-    await page.fill("#login-password", PASSWORD)
-    await page.click("#login button[type=submit]")
-    await page.wait_for_selector("#referee:not([hidden])")
-    return page
 
 
 @pytest.mark.browser
@@ -164,11 +153,12 @@ async def test_referee_uses_score_sheet_timer_and_adjudication(shared_data):
             [ended] = await wait_for(log, lambda e: e.type == "game_ended" and e.data["game"] == GAME)
             assert (ended.data["result"], ended.data["termination"]) == ("1/2-1/2", "arbiter")
             async with httpx.AsyncClient(base_url=url) as http:
-                for _ in range(100):
+                async def ended() -> dict:
                     game = (await http.get(f"/api/games/{GAME}")).json()
-                    if game["status"] == "ended":
-                        break
-                    await asyncio.sleep(0.05)
+                    assert game["status"] == "ended", game
+                    return game
+
+                game = await eventually_async(ended, poll=0.05)
             assert (game["status"], game["result"]) == ("ended", "1/2-1/2")
             await page.wait_for_function("() => document.querySelector('#ref-status').textContent.includes('ended')")
             await page.wait_for_selector('#actions li[data-type="adjudication_recorded"]')

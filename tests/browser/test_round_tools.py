@@ -18,6 +18,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from browser_helpers import ARGS, CHROMIUM
 from trf_log import pairs_of, read_pairs, trf_entries
 
 from dashboard.app import create_app
@@ -30,9 +31,6 @@ from venue.tournament import pair_and_log
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE.parent / "data" / "pairing" / "actions" / "all-actions-001001"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 LOGIN, PASSWORD = "chief", "C.04.2-byes"
 ENV = {"VENUE_ARBITERS": f"{LOGIN}:{PASSWORD}", "VENUE_SECRET": "test-secret-round-tools"}
 

@@ -13,6 +13,8 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from browser_helpers import ARGS, CHROMIUM
+from eventually import eventually_async
 from playwright.async_api import async_playwright
 
 from venue.demo import run_demo
@@ -20,9 +22,6 @@ from venue.demo import run_demo
 pytestmark = pytest.mark.browser
 
 HERE = Path(__file__).resolve().parent
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 # Round 5, boards 1-4 (../shared/data/chess/fide_candidates_2024_open.pgn, Round "5").
 PLAYERS = ["Praggnanandhaa R", "Firouzja, Alireza", "Gukesh D", "Vidit, Santosh Gujrathi"]
 
@@ -32,15 +31,13 @@ async def demo(speed: float):
     lines: list[str] = []
     task = asyncio.create_task(run_demo(speed=speed, port=0, out=lines.append))
     try:
-        for _ in range(300):
-            url = next((ln.split()[-1] for ln in lines if "spectators" in ln), None)
-            if url:
-                break
+        def started() -> str | None:
             if task.done():
                 task.result()
-            await asyncio.sleep(0.1)
-        else:
-            raise AssertionError(f"the demo did not start: {lines}")
+            assert any("spectators" in ln for ln in lines), f"the demo did not start: {lines}"
+            return next(ln.split()[-1] for ln in lines if "spectators" in ln)
+
+        url = await eventually_async(started, 30, poll=0.1)
         yield url, lines
     finally:
         task.cancel()

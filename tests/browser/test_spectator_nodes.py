@@ -17,16 +17,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from browser_helpers import ARGS, CHROMIUM
 from live_helpers import log_until
 from node_deployment import NodeDeployment
 from playwright.async_api import async_playwright
 from test_restart_live import candidates_moves, played
 
-pytestmark = [pytest.mark.browser, pytest.mark.integration]
+pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 BOARDS = ("1", "2", "3", "4")
 PLIES = 30
 KILL_AFTER = 12

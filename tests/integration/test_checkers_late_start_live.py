@@ -32,7 +32,7 @@ from services.regulations.tournament_file import load_tournament
 from tests.integration.test_regulations_live import wait_for
 from venue.tournament import register, start_round
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 PRESET = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017.toml"
 MIN = 60_000
 LEAD_MS = 4000  # the limit passes this long after the gateway starts

@@ -34,7 +34,7 @@ from services.hall.setup import round_from_pgn
 from services.rules.checkers_pdn import read_pdn, replay
 from venue.serve import dashboard_at
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 MOSQUITTO = "mqtt://127.0.0.1:1883"
 REDIS = "redis://127.0.0.1:6379/0"

@@ -37,7 +37,7 @@ from venue.serve import dashboard_at
 
 from tests.integration.test_checkers_live import backends, running
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 SPEED = 1500.0  # a match of about five seconds: long enough to stop the gateway in the middle
 TOLERANCE_MS = 2000  # docs/tournament-file.md: clock_tolerance defaults to 2 s

@@ -23,7 +23,7 @@ from gateway.broker import free_port
 from services.eventlog import open_log
 from services.eventlog.redis import tournament_keys
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 

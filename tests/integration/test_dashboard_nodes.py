@@ -33,7 +33,7 @@ from live_spectator import Spectator
 from node_deployment import ARBITER, NodeDeployment
 from test_restart_live import candidates_moves, played
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 BOARDS = ("1", "2", "3", "4")
 PLIES = 40  # per board: the first 40 plies of each game

@@ -31,7 +31,7 @@ from services.rules.checkers_pdn import read_pdn, replay
 from services.rules.results import score
 from venue.demo import run_demo
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 PRESET = "events/checkers-11-man-national-2017.toml"
 SPEED = 600.0

@@ -32,7 +32,7 @@ import pytest
 from services.eventlog.redis import tournament_keys
 from venue.demo import ROUND_FILE, run_demo
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 MQTT_URL = os.environ.get("VENUE_TEST_MQTT", "mqtt://127.0.0.1:1883")
 REDIS_URL = os.environ.get("VENUE_TEST_REDIS", "redis://127.0.0.1:6379/0")

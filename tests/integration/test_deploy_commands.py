@@ -35,7 +35,7 @@ from mosquitto_site import shipped_broker
 from gateway.broker import free_port
 from services.eventlog.redis import tournament_keys
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"

@@ -27,7 +27,7 @@ from live_helpers import broker
 
 from gateway.mqtt_url import parse_mqtt_url
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 QUIET_S = 1.0  # how long a subscriber listens for what it must not get
 

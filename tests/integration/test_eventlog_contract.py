@@ -306,7 +306,7 @@ def test_sqlite_relative_url_is_relative_to_the_working_directory(tmp_path, monk
     assert (tmp_path / "rel.sqlite").exists()
 
 
-@pytest.mark.integration
+@pytest.mark.live
 async def test_redis_stream_ids_are_the_seqs(tournament):
     """redis.py: entries are XADDed with ID ``{seq}-0`` so any process can XREAD after a seq."""
     log = open_log(REDIS_URL, tournament)

@@ -263,7 +263,7 @@ async def write_past(url: str, tournament: str) -> None:
         await newcomer.close()
 
 
-@pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.integration)])
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.live)])
 async def test_a_log_restored_from_an_older_backup_is_refused(backend, url, tournament, log, tmp_path):
     """Issue 11: "a restore from an older backup: seq went back" with the same epoch. The writer
     that saw more refuses; a follower raises even once a new writer has written past its position
@@ -285,7 +285,7 @@ async def test_a_log_restored_from_an_older_backup_is_refused(backend, url, tour
         await reader.close()
 
 
-@pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.integration)])
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("redis", marks=pytest.mark.live)])
 async def test_a_follower_that_skipped_its_last_entries_still_notices_a_restore(backend, url, tournament, log,
                                                                               tmp_path):
     """base.py ``follow(skip=...)``: the continuity checks cover the entries passed over (the

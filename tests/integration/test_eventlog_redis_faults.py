@@ -25,7 +25,7 @@ from services.eventlog.redis import RedisLog
 
 from eventlog_helpers import PrivateRedis, private_redis, take  # noqa: F401 - a fixture
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 T = "frozen-redis"
 SHIPPED_CONF = Path(__file__).resolve().parents[2] / "deploy" / "redis.conf"

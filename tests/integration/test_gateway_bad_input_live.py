@@ -20,7 +20,7 @@ from live_helpers import broker, log_until, running
 from gateway import Gateway
 from services.eventlog import open_log
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 
 def round_started(*boards: str) -> dict:

@@ -25,6 +25,7 @@ import uuid
 import aiomqtt
 import pytest
 from eventlog_helpers import private_redis  # noqa: F401 - a fixture
+from eventually import eventually_async
 from live_helpers import log_until
 from mosquitto_site import plain_broker
 from test_restart_live import VENUE, Device, Serve, candidates_moves, played
@@ -34,7 +35,7 @@ from gateway.broker import free_port
 from services.eventlog import open_log
 from services.eventlog.redis import tournament_keys
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 MQTT = "mqtt://127.0.0.1:1883"
 REDIS = "redis://127.0.0.1:6379/0"
 
@@ -53,11 +54,13 @@ class Gw(Serve):
     """A ``venue gateway`` process: ready once it says so (its one line ends "Ctrl-C to stop.")."""
 
     async def ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not any(line.endswith("Ctrl-C to stop.") for line in self.lines):
-            assert self.proc.poll() is None, f"venue gateway exited {self.proc.returncode}: {self.err}"
-            assert time.monotonic() < deadline, f"venue gateway not ready: {self.lines} {self.err}"
-            await asyncio.sleep(0.05)
+        def said() -> bool:
+            if self.proc.poll() is not None:
+                pytest.fail(f"venue gateway exited {self.proc.returncode}: {self.err}")
+            assert any(line.endswith("Ctrl-C to stop.") for line in self.lines), f"not ready: {self.lines} {self.err}"
+            return True
+
+        await eventually_async(said, timeout, poll=0.05)
 
 
 async def test_a_gateway_killed_while_the_store_is_down_loses_no_move(private_redis, shared_data):
@@ -206,13 +209,8 @@ async def test_a_broker_restart_is_noticed_and_the_next_move_played(tmp_path, sh
         await asyncio.wait_for(gw.ready.wait(), 10)
         broker.kill()
         broker.wait(5)
-        killed = time.monotonic()
-        for _ in range(100):
-            if not gw.connected.is_set():
-                break
-            await asyncio.sleep(0.05)
-        noticed = time.monotonic() - killed
-        assert not gw.connected.is_set(), "the gateway still believes it is connected"
+        # noticed from the closed socket, not from the keepalive (60 s: MqttClient's default)
+        await eventually_async(lambda: not gw.connected.is_set(), 15)
         broker = start_broker()
         await asyncio.wait_for(gw.connected.wait(), 15)
         async with aiomqtt.Client("127.0.0.1", port, identifier=f"dev-{slug}") as client:
@@ -221,7 +219,6 @@ async def test_a_broker_restart_is_noticed_and_the_next_move_played(tmp_path, sh
                 await board.send("move", move=uci)
             entries = await log_until(log, lambda es: len(moves_of(es, "1-1")) == 2, 10)
         assert moves_of(entries, "1-1") == moves
-        assert noticed < 5.0, f"noticed the lost broker after {noticed:.1f} s"
         assert gw.counts["reconnects"] >= 1
     finally:
         task.cancel()

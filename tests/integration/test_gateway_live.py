@@ -26,7 +26,7 @@ from gateway.broker import free_port
 from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 MOSQUITTO = "mqtt://127.0.0.1:1883"
 REDIS = "redis://127.0.0.1:6379/0"

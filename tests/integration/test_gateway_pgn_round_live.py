@@ -19,11 +19,12 @@ import signal
 import time
 
 import pytest
+from eventually import eventually_async
 
 from tests.integration.test_restart_live import MQTT, READY, REDIS, VENUE, Serve, hall  # noqa: F401 - hall is a fixture
 from tests.unit.test_start_up_pgn import LATER, pairings_pgn
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 
 def gateway_argv(h, pgn: str) -> list[str]:
@@ -32,11 +33,13 @@ def gateway_argv(h, pgn: str) -> list[str]:
 
 async def ready(gateway: Serve, timeout: float = 30.0) -> None:
     """Until ``venue gateway`` prints its ready line (``... Ctrl-C to stop.``, after the slug)."""
-    deadline = time.monotonic() + timeout
-    while not any(line.endswith(READY) for line in gateway.lines):
-        assert gateway.proc.poll() is None, f"venue gateway exited {gateway.proc.returncode}: {gateway.err}"
-        assert time.monotonic() < deadline, f"venue gateway not ready: {gateway.lines} {gateway.err}"
-        await asyncio.sleep(0.05)
+    def said() -> bool:
+        if gateway.proc.poll() is not None:
+            pytest.fail(f"venue gateway exited {gateway.proc.returncode}: {gateway.err}")
+        assert any(line.endswith(READY) for line in gateway.lines), f"not ready: {gateway.lines} {gateway.err}"
+        return True
+
+    await eventually_async(said, timeout, poll=0.05)
 
 
 async def test_the_gateway_registers_the_file_of_a_pgn_round_once(hall, tmp_path):

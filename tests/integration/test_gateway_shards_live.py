@@ -32,7 +32,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -40,6 +39,7 @@ from pathlib import Path
 import aiomqtt
 import chess.pgn
 import pytest
+from eventually import eventually_async
 from hall_driver import round_started
 from live_helpers import log_until
 from mosquitto_site import shipped_broker
@@ -49,7 +49,7 @@ from services.eventlog import open_log
 from services.eventlog.redis import tournament_keys
 from services.eventlog.writers import writers_key
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 VENUE = str(Path(sys.executable).with_name("venue"))
 MQTT = "mqtt://127.0.0.1:1883"
@@ -76,22 +76,24 @@ class Shard:
         self.lines = []
         self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=lambda: [self.lines.append(x.rstrip()) for x in self.proc.stdout], daemon=True).start()
-        deadline = time.monotonic() + timeout
-        while not any(READY in x for x in self.lines):
-            assert self.proc.poll() is None, f"the shard exited {self.proc.returncode}: {self.lines}"
-            assert time.monotonic() < deadline, f"the shard is not ready: {self.lines}"
-            await asyncio.sleep(0.05)
+
+        def said() -> bool:
+            if self.proc.poll() is not None:
+                pytest.fail(f"the shard exited {self.proc.returncode}: {self.lines}")
+            assert any(READY in x for x in self.lines), f"the shard is not ready: {self.lines}"
+            return True
+
+        await eventually_async(said, timeout, poll=0.05)
 
     async def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.proc is None or self.proc.poll() is not None:
             return
         self.proc.send_signal(sig)
-        for _ in range(300):
-            if self.proc.poll() is not None:
-                return
-            await asyncio.sleep(0.05)
-        self.proc.kill()
-        raise AssertionError(f"the shard did not stop within 15 s: {self.lines}")
+        try:
+            await eventually_async(lambda: self.proc.poll() is not None, 15)
+        except AssertionError:
+            self.proc.kill()
+            raise AssertionError(f"the shard did not stop within 15 s: {self.lines}") from None
 
 
 class Boards:

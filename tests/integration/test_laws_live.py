@@ -33,7 +33,7 @@ from services.regulations.tournament_file import load_tournament
 from services.views.spectator import SpectatorView
 from services.state import HallState
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 MOSQUITTO = ("127.0.0.1", 1883)
 REDIS = "redis://127.0.0.1:6379/0"

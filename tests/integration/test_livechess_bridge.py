@@ -27,7 +27,7 @@ from gateway import Gateway, embedded_broker
 from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
 

@@ -31,7 +31,7 @@ from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
 from venue.serve import serving
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 MOSQUITTO = "mqtt://127.0.0.1:1883"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 PACE = 20  # e-board changes a second on each board

@@ -32,7 +32,7 @@ from devices.records import scripts_from_text
 from devices.simulate import board_logins, play_scripts
 from mosquitto_site import CONF, shipped_broker
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 T = "acl-test"
 GATEWAY = "@gateway"  # key of the tournament's gateway login (gateway-{T}) in the fixture's users

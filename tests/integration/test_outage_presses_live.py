@@ -31,7 +31,7 @@ from test_restart_live import Device
 from gateway import Gateway
 from services.eventlog import open_log
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 MQTT = "mqtt://127.0.0.1:1883"
 THINK_S = 0.4
 OUTAGE_S = 5.0  # F11: "Stop the broker for 5 s"

@@ -22,7 +22,7 @@ from services.eventlog.redis import RedisLog
 
 from eventlog_helpers import REDIS_URL, delete_redis_log
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 
 @pytest.fixture

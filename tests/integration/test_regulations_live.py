@@ -31,7 +31,7 @@ from services.eventlog.redis import tournament_keys
 from services.regulations.tournament_file import load_tournament
 from venue.tournament import register, start_round
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 MIN = 60_000
 

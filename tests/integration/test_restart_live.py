@@ -41,6 +41,7 @@ import chess
 import chess.pgn
 import httpx
 import pytest
+from eventually import eventually_async
 from live_helpers import log_until
 from services.regulations.clock_watch import GRACE_MS
 
@@ -48,7 +49,7 @@ from gateway.broker import free_port
 from services.eventlog import open_log
 from services.eventlog.redis import tournament_keys
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 REPO = Path(__file__).resolve().parents[2]
 VENUE = str(Path(sys.executable).with_name("venue"))
@@ -84,20 +85,22 @@ class Serve:
             into.append(line.rstrip("\n"))
 
     async def ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while READY not in self.lines:
-            assert self.proc.poll() is None, f"venue serve exited {self.proc.returncode}: {self.err}"
-            assert time.monotonic() < deadline, f"venue serve not ready: {self.lines} {self.err}"
-            await asyncio.sleep(0.05)
+        def said() -> bool:
+            if self.proc.poll() is not None:
+                pytest.fail(f"venue serve exited {self.proc.returncode}: {self.err}")
+            assert READY in self.lines, f"venue serve not ready: {self.lines} {self.err}"
+            return True
+
+        await eventually_async(said, timeout, poll=0.05)
 
     async def stop(self, sig: int) -> int:
         self.proc.send_signal(sig)
-        for _ in range(300):
-            if self.proc.poll() is not None:
-                return self.proc.returncode
-            await asyncio.sleep(0.05)
-        self.proc.kill()
-        raise AssertionError("venue serve did not stop within 15 s")
+        try:
+            await eventually_async(lambda: self.proc.poll() is not None, 15)
+        except AssertionError:
+            self.proc.kill()
+            raise AssertionError("venue serve did not stop within 15 s") from None
+        return self.proc.returncode
 
     def out(self) -> str:
         return "\n".join(self.lines)
@@ -313,10 +316,8 @@ async def test_a_sensor_boards_passing_state_survives_kill_9(hall):
             second = Serve(h.argv(*RESTARTS["readme"]))
             try:
                 await second.ready()
-                sent = time.monotonic()
                 await b1.send("position", placement=board.board_fen())
                 entries = await h.entries(lambda es: len(of(es, "move_played")) == 2, timeout=10)
-                took = time.monotonic() - sent
             finally:
                 assert await second.stop(signal.SIGINT) == 0, second.err
     finally:
@@ -327,7 +328,10 @@ async def test_a_sensor_boards_passing_state_survives_kill_9(hall):
         ("e2e4", "e4", "position"), ("g8f6", "Nf6", "position")]
     assert moves[1].data["seq"] == 4 and moves[1].seq > entries[kept - 1].seq
     assert not of(entries, "seq_gap", "message_held", "message_duplicate", "move_rejected")
-    assert took < 4.0, f"1...Nf6 took {took:.1f} s: held for a missing seq (the hold is 5 s)?"
+    # at once: the first entry the restarted gateway made of the snapshot (seq 4) is its move, not a
+    # message_held waiting for a missing seq (docs/protocol.md: held up to 5 s)
+    of_seq4 = [e.type for e in entries[kept:] if e.data.get("board") == "1" and e.data.get("seq") == 4]
+    assert "move_played" in of_seq4 and "message_held" not in of_seq4, of_seq4
 
 
 async def test_default_time_after_kill_9_counts_from_the_recorded_round_start(hall):

@@ -18,7 +18,7 @@ from devices.simulate import simulate
 from gateway import embedded_broker
 from gateway.mqtt_url import parse_mqtt_url
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 
 GAME = """[Event "Candidates"]
 [Round "1"]

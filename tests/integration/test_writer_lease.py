@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import uuid
 
 import pytest
@@ -19,7 +18,7 @@ import redis.asyncio as aioredis
 from services.eventlog import open_log
 from services.eventlog.writers import RedisLease, WriterConflict, writers_key
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.live
 REDIS = "redis://127.0.0.1:6379/0"
 
 
@@ -103,12 +102,12 @@ def test_the_same_venue_gateway_started_twice_stops_at_once_and_writes_nothing(t
         log = open_log(REDIS, t)
         import asyncio
         before = asyncio.run(log.last_seq())
-        started = time.monotonic()
+        # "at once" is the README's "before it connects or writes": the running gateway keeps its
+        # session and the log gains nothing (below); 60 s only stops a newcomer that hangs
         second = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60)
         assert second.returncode == 2, second
         assert "another gateway is writing this tournament's log" in second.stderr
         assert len(second.stderr.strip().splitlines()) == 1, second.stderr
-        assert time.monotonic() - started < 15
         assert first.poll() is None  # the running one carries on
         assert asyncio.run(open_log(REDIS, t).last_seq()) == before
     finally:

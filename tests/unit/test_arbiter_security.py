@@ -23,12 +23,13 @@ import asyncio
 import html.parser
 import re
 import threading
-import time
 from pathlib import Path
 from importlib import resources
 
 import httpx
 import pytest
+from dashboard_helpers import LOGIN, PASSWORD, T0, accounts, csrf_of, log_in, recorded
+from eventually import eventually_async
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -36,10 +37,8 @@ from dashboard.app import create_app
 from dashboard.arbiter.auth import Account, Accounts, hash_password
 from services.eventlog.memory import MemoryLog
 from replay_entries import game_entries, round_started
-from test_dashboard_wiring import T0, round5  # noqa: F401 (round5: the fixture, the games of round 5)
 from venue.serve import serving
 
-LOGIN, PASSWORD = "chief", "Laws-of-Chess-9.2"
 SET_RESULT = {"action": "set_result", "game": "5-1", "result": "1-0"}  # what the forged page recorded
 FOREIGN = "http://testserver:9999"  # "a page on another port of the same host"
 
@@ -51,34 +50,12 @@ def hall_log(round5) -> MemoryLog:
     return log
 
 
-def accounts(**extra) -> Accounts:
-    return Accounts([Account(LOGIN, "Chief Arbiter", hash_password(PASSWORD))], b"k" * 32, **extra)
-
-
 @pytest.fixture
 def hall(round5, monkeypatch):
     monkeypatch.delenv("VENUE_ALLOWED_ORIGINS", raising=False)
     log = hall_log(round5)
     with TestClient(create_app(log, accounts=accounts())) as client:
         yield client, log
-
-
-def recorded(log) -> int:
-    return asyncio.run(log.last_seq())
-
-
-def csrf_of(client: TestClient) -> dict[str, str]:
-    """The console page's CSRF token as the header the console sends (dashboard/static/arbiter.js)."""
-    page = client.get("/arbiter").text
-    [token] = re.findall(r'<meta name="csrf-token" content="([^"]+)"', page)
-    assert client.cookies.get("csrftoken"), "the page sets the csrftoken cookie it names"
-    return {"X-CSRFToken": token}
-
-
-def log_in(client: TestClient, **headers) -> str:
-    r = client.post("/api/arbiter/login", json={"login": LOGIN, "password": PASSWORD}, headers=headers)
-    assert r.status_code == 200, r.text
-    return r.json()["token"]
 
 
 # --- forged requests ------------------------------------------------------------------------------
@@ -339,10 +316,7 @@ async def test_parallel_wrong_logins_leave_the_event_loop_free(round5):
         tick_task = asyncio.create_task(ticker())
         logins = [asyncio.create_task(http.post("/api/arbiter/login", json={"login": f"guess{i}", "password": "x"}))
                   for i in range(9)]
-        deadline = time.monotonic() + 20
-        while accts.parked == 0:
-            assert time.monotonic() < deadline, "no password check started"
-            await asyncio.sleep(0.01)
+        await eventually_async(lambda: accts.parked, 20)  # a password check has started
         ticks_then = ticks
         health = await http.get("/api/health")
         assert health.status_code == 200

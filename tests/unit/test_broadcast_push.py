@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from broadcast_helpers import T0, candidates_round5, keres_players, registration_entries, tournament_text
+from eventually import eventually_async
 from lichess_double import LichessDouble, read_games
 from replay_entries import game_entries
 from services.eventlog.base import Entry
@@ -162,9 +163,6 @@ async def test_the_command_follows_the_log_and_pushes(shared_data, monkeypatch):
     with LichessDouble(TOKEN, ROUND_ID) as lichess:
         p = Pusher(lichess_push(TOKEN, lichess.url), [LichessRound(ROUND_ID)], out=lambda line: None)
         task = asyncio.create_task(p.run(log, lambda: T0, tick_s=0.05))
-        for _ in range(200):
-            if lichess.bodies:
-                break
-            await asyncio.sleep(0.05)
+        await eventually_async(lambda: lichess.bodies, 10, poll=0.05)
         task.cancel()
         assert [g.headers["GameId"] for g in read_games(lichess.bodies[0])] == ["1-1", "1-2"]

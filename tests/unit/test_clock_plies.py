@@ -9,7 +9,6 @@ after every ply."""
 
 from __future__ import annotations
 
-import chess.pgn
 import pytest
 from replay_entries import game_entries, round_started
 
@@ -17,16 +16,6 @@ from services.eventlog.base import Entry
 from services.views.spectator import SpectatorView
 
 T0 = 1_712_678_400_000
-
-
-@pytest.fixture(scope="module")
-def round5(shared_data):
-    games = []
-    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
-        while (g := chess.pgn.read_game(f)) is not None:
-            if g.headers["Round"] == "5":
-                games.append(g)
-    return games
 
 
 def pgn_clocks(game) -> list[int]:

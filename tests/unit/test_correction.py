@@ -18,6 +18,7 @@ import io
 import chess
 import chess.pgn
 import pytest
+from eventually import eventually
 from starlette.testclient import TestClient
 
 from broadcast_helpers import T0, candidates_round5
@@ -52,10 +53,7 @@ def hall(shared_data):
     asyncio.run(log.append_many([round_started(games, "5", T0)] + plies))
     accounts = Accounts([Account(LOGIN, "Chief Arbiter", hash_password(PASSWORD))], b"k" * 32)
     with TestClient(create_app(log, accounts=accounts)) as client:
-        for _ in range(200):
-            if client.get("/api/games/5-1").json()["ply"] == 8:
-                break
-            asyncio.run(asyncio.sleep(0.01))
+        eventually(lambda: client.get("/api/games/5-1").json()["ply"] == 8, 5)
         yield client, log
 
 

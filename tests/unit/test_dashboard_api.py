@@ -9,29 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import io
-import time
 
 import chess
 import chess.pgn
 import pytest
-from starlette.testclient import TestClient
+from dashboard_helpers import caught_up, client_for
 
-from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog
 from replay_entries import game_entries, round_started
 
 T0 = 1_712_678_400_000
 SEVEN = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
-
-
-@pytest.fixture(scope="module")
-def round5(shared_data):
-    games = []
-    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
-        while (g := chess.pgn.read_game(f)) is not None:
-            if g.headers["Round"] == "5":
-                games.append(g)
-    return games
 
 
 def filled_log(round5, upto: int | None = None) -> MemoryLog:
@@ -45,24 +33,11 @@ def filled_log(round5, upto: int | None = None) -> MemoryLog:
     return log
 
 
-def client_for(log) -> TestClient:
-    return TestClient(create_app(log))
-
-
-def wait_caught_up(client: TestClient, seq: int) -> None:
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        if client.get("/api/health").json()["seq"] >= seq:
-            return
-        time.sleep(0.01)
-    raise AssertionError("the dashboard did not fold the log")
-
-
 @pytest.fixture(scope="module")
 def client(round5):
     log = filled_log(round5, upto=41)  # board 3 still playing: clock_started + 20 plies
     with client_for(log) as c:
-        wait_caught_up(c, asyncio.run(log.last_seq()))
+        caught_up(c, asyncio.run(log.last_seq()))
         yield c
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import json
 
-import chess.pgn
 import pytest
 
 from dashboard.boardspec import parse
@@ -277,14 +276,9 @@ def test_without_an_event_loop_a_flush_happens_at_once():
 # --- the real feed: a snapshot plus the deltas ends equal to the live state --------------------
 
 @pytest.fixture(scope="module")
-def entries(shared_data):
-    games = []
-    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
-        while (g := chess.pgn.read_game(f)) is not None:
-            if g.headers["Round"] == "5":
-                games.append(g)
-    items = [round_started(games, "5", 0)]
-    for i, g in enumerate(games, start=1):
+def entries(round5):
+    items = [round_started(round5, "5", 0)]
+    for i, g in enumerate(round5, start=1):
         items += game_entries(g, f"5-{i}", str(i), 1000)[:60]
     return [Entry(i, at, t, d) for i, (t, d, at) in enumerate(sorted(items, key=lambda x: x[2]), start=1)]
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 
-import chess.pgn
 import pytest
 
 from dashboard.feed import Feed
@@ -16,19 +15,9 @@ from replay_entries import game_entries, round_started
 
 
 @pytest.fixture(scope="module")
-def round5_games(shared_data):
-    games = []
-    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
-        while (g := chess.pgn.read_game(f)) is not None:
-            if g.headers["Round"] == "5":
-                games.append(g)
-    return games
-
-
-@pytest.fixture(scope="module")
-def entries(round5_games):
-    items = [round_started(round5_games, "5", 0)]
-    for i, g in enumerate(round5_games, start=1):
+def entries(round5):
+    items = [round_started(round5, "5", 0)]
+    for i, g in enumerate(round5, start=1):
         items += game_entries(g, f"5-{i}", str(i), 1000)[:40]
     return [Entry(i, at, t, d) for i, (t, d, at) in enumerate(sorted(items, key=lambda x: x[2]), start=1)]
 
@@ -72,7 +61,7 @@ def test_filtered_snapshot_is_the_fold_cut_to_the_boards(entries):
     assert feed.snapshot(parse("3")) is feed.snapshot(parse("3"))  # cached per selection and seq
 
 
-def test_a_board_client_gets_that_games_moves_from_the_pgn(entries, round5_games):
+def test_a_board_client_gets_that_games_moves_from_the_pgn(entries, round5):
     hub = Hub(cap=10_000)
     feed = Feed(None, hub)
     three, everyone = hub.add(parse("3")), hub.add()
@@ -86,8 +75,8 @@ def test_a_board_client_gets_that_games_moves_from_the_pgn(entries, round5_games
     assert mine[1:] == [m for m in alls if m.get("id") == "5-3"]
     # The moves board 3 was sent are Gukesh-Abasov's, as the PGN has them (the first 40 entries).
     ucis = [m["append"]["move"] for m in mine if "append" in m]
-    pgn = [mv.uci() for mv in round5_games[2].mainline_moves()]
-    assert round5_games[2].headers["White"] == "Gukesh D" and ucis and ucis == pgn[:len(ucis)]
+    pgn = [mv.uci() for mv in round5[2].mainline_moves()]
+    assert round5[2].headers["White"] == "Gukesh D" and ucis and ucis == pgn[:len(ucis)]
 
 
 def test_since_with_boards(entries):

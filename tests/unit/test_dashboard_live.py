@@ -15,26 +15,16 @@ import os
 import socket
 import time
 
-import chess.pgn
 import pytest
 import websockets
 
 from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog
+from eventually import eventually_async
 from replay_entries import game_entries, round_started
 from venue.serve import serving
 
 T0 = 1_712_678_400_000
-
-
-@pytest.fixture(scope="module")
-def round5(shared_data):
-    games = []
-    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
-        while (g := chess.pgn.read_game(f)) is not None:
-            if g.headers["Round"] == "5":
-                games.append(g)
-    return games
 
 
 def interleaved(round5) -> list:
@@ -124,8 +114,7 @@ async def _f12(app, publish, n: int, cap: int, send_buffer: int | None = None) -
         for ws in fast:
             assert (await recv(ws))["type"] == "snapshot"
         slow = _raw_ws_that_never_reads(host, int(port))
-        while len(hub.clients) < 3:
-            await asyncio.sleep(0.01)
+        await eventually_async(lambda: len(hub.clients) >= 3)
         received = [dict() for _ in fast]
 
         async def reader(i, ws):
@@ -319,10 +308,7 @@ async def test_a_stale_board_client_gets_a_cut_snapshot(round5):
             sent.append(text)
 
     task = asyncio.create_task(write_feed(Socket(), _Cut(feed, boards), client, [], 0))
-    for _ in range(100):
-        if sent:
-            break
-        await asyncio.sleep(0.01)
+    await eventually_async(lambda: sent, 5)
     task.cancel()
     assert len(sent) == 1
     snap = json.loads(sent[0])
@@ -404,6 +390,8 @@ async def test_a_restarting_dashboard_sends_nothing_older_than_the_log(round5):
 async def test_a_client_ahead_of_the_dashboard_waits_for_it(round5, monkeypatch):
     """A client that saw seq N (on another dashboard node) is served by a node that has folded at
     least N, or told to come back (close 1013), never sent an older state."""
+    import httpx
+
     import dashboard.live as live
 
     monkeypatch.setattr(live, "CATCH_UP_WAIT_S", 0.5)
@@ -417,9 +405,13 @@ async def test_a_client_ahead_of_the_dashboard_waits_for_it(round5, monkeypatch)
                 await recv(ws, timeout=5)
             assert closed.value.rcvd.code == 1013
         log.delay_s = 0
-        await asyncio.sleep(0.5)
         entries = await log.append_many(interleaved(round5)[20:23])
-        await asyncio.sleep(0.2)
+        async with httpx.AsyncClient(base_url=url) as http:  # until this node has folded them
+
+            async def folded() -> bool:
+                return (await http.get("/api/health")).json()["seq"] >= entries[-1].seq
+
+            await eventually_async(folded)
         async with websockets.connect(base + f"?after={entries[-1].seq}") as ws:
             await log.append_many(interleaved(round5)[23:24])
             m = await recv(ws)
@@ -461,10 +453,11 @@ async def test_a_node_behind_a_balancer_refuses_work_until_it_has_caught_up(roun
                 async with websockets.connect(url.replace("http", "ws") + "/ws/live"):
                     pass
             assert refused.value.response.status_code == 503
-            deadline = time.monotonic() + 20
-            while not (await http.get("/api/health")).json()["caught_up"]:
-                assert time.monotonic() < deadline, "never caught up"
-                await asyncio.sleep(0.1)
+
+            async def caught_up() -> bool:
+                return (await http.get("/api/health")).json()["caught_up"]
+
+            await eventually_async(caught_up, 20, poll=0.1)
             assert (await http.get("/")).status_code == 200
         async with websockets.connect(url.replace("http", "ws") + "/ws/live") as ws:
             first = await recv(ws, timeout=10)

@@ -10,10 +10,10 @@ import re
 
 import chess.pgn
 import pytest
+from dashboard_helpers import caught_up, client_for
 
 from dashboard.boardspec import parse
 from dashboard.pages import PAGE_SIZE
-from tests.unit.test_dashboard_api import client_for, wait_caught_up
 from services.eventlog.memory import MemoryLog
 from replay_entries import round_started
 
@@ -40,7 +40,7 @@ def client_of(games):
 def big(candidates):
     boards = [candidates[i % len(candidates)] for i in range(120)]
     with client_of(boards) as c:
-        wait_caught_up(c, 1)
+        caught_up(c, 1)
         yield c
 
 
@@ -81,7 +81,7 @@ def test_a_bad_selection_is_a_400_with_the_reason(big, spec, reason):
 
 def test_a_small_round_is_one_page(candidates):
     with client_of(candidates[:4]) as c:
-        wait_caught_up(c, 1)
+        caught_up(c, 1)
         page = c.get("/")
         assert body_boards(page.text) == "" and "?boards=" not in page.text
         assert body_boards(c.get("/?boards=2,4").text) == "2,4"

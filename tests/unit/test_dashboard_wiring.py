@@ -6,10 +6,10 @@ and nothing recorded; /ws/arbiter closes with 1008). Game data: round 5 of the F
 from __future__ import annotations
 
 import asyncio
-import time
 
-import chess.pgn
 import pytest
+from dashboard_helpers import T0
+from eventually import eventually
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -18,24 +18,10 @@ from dashboard.arbiter.auth import Account, Accounts, hash_password
 from services.eventlog.memory import MemoryLog
 from replay_entries import game_entries, round_started
 
-T0 = 1_712_678_400_000
-
-
-@pytest.fixture(scope="module")
-def round5(shared_data):
-    games = []
-    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
-        while (g := chess.pgn.read_game(f)) is not None:
-            if g.headers["Round"] == "5":
-                games.append(g)
-    return games
 
 
 def wait_for(client, seq):
-    deadline = time.monotonic() + 5
-    while client.get("/api/health").json()["seq"] < seq:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    eventually(lambda: client.get("/api/health").json()["seq"] >= seq, 5)
 
 
 def test_arbiter_routes_need_a_login_and_actions_reach_the_spectators(round5):

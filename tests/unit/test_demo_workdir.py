@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from eventually import eventually
 
 from venue import demo_workdir as w
 
@@ -50,12 +51,8 @@ def test_a_demo_killed_and_not_yet_reaped_counts_as_dead(tmp_path):
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         child.kill()
-        for _ in range(200):  # dead, unreaped: /proc shows Z until wait()
-            if Path(f"/proc/{child.pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z":
-                break
-            time.sleep(0.01)
-        else:
-            raise AssertionError("the killed child never showed as a zombie")
+        # dead, unreaped: /proc shows Z until wait()
+        eventually(lambda: Path(f"/proc/{child.pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z", 5)
         zombie = tmp_path / f"{w.PREFIX}zombie"
         zombie.mkdir()
         (zombie / w.PID_FILE).write_text(str(child.pid))

@@ -12,6 +12,7 @@ import asyncio
 import json
 
 import pytest
+from eventually import eventually_async
 
 from gateway import mqtt_client as m
 from gateway.service import Gateway
@@ -175,8 +176,7 @@ async def test_connect_subscribe_ack_publish_and_disconnect():
         assert (0x40, b"\x00\x0a") in broker.received
         assert client.inflight == {2}  # identifier 1 was the SUBSCRIBE's
         broker.writer.write(m.puback_packet(2))
-        await asyncio.sleep(0.05)
-        assert client.inflight == set()
+        await eventually_async(lambda: client.inflight == set(), 5)
     await broker.wait_for(14)
     assert broker.kinds() == [1, 8, 4, 3, 14]  # CONNECT, SUBSCRIBE, PUBACK, PUBLISH, DISCONNECT
     broker.server.close()
@@ -267,9 +267,7 @@ async def test_a_message_is_not_acknowledged_before_its_append_returns():
         await asyncio.wait_for(gateway.ready.wait(), 5)
         payload = json.dumps({"seq": 1, "move": "e2e4"}).encode()
         broker.writer.write(m.publish_packet(f"venue/{T}/boards/1/move", payload, qos=1, mid=321))
-        async with asyncio.timeout(5):
-            while not any(type_ == "move_played" for type_, _, _ in asked):
-                await asyncio.sleep(0.01)
+        await eventually_async(lambda: any(type_ == "move_played" for type_, _, _ in asked), 5)
         await asyncio.sleep(0.1)  # time enough for a PUBACK to be written and read, were it sent
         assert 4 not in broker.kinds() and not stored
         release.set()

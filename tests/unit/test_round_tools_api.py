@@ -14,12 +14,12 @@ dashboard exports afterwards shows the fixture's entries for those players.
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 
 import pytest
+from dashboard_helpers import accounts, csrf_of, log_in, recorded
+from eventually import eventually
 from starlette.testclient import TestClient
-from test_arbiter_security import accounts, csrf_of, log_in, recorded
 from trf_log import pairs_of, read_pairs, trf_entries
 
 from dashboard.app import create_app
@@ -46,12 +46,12 @@ def swiss(shared_data, monkeypatch):
 def tools_when(client: TestClient, ready, timeout: float = 10.0) -> dict:
     """GET /api/arbiter/round-tools until ``ready(data)`` (the dashboard folds the log as it
     follows it)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        data = client.get("/api/arbiter/round-tools").json()
-        if ready(data) or time.monotonic() > deadline:
-            return data
-        time.sleep(0.05)
+    def data() -> dict:
+        got = client.get("/api/arbiter/round-tools").json()
+        assert ready(got), got
+        return got
+
+    return eventually(data, timeout, poll=0.05)
 
 
 def act(client: TestClient, headers: dict, **body):

@@ -18,17 +18,6 @@ from replay_entries import game_entries, round_started
 T0 = 1_712_678_400_000  # 2024-04-09 16:00 UTC, ms
 
 
-@pytest.fixture(scope="module")
-def round5(shared_data):
-    games = []
-    with open(shared_data / "chess" / "fide_candidates_2024_open.pgn", encoding="utf-8") as f:
-        while (g := chess.pgn.read_game(f)) is not None:
-            if g.headers["Round"] == "5":
-                games.append(g)
-    assert len(games) == 4
-    return games
-
-
 def feed(view: HallView, items, first_seq: int = 1) -> list[dict]:
     deltas = []
     for i, (t, d, at) in enumerate(items):
