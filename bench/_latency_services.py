@@ -230,8 +230,9 @@ class _Spectator(asyncio.Protocol):
     ``stats``: counters shared by the process's spectators; ``closed_at``: when the connection was
     lost (``time.monotonic()``, one clock for every process on Linux), None while it is open."""
 
-    def __init__(self, path: str, host: str, stats: dict, ready: asyncio.Future) -> None:
+    def __init__(self, path: str, host: str, stats: dict, ready: asyncio.Future, deflate: bool = True) -> None:
         self.path, self.host, self.stats, self.ready = path, host, stats, ready
+        self.deflate = deflate  # offer permessage-deflate, as browsers do (RFC 7692)
         self.transport = None
         self.head = b""
         self.open = False
@@ -247,7 +248,9 @@ class _Spectator(asyncio.Protocol):
         key = base64.b64encode(os.urandom(16)).decode()
         transport.write((f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                         f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+                         + ("Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+                            if self.deflate else "")
+                         + "Sec-WebSocket-Version: 13\r\n\r\n").encode())
 
     def data_received(self, data: bytes) -> None:
         self.stats["bytes"] += len(data)
@@ -336,7 +339,8 @@ async def _raw_spectators(args, url_of) -> int:
             ready = loop.create_future()
             try:
                 _, proto = await asyncio.wait_for(loop.create_connection(
-                    lambda: _Spectator(path, f"{u.hostname}:{u.port}", stats, ready), u.hostname, u.port), 60)
+                    lambda: _Spectator(path, f"{u.hostname}:{u.port}", stats, ready, not args.no_deflate),
+                    u.hostname, u.port), 60)
                 await asyncio.wait_for(ready, 60)
                 spectators.append(proto)
                 stats["connected"] += 1
