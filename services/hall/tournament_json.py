@@ -7,7 +7,9 @@ prize rule's unit ("750000", "187500"), never a float. Shapes::
                  "provisional": bool, "scoring": "standard"|"norway-armageddon",
                  "tiebreaks": [code, ...], "finished": bool,
                  "rows": [{"rank", "start_no", "name", "rating", "points", "played", "in_progress",
-                           "tiebreaks": {code: value}, "provisional"}, ...],
+                           "tiebreaks": {code: value}, "provisional",
+                           "rating_change": "+12.2"|None (live FIDE change, finished games only;
+                           services.tournament.rating_change)}, ...],
                  "prizes": PRIZES|None, "playoff": PLAYOFF|None}
     PRIZES = {"currency", "sharing", "undistributed",
               "awards": [{"start_no", "name", "places", "gross", "fines", "net", "withheld", "note"}]}
@@ -70,11 +72,18 @@ def standings_json(view: TournamentView, provisional: bool = False) -> dict:
     """STANDINGS (module docstring). Raises ValueError when recorded results contradict each other."""
     t = view.tournament
     rows = view.standings(provisional)
+    changes = view.rating_changes()
     return {"tournament": view.name, "slug": t.slug if t else None, "round": view.current_round,
             "rounds_total": t.rounds_total if t else None, "provisional": provisional,
             "scoring": t.regulations.scoring if t else "standard", "tiebreaks": view.tiebreak_order(),
-            "finished": view.finished(), "rows": [asdict(r) for r in rows],
+            "finished": view.finished(),
+            "rows": [asdict(r) | {"rating_change": _change(changes.get(r.start_no))} for r in rows],
             "prizes": _prizes(view, provisional), "playoff": playoff_json(view)}
+
+
+def _change(change) -> str | None:
+    """A row's live FIDE rating change as shown (``+12.2``), None for an unrated player."""
+    return None if change is None else change.shown()
 
 
 def crosstable_json(view: TournamentView, provisional: bool = False) -> dict:

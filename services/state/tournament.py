@@ -57,7 +57,7 @@ class TournamentState:
         self.registered = data
         for p in t.players:
             self.players[p.start_no] = {"name": p.name, "rating": p.rating, "fide_id": p.fide_id,
-                                        "federation": p.federation, "title": p.title}
+                                        "federation": p.federation, "title": p.title, "k_factor": p.k_factor}
 
     def start_no(self, setup: dict, side: str) -> int:
         """The start number of ``side`` in ``setup`` (``white_no``/``black_no``, else by name; a

@@ -24,6 +24,7 @@ from services.tournament.crosstable import CrossRow
 from services.tournament.model import Field
 from services.tournament.playoffs import PlayoffPlan, playoff
 from services.tournament.prizes import PrizeResult, PrizeRule, distribute
+from services.tournament.rating_change import RatingChange, rating_changes
 from services.tournament.scoring import CLASSICAL, NORWAY, Scoring
 from services.tournament.standings import StandingRow
 from services.views.spectator import game_json
@@ -164,6 +165,16 @@ class TournamentView:
         board order; ``provisional``: unfinished games (a match's second game too) read as
         :data:`PROVISIONAL_RESULT`."""
         return [g.as_result(PROVISIONAL_RESULT if provisional else None) for g in self._ordered()]
+
+    def rating_changes(self) -> dict[int, RatingChange]:
+        """Each rated player's live FIDE rating change for the games finished so far, by start number
+        (``services.tournament.rating_change``; K as the player's ``k_factor`` lists it); empty for
+        checkers (no FIDE rating)."""
+        t = self.tournament
+        if t is not None and t.game == "checkers":
+            return {}
+        listed = {s: p["k_factor"] for s, p in self.players.items() if p.get("k_factor") is not None}
+        return rating_changes(self.rank(False)[0], listed)
 
     def standings(self, provisional: bool = False) -> list[StandingRow]:
         """Ranked standings; ``provisional``: unfinished games count as :data:`PROVISIONAL_RESULT`."""
