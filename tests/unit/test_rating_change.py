@@ -70,13 +70,6 @@ def test_games_in_progress_do_not_count():
 
 # --- on the standings (GET /api/standings), from the log -------------------------------------------
 
-def _round_pgn(round_no: int, pairs) -> str:
-    elo = {n: r for n, r in PLAYERS.values()}
-    return "".join(f'[Event "Rating test"]\n[Site "?"]\n[Date "2024.03.01"]\n[Round "{round_no}"]\n'
-                   f'[Board "{b}"]\n[White "{w}"]\n[Black "{k}"]\n[WhiteElo "{elo[w]}"]\n[BlackElo "{elo[k]}"]\n'
-                   f'[Result "*"]\n\n*\n\n' for b, (w, k) in enumerate(pairs, start=1))
-
-
 def test_the_standings_carry_the_hand_computed_changes():
     """The same event played through the log (round_started with the players' ratings, game_ended per
     game): /api/standings shows each row's change as worked above."""
@@ -87,26 +80,14 @@ def test_the_standings_carry_the_hand_computed_changes():
     from dashboard.app import create_app
     from dashboard.arbiter.auth import Accounts
     from services.eventlog.memory import MemoryLog
-    from services.events import GameEnded, RoundStarted
-    from services.hall.setup import round_from_pgn
+    from rating_event import CHANGES, entries
 
-    rounds = {1: [("A", "D", "1-0", ""), ("B", "C", "1/2-1/2", "")],
-              2: [("A", "C", "1/2-1/2", ""), ("D", "B", "0-1", "")],
-              3: [("A", "B", "0-1", ""), ("C", "D", "1-0", "forfeit")]}
     log = MemoryLog("rating-test")
-    items, at = [], 1_709_251_200_000
-    for r, games in rounds.items():
-        setup = round_from_pgn(_round_pgn(r, [(w, b) for w, b, _, _ in games]))
-        items.append((RoundStarted.TYPE, setup, at))
-        for g, (_, _, result, why) in zip(setup["games"], games):
-            ended = GameEnded(game=g["id"], result=result, board=g["board"], forfeit=bool(why), by="arbiter")
-            items.append((*ended.encode(), at + 1))
-        at += 86_400_000
-    asyncio.run(log.append_many(items))
+    asyncio.run(log.append_many(entries()))
     with TestClient(create_app(log, accounts=Accounts([], b"k" * 32))) as client:
         for _ in range(200):
             body = client.get("/api/standings").json()
             if body.get("round") == 3 and len(body.get("rows", [])) == 4:
                 break
         changes = {row["name"]: row["rating_change"] for row in body["rows"]}
-    assert changes == {"A": "-9.7", "B": "+12.2", "C": "+11.0", "D": "-3.8"}
+    assert changes == CHANGES == {"A": "-9.7", "B": "+12.2", "C": "+11.0", "D": "-3.8"}
