@@ -22,8 +22,10 @@ import argparse
 import asyncio
 import contextlib
 import json
+import random
 import resource
 import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -230,8 +232,10 @@ class _Spectator(asyncio.Protocol):
     ``stats``: counters shared by the process's spectators; ``closed_at``: when the connection was
     lost (``time.monotonic()``, one clock for every process on Linux), None while it is open."""
 
-    def __init__(self, path: str, host: str, stats: dict, ready: asyncio.Future) -> None:
+    def __init__(self, path: str, host: str, stats: dict, ready: asyncio.Future, deflate: bool = True) -> None:
         self.path, self.host, self.stats, self.ready = path, host, stats, ready
+        self.deflate = deflate  # offer permessage-deflate, as browsers do (RFC 7692)
+        self.throttle: _Throttle | None = None  # a slow reader (--slow-every)
         self.transport = None
         self.head = b""
         self.open = False
@@ -247,10 +251,14 @@ class _Spectator(asyncio.Protocol):
         key = base64.b64encode(os.urandom(16)).decode()
         transport.write((f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                         f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+                         + ("Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+                            if self.deflate else "")
+                         + "Sec-WebSocket-Version: 13\r\n\r\n").encode())
 
     def data_received(self, data: bytes) -> None:
         self.stats["bytes"] += len(data)
+        if self.throttle is not None:
+            self.throttle.took(len(data))
         if not self.open:
             self.head += data
             end = self.head.find(b"\r\n\r\n")
@@ -318,6 +326,40 @@ class _Spectator(asyncio.Protocol):
             self.ready.set_exception(ConnectionError(f"closed during the handshake: {exc}"))
 
 
+# A slow spectator's receive buffer (the kernel doubles it): small, so that the server's view of the
+# link is its rate, not a deep buffer on this side.
+SLOW_RCVBUF = 16 * 1024
+
+
+class _Throttle:
+    """Reads at ``rate`` bytes a second at most (a token bucket of one second's bytes): when a read
+    overdraws it, reading pauses until the bytes are paid for, as a phone on a weak link takes them."""
+
+    __slots__ = ("transport", "rate", "loop", "tokens", "at", "total", "paused")
+
+    def __init__(self, transport, rate: float, loop) -> None:
+        self.transport, self.rate, self.loop = transport, rate, loop
+        self.tokens = rate
+        self.at = loop.time()
+        self.total = 0
+        self.paused = False
+
+    def took(self, n: int) -> None:
+        now = self.loop.time()
+        self.tokens = min(self.rate, self.tokens + (now - self.at) * self.rate) - n
+        self.at = now
+        self.total += n
+        if self.tokens < 0 and not self.paused:
+            self.paused = True
+            self.transport.pause_reading()
+            self.loop.call_later(-self.tokens / self.rate, self._resume)
+
+    def _resume(self) -> None:
+        self.paused = False
+        if not self.transport.is_closing():
+            self.transport.resume_reading()
+
+
 async def _raw_spectators(args, url_of) -> int:
     """``--raw``: ``_Spectator`` clients (handshake, frame headers, pongs; no JSON parsing). The
     server does the same work for each as for a browser that keeps up; this process spends a
@@ -328,16 +370,31 @@ async def _raw_spectators(args, url_of) -> int:
     stats = {"connected": 0, "failed": 0, "frames": 0, "bytes": 0, "pongs": 0, "close frames": 0}
     gate = asyncio.Semaphore(100)  # handshakes in flight at once
     spectators: list[_Spectator] = []
+    slow_ones: list[_Spectator] = []
 
     async def one(i: int) -> None:
         u = urlsplit(url_of(i))
         path = u.path + (f"?{u.query}" if u.query else "")
         async with gate:
             ready = loop.create_future()
+            # one in slow_every, drawn per spectator number (spread over the pages, the same in every run)
+            slow = bool(args.slow_every) and random.Random(i).randrange(args.slow_every) == 0
             try:
-                _, proto = await asyncio.wait_for(loop.create_connection(
-                    lambda: _Spectator(path, f"{u.hostname}:{u.port}", stats, ready), u.hostname, u.port), 60)
+                sock = None
+                if slow:  # a small receive window read at the link's rate: the server sees a weak link
+                    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SLOW_RCVBUF)
+                    sock.setblocking(False)
+                    await asyncio.wait_for(loop.sock_connect(sock, (u.hostname, u.port)), 60)
+                factory = lambda: _Spectator(path, f"{u.hostname}:{u.port}", stats, ready, not args.no_deflate)  # noqa: E731
+                if sock is not None:
+                    _, proto = await asyncio.wait_for(loop.create_connection(factory, sock=sock), 60)
+                else:
+                    _, proto = await asyncio.wait_for(loop.create_connection(factory, u.hostname, u.port), 60)
                 await asyncio.wait_for(ready, 60)
+                if slow:
+                    proto.throttle = _Throttle(proto.transport, args.slow_rate, loop)
+                    slow_ones.append(proto)
                 spectators.append(proto)
                 stats["connected"] += 1
             except Exception:
@@ -348,6 +405,9 @@ async def _raw_spectators(args, url_of) -> int:
     await _until_stopped()
     stats["closed_at"] = sorted(s.closed_at for s in spectators if s.closed_at is not None)
     stats["open at the end"] = sum(1 for s in spectators if s.closed_at is None)
+    stats["slow"] = len(slow_ones)
+    stats["slow closed_at"] = sorted(s.closed_at for s in slow_ones if s.closed_at is not None)
+    stats["slow bytes"] = sum(s.throttle.total for s in slow_ones if s.throttle is not None)
     for s in spectators:
         s.transport.close()
     _say("STATS " + json.dumps(stats))
@@ -381,6 +441,9 @@ def main() -> int:
     s.add_argument("--boards", type=int, default=0, help="boards in the round (for --watch)")
     s.add_argument("--watch", choices=("pages", "games", "all"), default="all")
     s.add_argument("--raw", action="store_true", help="handshake, then only drain the socket")
+    s.add_argument("--slow-every", type=int, default=0,
+                   help="--raw: one spectator in K reads slowly, drawn per spectator number (0: none)")
+    s.add_argument("--slow-rate", type=float, default=4096, help="a slow spectator's bytes per second")
     s.add_argument("--nchan", action="store_true", help="--url is nchan's ws://HOST:PORT/sub: pages are channels")
     s.add_argument("--connect-timeout", type=float, default=120)
     args = p.parse_args()

@@ -337,6 +337,10 @@ class Result:
     rss_per_spectator_kb: float = 0.0  # of the process that holds the spectators (dashboard, or nginx)
     dashboard_rss_kb: int = 0
     nginx_rss_kb: int = 0
+    slow: float = 0.0  # the share of passive spectators reading slowly (--slow)
+    slow_connected: int = 0
+    slow_at_end: int | None = None
+    slow_bytes: int = 0
 
     @property
     def dropped(self) -> int:
@@ -480,8 +484,8 @@ def client_procs(args, passive: int) -> int:
 
 
 async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: float,
-                     fanout: str = "grouped") -> Result:
-    res = Result(backend, n, spectators=args.spectators, fanout=fanout)
+                     fanout: str = "grouped", slow: float = 0.0) -> Result:
+    res = Result(backend, n, spectators=args.spectators, fanout=fanout, slow=slow)
     t_start = time.perf_counter()
     slug = f"bench-lat-{uuid.uuid4().hex[:8]}-{n}"
     if args.load == "hall":
@@ -566,6 +570,8 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
                 start(f"spectators-{i + 1}", ["spectators", "--url", ws_url, "--count", str(shares[i]),
                                               "--offset", str(offsets[i]), "--boards", str(n), "--watch", args.watch]
                       + (["--raw"] if args.raw_spectators else [])
+                      + (["--slow-every", str(round(1 / slow)), "--slow-rate", str(args.slow_rate)]
+                         if slow and args.raw_spectators else [])
                       + (["--nchan"] if fanout == "nchan" else [])
                       + (["--no-deflate"] if args.no_deflate else []), tmp, 300)
                 for i in range(k)), return_exceptions=True)
@@ -662,6 +668,10 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
                                         + e.get("open at the end", 0) for e in ends)
                 res.pongs = sum(e.get("pongs", 0) for e in ends)
                 res.frames_received = sum(e.get("frames", 0) for e in ends)
+                res.slow_connected = sum(e.get("slow", 0) for e in ends)
+                res.slow_at_end = res.slow_connected - sum(
+                    sum(1 for t in e.get("slow closed_at", ()) if t <= window_end) for e in ends)
+                res.slow_bytes = sum(e.get("slow bytes", 0) for e in ends)
             else:
                 res.notes.append("a spectators process gave no STATS: connected at the end unknown")
         await stop(dashboard)
@@ -798,6 +808,34 @@ def table(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
+def summary(results: list[Result]) -> str:
+    """The spectators' rows side by side (issue 31): each row's p99 and memory against the ``baseline``
+    fan-out's row with the same slow share, and against its own fan-out without slow spectators."""
+    ok = [r for r in results if not r.error and r.spectators]
+    if not any(r.slow for r in ok) and not any(r.fanout == "baseline" for r in ok):
+        return ""
+
+    def find(fanout: str, slow: float, boards: int) -> Result | None:
+        return next((r for r in ok if r.fanout == fanout and r.slow == slow and r.boards == boards), None)
+
+    head = (f"{'fan-out':<10}{'boards':>7}{'slow':>6}{'spect':>8}{'at end':>8}{'slow at end':>12}{'KB/spect':>9}"
+            f"{'RSS end MB':>11}{'p50 ms':>8}{'p99 ms':>8}{'p99 vs baseline':>16}{'p99 vs no slow':>15}"
+            f"{'RSS vs no slow':>15}")
+    lines = [head, "-" * len(head)]
+    for r in ok:
+        base, calm = find("baseline", r.slow, r.boards), find(r.fanout, 0.0, r.boards)
+        p99 = pct(r.venue, .99)
+        vs_base = f"{p99 / pct(base.venue, .99):.2f}x" if base and base is not r else "-"
+        vs_calm = f"{p99 / pct(calm.venue, .99):.2f}x" if calm and calm is not r else "-"
+        rss = f"{(r.dashboard_rss_kb - calm.dashboard_rss_kb) / 1024:+.0f} MB" if calm and calm is not r else "-"
+        at_end = (r.connected_end or 0) + r.recorders - r.recorders_lost
+        lines.append(f"{r.fanout:<10}{r.boards:>7}{r.slow:>6g}{r.spectators:>8}{at_end:>8}"
+                     f"{(r.slow_at_end if r.slow else '-'):>5}/{(r.slow_connected if r.slow else '-'):<6}"
+                     f"{r.rss_per_spectator_kb:>9.1f}{r.dashboard_rss_kb / 1024:>11.0f}{pct(r.venue, .5):>8.0f}"
+                     f"{p99:>8.0f}{vs_base:>16}{vs_calm:>15}{rss:>15}")
+    return "\n".join(lines)
+
+
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="10 and 100 boards, 100 spectators, 10 waves")
@@ -855,6 +893,12 @@ def parse_args(argv=None):
                         "is measured as the baseline, e.g. a `git worktree add --detach DIR COMMIT` of the "
                         "commit before a change")
     p.add_argument("--group-s", type=float, default=None, help="grouped: the shortest tick, s (default: the app's)")
+    p.add_argument("--slow", default="0",
+                   help="shares of the passive spectators that read slowly, comma-separated, each measured as a "
+                        "row (e.g. 0,0.1: without and with a slow tenth); needs the default byte-level spectators")
+    p.add_argument("--slow-rate", type=float, default=4096,
+                   help="a slow spectator's bytes per second (default 4096: a weak mobile link of 32 kbit/s, "
+                        "slower than a busy hall page's 5-10 KB/s)")
     p.add_argument("--client-procs", type=int, default=0,
                    help="processes the passive spectators run in (default: one per 5,000)")
     p.add_argument("--no-hop", dest="hop", action="store_false",
@@ -871,6 +915,9 @@ def parse_args(argv=None):
     a.recorders = max(1, min(a.recorders, a.spectators or 1))
     a.backends = [b.strip() for b in a.backends.split(",") if b.strip()]
     a.fanout = [f.strip() for f in a.fanout.split(",") if f.strip()]
+    a.slow = [float(x) for x in a.slow.split(",") if x.strip()] or [0.0]
+    if any(not 0 <= x < 1 for x in a.slow):
+        p.error("--slow: shares within [0, 1)")
     for f in a.fanout:
         if f not in ("grouped", "per-delta", "nchan", "baseline") and not f.startswith("grouped-x"):
             p.error(f"unknown fan-out {f!r} (grouped, per-delta, nchan, baseline)")
@@ -916,15 +963,16 @@ async def main(argv=None) -> int:
                     print(f"  {backend}: {exc}: skipped", flush=True)
                     continue
             for n in args.boards:
-                for fanout in args.fanout:
+                for fanout, slow in [(f, sl) for f in args.fanout for sl in args.slow]:
                     now = time.perf_counter()
                     if now > budget_end - 10:
-                        results.append(Result(backend, n, fanout=fanout,
+                        results.append(Result(backend, n, fanout=fanout, slow=slow,
                                               error="skipped: the run's time budget is spent"))
                         continue
                     deadline = min(budget_end, now + CONFIG_CAP_S.get(n, 150) * (0.6 if args.quick else 1))
-                    print(f"  {backend:<16} {fanout:<10} {n:>5} boards ...", end="", flush=True)
-                    r = await run_config(backend, n, args, games, tmp, deadline, fanout)
+                    print(f"  {backend:<16} {fanout:<10} {n:>5} boards{f', slow {slow:g}' if slow else ''} ...",
+                          end="", flush=True)
+                    r = await run_config(backend, n, args, games, tmp, deadline, fanout, slow)
                     results.append(r)
                     status = f"FAILED: {r.error}" if r.error else f"p99 {pct(r.venue, .99):.1f} ms"
                     print(f" {status} ({r.seconds:.0f} s)", flush=True)
@@ -934,6 +982,9 @@ async def main(argv=None) -> int:
     print()
     print(table(results))
     print()
+    if summary(results):
+        print(summary(results))
+        print()
     for r in results:
         if r.handled:
             print(f"stages {r.backend} {r.boards}: publish -> gateway handles (entry 'at', 1 ms steps) "
@@ -950,7 +1001,10 @@ async def main(argv=None) -> int:
                   f"{r.connected_end if r.connected_end is not None else '?'} still connected at the end of the "
                   f"measured window, {r.recorders - r.recorders_lost}/{r.recorders} recorders; {r.pongs} pings "
                   f"answered, {r.frames_received} frames received; dashboard {r.rss_per_spectator_kb:.1f} KB "
-                  f"per spectator (RSS after connecting), {r.dashboard_rss_kb / 1024:.0f} MB at the end")
+                  f"per spectator (RSS after connecting), {r.dashboard_rss_kb / 1024:.0f} MB at the end"
+                  + (f"; slow ({r.slow:g}, {args.slow_rate:g} B/s): {r.slow_connected} connected, "
+                     f"{r.slow_at_end} still connected at the end, {r.slow_bytes / 1024:.0f} KB read"
+                     if r.slow else ""))
     for r in dropped:
         print(f"FAIL: {r.dropped} of {r.spectators} spectators were not connected at the end of the measured "
               f"window ({r.backend} {r.fanout} {r.boards} boards): its figures are not for {r.spectators}")

@@ -1,11 +1,12 @@
 """Fan-out of encoded delta messages to spectators' websockets (field case F12).
 
-Each spectator has a bounded queue of ``(seq, text)`` items; ``Hub.publish`` appends the already
+Each spectator has a bounded queue of ``(seq, text)`` messages; ``Hub.publish`` appends the already
 encoded text (one ``json.dumps`` per delta, shared by every client) to every queue and returns:
-it never awaits, so a spectator that stops reading cannot stall the others. When a queue is full the
-client's backlog is dropped and the client is marked ``stale``: its writer then sends one coalesced
-latest full state (a snapshot) instead of the backlog, and carries on with the deltas after it.
-Memory per client is bounded by ``cap`` items plus what its socket buffers.
+it never awaits, so a spectator that stops reading cannot stall the others. When a queue is full
+(``cap`` messages or ``cap_bytes`` bytes) the client's backlog is dropped and the client is marked
+``stale``: its writer then sends one coalesced latest full state (a snapshot) instead of the
+backlog, and carries on with the deltas after it. Memory per client is bounded by its queue's caps
+plus what its socket buffers (the transport's high-water mark, then the kernel's send buffer).
 
 Fast path (``dashboard.direct_ws``): a client whose writer is idle (queue empty, waiting) and whose
 connection offers ``direct`` gets the message as one websocket frame, framed once per message for all
@@ -50,9 +51,13 @@ from dashboard.boardspec import BoardSet
 from dashboard.direct_ws import frame
 
 # A queue must hold a whole burst (every board of a 1,000-board round moving at once, plus clock
-# messages) or every spectator falls back to ~1 MB snapshots on every burst. Items are references to
-# text shared by all clients, so 4,096 of them cost a client ~40 KB, not 4,096 copies.
+# messages) or every spectator falls back to ~1 MB snapshots on every burst. Its texts are shared by
+# all clients (and kept anyway for resuming: dashboard.feed's history), and grouped, a slow page's
+# queue holds its group's chunks, a reference each. DEFAULT_CAP_BYTES bounds what one slow spectator
+# can hold if nothing were shared: 256 KB, a 1,000-board burst's deltas (~250 bytes each) for a
+# spectator of every board, 6 to 20 s of a hall page's deltas (docs/spectators.md "Slow spectators").
 DEFAULT_CAP = 4096
+DEFAULT_CAP_BYTES = 256 * 1024
 # Grouped mode (module docstring). 20 ms: a lone delta is not held long enough for an eye to see it,
 # and a busy page is framed at most 50 times a second. GROUP_FACTOR 0.25: after a slice the loop gets
 # a quarter of its duration for the fold, the handshakes and the pings (the fan-out takes at most 4/5
@@ -67,18 +72,73 @@ GROUP_FACTOR = 0.25
 SLICE_S = 0.01
 
 
+class Signal:
+    """``asyncio.Event``'s ``set``/``clear``/``is_set``/``wait`` for one waiter (the client's writer
+    task), or a ``callback`` run when it is set: what wakes a spectator's writer. Why not an Event:
+    its deque of waiters costs 760 bytes a spectator (bench/bench_spectator_memory.py)."""
+
+    __slots__ = ("_set", "_waiter", "callback")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiter: asyncio.Future | None = None
+        self.callback: Callable[[], None] | None = None
+
+    def is_set(self) -> bool:
+        """True once set, until cleared."""
+        return self._set
+
+    def set(self) -> None:
+        """Set it: wake the waiting writer, or run ``callback`` (once until cleared)."""
+        if self._set:
+            return
+        self._set = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+        if self.callback is not None:
+            self.callback()
+
+    def clear(self) -> None:
+        """Unset it."""
+        self._set = False
+
+    async def wait(self) -> None:
+        """Return once it is set (at once if it is)."""
+        if self._set:
+            return
+        self._waiter = asyncio.get_running_loop().create_future()
+        try:
+            await self._waiter
+        finally:
+            self._waiter = None
+
+
 class Client:
     """One spectator's queue. ``stale``: the backlog was dropped, a snapshot must go first.
-    ``dropped``: items dropped so far; ``high_water``: the longest the queue has been (<= cap).
-    ``boards``: the boards it follows (a ``BoardSet``), or None for every board."""
+    ``dropped``: messages dropped so far; ``high_water``: the most messages it has held (<= cap).
+    ``boards``: the boards it follows (a ``BoardSet``), or None for every board.
 
-    def __init__(self, cap: int = DEFAULT_CAP, boards: BoardSet | None = None):
-        if cap < 1:
-            raise ValueError(f"queue cap must be >= 1, not {cap}")
+    The queue holds **chunks**, lists of ``(seq, text)``: in grouped mode a flush's list, shared by
+    every member of the group that could not take the frame at once, so a spectator behind costs a
+    reference per frame, not a tuple per message. It is bounded twice (field case F12): ``cap``
+    messages and ``cap_bytes`` bytes of text (counted as if no text were shared: the bound of the
+    memory a slow spectator can hold); past either, the backlog is dropped and the client goes stale.
+    ``wake``: set when something was queued (its writer's ``Signal``)."""
+
+    __slots__ = ("cap", "cap_bytes", "boards", "items", "queued", "queued_bytes", "wake", "stale", "dropped",
+                 "high_water", "direct", "idle", "sent_direct", "__dict__")  # a dict only when one is set
+
+    def __init__(self, cap: int = DEFAULT_CAP, boards: BoardSet | None = None, cap_bytes: int = DEFAULT_CAP_BYTES):
+        if cap < 1 or cap_bytes < 1:
+            raise ValueError(f"queue caps must be >= 1, not {cap} messages, {cap_bytes} bytes")
         self.cap = cap
+        self.cap_bytes = cap_bytes
         self.boards = boards
-        self.items: deque[tuple[int, str]] = deque()
-        self.wake = asyncio.Event()
+        self.items: list[list[tuple[int, str]]] = []  # chunks, oldest first
+        self.queued = 0  # messages in ``items``
+        self.queued_bytes = 0  # their texts' length
+        self.wake = Signal()
         self.stale = False
         self.dropped = 0
         self.high_water = 0
@@ -97,36 +157,51 @@ class Client:
 
     def deliver_frame(self, items: list[tuple[int, str]], data: bytes) -> None:
         """Grouped mode: send ``data`` (the one frame of ``items``, shared by the group) now when
-        the client is idle and its connection takes it, else queue each of ``items``. Never blocks."""
+        the client is idle and its connection takes it, else queue ``items`` (shared, not copied).
+        Never blocks."""
         if self.idle and self.direct is not None and not self.stale and self.direct(data):
             self.sent_direct += 1
             return
-        for seq, text in items:
-            self.offer(seq, text)
+        self.queue(items, len(data))
 
     def offer(self, seq: int, text: str) -> None:
         """Queue one encoded delta, or drop the backlog when full. Never blocks."""
+        self.queue([(seq, text)], len(text))
+
+    def queue(self, chunk: list[tuple[int, str]], size: int) -> None:
+        """Queue ``chunk`` (messages in order; ``size``: their bytes), or drop the whole backlog and
+        go stale when it would pass ``cap`` messages or ``cap_bytes`` bytes. Never blocks."""
         self.idle = False  # from now until the writer has sent the queue, nothing goes direct
         if self.stale:
-            self.dropped += 1
+            self.dropped += len(chunk)
             return
-        items = self.items
-        n = len(items)
-        if n >= self.cap:
-            self.dropped += n + 1
-            items.clear()
+        n = self.queued + len(chunk)
+        if n > self.cap or self.queued_bytes + size > self.cap_bytes:
+            self.dropped += n
+            self.items.clear()
+            self.queued = self.queued_bytes = 0
             self.stale = True
         else:
-            items.append((seq, text))
-            if n >= self.high_water:
-                self.high_water = n + 1
+            self.items.append(chunk)
+            self.queued = n
+            self.queued_bytes += size
+            if n > self.high_water:
+                self.high_water = n
         self.wake.set()
 
     def take(self) -> list[tuple[int, str]]:
         """Everything queued now, oldest first (the queue is emptied)."""
-        out = list(self.items)
+        chunks = self.items
+        if not chunks:
+            return []
+        self.items = []
+        self.queued = self.queued_bytes = 0
+        return chunks[0] if len(chunks) == 1 else [m for c in chunks for m in c]
+
+    def clear(self) -> None:
+        """Forget what is queued (a snapshot replaces it)."""
         self.items.clear()
-        return out
+        self.queued = self.queued_bytes = 0
 
 
 class Group:
@@ -161,12 +236,14 @@ class Hub:
     ``timer``."""
 
     def __init__(self, cap: int = DEFAULT_CAP, group_s: float | None = None, *, max_group_s: float = MAX_GROUP_S,
+                 cap_bytes: int = DEFAULT_CAP_BYTES,
                  factor: float = GROUP_FACTOR, slice_s: float = SLICE_S,
                  later: Callable[[float, Callable[[], None]], object] | None = None,
                  timer: Callable[[], float] = time.perf_counter):
         if group_s is not None and not 0 <= group_s <= max_group_s:
             raise ValueError(f"group_s must be within 0..{max_group_s} s, not {group_s}")
         self.cap = cap
+        self.cap_bytes = cap_bytes
         self.group_s = group_s
         self.max_group_s = max_group_s
         self.factor = factor
@@ -197,7 +274,7 @@ class Hub:
     def add(self, boards: BoardSet | None = None) -> Client:
         """Register a new spectator following ``boards`` (None: every board); it receives the
         matching deltas published from now on, and every message published without a board."""
-        c = Client(self.cap, boards)
+        c = Client(self.cap, boards, self.cap_bytes)
         self.clients.add(c)
         if self.grouped:
             g = self.groups.get(boards)

@@ -41,10 +41,11 @@ import functools
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dashboard.boardspec import BoardSet, BoardSpecError, parse
-from dashboard.direct_ws import direct_writer
+from dashboard.direct_ws import direct_writer, parker
 from dashboard.audience import channel
 from dashboard.feed import Channel, Feed
-from dashboard.ws_feed import drain_incoming, write_feed
+from dashboard.parked import Parked
+from dashboard.ws_feed import drain_incoming, send_first, write_feed
 
 CATCH_UP_WAIT_S = 30.0
 
@@ -112,6 +113,8 @@ def boards_param(ws: WebSocket) -> BoardSet | None:
 class _Cut:
     """``snapshot()`` of the feed cut to ``boards`` (what a stale filtered client is sent)."""
 
+    __slots__ = ("feed", "boards")
+
     def __init__(self, feed: Channel, boards: BoardSet):
         self.feed = feed
         self.boards = boards
@@ -140,6 +143,8 @@ async def live(ws: WebSocket) -> None:
         return
     client = feed.hub.add(boards)  # before the first message, so nothing published from now is missed
     client.direct = direct_writer(ws.scope)
+    park = parker(ws.scope)
+    parked = False
     try:
         missed = feed.since(after, boards) if after is not None else None
         if missed is None:
@@ -149,8 +154,18 @@ async def live(ws: WebSocket) -> None:
             assert after is not None  # missed is only read from a seq
             first = missed
             seq = after
-        reader = asyncio.create_task(drain_incoming(ws))
         source = feed if boards is None else _Cut(feed, boards)
+        if park is not None:  # under venue.serve: the connection is handed to the server (dashboard.parked)
+            try:
+                seq = await send_first(ws, first, seq, batch=True)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                return
+            first = []
+            parked = Parked(feed.hub, client, source, seq).attach(park)
+            if parked:
+                return
+            # not parked (permessage-deflate negotiated under another configuration): tasks, as elsewhere
+        reader = asyncio.create_task(drain_incoming(ws))
         writer = asyncio.create_task(write_feed(ws, source, client, first, seq, batch=True))
         done, pending = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
@@ -158,4 +173,5 @@ async def live(ws: WebSocket) -> None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
     finally:
-        feed.hub.remove(client)
+        if not parked:
+            feed.hub.remove(client)

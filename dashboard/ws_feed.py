@@ -23,6 +23,22 @@ async def drain_incoming(ws: WebSocket) -> None:
                 return
 
 
+async def send_first(ws: WebSocket, first: list[tuple[int, str]], covered: int, batch: bool = False) -> int:
+    """Send ``first`` (``batch``: as JSON array frames of up to ``BATCH_MAX`` messages); returns the
+    seq now covered (the highest sent, at least ``covered``). Raises WebSocketDisconnect, RuntimeError
+    or OSError when the client is gone."""
+    if batch and len(first) > 1:
+        for i in range(0, len(first), BATCH_MAX):
+            chunk = first[i:i + BATCH_MAX]
+            await ws.send_text("[" + ",".join(t for _, t in chunk) + "]")
+            covered = max(covered, chunk[-1][0])
+    else:
+        for s, text in first:
+            await ws.send_text(text)
+            covered = max(covered, s)
+    return covered
+
+
 async def write_feed(ws: WebSocket, feed, client: Client, first: list[tuple[int, str]],
                      covered: int, batch: bool = False) -> None:
     """Send ``first``, then the client's queue in order; a snapshot instead when it went stale.
@@ -31,19 +47,11 @@ async def write_feed(ws: WebSocket, feed, client: Client, first: list[tuple[int,
     ``batch``: send what is waiting as one JSON array frame (each message stays whole). Returns
     when the client is gone."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        if batch and len(first) > 1:
-            for i in range(0, len(first), BATCH_MAX):
-                chunk = first[i:i + BATCH_MAX]
-                await ws.send_text("[" + ",".join(t for _, t in chunk) + "]")
-                covered = max(covered, chunk[-1][0])
-        else:
-            for s, text in first:
-                await ws.send_text(text)
-                covered = max(covered, s)
+        covered = await send_first(ws, first, covered, batch)
         while True:
             if client.stale:
                 client.stale = False
-                client.items.clear()
+                client.clear()
                 seq, text = feed.snapshot()
                 await ws.send_text(text)
                 covered = max(covered, seq)

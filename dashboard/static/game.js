@@ -8,12 +8,31 @@
 
   const game = () => Venue.state.games.get(id);
 
+  // Each player's live FIDE rating change for the games finished so far (the standings' own figure,
+  // /api/standings: services.tournament.rating_change), read again when this game's result changes.
+  let changes = {};
+  let changesFor = undefined;
+  function readChanges(g) {
+    const result = Venue.shownResult(g) || "";
+    if (result === changesFor) return;
+    changesFor = result;
+    fetch("/api/standings").then((r) => (r.ok ? r.json() : null)).then((d) => {
+      if (!d || !d.rows) return;
+      changes = Object.fromEntries(d.rows.filter((row) => row.rating_change).map((row) => [row.name, row.rating_change]));
+      document.querySelectorAll(".rchg[data-side]").forEach((el) => {
+        el.textContent = changes[g[el.dataset.side]] || "";
+      });
+    }).catch(() => {});
+  }
+
   function player(g, side) {
     const r = Venue.shownResult(g);
     const score = r === "1/2-1/2" ? "\u00bd" : r === "1-0" ? (side === "white" ? "1" : "0") : r === "0-1" ? (side === "white" ? "0" : "1") : "";
     const toMove = g.status === "playing" && g.turn === side ? " to-move" : "";
     return `<span class="dot ${side}"></span><span class="name">${Venue.playerHtml(g, side)}</span>` +
-      `<span class="elo">${Venue.esc(g[side + "_elo"] || "")}</span><span class="score">${score}</span>` +
+      `<span class="elo">${Venue.esc(g[side + "_elo"] || "")}</span>` +
+      `<span class="rchg" data-side="${side}" title="live FIDE rating change">${Venue.esc(changes[g[side]] || "")}</span>` +
+      `<span class="score">${score}</span>` +
       `<span class="clock-box"><span class="clock${toMove}" data-side="${side}"></span>` +
       `<span class="spent" data-side="${side}" title="time spent on the last move"></span></span>`;
   }
@@ -117,6 +136,7 @@
   function render() {
     const g = game();
     if (!g) { document.getElementById("result-box").textContent = "This game is not in the current round."; return; }
+    readChanges(g);
     const r = Venue.state.round || {};
     document.getElementById("event-name").textContent = r.event || "Tournament";
     document.getElementById("round-name").textContent = r.round ? `Round ${r.round}` : "";

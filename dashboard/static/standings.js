@@ -35,12 +35,12 @@
     const table = document.getElementById("standings");
     const codes = d.tiebreaks.filter((c) => c !== "PTS");
     table.tHead.innerHTML = "<tr><th class=\"rank\">#</th><th class=\"num\">No</th><th>Player</th><th class=\"num\">Rtg</th>"
-      + "<th class=\"num\">Pts</th><th class=\"num\">Games</th>" + codes.map((c) => `<th class="num">${esc(c)}</th>`).join("") + "</tr>";
+      + "<th class=\"num\" title=\"live FIDE rating change, games finished so far\">&plusmn;</th><th class=\"num\">Pts</th><th class=\"num\">Games</th>" + codes.map((c) => `<th class="num">${esc(c)}</th>`).join("") + "</tr>";
     table.tBodies[0].innerHTML = d.rows.map((r) => `<tr class="${r.rank === 1 ? "first" : ""}${r.provisional ? " prov" : ""}">`
       + `<td class="rank">${r.rank}</td><td class="num">${r.start_no}</td>`
       + `<td class="name">${esc(r.name)}${r.at_board === "playing" ? "<span class=\"st-live\">playing</span>"
         : r.at_board === "waiting" ? "<span class=\"st-live st-waiting\">waiting</span>" : ""}</td>`
-      + `<td class="num">${r.rating ?? ""}</td><td class="num pts">${half(r.points)}</td><td class="num">${r.played}</td>`
+      + `<td class="num">${r.rating ?? ""}</td><td class="num rchg">${esc(r.rating_change ?? "")}</td><td class="num pts">${half(r.points)}</td><td class="num">${r.played}</td>`
       + codes.map((c) => `<td class="num">${tb(c, r.tiebreaks[c])}</td>`).join("") + "</tr>").join("");
     drawPrizes(d);
     drawPlayoff(d.playoff);

@@ -9,7 +9,9 @@ prize rule's unit ("750000", "187500"), never a float. Shapes::
                  "rows": [{"rank", "start_no", "name", "rating", "points", "played" (games over the board: a
                            checkers match's two games count two), "in_progress", "at_board" ("playing": his
                            game is under way, "waiting": not started yet, null: no game open),
-                           "tiebreaks": {code: value}, "provisional"}, ...],
+                           "tiebreaks": {code: value}, "provisional",
+                           "rating_change": "+12.2"|None (live FIDE change, finished games only;
+                           services.tournament.rating_change)}, ...],
                  "prizes": PRIZES|None, "playoff": PLAYOFF|None}
     PRIZES = {"currency", "sharing", "undistributed",
               "awards": [{"start_no", "name", "places", "gross", "fines", "net", "withheld", "note"}]}
@@ -73,11 +75,18 @@ def standings_json(view: TournamentView, provisional: bool = False) -> dict:
     t = view.tournament
     rows = view.standings(provisional)
     at = view.at_board()
+    changes = view.rating_changes()
     return {"tournament": view.name, "slug": t.slug if t else None, "round": view.current_round,
             "rounds_total": t.rounds_total if t else None, "provisional": provisional,
             "scoring": t.regulations.scoring if t else "standard", "tiebreaks": view.tiebreak_order(),
-            "finished": view.finished(), "rows": [{**asdict(r), "at_board": at.get(r.start_no)} for r in rows],
+            "finished": view.finished(), "rows": [{**asdict(r), "at_board": at.get(r.start_no),
+                                       "rating_change": _change(changes.get(r.start_no))} for r in rows],
             "prizes": _prizes(view, provisional), "playoff": playoff_json(view)}
+
+
+def _change(change) -> str | None:
+    """A row's live FIDE rating change as shown (``+12.2``), None for an unrated player."""
+    return None if change is None else change.shown()
 
 
 def crosstable_json(view: TournamentView, provisional: bool = False) -> dict:

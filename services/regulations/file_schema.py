@@ -77,6 +77,7 @@ class PlayerRow(Table):
     federation: str | None = None
     title: str | None = None
     team: str | None = None
+    k_factor: Annotated[Literal[10, 20, 40] | None, Meta(description="must be 10, 20 or 40 (FIDE Rating Regulations 8.3.3)")] = None
 
 
 class RoundRow(Table):

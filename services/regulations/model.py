@@ -30,6 +30,7 @@ class Player:
     federation: str | None = None
     title: str | None = None
     team: str | None = None
+    k_factor: int | None = None  # the rating list's K (FIDE Rating Regulations 8.3.3), for live rating changes
 
 
 @dataclass(frozen=True)

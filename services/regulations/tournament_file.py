@@ -89,7 +89,8 @@ def _players(rows: list[PlayerRow], fail) -> tuple[Player, ...]:
             fail(f"players[{i}].start_no", f"starting rank {start_no} is used twice")
         out.append(Player(start_no=start_no, name=row.name, rating=row.rating,
                           fide_id=None if row.fide_id is None else str(row.fide_id),
-                          federation=row.federation, title=row.title, team=row.team))
+                          federation=row.federation, title=row.title, team=row.team,
+                          k_factor=row.k_factor))
     return tuple(sorted(out, key=lambda p: p.start_no))
 
 

@@ -70,7 +70,8 @@ class TournamentState:
             return
         for p in t.players:
             self.players[p.start_no] = {"name": p.name, "rating": p.rating, "fide_id": p.fide_id,
-                                        "federation": p.federation, "title": p.title, "team": p.team}
+                                        "federation": p.federation, "title": p.title, "team": p.team,
+                                        "k_factor": p.k_factor}
 
     def register_players(self, players: list[dict], frozen: str | None) -> None:
         """``players_registered``: ``players`` ({"name", "rating", "title", "fide_id", "federation",
@@ -114,7 +115,7 @@ class TournamentState:
         (``services.regulations.model.Player``); KeyError when nobody has that number."""
         p = self.players[start_no]
         return Player(start_no, p["name"], p.get("rating"), p.get("fide_id"), p.get("federation"), p.get("title"),
-                      p.get("team"))
+                      p.get("team"), p.get("k_factor"))
 
     def start_no(self, setup: dict, side: str) -> int:
         """The start number of ``side`` in ``setup`` (``white_no``/``black_no``, else by name; a

@@ -16,7 +16,7 @@ import copy
 from decimal import Decimal
 
 from services.eventlog.base import Entry
-from services.events.vocabulary import GameStatus
+from services.events.vocabulary import GameStatus, Variant
 from services.hall.tournament_games import GameRecord
 from services.hall.tournament_rank import cross_rows, rank
 from services.regulations.model import Tournament
@@ -25,6 +25,7 @@ from services.tournament.crosstable import CrossRow
 from services.tournament.model import Field
 from services.tournament.playoffs import PlayoffPlan, playoff
 from services.tournament.prizes import PrizeResult, PrizeRule, distribute
+from services.tournament.rating_change import RatingChange, rating_changes
 from services.tournament.scoring import CLASSICAL, NORWAY, Scoring
 from services.tournament.standings import StandingRow
 from services.views.spectator import game_json
@@ -179,6 +180,16 @@ class TournamentView:
                 if isinstance(sno, int) and out.get(sno) != GameStatus.PLAYING:
                     out[sno] = g.status
         return out
+
+    def rating_changes(self) -> dict[int, RatingChange]:
+        """Each rated player's live FIDE rating change for the games finished so far, by start number
+        (``services.tournament.rating_change``; K as the player's ``k_factor`` lists it); empty for
+        checkers (no FIDE rating)."""
+        t = self.tournament
+        if t is not None and t.game == Variant.CHECKERS:
+            return {}
+        listed = {s: p["k_factor"] for s, p in self.players.items() if p.get("k_factor") is not None}
+        return rating_changes(self.rank(False)[0], listed)
 
     def standings(self, provisional: bool = False) -> list[StandingRow]:
         """Ranked standings; ``provisional``: unfinished games count as :data:`PROVISIONAL_RESULT`."""
