@@ -50,6 +50,11 @@ def presses_due(decider, turn, g) -> None:
     illegal move holds the board), each proposed once."""
     if g.variant != "chess" or g.ended or g.watch is None:
         return
+    if g.setup.get("fen"):
+        try:
+            decider.hall.rules.game(g)
+        except ValueError:
+            return  # a start position that cannot be played (7.2.1): no move can be made, none is missing
     for finding in g.watch.tick(turn.now, g.reported):
         if finding.get("kind") != "press_without_move":
             continue
