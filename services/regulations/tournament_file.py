@@ -15,7 +15,7 @@ from services.tournament.tiebreaks import parse_spec
 
 from .controls import control_from_spec, starting_time_problem
 from .fields import TournamentFileError, duration_ms, line_of
-from .model import (APPENDIX_DEFAULT, APPENDIX_PARTS, PERIOD_ADDED, RULE_KEYS, DRAW_POLICIES, KINDS, PLAYOFF_RULES, PRIZE_SHARING, SCORING_SYSTEMS, SYSTEMS,
+from .model import (APPENDIX_DEFAULT, APPENDIX_PARTS, MOVE_TIMERS, PERIOD_ADDED, RULE_KEYS, DRAW_POLICIES, KINDS, PLAYOFF_RULES, PRIZE_SHARING, SCORING_SYSTEMS, SYSTEMS,
                     ArbiterAccount, DrawOfferPolicy, Fine, HallBoard, Player, Prizes, Regulations,
                     RoundSchedule, Tournament)
 
@@ -248,7 +248,8 @@ def _boards(r: _Reader, rows: list) -> tuple[HallBoard, ...]:
 
 def _regulations(r: _Reader, regs: dict) -> Regulations:
     known = {"draw_offers", "default_time", "fines", "scoring", "tiebreaks", "playoff", "prizes",
-             "armageddon", "clock_tolerance", "ballot_moves_before_clock", "rules", "period_added", "appendix"}
+             "armageddon", "clock_tolerance", "ballot_moves_before_clock", "rules", "period_added", "appendix",
+             "guidelines_iii", "move_timers"}
     for key in regs:
         if key not in known:
             r.fail(f"regulations.{key}", f"unknown setting (expected one of {', '.join(sorted(known))})")
@@ -314,13 +315,19 @@ def _regulations(r: _Reader, regs: dict) -> Regulations:
         if k not in APPENDIX_PARTS:
             r.fail(f"regulations.appendix.{k}", "unknown kind of game (rapid or blitz: FIDE Laws Appendices A, B)")
         appendix[k] = r.choice(app, k, f"regulations.appendix.{k}", APPENDIX_PARTS[k])
+    guidelines_iii = r.get(regs, "guidelines_iii", "regulations.guidelines_iii", bool, default=False)
+    timers = r.get(regs, "move_timers", "regulations.move_timers", list, default=None)
+    for name in timers or ():
+        if name not in MOVE_TIMERS:
+            r.fail("regulations.move_timers", f"unknown move timer {name!r} (expected {', '.join(MOVE_TIMERS)})")
     rules = _rules(r, regs, {"draw_offers": d, "default_time": dt, "fines": fines, "armageddon": arm})
     return Regulations(draw_offers=DrawOfferPolicy(policy, min_moves, frozenset(exempt)),
                        default_time_ms=default_time, fine_not_at_board=fine, scoring=scoring,
                        tiebreaks=tuple(order), tiebreaks_classical_only=classical_only,
                        playoff=playoff, prizes=prizes, armageddon_after_draw=after_draw,
                        clock_tolerance_ms=tol, ballot_moves_before_clock=ballot_first, rules=rules,
-                       period_added=period_added, appendix=appendix)
+                       period_added=period_added, appendix=appendix, guidelines_iii=guidelines_iii,
+                       move_timers=None if timers is None else tuple(timers))
 
 
 def _rules(r: _Reader, regs: dict, tables: dict[str, dict]) -> dict[str, str]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecision, ArmageddonDecided,
-                             ArmageddonScheduled, ClockAdjusted, ClockDisagreement, DeviceOffline,
+                             ArmageddonScheduled, BothFlagsFell, ClockAdjusted, ClockDisagreement, DeviceOffline,
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
                              FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
                              MatchClockChosen, MatchForfeit, MatchGameReady, MatchGameStarted, MessageRejected, MovePlayed, MoveRejected,
@@ -33,6 +33,7 @@ ALERTING: dict[str, tuple[str, str]] = {
     DrawClaimReported.TYPE: ("action", "A draw is claimed: verify it"),
     DrawOfferRefused.TYPE: ("warning", "Draw by agreement refused by the regulations"),
     FlagFell.TYPE: ("action", "Flag fell"),
+    BothFlagsFell.TYPE: ("action", "Both flags fell: the clock cannot show which fell first"),
     MoveRejected.TYPE: ("action", "Illegal move on a board"),
     MessageRejected.TYPE: ("info", "Malformed device message"),
     SeqGap.TYPE: ("warning", "Device messages missing (seq gap)"),
