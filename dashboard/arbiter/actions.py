@@ -5,13 +5,14 @@ fields and entries:
 
 | action | body | entries |
 | --- | --- | --- |
-| ``accept_claim`` | game, kind ("threefold"/"fifty_moves"/"forty_moves"), alert? | draw_claim_decided, game_ended ½-½ (FIDE Laws 9.2, 9.3) |
-| ``reject_claim`` | game, kind, side? (the claimant: default the side to move), alert?, note? | draw_claim_decided; the gateway answers with penalty_proposed (9.5.3) |
+| ``accept_claim`` | game, kind ("threefold"/"fifty_moves"/"forty_moves"), by_move?, side?, ply?, alert? | draw_claim_decided, game_ended ½-½ (FIDE Laws 9.2, 9.3); refused for a claim the rules core finds incorrect |
+| ``reject_claim`` | game, kind, by_move?, side? (the claimant: default the side to move), ply?, alert?, note? | draw_claim_decided; the gateway answers with penalty_proposed (9.5.3); refused for a claim the rules core finds correct |
 | ``set_result`` | game, result, forfeit?, termination?, note? | arbiter_decision, game_ended (unless result "*": the game goes on) |
 | ``record_fine`` | player or (game, side), amount, currency?, reason | fine_recorded |
 | ``check_in`` | game, side | player_arrived |
 | ``adjust_clock`` | game, white_ms, black_ms | clock_adjusted |
-| ``apply_penalty`` | game, side (who gets the time), add_ms (60000 or 120000), alert?, law?, reason? (from the ``penalty_proposed`` alert) | clock_adjusted: the side's time on the stopped clock + add_ms (FIDE Laws 7.5.5, 9.5.3, A.3) |
+| ``apply_penalty`` | game, side (who gets the time), add_ms (60000 or 120000), alert?, law?, reason? (from the ``penalty_proposed`` alert) | clock_adjusted: the side's time on the stopped clock + add_ms (FIDE Laws 7.5.5, 9.5.3, A.3): what the open proposal gives, else the Laws' amount for the time class |
+| ``withdraw_penalty`` | game, side (the offender), presses?, alert?, reason? | penalty_withdrawn (ground "arbiter": no irregularity was completed, FIDE Laws 7.5.1; the offence no longer counted) |
 | ``pause`` / ``resume`` | game | game_paused / game_resumed |
 | ``note`` | text, game? | note_added |
 | ``resolve_alert`` | alert, note? | alert_resolved |
@@ -35,6 +36,12 @@ registered, its players and rounds); the next Swiss pairing reads their entries
 Results: "1-0", "0-1", "1/2-1/2", "*" (reopen), and with ``forfeit`` true the unplayed "1-0",
 "0-1", "0-0" (TRF ``+``/``-``); special scores an arbiter may award: "0-0", "1/2-0", "0-1/2".
 Raises ActionError (status 400) on any bad body, naming the field.
+
+Decisions with a rule behind them (claims, penalties, a result on time, by default, by
+resignation, checkmate or stalemate, move timers) are judged by the rules core from the recorded
+position and clocks (``services.regulations.rulings``, on the folded ``state``) before they become
+entries: a decision the Laws or the event's regulations do not allow is refused (ActionError) with
+the reason and the article; an allowed one carries the judgement as the entry's ``ruling``.
 """
 
 from __future__ import annotations
@@ -76,10 +83,29 @@ def _side(body: dict) -> str:
     return side
 
 
-def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=None) -> list[tuple[str, dict]]:
+def _ruled(judge, state, *args, **kw):
+    """``judge(state, ...)`` of ``services.regulations.rulings``: its ``Ruling``; ActionError with its
+    reason for a decision it refuses, or when there is no recorded state to judge against."""
+    from services.regulations.rulings import Refused
+
+    if state is None:
+        raise ActionError("game: the event's recorded state is needed to judge this decision (FIDE Laws 12.1)")
+    try:
+        return judge(state, *args, **kw)
+    except Refused as refused:
+        raise ActionError(str(refused)) from None
+
+
+def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=None,
+          now_ms: int | None = None) -> list[tuple[str, dict]]:
     """The entries for one action. ``games``: id -> GAME of any round of the event (for checking
-    the game exists and taking its board); ``state``: the folded ``HallState`` (the round tools'
-    actions check the tournament's players and rounds in it). Raises ActionError."""
+    the game exists and taking its board); ``state``: the folded ``HallState`` (the decisions with a
+    rule behind them are judged on it, ``services.regulations.rulings``; the round tools' actions
+    check the tournament's players and rounds in it); ``now_ms``: the instant of the request (the
+    default time and the one-minute rule's hour are judged at it; None leaves those out). Raises
+    ActionError."""
+    from services.regulations import rulings
+
     if not isinstance(body, dict):
         raise ActionError("the body must be a JSON object")
 
@@ -107,17 +133,14 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
         claimant = body.get("side")
         if claimant is not None and claimant not in SIDES:
             raise ActionError(f"side: the claimant, white or black, not {claimant!r}")
-        decided = {**base(g), "kind": kind, "accepted": accepted, "by_move": body.get("by_move"), "side": claimant,
-                   "alert": body.get("alert"),
-                   "rule": {"threefold": "FIDE Laws 9.2", "fifty_moves": "FIDE Laws 9.3",
-                            "forty_moves": "ACF/WCDF 40-move rule"}[kind]}
-        out = [(DrawClaimDecided.TYPE, decided)]
         if accepted:
             _open(g)
-            if not any(c.get("kind") == kind for c in g.get("claimable") or ()):
-                raise ActionError(f"kind: no {kind} claim is open on game {g['id']} now (FIDE Laws 9.2, "
-                                  "9.3: the claim must stand in the present position or by the intended "
-                                  "move); set the result instead if the arbiter rules otherwise")
+        ruling = _ruled(rulings.judge_claim, state, g["id"], kind, accept=accepted, by_move=body.get("by_move") or None,
+                        side=claimant, ply=body.get("ply"))
+        decided = {**base(g), "kind": kind, "accepted": accepted, "by_move": body.get("by_move"), "side": claimant,
+                   "alert": body.get("alert"), "rule": ruling.law, "ruling": ruling.to_json()}
+        out = [(DrawClaimDecided.TYPE, decided)]
+        if accepted:
             out.append((GameEnded.TYPE, {**base(g), "result": "1/2-1/2", "termination": CLAIM_TERMINATION[kind],
                                        "ply": g.get("ply", 0), "by": "arbiter", "arbiter": by}))
         return out
@@ -131,8 +154,10 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
         if forfeit and result not in {"1-0", "0-1", "0-0"}:
             raise ActionError("result: a forfeit is written 1-0, 0-1 or 0-0")
         termination = body.get("termination") or ("forfeit" if forfeit else "arbiter")
+        judged = result != "*" and (forfeit or termination in rulings.JUDGED_TERMINATIONS)
+        ruling = _ruled(rulings.judge_result, state, g["id"], result, termination, forfeit, now_ms) if judged else None
         decision = {**base(g), "result": result, "forfeit": forfeit, "termination": termination,
-                    "previous": g.get("result")}
+                    "previous": g.get("result"), **({"ruling": ruling.to_json()} if ruling else {})}
         out = [(ArbiterDecision.TYPE, decision)]
         if result != "*":
             out.append((GameEnded.TYPE, {**base(g), "result": result, "termination": termination,
@@ -165,7 +190,9 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
         return [(ClockAdjusted.TYPE, {**base(g), "white_ms": w, "black_ms": b,
                                     "previous": g.get("clock")})]
     if action == "apply_penalty":
-        return _apply_penalty(game_of(), body, base)
+        return _apply_penalty(game_of(), body, base, state)
+    if action == "withdraw_penalty":
+        return _withdraw_penalty(game_of(), body, by, state)
     if action in ("pause", "resume"):
         g = game_of()
         return [(GamePaused.TYPE if action == "pause" else GameResumed.TYPE, base(g))]
@@ -194,7 +221,8 @@ def build(action: str, body: dict, by: str, games: Mapping[str, dict], state=Non
         side = body.get("side") or g.get("turn")
         if side not in SIDES:
             raise ActionError("side: white or black (default: the side on move)")
-        return [(MoveTimerStarted.TYPE, {**base(g), "rule": rule, "side": side})]
+        ruling = _ruled(rulings.judge_move_timer, state, g["id"], rule, side, now_ms)
+        return [(MoveTimerStarted.TYPE, {**base(g), "rule": rule, "side": side, "ruling": ruling.to_json()})]
     if action in ROUND_TOOLS:
         return [ROUND_TOOLS[action](body, base(None), state).encode()]
     raise ActionError(f"unknown action {action!r}")
@@ -324,15 +352,37 @@ def _time_trouble(g: dict, body: dict, base) -> list[tuple[str, dict]]:
                                      "alert": body.get("alert"), "rule": TIME_TROUBLE_RULE})]
 
 
-def _apply_penalty(g: dict, body: dict, base) -> list[tuple[str, dict]]:
+def _withdraw_penalty(g: dict, body: dict, by: str, state) -> list[tuple[str, dict]]:
+    """The arbiter withdraws a proposed penalty (``penalty_proposed``) of ``side`` (the offender;
+    ``presses``: the one made at that press, else the latest): no irregularity was completed (FIDE
+    Laws 7.5.1: e.g. the press was the replacement move's, a ``penalty_in_doubt``), so the offence
+    no longer counts towards 7.5.5. One ``penalty_withdrawn`` (ground "arbiter", ``by``). Allowed on
+    an ended game (the result the proposal gave may then have to be set back). Raises ActionError
+    for a bad side, or no proposal of that side to withdraw."""
+    from services.regulations import irregularities as ir
+    from services.regulations.rulings import judge_withdrawal
+
+    side = _side(body)
+    presses = body.get("presses")
+    if presses is not None and (isinstance(presses, bool) or not isinstance(presses, int)):
+        raise ActionError("presses: the proposal's press count, a whole number")
+    ruling, proposal = _ruled(judge_withdrawal, state, g["id"], side, presses)
+    reason = str(body.get("reason") or ruling.reason)[:500]
+    entry = ir.withdraw(state, state.games[g["id"]], proposal, "arbiter", law=ruling.law, reason=reason, by=by)
+    return [entry.encode()]
+
+
+def _apply_penalty(g: dict, body: dict, base, state=None) -> list[tuple[str, dict]]:
     """The arbiter applies a proposed penalty (``penalty_proposed``: FIDE Laws 7.5.5 "the arbiter
     shall give two minutes extra time to his/her opponent", 9.5.3 "add two minutes to the
     opponent's remaining thinking time", one minute in rapid and blitz under B.3, A.3): one
     ``clock_adjusted`` with the side's time on the stopped clock plus ``add_ms``, ``side``,
     ``add_ms``, the reason and the law. The clock must be stopped (the arbiter pauses the clocks to
     deal with an irregularity, FIDE Laws 6.11), so the figures are exact. Raises ActionError for an
-    ended game, a bad side, an amount that is not one or two minutes, no clock reading, or a running
-    clock."""
+    ended game, a bad side, an amount that is not one or two minutes, no clock reading, a running
+    clock, or an amount the Laws do not give here (``rulings.judge_penalty``: the open proposal's,
+    else the time class's; none for a proposal that loses the game)."""
+    from services.regulations.rulings import judge_penalty
     from services.rules.penalties import ONE_MINUTE_MS, TWO_MINUTES_MS
 
     _open(g)
@@ -347,14 +397,15 @@ def _apply_penalty(g: dict, body: dict, base) -> list[tuple[str, dict]]:
     if clock.get("running") is not None:
         raise ActionError(f"game: the clock of {g['id']} is running; pause it first (FIDE Laws 6.11), then apply "
                           "the penalty, so the time is added to the exact remaining time")
+    ruling = _ruled(judge_penalty, state, g["id"], side, add)
     times = {s: int(clock[f"{s}_ms"]) for s in SIDES}
     times[side] += add
-    law = str(body.get("law") or "FIDE Laws 7.5.5, 9.5.3")[:200]
+    law = str(body.get("law") or ruling.law)[:200]
     reason = str(body.get("reason") or f"penalty: {add // 60_000} min added to {side}")[:500]
     return [(ClockAdjusted.TYPE, {**base(g), "white_ms": times["white"], "black_ms": times["black"],
                                   "previous": g.get("clock"), "reason": f"{reason} ({law})", "side": side,
                                   "add_ms": add, "penalty": {"law": law, "alert": body.get("alert")},
-                                  "alert": body.get("alert")})]
+                                  "alert": body.get("alert"), "ruling": ruling.to_json()})]
 
 
 def _checkers(g: dict, action: str) -> dict:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -163,7 +164,8 @@ async def actions(request: Request) -> JSONResponse:
     feed = request.app.state.feed
     games = feed.live.view.every_game()  # any game of the event, earlier rounds too, as it stands now
     try:
-        items = build(str(body.get("action", "")), body, acct.login, games, feed.state)
+        items = build(str(body.get("action", "")), body, acct.login, games, feed.state,
+                      now_ms=int(time.time() * 1000))  # decisions judged at the request's instant
         alert = body.get("alert")
         if alert is not None and int(alert) not in request.app.state.desk.queue.alerts:
             raise ActionError(f"alert: no alert {alert} (see GET /api/arbiter/alerts)")

@@ -103,6 +103,6 @@ def ruling(state, g) -> tuple[BothFlagsRuling, str]:
 
     config = state.config
     guidelines = bool(config is not None and config.regulations.guidelines_iii)
-    made = {side: completed_moves(g, side) for side in SIDES}
+    made: dict[str, int] = {side: completed_moves(g, side) for side in SIDES}
     found = both_flags(control_of(g.setup, config), made, guidelines, g.variant)
     return found, rule_for(state, "both_flags", found.law)

@@ -112,7 +112,7 @@ def check_start(fen: object, variant: str = "chess") -> None:
         from services.rules.checkers_game import CheckersGame
 
         try:
-            game = CheckersGame(fen=fen)  # the FEN read, then handed to pydraughts
+            game = CheckersGame(fen=fen if isinstance(fen, str) else str(fen))  # read, then handed to pydraughts
         except (ValueError, KeyError, IndexError) as exc:
             raise StartPositionError(fen, variant, [str(exc)]) from None
         mover = "white" if game.turn == "black" else "black"

@@ -19,7 +19,8 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
                              FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
                              MatchClockChosen, MatchForfeit, MatchGameReady, MatchGameStarted, MessageRejected, MovePlayed, MoveRejected,
-                             MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyProposed, PenaltyWithdrawn,
+                             MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyInDoubt, PenaltyProposed,
+                             PenaltyWithdrawn,
                              PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
@@ -49,11 +50,16 @@ ALERTING: dict[str, tuple[str, str]] = {
     TimeTroubleImpending.TYPE: ("info", "Time trouble impending (5:00 or less): the referee may call attention (X.A.d)"),
     MatchGameReady.TYPE: ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
     PenaltyProposed.TYPE: ("action", "Penalty to apply (FIDE Laws 7.5.5, 9.5.3)"),
+    PenaltyInDoubt.TYPE: ("warning", "Penalty in doubt: the press may have been the replacement move's; the "
+                                     "arbiter decides (FIDE Laws 7.5.1)"),
 }
 # penalty_withdrawn (FIDE Laws 7.5.1): the proposal it withdraws is closed as "withdrawn"; the entry is
 # an alert of its own, one to act on when the arbiter had already applied that proposal (its time
 # added, or the loss it proposed declared: the opponent's press after that still settles the press).
 WITHDRAWN_TITLE = "Penalty proposal withdrawn: the press was the replacement move's (FIDE Laws 7.5.1)"
+# by the entry's ``ground``: an illegal move that stood (A.5.2), the arbiter's withdrawal
+WITHDRAWN_TITLES = {"stood": "Penalty no longer due: the illegal move stood (FIDE Laws A.5.2)",
+                    "arbiter": "Penalty proposal withdrawn by the arbiter: no irregularity completed"}
 WITHDRAWN_APPLIED_TITLE = ("Penalty withdrawn after it was applied: no illegal move was completed "
                            "(FIDE Laws 7.5.1): set the clocks or the result back")
 # a move_played with ``illegal``: an illegal move the opponent played on from, in rapid or blitz
@@ -228,11 +234,17 @@ class AlertQueue:
                     and e.get("side") == data.get("side") and e.get("presses") == data.get("presses")):
                 if a.status == "resolved" and _applied(a):
                     applied = a.resolution
-                self._close(a, {"type": PenaltyWithdrawn.TYPE, "by": "gateway", "at": at, "reason": data.get("reason"),
+                self._close(a, {"type": PenaltyWithdrawn.TYPE, "by": data.get("by") or "gateway", "at": at,
+                                "reason": data.get("reason"),
                                 "applied": applied}, "withdrawn")
                 changed.append(a)
                 break
-        severity, title = ("action", WITHDRAWN_APPLIED_TITLE) if applied else ("info", WITHDRAWN_TITLE)
+        for a in self._open(data.get("game"), PenaltyInDoubt.TYPE):  # the doubt the withdrawal settles
+            if a.evidence.get("side") == data.get("side") and a.evidence.get("presses") == data.get("presses"):
+                self._close(a, {"type": PenaltyWithdrawn.TYPE, "by": data.get("by") or "gateway", "at": at}, "resolved")
+                changed.append(a)
+        severity, title = ("action", WITHDRAWN_APPLIED_TITLE) if applied else \
+            ("info", WITHDRAWN_TITLES.get(str(data.get("ground")), WITHDRAWN_TITLE))
         changed.append(self._new(seq, at, PenaltyWithdrawn.TYPE, severity, title, data))
         return changed
 
