@@ -288,3 +288,26 @@ def test_the_penalty_of_an_illegal_move_that_stood_is_closed_as_no_longer_due():
     with pytest.raises(ActionError, match="no penalty is proposed for black"):
         act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": 2 * MIN})
     assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+
+
+def test_an_illegal_move_that_leaves_its_own_king_in_check_never_stands():
+    """A.5.4: "If the arbiter observes both kings are in check, or a pawn stands on the rank furthest
+    from its starting position, he/she shall wait until the next move is completed. Then, if an
+    illegal position is still on the board, he/she shall declare the game drawn." The gateway never
+    lets such a position stand: in blitz (B.3), after 1.e4 e5 2.d4 Bb4+, White's 3.Nf3?? leaves his
+    king in check (3.9.2); the press completes it, Black replies, and the board stays held for the
+    arbiter (A.5.2 lets stand only a position the game can go on from)."""
+    d = Driver("1", config=event("blitz", "180+2"), time_control="180+2", kind="blitz")
+    d.clock("1", "start", 3 * MIN, 3 * MIN, "white")
+    for move, white_ms, black_ms, running in (("e2e4", 3 * MIN, 3 * MIN, "black"), ("e7e5", 3 * MIN, 3 * MIN, "white"),
+                                              ("d2d4", 3 * MIN, 3 * MIN, "black"), ("f8b4", 3 * MIN, 3 * MIN, "white")):
+        d.move("1", move)
+        d.clock("1", "press", white_ms, black_ms, running)
+    d.move("1", "g1f3")  # leaves White's king in the bishop's check: illegal (3.9.2)
+    d.clock("1", "press", 3 * MIN - 1000, 3 * MIN, "black")
+    [proposed] = d.of("penalty_proposed")
+    d.move("1", "b8c6")
+    g = d.hall.state.games["1-1"]
+    assert g.moves == ["e2e4", "e7e5", "d2d4", "f8b4"] and d.hall.state.boards["1"].held
+    assert not [m for m in d.of("move_played") if m.get("illegal")] and d.of("penalty_withdrawn") == []
+    assert proposed["side"] == "white"

@@ -204,3 +204,19 @@ def test_the_major_and_minor_divisions_timers_for_a_game_in_progress_without_a_c
     d.clock("1", "start", 90 * MIN, 90 * MIN, "white")
     with pytest.raises(ActionError, match="1-1 is played on a clock"):
         act(d, "start_move_timer", {"game": "1-1", "rule": "five_minute"})
+
+
+def test_a_penalty_the_gateway_did_not_see_takes_the_laws_amount_for_the_time_class():
+    """7.5.4: "If a player uses two hands to make a single move ... and pressed the clock, it shall be
+    considered and penalised as if an illegal move" (invisible to the boards: the arbiter sees it);
+    7.5.5's two minutes in standard play; nothing else without a proposal."""
+    d = Driver("1")
+    d.clock("1", "start", 90 * MIN, 90 * MIN, "white")
+    d.move("1", "e2e4")
+    d.clock("1", "press", 90 * MIN - 2000, 90 * MIN, "black")
+    act(d, "pause", {"game": "1-1"})
+    with pytest.raises(ActionError, match="no penalty is proposed for black in this game; the Laws' penalty in this "
+                                          "standard game is 120000 ms"):
+        act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": MIN})
+    [(t, adjusted)] = act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": 2 * MIN})
+    assert adjusted["black_ms"] == 92 * MIN and adjusted["ruling"]["law"] == "FIDE Laws 7.5.5"
