@@ -31,7 +31,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
-from dashboard.arbiter.actions import ActionError, build
+from dashboard.arbiter.actions import ActionError, Context
+from dashboard.arbiter.actions import decode as decode_action
 from dashboard.arbiter.auth import Account, Session
 from dashboard.live import _drain_incoming, _write
 from services.views.round_tools import round_tools as round_tools_json
@@ -150,26 +151,22 @@ async def round_tools(request: Request) -> JSONResponse:
 
 
 async def actions(request: Request) -> JSONResponse:
+    """``POST /api/arbiter/actions``: the body decoded into its action (dashboard.arbiter.actions),
+    its entries appended; 400 ``{"error"}`` naming the field for a bad body or a refused action."""
     acct = current(request)
     if acct is None:
         return _unauthorized(request)
     if (refused := _not_json(request)) is not None:
         return refused
-    try:
-        body = await request.json()
-    except ValueError:
-        return JSONResponse({"error": "the body must be JSON"}, status_code=400)
-    if not isinstance(body, dict):
-        return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
     feed = request.app.state.feed
     games = feed.live.view.every_game()  # any game of the event, earlier rounds too, as it stands now
     try:
-        items = build(str(body.get("action", "")), body, acct.login, games, feed.state,
-                      now_ms=int(time.time() * 1000))  # decisions judged at the request's instant
-        alert = body.get("alert")
-        if alert is not None and int(alert) not in request.app.state.desk.queue.alerts:
-            raise ActionError(f"alert: no alert {alert} (see GET /api/arbiter/alerts)")
-    except (ActionError, ValueError, TypeError) as exc:
+        act = decode_action(await request.body())
+        # decisions with a rule behind them are judged on the folded state at the request's instant
+        items = act.entries(Context(acct.login, games, feed.state, now_ms=int(time.time() * 1000)))
+        if act.alert is not None and act.alert not in request.app.state.desk.queue.alerts:
+            raise ActionError(f"alert: no alert {act.alert} (see GET /api/arbiter/alerts)")
+    except ActionError as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
     entries = await feed.log.append_many([(t, d, None) for (t, d) in items])
     return JSONResponse({"entries": [e.to_json() for e in entries]})

@@ -27,19 +27,17 @@ from typing import ClassVar, Literal, TypeVar
 import msgspec
 import msgspec.structs
 
-from services.rules.base import Side  # the records' sides are the rules' (one definition)
+from .vocabulary import RESULTS_PLAYED, SPECIAL_SCORES, GameResult, Side  # noqa: F401 (re-exported)
 
 Device = Literal["board", "clock"]
-"""The device of a hall board that sent a message (DESIGN.md "Device protocol")."""
+"""The device of a hall board that sent a message (DESIGN.md "Device protocol"): the values of
+``vocabulary.DeviceKind`` (tests/unit/test_vocabulary.py keeps the two equal)."""
 
 SIDES: tuple[Side, Side] = ("white", "black")
 
-Result = str
-"""A game's result as recorded: "1-0", "0-1", "1/2-1/2", "*" (not over, or reopened), and the
-special scores an arbiter may award: "0-0", "1/2-0", "0-1/2" (``services.rules.results``)."""
-
-RESULTS_PLAYED = ("1-0", "0-1", "1/2-1/2")
-SPECIAL_SCORES = ("0-0", "1/2-0", "0-1/2")
+Result = GameResult
+"""A game's result as recorded: ``vocabulary.GameResult`` ("1-0", "0-1", "1/2-1/2", "*" and the
+arbiter's special scores "0-0", "1/2-0", "0-1/2", ``services.rules.results``)."""
 
 
 class BadEvent(ValueError):

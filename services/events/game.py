@@ -7,13 +7,8 @@ checkers adds its own (``services.rules.checkers_results``); the regulations add
 
 from __future__ import annotations
 
-from typing import Literal
-
 from .base import Event, entry
-
-EndedBy = Literal["rules", "device", "regulations", "arbiter"]
-"""Who ended a game: the Laws applied by the gateway, a device's result, the event's regulations or
-an arbiter (whose login is in ``arbiter``)."""
+from .vocabulary import EndedBy  # noqa: F401 (re-exported: who ended a game)
 
 
 @entry("game_ended")

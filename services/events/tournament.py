@@ -9,6 +9,7 @@ from typing import Any, Literal
 import msgspec
 
 from .base import Event, entry
+from .vocabulary import ByeCode
 
 
 class Setup(msgspec.Struct, kw_only=True):
@@ -112,8 +113,6 @@ class LotsDrawn(Event, kw_only=True):
     by: str | None = None
 
 
-ByeCode = Literal["H", "F", "Z"]
-"""A requested bye's TRF16 code (FIDE C.04.2 byes): half-point, full-point, zero-point."""
 
 
 class PairingAction(Event, kw_only=True):
@@ -141,7 +140,7 @@ class ByeRequested(PlayerByeAction, kw_only=True):
 
     KEEP = ("code",)
 
-    code: ByeCode = "H"
+    code: ByeCode = ByeCode.HALF
 
 
 @entry("bye_request_cancelled")

@@ -11,10 +11,9 @@ differs per game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, Literal, Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
-Side = Literal["white", "black"]
-"""A side of the board (FIDE Laws 1.1). In checkers Black is the side the venue's boards show as Red."""
+from services.events.vocabulary import Side  # noqa: F401 (a side of the board, FIDE Laws 1.1)
 
 WHITE: Final = "white"
 BLACK: Final = "black"

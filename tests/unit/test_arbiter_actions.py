@@ -217,3 +217,52 @@ def test_checkers_referee_actions_refused_for_a_chess_game():
                          ("adjudicate", {"members": ["A", "B", "C"], "votes": {"A": "draw", "B": "draw", "C": "draw"}})):
         with pytest.raises(ActionError, match="1-1 is a chess game"):
             build(action, {"game": "1-1", **body}, "chief", GAMES)
+
+
+def test_every_action_has_its_row_in_the_docs():
+    # docs/arbiter.md "Actions" is the contract of POST /api/arbiter/actions: every action the
+    # tagged union decodes has its row there, and every row names a registered action.
+    import re
+    from pathlib import Path
+
+    from dashboard.arbiter.actions import ACTIONS, Action
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "arbiter.md").read_text()
+    section = text.split("\n## Actions\n", 1)[1].split("\n## ", 1)[0]
+    documented = {name for row in re.findall(r"^\| (`[^|]+) \|", section, re.M)
+                  for name in re.findall(r"`([a-z_]+)`", row)}
+    assert documented == set(ACTIONS)
+    for cls in ACTIONS.values():
+        assert cls.__doc__ and cls.entries is not Action.entries, cls
+
+
+@pytest.mark.parametrize("body,error", [
+    # each refusal names the field (its path in the body) and the problem, the value given quoted
+    (b'{"action": "check_in", "game": "1-1", "side": "red"}', "side: must be white or black, not 'red'"),
+    (b'{"action": "check_in", "game": "1-1"}', "side: is missing"),
+    (b'{"action": "check_in", "side": "white"}', "game: is missing"),
+    (b'{"action": "adjust_clock", "game": "1-1", "white_ms": -5, "black_ms": 1}', "white_ms: a clock reading in ms"),
+    (b'{"action": "forbid_pair", "players": [1, "x"]}', "players[1]: a start number, a whole number, not 'x'"),
+    (b'{"action": "adjudicate", "game": "2-1", "votes": {"A": 1}}', "votes: every value must be text"),
+    (b'{"action": "set_result", "game": "1-1", "result": "1-0", "forfeit": "maybe"}',
+     "forfeit: must be true or false, not 'maybe'"),
+    (b'{"action": "delete_everything"}', "unknown action 'delete_everything'"),
+    (b'{"game": "1-1"}', "action: is missing"),
+    (b'[1, 2]', "the body must be a JSON object"),
+    (b'{"action": ', "the body must be JSON"),
+])
+def test_a_bad_body_is_refused_naming_the_field_and_the_problem(body, error):
+    from dashboard.arbiter.actions import decode
+
+    with pytest.raises(ActionError) as refused:
+        decode(body)
+    assert error in str(refused.value)
+
+
+def test_a_form_field_left_empty_is_left_out_and_digits_are_numbers():
+    # The console's forms post "" for an empty field and text for numbers (docs/arbiter.md "Round
+    # tools"): "" takes the field's default, "11" is start number 11.
+    from dashboard.arbiter.actions import decode
+
+    bye = decode(b'{"action": "request_bye", "player": "11", "round": "", "code": "", "note": ""}')
+    assert (bye.NAME, bye.player, bye.round, bye.code, bye.note) == ("request_bye", 11, None, "H", None)
