@@ -16,7 +16,10 @@ Rules applied here (docs/protocol.md has the device-side view):
   from a position already over ends before its first move, and a claim its start allows is offered
   at ply 0 (``start_due``, level-triggered); a clock at 0 for a side, or a period of a clock that adds
   the next on expiry run out before its moves were made (``period_added``), gives ``flag_fell`` and
-  ``game_ended`` (FIDE Laws 6.9, the opponent's verdict as ``evidence``: ``gateway.laws``); a result
+  ``game_ended`` (FIDE Laws 6.9, the opponent's verdict as ``evidence``: ``gateway.laws``); both at 0
+  with no telling which fell first gives ``both_flags_fell`` (Guidelines III.3.1 where the event
+  announced them: drawn in the last period, else the game goes on; otherwise the arbiter decides,
+  6.8, 6.11: ``services.regulations.both_flags``); a result
   message gives ``result_reported`` then ``game_ended`` by "device", unless the regulations refuse it;
 - two reports by the same side before its press are the one move the board shows at the press
   (``move_composed``, FIDE Laws 6.2.1: ``gateway.compose``);
@@ -58,15 +61,17 @@ from gateway import board_game, clock_game, compose, irregular, laws
 from gateway import placement as pl
 from gateway.payload import UCI, Message, ids
 from services.clock.expiry import judge_period_added
+from services.clock.flags import flag_fall
 from services.clock.instant import event_instant, may_have_waited, rfc3339_ms
-from services.events import (BoardOriented, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
+from services.events import (BoardOriented, BothFlagsFell, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
                              ClockStarted, DrawClaimable, DrawClaimReported, FlagFell, GameEnded, MatchGameStarted,
                              MoveKept, MovePlayed, MoveRejected, PlacementSeen, ResultReported)
 from services.events.vocabulary import EndedBy, GameResult, Termination
+from services.regulations import both_flags
 from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
 from services.regulations.controls import control_of
 from services.regulations.referee import review_result
-from services.rules.base import SIDES, MoveRefused, Side
+from services.rules.base import MoveRefused, Side
 from services.rules.chess_unwinnable import START_NODES
 from services.state import BoardState, GameState
 from services.state.plies import completed_moves
@@ -246,9 +251,11 @@ class Decider:
         turn.emit(CLOCK_EVENTS[event](game=g.id, white_ms=body["white_ms"], black_ms=body["black_ms"],
                                       running=body.get("running"), **period, **made, **ids(msg)))
         if not g.ended and event in ("press", "pause", "resume"):
-            side = flagged(body, before)
-            if side is not None:
-                self._flag(turn, g, side, body, msg.seq)
+            fall = flag_fall(body, before)
+            if fall is not None and fall.both:
+                self._both_flags(turn, g, body, msg.seq)
+            elif fall is not None and fall.side is not None:
+                self._flag(turn, g, fall.side, body, msg.seq)
         if not g.ended and event == "period_added":
             self._period_added(turn, g, body, msg.seq)
         if not g.ended and event == "press" and body.get("running") in ("white", "black"):
@@ -287,6 +294,19 @@ class Decider:
         turn.emit(FlagFell(game=g.id, board=g.board, side=side, white_ms=body["white_ms"], black_ms=body["black_ms"],
                            seq=seq, evidence=evidence, expiry=expiry))
         self._ended(turn, g, outcome.result, outcome.termination, EndedBy.RULES, evidence=evidence)
+
+    def _both_flags(self, turn, g: GameState, body: dict, seq: int | None) -> None:
+        """Both flags fell and the clock cannot show which first (``services.clock.flags``):
+        ``both_flags_fell`` with the ruling (``services.regulations.both_flags``), and the draw of
+        FIDE Laws Guidelines III.3.1.2 where the event announced them and it applies; otherwise the
+        game goes on (III.3.1.1) or waits for the arbiter (the alert; 6.8, 6.11)."""
+        found, rule = both_flags.ruling(self.state, g)
+        turn.emit(BothFlagsFell(game=g.id, board=g.board, white_ms=body["white_ms"], black_ms=body["black_ms"],
+                                seq=seq, ruling=found.ruling, law=found.law, reason=found.reason,
+                                periods=found.periods or None, rule=rule))
+        if found.ruling == both_flags.DRAWN:
+            self._ended(turn, g, GameResult.DRAW, Termination.TIME_FORFEIT, EndedBy.RULES,
+                        evidence={"both_flags": True, "law": found.law})
 
     def _period_added(self, turn, g: GameState, body: dict, seq: int | None) -> None:
         """The clock added a period because ``side``'s period ran out (``services.clock.expiry``):
@@ -463,22 +483,7 @@ def fen_after(fen: str, uci: str) -> str:
 
 
 def flagged(body: dict, before: dict | None) -> Side | None:
-    """The side whose flag fell by the clock's own figures, else None (FIDE Laws 6.8, 6.9).
-
-    ``before``: the clock's previous reading. A flag has fallen when the clock shows the side whose
-    time runs at 0 ms and that side had more before (its time ran out on this turn), or when the
-    clock stopped itself (``pause`` with nothing running) with one side at 0. A figure of 0 that
-    comes with a press and stays unchanged is not taken as a flag fall: real clocks send such
-    figures in passing (FIDE Candidates 2024, round 1, Abasov - Nepomniachtchi: 6...dxc4 {[%clk
-    0:00:00]}, and the game went on to move 41); the arbiter sees it in the ``clock_pressed``
-    entries."""
-    running = body.get("running")
-    if running in ("white", "black") and body[f"{running}_ms"] <= 0:
-        previous = (before or {}).get(f"{running}_ms")
-        if previous is None or previous > 0:
-            return running
-    if body["event"] == "pause" and running is None:
-        at_zero = [side for side in SIDES if body[f"{side}_ms"] <= 0]
-        if len(at_zero) == 1:
-            return at_zero[0]
-    return None
+    """The side whose flag fell first by the clock's own figures, else None (FIDE Laws 6.8, 6.9;
+    ``services.clock.flags.flag_fall``: None too when both fell and which first cannot be told)."""
+    fall = flag_fall(body, before)
+    return None if fall is None else fall.side

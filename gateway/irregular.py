@@ -5,8 +5,9 @@
   illegal move holds the board (F05, ``move_rejected`` ``held``, with the side whose man it moved);
   a press by that side while the board is held, with that side to move, completes it: the penalty
   is proposed at once (``pressed``). The replacement's board message can come after its press (two
-  devices): when the record then shows the press was the replacement's, the proposal is withdrawn
-  (``penalty_withdrawn``, ``services.state.fold_penalties``).
+  devices): when the record then also fits a press that was the replacement's, the proposal is
+  marked in doubt (``penalty_in_doubt``, ``services.state.fold_penalties``) and stays open: the
+  arbiter decides (apply it or withdraw it).
 - 7.5.3: "If the player presses the clock without making a move, it shall be considered and
   penalised as if an illegal move." The board's and the clock's messages travel separately, so a
   press is taken as made without a move only once the clock model (``ClockWatch``) has shown the
@@ -16,7 +17,9 @@
   opponent's verdict (``gateway.laws.illegal_move_loss``, the gateway's bounded search).
 
 - A.5.2 (rapid under A.5, blitz under B.3): a completed illegal move the opponent plays on from
-  stands (``stands``): recorded as a ply, flagged, and the game goes on from the position it left.
+  stands (``stands``): recorded as a ply, flagged, and the game goes on from the position it left;
+  the penalty proposed at its press is no longer due and is withdrawn (``penalty_withdrawn``,
+  ground "stood").
   In standard play, and under A.4 and B.2, the board stays held (F05: 7.5.1 reinstates the
   position before the irregularity).
 
@@ -35,6 +38,7 @@ from gateway.payload import UCI, ids
 from services.events import MovePlayed, Side
 from services.events.vocabulary import Variant
 from services.regulations import irregularities as ir
+from services.state.fold_penalties import proposal_of
 
 
 def pressed(decider, turn, board, g, presser: Side) -> None:
@@ -51,6 +55,11 @@ def presses_due(decider, turn, g) -> None:
     illegal move holds the board), each proposed once."""
     if g.variant != Variant.CHESS or g.ended or g.watch is None:
         return
+    if g.setup.get("fen"):
+        try:
+            decider.hall.rules.game(g)
+        except ValueError:
+            return  # a start position that cannot be played (7.2.1): no move can be made, none is missing
     for finding in g.watch.tick(turn.now, g.reported):
         if finding.get("kind") != "press_without_move":
             continue
@@ -103,9 +112,13 @@ def stands(decider, turn, board, g, msg, move: str, source: str) -> bool:
     left = new_game({**g.setup, "fen": position.fen()})
     claims = [c.to_json() for c in left.claimable()]
     previous = list(g.claimable)
+    proposal = proposal_of(g, side, ir.OFFENCE_OF[ir.ILLEGAL], board.held_press) \
+        if board.held_press is not None else None
     turn.emit(MovePlayed(game=g.id, ply=g.ply + 1, move=illegal, san=san, fen=position.fen(), turn=left.turn,
                          claimable=claims, source=source, illegal=True, **ids(msg)))
     g = decider.state.games[board.game]
+    if proposal is not None and proposal.status == "open":  # no longer due: the opponent moved on (A.5.2)
+        turn.emit(ir.withdraw(decider.state, g, proposal, "stood", law=ir.STOOD_LAW, reason=ir.STOOD_REASON))
     decider.after_move(turn, g, decider.hall.rules.game(g), g.ply, claims, previous)
     if decider.state.games[board.game].ended:
         decider.after_end(turn, board, g, msg, move=move)

@@ -10,13 +10,17 @@ from .base import Event, Side, entry
 
 class ArbiterAction(Event, kw_only=True):
     """Fields of every arbiter action: ``by`` (login), ``game``/``board`` when about one game,
-    ``note``, ``alert`` (the alert it answers)."""
+    ``note``, ``alert`` (the alert it answers), ``ruling``: for a decision with a rule behind it
+    (a claim, a penalty, a default, a flag, a move timer), how the rules core judged it from the
+    recorded position and clocks before it was accepted: ``{"law", "reason", "evidence"}``
+    (``services.regulations.rulings``)."""
 
     by: str | None = None
     game: str | None = None
     board: str | None = None
     note: str | None = None
     alert: int | None = None
+    ruling: dict | None = None
 
 
 @entry("draw_claim_decided")

@@ -281,6 +281,29 @@ class FlagFell(Event, kw_only=True):
     expiry: dict | None = None
 
 
+@entry("both_flags_fell")
+class BothFlagsFell(Event, kw_only=True):
+    """The clock shows both sides at 0 and cannot show which flag fell first (``services.clock.flags``:
+    the reading before showed neither at 0). ``ruling`` (``services.regulations.both_flags``):
+    "drawn" (FIDE Laws Guidelines III.3.1.2, announced by the event: ``game_ended`` follows),
+    "continue" (III.3.1.1: the game goes on; the arbiter sets the next period's time) or "arbiter"
+    (the Laws do not decide it: the arbiter does, 6.8, 6.11); ``law``, ``reason``; ``periods``: per
+    side ``{"period", "last", "moves_made"}``; ``rule``: the event's quoted rule or the law."""
+
+    KEEP = ('ruling',)
+
+    game: str
+    board: str = ""
+    white_ms: int | None = None
+    black_ms: int | None = None
+    seq: int | None = None
+    ruling: str = "arbiter"
+    law: str | None = None
+    reason: str | None = None
+    periods: dict | None = None
+    rule: str | None = None
+
+
 @entry("match_game_started")
 class MatchGameStarted(FromDevice, kw_only=True):
     """The board's next game of a checkers match begins (11-Man National 2017 X.A.b)."""

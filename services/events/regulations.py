@@ -120,22 +120,47 @@ class PenaltyProposed(AboutGame, kw_only=True):
 
 @entry("penalty_withdrawn")
 class PenaltyWithdrawn(AboutGame, kw_only=True):
-    """A ``penalty_proposed`` for a completed illegal move (``how`` "illegal_move") withdrawn: the
-    press it was proposed at turned out to be the replacement move's (its board message came after
-    the press), so no illegal move was completed (FIDE Laws 7.5.1: "An illegal move is completed
-    once the player has pressed his/her clock"; ``services.state.fold_penalties``). The offence is
-    no longer counted (7.5.5: ``GameState.offences``).
+    """A ``penalty_proposed`` withdrawn because it is no longer due; the offence is no longer
+    counted (7.5.5: ``GameState.offences``). ``ground``: "stood" (an illegal move the opponent
+    played on from in rapid under A.5 or blitz under B.3: FIDE Laws A.5.2 "If the opponent does
+    not claim and the arbiter does not intervene, the illegal move shall stand", said by the
+    gateway), "arbiter" (the arbiter found no irregularity was completed, e.g. the press was the
+    replacement move's, 7.5.1: ``withdraw_penalty``, with ``by``), "replacement" (older logs: the
+    gateway withdrew a proposal whose press the record showed to be the replacement move's).
 
-    ``side``, ``offence``, ``how``, ``presses`` (the side's press count the proposal named),
-    ``move``: those of the proposal withdrawn; ``offence_no``: its number (the offender's count
-    before this withdrawal); ``to``: the opponent the proposal gave the time to; ``ply``: plies on
-    the board now (the ply that settled it); ``law``, ``reason``."""
+    ``side``, ``offence``, ``how``, ``presses`` (the side's press count the proposal named; None
+    for a claim), ``move``: those of the proposal withdrawn; ``offence_no``: its number (the
+    offender's count before this withdrawal); ``to``: the opponent the proposal gave the time to;
+    ``ply``: plies on the board now; ``law``, ``reason``."""
+
+    KEEP = ('ground',)
 
     side: Side
     offence: str
     how: str
     offence_no: int
     to: Side
+    presses: int | None = None
+    move: str | None = None
+    ply: int | None = None
+    law: str | None = None
+    reason: str | None = None
+    ground: str = "replacement"
+    by: str | None = None
+
+
+@entry("penalty_in_doubt")
+class PenaltyInDoubt(AboutGame, kw_only=True):
+    """A ``penalty_proposed`` for a completed illegal move whose press the record can also read as
+    the replacement move's (its board message came after the press, and the opponent went on
+    before the same side pressed again: ``services.state.fold_penalties``). The proposal stays
+    open: whether the illegal move was completed (FIDE Laws 7.5.1: "An illegal move is completed
+    once the player has pressed his/her clock"; 7.5.2: a promotion pressed with the pawn still on
+    the last rank) is the arbiter's to establish: ``apply_penalty`` or ``withdraw_penalty``.
+    ``side``, ``presses``, ``move``: the proposal's; ``ply``: the ply that raised the doubt;
+    ``law``, ``reason``."""
+
+    side: Side
     presses: int
     move: str | None = None
     ply: int | None = None

@@ -23,6 +23,7 @@ import chess
 import chess.pgn
 
 from services.events.vocabulary import Variant
+from services.rules.start_position import StartPositionError, check_start
 
 VARIANTS = tuple(v.value for v in Variant)
 _UNKNOWN = ("", "?", "-", "??")
@@ -44,7 +45,8 @@ def round_from_pgn(text: str, *, variant: str = "chess", round: str | None = Non
     ``FEN`` tag when ``SetUp`` is "1" or a FEN tag is present, else None), games sorted by board.
 
     ``round``: keep only the games of that round (a file of a whole tournament).
-    Raises ValueError: no game, a game the parser could not read, an invalid FEN (chess), two games
+    Raises ValueError: no game, a game the parser could not read, a start position that cannot be
+    played (``services.rules.start_position``: chess and checkers, naming the game and its board), two games
     on one board, a game without White or Black tag, games of several rounds without ``round=``, an unknown variant.
     """
     if variant not in VARIANTS:
@@ -181,11 +183,10 @@ def _elo(h: chess.pgn.Headers, name: str) -> int | None:
 def _setup(h: chess.pgn.Headers, index: int, the_round: str, board: str, variant: str) -> dict:
     board = str(board)
     fen = _tag(h, "FEN")
-    if fen is not None and variant == Variant.CHESS:
-        try:
-            chess.Board(fen)
-        except ValueError as exc:
-            raise ValueError(f"game {index}: invalid FEN tag {fen!r} ({exc})") from exc
+    try:
+        check_start(fen, variant)  # FIDE Laws 3.10.3, 7.2.1: refused here, not move after move all game
+    except StartPositionError as exc:
+        raise ValueError(f"game {index} (board {board}): invalid FEN tag: {exc}") from None
     if fen is None and h.get("SetUp") == "1":
         raise ValueError(f"game {index}: SetUp \"1\" without a FEN tag")
     time_control = _tag(h, "TimeControl")

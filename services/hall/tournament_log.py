@@ -43,7 +43,9 @@ def tournament_registered_data(t: Tournament) -> dict:
                          "default_time_ms": {kind: ms}, "clock_tolerance_ms",
                          "ballot_moves_before_clock": true (only when set: checkers X.A.d),
                          "period_added": "on_expiry" (only when set), "appendix": {"rapid", "blitz"}
-                         (only when not A.5 and B.3)},
+                         (only when not A.5 and B.3), "guidelines_iii": true (only when set: FIDE
+                         Guidelines III announced), "move_timers": [name...] (only when the file
+                         names them, [] included: checkers X.B.a, X.B.c)},
          "broadcast_delay_ms": ms (0: no delay; docs/broadcast.md)}
     """
     r = t.regulations
@@ -73,6 +75,8 @@ def tournament_registered_data(t: Tournament) -> dict:
             **({"rules": dict(r.rules)} if r.rules else {}),
             **({"period_added": r.period_added} if r.period_added != "on_move" else {}),
             **({"appendix": dict(r.appendix)} if r.appendix != APPENDIX_DEFAULT else {}),
+            **({"guidelines_iii": True} if r.guidelines_iii else {}),
+            **({"move_timers": list(r.move_timers)} if r.move_timers is not None else {}),
         },
         # always, as the folded entry has it (0 when the file sets none): a file read again compares equal
         "broadcast_delay_ms": t.broadcast_delay_ms,
@@ -112,7 +116,9 @@ def tournament_from_data(data: dict) -> Tournament:
             ballot_moves_before_clock=bool(regs.get("ballot_moves_before_clock")),
             rules={str(k): str(v) for k, v in (regs.get("rules") or {}).items()},
             period_added=str(regs.get("period_added") or "on_move"),
-            appendix={**APPENDIX_DEFAULT, **{str(k): str(v) for k, v in (regs.get("appendix") or {}).items()}}),
+            appendix={**APPENDIX_DEFAULT, **{str(k): str(v) for k, v in (regs.get("appendix") or {}).items()}},
+            guidelines_iii=bool(regs.get("guidelines_iii")),
+            move_timers=None if regs.get("move_timers") is None else tuple(str(m) for m in regs["move_timers"])),
         site=data.get("site", ""),
         broadcast_delay_ms=int(data.get("broadcast_delay_ms") or 0),
     )

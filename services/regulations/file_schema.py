@@ -239,6 +239,8 @@ class Rules(Table):
     match_flag: Quote | None = None
     ballot: Quote | None = None
     penalties: Quote | None = None
+    move_timers: Quote | None = None
+    both_flags: Quote | None = None
 
     def __post_init__(self) -> None:
         check_quotes(self, *self.__struct_fields__)
@@ -264,6 +266,10 @@ class RegulationsTable(Table):
     rules: Rules = msgspec.field(default_factory=Rules)
     period_added: Literal["on_move", "on_expiry"] = "on_move"
     appendix: Appendix = msgspec.field(default_factory=Appendix)
+    guidelines_iii: bool = False
+    """The event announced the FIDE Laws' Guidelines III (both flags fallen: III.3.1)."""
+    move_timers: list[Literal["five_minute", "one_minute"]] | None = None
+    """The referee's move timers the event provides (11-Man National 2017 X.B.a, X.B.c; none: X.A.i)."""
 
     def __post_init__(self) -> None:
         check_duration("clock_tolerance", self.clock_tolerance)

@@ -13,13 +13,15 @@ B.4; A.5 and B.3 without one). Offences are counted per player and game in the s
 
 The arbiter applies the time (``apply_penalty``: ``clock_adjusted``) or declares the loss
 (``set_result``); nothing here changes a clock or ends a game. A proposal made at a press that the
-record later shows was the replacement move's is withdrawn (``withdraw``: ``penalty_withdrawn``;
-``services.state.fold_penalties``).
+record can also read as the replacement move's stays open, marked (``in_doubt``:
+``penalty_in_doubt``; ``services.state.fold_penalties``): the arbiter decides. A proposal no longer
+due is withdrawn (``withdraw``: ``penalty_withdrawn``): an illegal move that stood (A.5.2), or the
+arbiter's ``withdraw_penalty``.
 """
 
 from __future__ import annotations
 
-from services.events import PenaltyProposed, PenaltyWithdrawn, Side
+from services.events import PenaltyInDoubt, PenaltyProposed, PenaltyWithdrawn, Side
 from services.regulations.controls import control_of
 from services.regulations.model import APPENDIX_DEFAULT
 from services.regulations.quotes import rule_for
@@ -72,22 +74,35 @@ def propose(state, g, side: Side, how: str, *, result: str | None = None, eviden
                            time_class=cls, appendix=part, ply=g.ply, move=move, presses=presses)
 
 
-WITHDRAWN_LAW = "FIDE Laws 7.5.1, 7.5.5"
-WITHDRAWN_REASON = ("the press was the replacement move's (its board message came after the press): no illegal "
-                    "move was completed (7.5.1: it is completed once the player has pressed the clock), so no "
-                    "penalty and no offence towards 7.5.5")
+STOOD_LAW = "FIDE Laws A.5.2"
+STOOD_REASON = ("the opponent made the next move without a claim and without the arbiter intervening: \"the illegal "
+                "move shall stand and the game shall continue\" (A.5.2); the penalty of 7.5.5 is no longer due and "
+                "the offence is not counted")
+DOUBT_LAW = "FIDE Laws 7.5.1, 7.5.2, 7.5.5"
+DOUBT_REASON = ("the replacement move's board message came after this press, and the opponent went on before the same "
+                "side pressed again: the press may have completed the illegal move (7.5.1; 7.5.2, a promotion pressed "
+                "with the pawn on the last rank) or the replacement move; the proposal stays open: the arbiter "
+                "applies it (apply_penalty) or withdraws it (withdraw_penalty)")
+ARBITER_LAW = "FIDE Laws 7.5.1"
 
 
-def withdraw(state, g) -> PenaltyWithdrawn:
-    """The ``penalty_withdrawn`` game ``g`` owes (``g.unfounded``: ``(side, k, move)``, the press in
-    doubt the record showed to be the replacement move's): the ``ILLEGAL`` proposal made at
-    ``side``'s k-th press, numbered as it was (the side's latest: the doubt is settled before that
-    side can complete another). Raises TypeError when nothing is owed."""
+def withdraw(state, g, proposal, ground: str, *, law: str, reason: str, by: str | None = None) -> PenaltyWithdrawn:
+    """The ``penalty_withdrawn`` of ``proposal`` (a ``services.state.Proposal`` of game ``g``) on
+    ``ground``: "stood" (A.5.2, ``STOOD_LAW``) or "arbiter" (the arbiter's ``withdraw_penalty``,
+    ``by`` the arbiter), with ``law`` and ``reason``; numbered as the proposal was counted."""
+    number = g.offences.get(proposal.side, {}).get(proposal.offence, 0)
+    return PenaltyWithdrawn(game=g.id, board=g.board, rule=rule_for(state, "penalties", law), side=proposal.side,
+                            offence=proposal.offence, how=proposal.how, offence_no=number, to=proposal.to,
+                            presses=proposal.presses, move=proposal.move, ply=g.ply, law=law, reason=reason,
+                            ground=ground, by=by)
+
+
+def in_doubt(state, g) -> PenaltyInDoubt:
+    """The ``penalty_in_doubt`` game ``g`` owes (``g.unfounded``: ``(side, k, move)``, the press the
+    record can also read as the replacement move's). Raises TypeError when nothing is owed."""
     side, k, move = g.unfounded
-    number = g.offences.get(side, {}).get(ILLEGAL_MOVE, 0)
-    return PenaltyWithdrawn(game=g.id, board=g.board, rule=rule_for(state, "penalties", WITHDRAWN_LAW), side=side,
-                            offence=ILLEGAL_MOVE, how=ILLEGAL, offence_no=number, to=other(side), presses=k,
-                            move=move, ply=g.ply, law=WITHDRAWN_LAW, reason=WITHDRAWN_REASON)
+    return PenaltyInDoubt(game=g.id, board=g.board, rule=rule_for(state, "penalties", DOUBT_LAW), side=side,
+                          presses=k, move=move, ply=g.ply, law=DOUBT_LAW, reason=DOUBT_REASON)
 
 
 def loses(state, g, side: str, how: str) -> bool:

@@ -94,8 +94,11 @@ APPENDIX_PARTS = {"rapid": ("A.4", "A.5"), "blitz": ("B.2", "B.3")}
 # A.5 and B.3 are what applies "otherwise": the usual case, so the default.
 APPENDIX_DEFAULT = {"rapid": "A.5", "blitz": "B.3"}
 
+MOVE_TIMERS = ("five_minute", "one_minute")
+"""The referee's move timers an event's regulations may provide (11-Man National 2017 X.B.a, X.B.c)."""
+
 RULE_KEYS = ("default_time", "draw_offers", "fines", "armageddon", "armageddon_draw", "late_start", "time_trouble",
-             "clock", "match_carry", "match_flag", "ballot", "penalties")
+             "clock", "match_carry", "match_flag", "ballot", "penalties", "move_timers", "both_flags")
 """The settings whose rule a tournament file may quote (``[regulations.rules]``, or ``rule`` beside the
 setting: docs/tournament-file.md)."""
 
@@ -121,7 +124,13 @@ class Regulations:
     made: ``services.clock.expiry``). ``appendix``: which part of the Laws' appendices governs
     rapid and blitz games (FIDE Laws A.6, B.4: the event's regulations say): ``{"rapid": "A.4" or
     "A.5", "blitz": "B.2" or "B.3"}``; it decides the penalties' time (A.3) and whether an
-    unnoticed illegal move stands (A.5.2)."""
+    unnoticed illegal move stands (A.5.2). ``guidelines_iii``: the event announced the FIDE Laws'
+    Guidelines III (games without increment, quickplay finishes; III.2.1: "shall only be used at an
+    event if their use has been announced beforehand"): both flags fallen without knowing which fell
+    first then continue or draw the game (III.3.1). ``move_timers``: the referee's move timers the
+    event's rules provide (``MOVE_TIMERS``: 11-Man National 2017 X.B.a five-minute rule, X.B.c
+    one-minute rule, both Major and Minor division rules; () for the Master division, X.A.i "not
+    subject to the One-Minute Rule"); None when the file says nothing (then none is provided)."""
 
     draw_offers: DrawOfferPolicy = DrawOfferPolicy()
     default_time_ms: dict[str, int] = field(default_factory=dict)
@@ -137,6 +146,8 @@ class Regulations:
     rules: dict[str, str] = field(default_factory=dict)
     period_added: str = "on_move"
     appendix: dict[str, str] = field(default_factory=lambda: dict(APPENDIX_DEFAULT))
+    guidelines_iii: bool = False
+    move_timers: tuple[str, ...] | None = None
 
     def default_time_for(self, kind: str) -> int:
         """The default time in ms for a kind of game (0 when the regulations set none: Laws 6.7.1)."""

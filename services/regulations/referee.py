@@ -9,26 +9,25 @@ no Armageddon game after it (Norway), a match's first game ended with the second
 (checkers X.A.b), a player absent past the default time (FIDE Laws 6.7.1), a move timer run out. A
 gateway that stopped between an entry and its answer therefore still gives the answer after a
 restart. What only an entry can show is answered with it (``answers``): the clock model's findings
-on a press, a clock started for one side (the other side is at the board, FIDE Laws 6.5), a claim
-the arbiter found incorrect (the penalty of FIDE Laws 9.5.3 proposed, with or without a
-tournament file: it is the Laws').
+on a press, a claim the arbiter found incorrect (the penalty of FIDE Laws 9.5.3 proposed, with or
+without a tournament file: it is the Laws'). Presence is only what shows the player: a move, a
+press by that side, a check-in (never a clock start: 6.6).
 
 Entries proposed (data always carries ``game``, ``board`` and ``rule``: the regulation quoted from
 the tournament file, ``services.regulations.model.Regulations.rules``, else the FIDE Laws article):
 ``draw_offer_refused``, ``draw_claim_reported`` (``review_result``), ``default_forfeit`` +
-``game_ended``, ``player_not_at_board``, ``presence_noted``, ``armageddon_scheduled``,
+``game_ended``, ``player_not_at_board``, ``armageddon_scheduled``,
 ``armageddon_decided``, ``match_game_ready``, ``match_forfeit`` + ``game_ended``,
 ``clock_disagreement``, ``late_start_draw`` + ``game_ended``, ``move_timer_warning``,
 ``move_timer_forfeit`` + ``game_ended``, ``time_trouble_impending``, ``penalty_proposed`` (an
-incorrect claim, 9.5.3), ``penalty_withdrawn`` (a proposal made at a press that was the replacement
-move's, FIDE Laws 7.5.1).
+incorrect claim, 9.5.3), ``penalty_in_doubt`` (a proposal made at a press the record can also read
+as the replacement move's, FIDE Laws 7.5.1: the arbiter decides).
 """
 
 from __future__ import annotations
 
-from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, ClockStarted,
-                             DrawClaimDecided, EndedBy, Event, GameEnded, GameKind, GameResult, PresenceNoted, Side,
-                             Termination, Variant)
+from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagreement, DrawClaimDecided,
+                             EndedBy, Event, GameEnded, GameKind, GameResult, Side, Termination, Variant)
 from services.regulations import lateness
 from services.regulations.checkers_rounds import late_start_due_at
 from services.regulations.clock_rules import time_trouble, time_trouble_next, timer_answers, timer_next
@@ -39,14 +38,11 @@ from services.state import Changes, GameState, HallState
 DRAW = GameResult.DRAW
 
 
-def _other(side: str) -> Side:
-    return "black" if side == "white" else "white"
-
-
 def answers(state: HallState, event: Event, changes: Changes, now_ms: int) -> list[Event]:
     """What the regulations say once ``event`` has been folded into ``state`` at ``now_ms``: the
-    clock model's findings, presence shown by a clock start, and what became due for the games the
-    entry touched."""
+    clock model's findings, a claim found incorrect, and what became due for the games the entry
+    touched. A clock started is no evidence that anyone is at the board (FIDE Laws 6.6: "At the
+    time determined for the start of the game White's clock is started", whoever is present)."""
     out: list[Event] = []
     regulated = state.config is not None
     for gid, finding in changes.findings if regulated else ():
@@ -55,14 +51,6 @@ def answers(state: HallState, event: Event, changes: Changes, now_ms: int) -> li
             out.append(disagreement(state, g, finding))
     if isinstance(event, DrawClaimDecided) and not event.accepted:
         out.extend(_incorrect_claim(state, event))
-    if regulated and isinstance(event, ClockStarted) and event.running in ("white", "black") and event.game in state.games:
-        g = state.games[event.game]
-        seated = _other(event.running)
-        if g.arrived[seated] is None and not g.ended and g.variant == Variant.CHESS:
-            out.append(PresenceNoted(game=g.id, board=g.board, side=seated, player=g.player(seated),
-                                     evidence=ClockStarted.TYPE, arrived_at=now_ms,
-                                     rule=f"FIDE Laws 6.5: the clock was started for {event.running}: "
-                                          f"{seated} is at the board"))
     for gid in list(changes.games):
         g = state.games.get(gid)
         if g is not None:
@@ -94,13 +82,13 @@ def tick(state: HallState, now_ms: int, games=None) -> list[Event]:
 
 def due(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     """The entries the regulations owe for game ``g`` at ``now_ms`` (see the module docstring); first
-    a penalty proposed at a press that was the replacement move's, withdrawn (the Laws', with or
-    without a tournament file: ``irregularities.withdraw``)."""
+    a penalty proposed at a press the record can also read as the replacement move's, marked in
+    doubt for the arbiter (the Laws', with or without a tournament file: ``irregularities.in_doubt``)."""
     out = _owed(state, g, now_ms)
     if g.unfounded is not None:
-        from services.regulations.irregularities import withdraw
+        from services.regulations.irregularities import in_doubt
 
-        out.insert(0, withdraw(state, g))
+        out.insert(0, in_doubt(state, g))
     return out
 
 
@@ -131,7 +119,7 @@ def next_due(state: HallState, g: GameState, now_ms: int) -> int | None:
     the default time (FIDE Laws 6.7.1). A game over answers from the state alone (its Armageddon
     game, a match's next game): None; so does every game without a tournament file."""
     if g.unfounded is not None:
-        return now_ms  # a proposal to withdraw (``due``)
+        return now_ms  # a proposal to mark in doubt (``due``)
     if g.ended or state.config is None:
         return None
     return earliest(_late_start_next(state, g),
@@ -254,7 +242,8 @@ def round_start_ms(state: HallState, g: GameState) -> int | None:
 def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     """FIDE Laws 6.7.1 (default time) and, where the event fines it, not being at the board at the
     start (US 2023 rule 1). Only the absent player is defaulted: a player is present from a move, a
-    press, a clock started for the opponent (``presence_noted``) or the arbiter's check-in; after
+    press, or the arbiter's check-in (older logs: a ``presence_noted``); never from a clock start
+    (6.6: White's clock is started at the scheduled time whoever is present); after
     the arbiter overruled a default, the players then at the board are excused (6.7.1 "unless the
     arbiter decides otherwise") and a player still absent is defaulted again."""
     from services.events import DefaultForfeit, PlayerNotAtBoard

@@ -132,7 +132,9 @@ def _regulations(r: RegulationsTable) -> Regulations:
                        armageddon_after_draw=r.armageddon.after_draw,
                        clock_tolerance_ms=duration_ms(r.clock_tolerance),
                        ballot_moves_before_clock=r.ballot_moves_before_clock, rules=_rules(r),
-                       period_added=r.period_added, appendix={**APPENDIX_DEFAULT, **msgspec.structs.asdict(r.appendix)})
+                       period_added=r.period_added, appendix={**APPENDIX_DEFAULT, **msgspec.structs.asdict(r.appendix)},
+                       guidelines_iii=r.guidelines_iii,
+                       move_timers=None if r.move_timers is None else tuple(r.move_timers))
 
 
 def _rules(r: RegulationsTable) -> dict[str, str]:

@@ -34,6 +34,7 @@ from services.rules.chess_moves import parse_move
 from services.rules.chess_ply import play_plain_uci
 from services.rules.chess_position import CASTLING, fen_of_key, has_legal_move, position_key
 from services.rules.repetition import RepetitionTable
+from services.rules.start_position import StartPositionError, chess_problems
 from services.rules.chess_unwinnable import (
     FLAG_FALL_NODES, START_NODES, DeadPositionWatch, Unwinnability, can_checkmate, dead_position,
 )
@@ -90,8 +91,9 @@ class ChessPlayedMove(PlayedMove):
 class ChessGame:
     """A chess game from the standard start or from ``fen``.
 
-    Raises ValueError for a FEN python-chess cannot read or that is not a legal chess position
-    (e.g. the side not to move in check). Sides are "white"/"black"; plies count from 1."""
+    Raises ValueError for a FEN python-chess cannot read, ``StartPositionError`` (a ValueError)
+    for one that is not a legal chess position (e.g. the side not to move in check, castling rights
+    without the king or rook on its square: ``services.rules.start_position``). Sides are "white"/"black"; plies count from 1."""
 
     variant = "chess"
     first_side = WHITE
@@ -106,7 +108,7 @@ class ChessGame:
         # there (5.1, 5.2, 9.6): known without asking the board (~60 us of a game's ~120 us set-up,
         # paid at each game's first move when a round starts).
         if not standard and not board.is_valid():
-            raise ValueError(f"not a legal chess position: {fen!r} ({board.status()!r})")
+            raise StartPositionError(fen, "chess", chess_problems(board))
         self._board = board
         self.start_fen = chess.STARTING_FEN if standard else board.fen()
         self._ply = 0

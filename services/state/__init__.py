@@ -2,4 +2,4 @@
 
 from services.state.changes import Changes  # noqa: F401
 from services.state.hall import HallState  # noqa: F401
-from services.state.model import BoardState, DeviceSeq, GameState, Pending, RoundState, Timer  # noqa: F401
+from services.state.model import BoardState, DeviceSeq, GameState, Pending, Proposal, RoundState, Timer  # noqa: F401

@@ -27,7 +27,7 @@ from services.regulations.controls import control_of
 from services.state.changes import Changes
 from services.state.hall import HallState, folds
 from services.state.model import GameState, SinceSet
-from services.state.fold_penalties import settle_doubt
+from services.state.fold_penalties import penalty_applied, settle_doubt
 from services.state.plies import ply_of_press
 
 _EVENT = {ClockStarted: "start", ClockPressed: "press", ClockPaused: "pause", ClockResumed: "resume",
@@ -140,6 +140,8 @@ def _adjusted(state: HallState, ev: ClockAdjusted, at: int, ch: Changes) -> None
     g.clock_earliest = None
     if g.watch is not None:
         g.watch.adjust(ev.white_ms, ev.black_ms, at)
+    if ev.penalty is not None:
+        penalty_applied(g, ev.side, ev.add_ms)
     ch.game(g.id, "clock")
 
 

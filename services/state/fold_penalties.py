@@ -18,17 +18,24 @@ press takes it out (it completed the illegal move); the opponent's ply or press 
 completed the replacement). Both are read from the log alone (the fold).
 
 The penalty proposed at that press (``gateway.irregular.pressed``: the gateway cannot tell the two
-apart then, and a press in the ordinary order must be proposed at once) is owed a withdrawal in the
-second case: ``settle_doubt`` notes it (``GameState.unfounded``), the regulations answer with
-``penalty_withdrawn`` (``services.regulations.referee.due``: level-triggered, so a restarted gateway
-owes it too) and its fold takes the offence out of the count (7.5.5 counts completed illegal moves
-only)."""
+apart then, and a press in the ordinary order must be proposed at once) stays proposed in the
+second case: whether the illegal move was completed is the arbiter's to establish (FIDE Laws 7.5.1;
+7.5.2, a promotion pressed with the pawn still on the last rank, looks the same once the arbiter has
+put the queen down). ``settle_doubt`` notes it (``GameState.unfounded``), the regulations answer with
+``penalty_in_doubt`` (``services.regulations.referee.due``: level-triggered, so a restarted gateway
+owes it too), which marks the proposal (``Proposal.doubt``) and leaves the offence counted until the
+arbiter applies the penalty or withdraws it (``withdraw_penalty``: ``penalty_withdrawn``).
+
+Every proposal is kept (``GameState.proposals``): ``penalty_withdrawn`` takes the one it names out of
+the offence count once (an entry stored twice changes nothing), an applied penalty
+(``clock_adjusted`` with ``penalty``) marks the open proposal it applies."""
 
 from __future__ import annotations
 
-from services.events import PenaltyProposed, PenaltyWithdrawn
+from services.events import PenaltyInDoubt, PenaltyProposed, PenaltyWithdrawn
 from services.state.changes import Changes
 from services.state.hall import HallState, folds
+from services.state.model import Proposal
 from services.state.plies import ply_of_press
 
 
@@ -38,6 +45,9 @@ def _penalty(state: HallState, ev: PenaltyProposed, at: int, ch: Changes) -> Non
     g = state.games[ev.game]
     counts = g.offences.setdefault(ev.side, {})
     counts[ev.offence] = counts.get(ev.offence, 0) + 1
+    g.proposals.append(Proposal(side=ev.side, offence=ev.offence, how=ev.how, offence_no=ev.offence_no, to=ev.to,
+                                add_ms=ev.add_ms, game_lost=ev.game_lost, result=ev.result, presses=ev.presses,
+                                move=ev.move, law=ev.law))
     k = ev.presses
     if k is None:
         return
@@ -53,16 +63,47 @@ def _penalty(state: HallState, ev: PenaltyProposed, at: int, ch: Changes) -> Non
 @folds(PenaltyWithdrawn)
 def _withdrawn(state: HallState, ev: PenaltyWithdrawn, at: int, ch: Changes) -> None:
     g = state.games[ev.game]
-    owed = g.unfounded
-    if owed is None or owed[0] != ev.side or owed[1] != ev.presses:
-        return  # not owed (an entry stored twice): the count was taken back once
-    g.unfounded = None
+    proposal = proposal_of(g, ev.side, ev.offence, ev.presses)
+    if proposal is None:
+        return  # nothing of that side's left to withdraw (an entry stored twice): the count was taken back once
+    proposal.status = "withdrawn"
+    if g.unfounded is not None and g.unfounded[:2] == (ev.side, ev.presses):
+        g.unfounded = None  # an older log's withdrawal of a press in doubt settles it too
     counts = g.offences.setdefault(ev.side, {})
     left = counts.get(ev.offence, 0) - 1
     if left > 0:
         counts[ev.offence] = left
     else:
         counts.pop(ev.offence, None)  # as if never proposed: the state a log without it folds to
+
+
+@folds(PenaltyInDoubt)
+def _in_doubt(state: HallState, ev: PenaltyInDoubt, at: int, ch: Changes) -> None:
+    g = state.games[ev.game]
+    if g.unfounded is not None and g.unfounded[:2] == (ev.side, ev.presses):
+        g.unfounded = None  # said: the arbiter decides from here
+    proposal = proposal_of(g, ev.side, "illegal_move", ev.presses)
+    if proposal is not None:
+        proposal.doubt = True
+
+
+def proposal_of(g, side: str, offence: str, presses: int | None) -> Proposal | None:
+    """``side``'s latest proposal for ``offence`` in game ``g`` that is not withdrawn, made at its
+    ``presses``-th press (any, for None), or None."""
+    for p in reversed(g.proposals):
+        if p.side == side and p.offence == offence and p.status != "withdrawn" \
+                and (presses is None or p.presses == presses):
+            return p
+    return None
+
+
+def penalty_applied(g, to: str | None, add_ms: int | None) -> None:
+    """An applied penalty (``clock_adjusted`` with ``penalty``): ``to`` got ``add_ms``; the latest
+    open proposal that gives exactly that is applied."""
+    for p in reversed(g.proposals):
+        if p.status == "open" and p.to == to and p.add_ms == add_ms:
+            p.status = "applied"
+            return
 
 
 def void_press(g, side: str, k: int, at: int) -> None:
@@ -90,14 +131,16 @@ def settle_doubt(g, side: str, pressed: bool, at: int) -> None:
     """``side`` pressed (``pressed``) or played a ply in game ``g``, before the fold counts it: the
     press in doubt (``doubt_at_resume``) completed the illegal move when it is ``side``'s own and
     ``side`` presses again (its latest press: taken out of the per-ply record and the clock model's
-    count, so this press takes its place); it completed the replacement move when the opponent moves
-    or presses first (kept, and the penalty proposed at it owed a withdrawal: ``unfounded``)."""
+    count, so this press takes its place); it may have completed the replacement move when the
+    opponent moves or presses first (kept, and the penalty proposed at it owed a
+    ``penalty_in_doubt``: ``unfounded``)."""
     doubt = g.doubtful_press
     if doubt is None or (doubt[0] == side and not pressed):
         return
-    g.doubtful_press = None  # the opponent went on (the press was the replacement's), or settled below
+    g.doubtful_press = None  # the opponent went on (the press may be the replacement's), or settled below
     if doubt[0] != side:
-        g.unfounded = doubt
+        if proposal_of(g, doubt[0], "illegal_move", doubt[1]) is not None:
+            g.unfounded = doubt  # owed a ``penalty_in_doubt``: the arbiter decides
         return
     k = doubt[1]
     if k != len(g.presses[side]):

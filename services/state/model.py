@@ -177,6 +177,30 @@ class Timer:
 
 
 @dataclass
+class Proposal:
+    """One ``penalty_proposed`` of a game, as the fold keeps it for the decisions that follow
+    (``services.regulations.rulings``): the proposal's ``side`` (offender), ``offence``, ``how``,
+    ``offence_no``, ``to``, ``add_ms``, ``game_lost``, ``result``, ``presses``, ``move``, ``law``;
+    ``status``: "open", "applied" (its time added: ``clock_adjusted`` with ``penalty``) or
+    "withdrawn" (``penalty_withdrawn``); ``doubt``: the record can also read its press as the
+    replacement move's (``penalty_in_doubt``, FIDE Laws 7.5.1)."""
+
+    side: str
+    offence: str
+    how: str
+    offence_no: int
+    to: str
+    add_ms: int
+    game_lost: bool = False
+    result: str | None = None
+    presses: int | None = None
+    move: str | None = None
+    law: str | None = None
+    status: str = "open"
+    doubt: bool = False
+
+
+@dataclass
 class GameState:
     """One game. Identity and players come from its SETUP (``setup``, docs/events.md); the public
     fields named as in the spectators' GAME (README "Dashboard API") are kept by the fold:
@@ -214,8 +238,9 @@ class GameState:
     times an arbiter corrected the record, ``game_corrected``), ``doubtful_press`` (``(side, k,
     move)``: ``side``'s k-th press, which completed its illegal move ``move`` (7.5.1) or, its board
     message late, the replacement move; kept as the replacement's until the record says which:
-    ``fold_penalties``), ``unfounded`` (the same tuple once the record said it was the
-    replacement's: the penalty proposed at that press is owed a ``penalty_withdrawn``),
+    ``fold_penalties``), ``unfounded`` (the same tuple once the record also fits the replacement's:
+    the penalty proposed at that press is owed a ``penalty_in_doubt`` for the arbiter),
+    ``proposals`` (every ``penalty_proposed`` as a :class:`Proposal`, in order),
     ``since_set`` (:class:`SinceSet`: the clock since it was set while stopped, until a press)."""
 
     id: str
@@ -272,6 +297,7 @@ class GameState:
     corrections: int = 0
     doubtful_press: tuple[str, int, str | None] | None = None
     unfounded: tuple[str, int, str | None] | None = None
+    proposals: list[Proposal] = field(default_factory=list)
     since_set: SinceSet | None = None
 
     @property

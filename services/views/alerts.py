@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecision, ArmageddonDecided,
-                             ArmageddonScheduled, ClockAdjusted, ClockDisagreement, DeviceOffline,
+                             ArmageddonScheduled, BothFlagsFell, ClockAdjusted, ClockDisagreement, DeviceOffline,
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
                              Event, FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
                              MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MovePlayed, MoveRejected,
-                             MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyProposed, PenaltyWithdrawn,
+                             MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyInDoubt, PenaltyProposed,
+                             PenaltyWithdrawn,
                              PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
@@ -37,6 +38,7 @@ ALERTING: dict[str, tuple[str, str]] = {
     DrawClaimReported.TYPE: ("action", "A draw is claimed: verify it"),
     DrawOfferRefused.TYPE: ("warning", "Draw by agreement refused by the regulations"),
     FlagFell.TYPE: ("action", "Flag fell"),
+    BothFlagsFell.TYPE: ("action", "Both flags fell: the clock cannot show which fell first"),
     MoveRejected.TYPE: ("action", "Illegal move on a board"),
     MessageRejected.TYPE: ("info", "Malformed device message"),
     SeqGap.TYPE: ("warning", "Device messages missing (seq gap)"),
@@ -52,11 +54,16 @@ ALERTING: dict[str, tuple[str, str]] = {
     TimeTroubleImpending.TYPE: ("info", "Time trouble impending (5:00 or less): the referee may call attention (X.A.d)"),
     MatchGameReady.TYPE: ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
     PenaltyProposed.TYPE: ("action", "Penalty to apply (FIDE Laws 7.5.5, 9.5.3)"),
+    PenaltyInDoubt.TYPE: ("warning", "Penalty in doubt: the press may have been the replacement move's; the "
+                                     "arbiter decides (FIDE Laws 7.5.1)"),
 }
 # penalty_withdrawn (FIDE Laws 7.5.1): the proposal it withdraws is closed as "withdrawn"; the entry is
 # an alert of its own, one to act on when the arbiter had already applied that proposal (its time
 # added, or the loss it proposed declared: the opponent's press after that still settles the press).
 WITHDRAWN_TITLE = "Penalty proposal withdrawn: the press was the replacement move's (FIDE Laws 7.5.1)"
+# by the entry's ``ground``: an illegal move that stood (A.5.2), the arbiter's withdrawal
+WITHDRAWN_TITLES = {"stood": "Penalty no longer due: the illegal move stood (FIDE Laws A.5.2)",
+                    "arbiter": "Penalty proposal withdrawn by the arbiter: no irregularity completed"}
 WITHDRAWN_APPLIED_TITLE = ("Penalty withdrawn after it was applied: no illegal move was completed "
                            "(FIDE Laws 7.5.1): set the clocks or the result back")
 # a move_played with ``illegal``: an illegal move the opponent played on from, in rapid or blitz
@@ -299,11 +306,17 @@ class AlertQueue:
                     and e.get("side") == event.side and e.get("presses") == event.presses):
                 if a.status in (AlertStatus.RESOLVED, AlertStatus.SUPERSEDED) and _applied(a):
                     applied = a.resolution
-                self._close(a, {"type": PenaltyWithdrawn.TYPE, "by": "gateway", "at": at, "reason": event.reason,
-                                "applied": applied}, AlertStatus.WITHDRAWN)
+                self._close(a, {"type": PenaltyWithdrawn.TYPE, "by": event.by or "gateway", "at": at,
+                                "reason": event.reason, "applied": applied}, AlertStatus.WITHDRAWN)
                 changed.append(a)
                 break
-        severity, title = (AlertSeverity.ACTION, WITHDRAWN_APPLIED_TITLE) if applied else (AlertSeverity.INFO, WITHDRAWN_TITLE)
+        for a in self._open(event.game, PenaltyInDoubt.TYPE):  # the doubt the withdrawal settles
+            if a.evidence.get("side") == event.side and a.evidence.get("presses") == event.presses:
+                self._close(a, {"type": PenaltyWithdrawn.TYPE, "by": event.by or "gateway", "at": at},
+                            AlertStatus.RESOLVED)
+                changed.append(a)
+        severity, title = (AlertSeverity.ACTION, WITHDRAWN_APPLIED_TITLE) if applied else \
+            (AlertSeverity.INFO, WITHDRAWN_TITLES.get(str(event.ground), WITHDRAWN_TITLE))
         changed.append(self._new(seq, at, PenaltyWithdrawn.TYPE, severity, title, data))
         return changed
 

@@ -19,10 +19,11 @@ embedded broker, the gateway writes the log, the dashboard serves the console to
   (FIDE Laws 9.5.3: "the arbiter shall add two minutes to the opponent's remaining thinking time"),
   applied as ``clock_adjusted`` on confirmation, the clocks typed as h:mm:ss. On a phone (390 x 844)
   the selected alert's detail comes before the queue.
-- ``test_a_proposal_at_a_press_that_was_the_replacements_is_shown_withdrawn``: F05 (a) with the
-  replacement's board message behind its press (FIDE Laws 7.5.1: the press completed the
-  replacement, not the illegal move): the proposal shown at the press loses its Apply once Black's
-  reply withdraws it (``penalty_withdrawn``), and the withdrawal is listed with its reason.
+- ``test_a_proposal_at_a_press_that_may_be_the_replacements_waits_for_the_arbiter``: F05 (a) with the
+  replacement's board message behind its press (FIDE Laws 7.5.1: the press may have completed the
+  replacement, not the illegal move): the proposal shown at the press keeps its Apply once Black's
+  reply puts it in doubt (``penalty_in_doubt``, an alert of its own); the arbiter withdraws it
+  (``withdraw_penalty``), and the proposal is then shown withdrawn with the reason (issue 29).
 """
 
 from __future__ import annotations
@@ -54,6 +55,13 @@ from venue.tournament import register, start_round
 pytestmark = pytest.mark.browser
 HERE = Path(__file__).resolve().parent
 EVENTS = Path(__file__).resolve().parents[2] / "events"
+
+# An action posted from the signed-in page as its own script posts them (the session cookie and the
+# page's CSRF token): the HTTP status of POST /api/arbiter/actions.
+POST = """async (body) => (await fetch('/api/arbiter/actions', {method: 'POST', credentials: 'same-origin',
+    headers: {'Content-Type': 'application/json',
+              'X-CSRFToken': document.querySelector('meta[name="csrf-token"]').content},
+    body: JSON.stringify(body)})).status"""
 
 
 def round_one(text: str) -> str:
@@ -258,9 +266,17 @@ async def test_claim_card_with_san_evidence_and_the_laws_time_after_a_rejection(
         await phone.screenshot(path=str(HERE / "hall-phone.png"))
         await phone.close()
 
-        # Reject the claim: the console proposes the Laws' two minutes for White (9.5.3), applied on confirmation.
+        # Reject the claim the record shows correct: refused, the reason shown, nothing recorded
+        # (FIDE Laws 9.5.2: "If the claim is found to be correct, the game is immediately drawn"; issue 29).
+        before = len(await log.read())
         await page.click(f"{now} button[data-act=reject_claim]")
-        await entries_matching(log, lambda e: e.type == "draw_claim_decided")
+        await page.wait_for_selector(".toast >> text=the threefold claim is correct")
+        assert len(await log.read()) == before
+        # An incorrect claim rejected (Black's fifty-move claim at ply 67, 9.3.2: not 100 plies without a
+        # pawn move or capture): the Laws' two minutes for White (9.5.3) proposed, applied on confirmation.
+        assert await page.evaluate(POST, {"action": "reject_claim", "game": "1-2", "kind": "fifty_moves"}) == 200
+        [penalty] = await entries_matching(log, lambda e: e.type == "penalty_proposed")
+        await page.click(f'.alert[data-id="{penalty.seq}"]')
         await page.wait_for_selector("#detail .proposal >> text=9.5.3")
         assert await page.input_value("#penalty-add") == "2:00"
         assert await page.text_content("#penalty-then") == "1:02:00"
@@ -310,13 +326,15 @@ async def test_a_confirmed_illegal_move_gets_the_laws_time_for_the_opponent():
     await log.close()
 
 
-async def test_a_proposal_at_a_press_that_was_the_replacements_is_shown_withdrawn():
+async def test_a_proposal_at_a_press_that_may_be_the_replacements_waits_for_the_arbiter():
     """F05 (a) in standard play (docs/protocol.md): 1.e4 e5, White's king jumps e1-e3, the clock is
     pressed, then the replacement 2.Ke2 reaches the gateway (its message late), then Black's reply
-    2...Nc6: the press was the replacement's (``services.state.fold_penalties``). The console's
-    proposal (two minutes for Black, FIDE Laws 7.5.5) is closed as withdrawn with nothing to apply,
-    and the withdrawal is an alert of its own."""
-    from services.views.alerts import WITHDRAWN_TITLE
+    2...Nc6: the press may have been the replacement's (``services.state.fold_penalties``). The
+    console's proposal (two minutes for Black, FIDE Laws 7.5.5) keeps its Apply, and the doubt is an
+    alert of its own; the arbiter withdraws the proposal (POST withdraw_penalty, as the console's
+    page does), and it is shown withdrawn with nothing to apply, the withdrawal an alert of its own."""
+    from services.events import PenaltyInDoubt
+    from services.views.alerts import ALERTING, WITHDRAWN_TITLES
 
     slug = f"withdrawn-{uuid.uuid4().hex[:8]}"
     log = open_log("memory://", slug)
@@ -350,12 +368,21 @@ async def test_a_proposal_at_a_press_that_was_the_replacements_is_shown_withdraw
         await page.click(alert)
         await page.wait_for_selector("#detail .proposal button[data-propose=time]")
         await send("move", {"move": "e1e2"})
-        [withdrawn] = await send("move", {"move": "b8c6"}, lambda e: e.type == "penalty_withdrawn")
+        [doubt] = await send("move", {"move": "b8c6"}, lambda e: e.type == "penalty_in_doubt")
+        notice = f'.alert[data-id="{doubt.seq}"]'
+        await page.wait_for_selector(notice)
+        assert await page.text_content(f"{notice} .title") == ALERTING[PenaltyInDoubt.TYPE][1]
+        assert await page.query_selector(alert) is not None  # still open: the arbiter decides
+        assert await page.query_selector("#detail .proposal button[data-propose=time]") is not None
+        assert await page.evaluate(POST, {"action": "withdraw_penalty", "game": "1-1", "side": "white"}) == 200
+        [withdrawn] = await entries_matching(log, lambda e: e.type == "penalty_withdrawn")
+        assert (withdrawn.data["ground"], withdrawn.data["by"]) == ("arbiter", LOGIN)
         await page.wait_for_selector("#detail .pill.st-withdrawn")
         assert await page.query_selector("#detail .proposal") is None  # nothing left to apply
-        assert (await page.text_content("#detail .sentence")).startswith("Withdrawn: the press was the replacement move's")
+        assert (await page.text_content("#detail .sentence")).startswith(
+            "Withdrawn: the arbiter found no illegal move was completed")
         notice = f'.alert[data-id="{withdrawn.seq}"]'
         await page.wait_for_selector(notice)
-        assert await page.text_content(f"{notice} .title") == WITHDRAWN_TITLE
+        assert await page.text_content(f"{notice} .title") == WITHDRAWN_TITLES["arbiter"]
         assert await page.query_selector(alert) is None  # closed: the queue lists open alerts
     await log.close()

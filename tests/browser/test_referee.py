@@ -1,9 +1,10 @@
 """The checkers referee's tools in the arbiter's console (issue 6; docs/arbiter.md), in a browser.
 
 Rules (../shared/regulations/checkers-11-man-national-2017.txt): XII, the score sheets crosschecked
-"for recording errors"; X.B.c, the one-minute rule ("a move within one minute of each turn to move
-... a 10-second warning"); X.B.d, the Adjudication Committee of three ("An adjudication win can only
-be awarded by unanimous vote of the Committee").
+"for recording errors"; X.B.a, the five-minute rule ("Either the time clocks or the ordinary
+five-minute rule shall apply to timing moves"), provided by the Major and Minor divisions' preset
+registered in the log (the Master division has no referee's timer: X.A.i); X.B.d, the Adjudication
+Committee of three ("An adjudication win can only be awarded by unanimous vote of the Committee").
 
 The round: the six Tinsley-Chinook games of London 1992 (venue/data/tinsley_chinook_1992.pdn, one
 checkers game a board) plus one chess game on board 7 (FIDE Candidates 2024 round 1, board 1,
@@ -14,7 +15,7 @@ from the record. Then the referee, logged in through the page:
 
 1. enters White's score sheet typed as in the record, with one recording error (24-20 for White's
    4th move, 24-19) and the sheet a move short: both plies are flagged on the page and in the log;
-2. starts the one-minute rule for the player on move: Red (Black), as Red made ply 1 and 36 plies
+2. starts the five-minute rule for the player on move: Red (Black), as Red made ply 1 and 36 plies
    are played; the log holds ``move_timer_started`` and the page shows the timer on;
 3. records an adjudication with two members only: the API's refusal is shown on the page and
    nothing is recorded; then with three, two voting a White win and one a draw: a draw, not
@@ -26,7 +27,9 @@ Screenshots: tests/browser/referee-sheet.png (the flagged differences) and refer
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
+import time
 import uuid
 from importlib import resources
 from pathlib import Path
@@ -43,10 +46,13 @@ from gateway import Gateway, embedded_broker
 from gateway.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
+from services.hall.tournament_log import tournament_registered_data
+from services.regulations.tournament_file import load_tournament
 from services.rules.checkers_pdn import read_pdn, replay
 from venue.serve import serving
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 SOURCE = resources.files("venue").joinpath("data", "tinsley_chinook_1992.pdn").read_text("utf-8")
 GAME = "1-1"
 PLIES = 36
@@ -77,7 +83,14 @@ async def test_referee_uses_score_sheet_timer_and_adjudication(shared_data):
     data["games"].append({**chess, "id": "1-7", "board": "7"})
     slug = f"ref-{uuid.uuid4().hex[:8]}"
     log = open_log("memory://", slug)
-    await log.append("round_started", data)
+    # The Major and Minor divisions' file (X.B: the referee's timers), round 1 from now for 4 hours.
+    now = int(time.time() * 1000)
+    name = "checkers-11-man-national-2017-major-minor.toml"
+    t = load_tournament((ROOT / "events" / name).read_text(), name)
+    t = dataclasses.replace(t, slug=slug, rounds=(dataclasses.replace(t.rounds[0], start_ms=now, end_ms=now + 4 * 3_600_000),
+                                                  *t.rounds[1:]))
+    await log.append("tournament_registered", tournament_registered_data(t))
+    await log.append("round_started", {**data, "start_ms": now, "end_ms": now + 4 * 3_600_000})
     app = create_app(log, accounts=Accounts.load(None, ENV))
 
     async with embedded_broker() as broker, serving(app) as url, async_playwright() as pw:
@@ -118,16 +131,16 @@ async def test_referee_uses_score_sheet_timer_and_adjudication(shared_data):
             await page.wait_for_selector(f'.alert[data-id="{diff.seq}"] >> text=Score sheet differs')
             await page.screenshot(path=str(HERE / "referee-sheet.png"), full_page=True)
 
-            # 2. The one-minute rule (X.B.c) for the player on move: Red, ply 37.
-            await page.select_option("#timer-rule", "one_minute")
+            # 2. The five-minute rule (X.B.a) for the player on move: Red, ply 37.
+            await page.select_option("#timer-rule", "five_minute")
             await page.click("#ref-timer button[type=submit]")
             await page.wait_for_selector("#timer-result.ok")
-            assert "One-minute rule started for Red (Black)" in await page.text_content("#timer-result")
+            assert "Five-minute rule started for Red (Black)" in await page.text_content("#timer-result")
             [timer] = await wait_for(log, lambda e: e.type == "move_timer_started")
             assert (timer.data["game"], timer.data["rule"], timer.data["side"], timer.data["by"]) == (
-                GAME, "one_minute", "black", LOGIN)
+                GAME, "five_minute", "black", LOGIN)
             await page.wait_for_selector("#timer-on")
-            assert "One-minute rule on since" in await page.text_content("#timer-on")
+            assert "Five-minute rule on since" in await page.text_content("#timer-on")
 
             # 3. Adjudication (X.B.d): a committee of two is refused, the API's reason shown.
             before = len(await log.read())

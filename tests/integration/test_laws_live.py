@@ -1,6 +1,9 @@
-"""The Laws at their edges live over MQTT (issue 12): flag falls with their evidence, games set up
-from a position already over or with a claim open at ply 0, two same-side reports before one press
-on move and sensor boards, and claims reported in words with the incorrect claim's penalty.
+"""The Laws at their edges live over MQTT (issues 12 and 29): flag falls with their evidence, both
+flags at 0:00, games set up from a position already over or with a claim open at ply 0, two same-side
+reports before one press on move and sensor boards, claims reported in words with the incorrect
+claim's penalty; and the decisions made through the console judged by the rules core (claims,
+penalties, a promotion pressed without its piece, an illegal move that stood, defaults from evidence
+of presence only, move timers by the checkers division).
 
 The real Mosquitto on 127.0.0.1:1883 with both log backends (SQLite in a temporary directory, Redis
 on 127.0.0.1:6379): a missing service fails these tests, they never skip. Positions as in the unit
@@ -24,11 +27,12 @@ import pytest
 from eventlog_helpers import delete_redis_log
 from live_helpers import log_until, running
 
-from dashboard.arbiter.actions import build
+from dashboard.arbiter.actions import ActionError, build
 from gateway import Gateway
 from gateway.compose import COMPOSED
 from gateway.decide import CLAIM_PASSED, GAME_OVER
 from services.eventlog import open_log
+from services.hall.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.views.spectator import SpectatorView
 from services.state import HallState
@@ -94,10 +98,17 @@ class Hall:
             state.apply(e)
         return state
 
-    async def arbiter(self, action: str, body: dict) -> None:
-        """What POST /api/arbiter/actions appends for the arbiter "chief"."""
-        games = SpectatorView(await self.state()).every_game()
-        await self.log.append_many([(t, d, None) for t, d in build(action, body, "chief", games)])
+    async def arbiter(self, action: str, body: dict) -> list:
+        """What POST /api/arbiter/actions appends for the arbiter "chief": the action judged on the
+        state folded from the log, at now (``dashboard.arbiter.routes.actions``); ActionError (the
+        route's 400) for a decision the Laws or the regulations do not allow."""
+        state = await self.state()
+        items = build(action, body, "chief", SpectatorView(state).every_game(), state, now_ms=int(time.time() * 1000))
+        return await self.log.append_many([(t, d, None) for t, d in items])
+
+    async def register(self, t) -> None:
+        """Register tournament file ``t`` in the log, as ``venue serve --tournament`` does."""
+        await self.log.append("tournament_registered", tournament_registered_data(dataclasses.replace(t, slug=self.slug)))
 
     async def answered(self, board: str, count: int, timeout: float = 10.0) -> list[dict]:
         """The first ``count`` feedback messages on ``board``'s feedback topic."""
@@ -241,3 +252,210 @@ async def test_claims_in_words_and_the_incorrect_claims_penalty(hall):
     [penalty] = of(entries, "penalty_proposed")
     assert (penalty["side"], penalty["to"], penalty["add_ms"], penalty["law"]) == ("black", "white", 120_000,
                                                                                    "FIDE Laws 9.5.3")
+
+
+# ----- issue 29: the Laws at their edges, second pass ------------------------------------------------
+NINETY_NINE_WITH_A_CAPTURE = "k7/8/1K6/7r/8/8/8/7R w - - 99 80"  # F03 (a) with a black rook on h5
+F05B = "8/4P1k1/8/8/8/8/6K1/8 w - - 0 60"  # field case F05 (b): a promotion pressed without its piece
+EVENTS_DIR = EVENTS
+
+
+def event_file(name: str, start_ms: int | None = None, end_ms: int | None = None):
+    """A preset of events/, its round 1 rescheduled to start at ``start_ms`` and end at ``end_ms``."""
+    t = load_tournament((EVENTS_DIR / name).read_text(), name)
+    if start_ms is None:
+        return t
+    r1 = dataclasses.replace(t.rounds[0], start_ms=start_ms, end_ms=end_ms)
+    return dataclasses.replace(t, rounds=(r1, *t.rounds[1:]))
+
+
+def controlled(fens: dict[str, tuple[str | None, str, str]]) -> dict:
+    """``round_started`` data: per board ``(fen, time_control, kind)``."""
+    data = round_started({b: fen for b, (fen, _, _) in fens.items()})
+    for g in data["games"]:
+        _, control, kind = fens[g["board"]]
+        g.update(time_control=control, kind=kind)
+    return data
+
+
+async def test_both_flags_at_zero_live(hall):
+    """Issue 29, kind 1 (FIDE Laws 6.8, 6.10.1, 6.11; Guidelines III.2.1, III.2.2, III.3.1): US 2023's
+    file with Guidelines III announced (a constructed event). Each clock stops at 0:00 / 0:00 with
+    neither side at 0 the reading before. Board 1, G/90 without increment, all moves in one period:
+    drawn (III.3.1.2); board 2, 40 moves in 90 min then 30 min, in the first period: the game
+    continues (III.3.1.1); board 3, 90 + 30 s (an increment, III.2.2): the arbiter decides. Each is
+    recorded (``both_flags_fell``) and none is left "playing" unsaid."""
+    now = int(time.time() * 1000)  # the round starts now: no one is late (FIDE Laws 6.7.1)
+    t = event_file("us-championship-2023.toml", now)
+    t = dataclasses.replace(t, regulations=dataclasses.replace(t.regulations, guidelines_iii=True))
+    await hall.register(t)
+    await hall.log.append("round_started", {**controlled({"1": (None, "5400", "classical"),
+                                                          "2": (None, "40/5400:1800", "classical"),
+                                                          "3": (None, "5400+30", "classical")}), "start_ms": now})
+    async with hall.running(tournament=t):
+        for board in "123":
+            await hall.clock(board, "start", 90 * MIN, 90 * MIN, "white")
+            await hall.send(board, "move", move="e2e4")
+            await hall.clock(board, "press", 400, 700, "black")
+            await hall.clock(board, "pause", 0, 0, None)
+        entries = await hall.entries(lambda es: len(of(es, "both_flags_fell")) == 3 and of(es, "game_ended"))
+    rulings = {e["game"]: (e["ruling"], e["law"]) for e in of(entries, "both_flags_fell")}
+    assert rulings["1-1"] == ("drawn", "FIDE Laws Guidelines III.3.1.2")
+    assert rulings["1-2"] == ("continue", "FIDE Laws Guidelines III.3.1.1")
+    assert rulings["1-3"][0] == "arbiter" and "III.2.2" in rulings["1-3"][1]
+    [end] = of(entries, "game_ended")
+    assert (end["game"], end["result"], end["termination"]) == ("1-1", "1/2-1/2", "time_forfeit")
+    assert not of(entries, "flag_fell")
+
+
+async def test_claims_and_penalties_judged_through_the_console_live(hall):
+    """Issue 29, kind 5. 9.3.1: a fifty-move claim naming a capture (Rxh5) is incorrect: the
+    console's accept is refused with the reason; its reject is recorded with the verdict and the
+    gateway answers with 9.5.3's two minutes for Black; applied on the paused clock (judged: the
+    proposal's amount). The claim with a quiet move (Rh2) is correct: accepted, drawn."""
+    await hall.log.append("round_started", round_started({"1": NINETY_NINE_WITH_A_CAPTURE}))
+    async with hall.running():
+        await hall.clock("1", "start", 30 * MIN, 30 * MIN, "white")
+        await hall.entries(lambda es: of(es, "clock_started"))
+        with pytest.raises(ActionError, match=r"the fifty_moves claim is incorrect: the intended move h1h5 is a pawn "
+                                              r"move or a capture"):
+            await hall.arbiter("accept_claim", {"game": "1-1", "kind": "fifty_moves", "by_move": "h1h5"})
+        await hall.arbiter("reject_claim", {"game": "1-1", "kind": "fifty_moves", "by_move": "h1h5"})
+        entries = await hall.entries(lambda es: of(es, "penalty_proposed"))
+        [penalty] = of(entries, "penalty_proposed")
+        assert (penalty["side"], penalty["to"], penalty["add_ms"], penalty["law"]) == (
+            "white", "black", 120_000, "FIDE Laws 9.5.3")
+        await hall.arbiter("pause", {"game": "1-1"})
+        with pytest.raises(ActionError, match="the penalty proposed gives black 120000 ms, not 60000"):
+            await hall.arbiter("apply_penalty", {"game": "1-1", "side": "black", "add_ms": 60_000})
+        await hall.arbiter("apply_penalty", {"game": "1-1", "side": "black", "add_ms": 120_000})
+        await hall.arbiter("resume", {"game": "1-1"})
+        await hall.arbiter("accept_claim", {"game": "1-1", "kind": "fifty_moves", "by_move": "h1h2"})
+        entries = await hall.entries(lambda es: of(es, "game_ended"))
+    [decided_wrong, decided] = of(entries, "draw_claim_decided")
+    assert decided_wrong["ruling"]["law"] == "FIDE Laws 9.3.1, 9.5" and decided["ruling"]["law"] == "FIDE Laws 9.3.1"
+    [adjusted] = of(entries, "clock_adjusted")
+    assert adjusted["black_ms"] == 30 * MIN + 120_000 and adjusted["ruling"]["law"] == "FIDE Laws 9.5.3"
+    [end] = of(entries, "game_ended")
+    assert (end["result"], end["termination"]) == ("1/2-1/2", "fifty_moves")
+
+
+async def test_a_promotion_pressed_without_its_piece_keeps_its_penalty_live(hall):
+    """Issue 29, kind 2, field case F05 (b): e7e8 with no piece swapped in and White presses: 7.5.2,
+    two minutes to Black (7.5.5). The arbiter pauses, puts the queen down (the board reports e7e8q)
+    and restarts; Black plays on. The proposal stays open, marked in doubt (it used to be withdrawn
+    by itself as "the press was the replacement move's"); the arbiter applies it."""
+    await hall.log.append("round_started", round_started({"1": F05B}))
+    async with hall.running():
+        await hall.clock("1", "start", 90 * MIN, 90 * MIN, "white")
+        await hall.send("1", "move", move="e7e8")
+        await hall.clock("1", "press", 90 * MIN - 4000, 90 * MIN, "black")
+        await hall.entries(lambda es: of(es, "penalty_proposed"))
+        await hall.arbiter("pause", {"game": "1-1"})
+        await hall.send("1", "move", move="e7e8q")
+        await hall.entries(lambda es: of(es, "move_played"))
+        await hall.arbiter("resume", {"game": "1-1"})
+        await hall.send("1", "move", move="g7f6")
+        await hall.clock("1", "press", 90 * MIN - 4000, 90 * MIN - 3000, "white")
+        entries = await hall.entries(lambda es: of(es, "penalty_in_doubt"))
+        await hall.arbiter("pause", {"game": "1-1"})
+        await hall.arbiter("apply_penalty", {"game": "1-1", "side": "black", "add_ms": 120_000})
+        entries = await hall.entries(lambda es: of(es, "clock_adjusted"))
+    assert [m["move"] for m in of(entries, "move_played")] == ["e7e8q", "g7f6"]
+    [proposed] = of(entries, "penalty_proposed")
+    assert (proposed["side"], proposed["move"], proposed["law"]) == ("white", "e7e8", "FIDE Laws 7.5.1, 7.5.5")
+    assert not of(entries, "penalty_withdrawn")
+    [adjusted] = of(entries, "clock_adjusted")
+    assert adjusted["ruling"]["evidence"]["proposal"]["doubt"] is True
+
+
+async def test_the_penalty_of_an_illegal_move_that_stood_is_closed_live(hall):
+    """Issue 29, kind 4. A.5.2 (blitz under B.3, the default): F05 (a) in 3 min + 2 s: White's e1e3
+    is completed by the press (one minute proposed, A.3); Black replies b8c6 without a claim: the
+    illegal move stands, and the penalty is no longer due: ``penalty_withdrawn`` ground "stood"."""
+    await hall.log.append("round_started", controlled({"1": (None, "180+2", "blitz")}))
+    async with hall.running():
+        await hall.clock("1", "start", 3 * MIN, 3 * MIN, "white")
+        for move, white_ms, black_ms, running in (("e2e4", 3 * MIN - 1000, 3 * MIN, "black"),
+                                                  ("e7e5", 3 * MIN - 1000, 3 * MIN - 1000, "white"),
+                                                  ("e1e3", 3 * MIN - 3000, 3 * MIN - 1000, "black")):
+            await hall.send("1", "move", move=move)
+            await hall.clock("1", "press", white_ms, black_ms, running)
+        await hall.entries(lambda es: of(es, "penalty_proposed"))
+        await hall.send("1", "move", move="b8c6")
+        entries = await hall.entries(lambda es: of(es, "penalty_withdrawn"))
+    [proposed] = of(entries, "penalty_proposed")
+    [withdrawn] = of(entries, "penalty_withdrawn")
+    assert (proposed["add_ms"], withdrawn["ground"], withdrawn["law"]) == (60_000, "stood", "FIDE Laws A.5.2")
+    assert [m["move"] for m in of(entries, "move_played")][-2:] == ["e1e3", "b8c6"]
+
+
+async def test_presence_only_from_evidence_live(hall):
+    """Issue 29, kind 6. US 2023 rule 1 (the preset's 30-minute default time; FIDE Laws 6.7.1) with
+    the round started 29 min 57 s ago: both clocks are started for White at the start (6.6). On
+    board 1 White plays 1.e4 and presses; Black never comes: Black is defaulted (1-0). On board 2
+    nobody comes: both are (0-0). Nothing records Black as present from White's clock start."""
+    now = int(time.time() * 1000)
+    start = now - 30 * MIN + 3000
+    t = event_file("us-championship-2023.toml", start)
+    await hall.register(t)
+    await hall.log.append("round_started", {**round_started({"1": None, "2": None}), "start_ms": start})
+    async with hall.running(tournament=t):
+        for board in "12":
+            await hall.clock(board, "start", 90 * MIN, 90 * MIN, "white")
+        await hall.send("1", "move", move="e2e4")
+        await hall.clock("1", "press", 90 * MIN - 2000, 90 * MIN, "black")
+        entries = await hall.entries(lambda es: len(of(es, "default_forfeit")) == 2, timeout=20)
+    assert not of(entries, "presence_noted")
+    forfeits = {e["game"]: (e["side"], e["result"]) for e in of(entries, "default_forfeit")}
+    assert forfeits == {"1-1": ("black", "1-0"), "1-2": ("both", "0-0")}
+
+
+def checkers_round(board: str = "1") -> dict:
+    data = round_started({board: None})
+    data["games"][0].update(variant="checkers", time_control="-", kind="classical")
+    return data
+
+
+async def test_move_timers_by_division_through_the_console_live(hall):
+    """Issue 29, kind 7. The Master division's file (X.A.i: "not subject to the One-Minute Rule"):
+    the console's one-minute rule is refused, quoting it, and nothing is recorded. The Major and
+    Minor divisions' file (X.B.a): the five-minute rule for White after Red's first move is judged,
+    recorded with its ruling, and the gateway keeps it (its warning is what the unit tests time)."""
+    master = event_file("checkers-11-man-national-2017.toml")
+    await hall.register(master)
+    await hall.log.append("round_started", checkers_round())
+    async with hall.running(tournament=master):
+        await hall.send("1", "move", move="11-15")
+        await hall.entries(lambda es: of(es, "move_played"))
+        with pytest.raises(ActionError, match=r"provide no one-minute rule .*X\.A\.i"):
+            await hall.arbiter("start_move_timer", {"game": "1-1", "rule": "one_minute"})
+    assert not of(await hall.log.read(), "move_timer_started")
+
+
+async def test_move_timers_in_the_major_and_minor_divisions_live(hall):
+    """X.B.a: "the ordinary five-minute rule shall apply to timing moves" in the Major and Minor
+    divisions: the referee's five-minute rule for White after Red's first move is judged and recorded
+    with its ruling, and the gateway's state holds it; before Red's first move it is refused (a game
+    not started is X.B.e's)."""
+    now = int(time.time() * 1000)  # a 4-hour round from now (X.B.e: no late start)
+    minor = event_file("checkers-11-man-national-2017-major-minor.toml", now, now + 240 * MIN)
+    await hall.register(minor)
+    await hall.log.append("round_started", {**checkers_round(), "start_ms": now, "end_ms": now + 240 * MIN})
+    async with hall.running(tournament=minor) as gateway:
+        with pytest.raises(ActionError, match="1-1 has not started"):
+            await hall.arbiter("start_move_timer", {"game": "1-1", "rule": "five_minute"})
+        await hall.send("1", "move", move="11-15")
+        await hall.entries(lambda es: of(es, "move_played"))
+        await hall.arbiter("start_move_timer", {"game": "1-1", "rule": "five_minute"})
+        entries = await hall.entries(lambda es: of(es, "move_timer_started"))
+        await eventually_timer(gateway)
+    [started] = of(entries, "move_timer_started")
+    assert started["side"] == "white" and started["ruling"]["law"].startswith("11-Man National 2017 X.B.a")
+
+
+async def eventually_timer(gateway, timeout: float = 10.0) -> None:
+    """Until the gateway has folded the referee's timer for game 1-1 (it follows the log)."""
+    async with asyncio.timeout(timeout):
+        while gateway.hall.state.games["1-1"].timer is None:
+            await asyncio.sleep(0.05)

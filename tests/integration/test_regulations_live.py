@@ -29,6 +29,8 @@ from gateway.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.eventlog.redis import tournament_keys
 from services.regulations.tournament_file import load_tournament
+from services.state import HallState
+from services.views.spectator import SpectatorView
 from venue.tournament import register, start_round
 
 pytestmark = pytest.mark.live
@@ -71,16 +73,13 @@ async def wait_for(log, pred, timeout: float = 20.0):
 
 
 async def arbiter(log, action: str, body: dict):
-    """What POST /api/arbiter/actions appends for the arbiter "chief"."""
-    games = {}
+    """What POST /api/arbiter/actions appends for the arbiter "chief": the action judged on the state
+    folded from the log (``dashboard.arbiter.routes.actions``)."""
+    state = HallState()
     for e in await log.read():
-        if e.type in ("round_started",):
-            games.update({g["id"]: {**g, "status": "playing", "ply": 0} for g in e.data["games"]})
-        if e.type == "armageddon_scheduled":
-            games[e.data["id"]] = {**e.data, "status": "playing", "ply": 0}
-        if e.type == "draw_claimable" and e.data["game"] in games:
-            games[e.data["game"]]["claimable"] = e.data["claims"]
-    return await log.append_many([(t, d, None) for t, d in build(action, body, "chief", games)])
+        state.apply(e)
+    items = build(action, body, "chief", SpectatorView(state).every_game(), state, now_ms=int(time.time() * 1000))
+    return await log.append_many([(t, d, None) for t, d in items])
 
 
 async def run_scenario(broker_url: str, store: str, preset_name: str, scenario, silent_minutes: int,

@@ -337,8 +337,9 @@ async def test_a_sensor_boards_passing_state_survives_kill_9(hall):
 async def test_default_time_after_kill_9_counts_from_the_recorded_round_start(hall):
     """US 2023 rule 1 ("Players more than 30 (thirty) minutes late for a round shall forfeit that
     round", the preset's 30-minute default time; FIDE Laws 6.7.1). ``--round-start`` puts the start
-    29 min 45 s ago, so the default time runs out 15 s into the test. On board 1 Black starts
-    White's clock (FIDE Laws 6.5: Black is at the board, ``presence_noted``); White never comes.
+    29 min 45 s ago, so the default time runs out 15 s into the test. On board 1 White's clock is
+    started and the arbiter checks Black in (``player_arrived``: a clock start alone shows nobody at
+    the board, FIDE Laws 6.6, issue 29); White never comes.
     The gateway is killed and restarted without ``--round``. At the deadline board 1 is lost by
     White alone (0-1, ``default_forfeit`` side white); the boards where nobody came are lost by both
     (0-0). Counted from the file's 2023 schedule instead, Black's arrival would be late too (0-0)."""
@@ -351,7 +352,8 @@ async def test_default_time_after_kill_9_counts_from_the_recorded_round_start(ha
         async with aiomqtt.Client("127.0.0.1", 1883, identifier=f"dev-{h.slug}") as client:
             clock = Device(client, h.slug, "1")
             await clock.send("clock", event="start", white_ms=5_400_000, black_ms=5_400_000, running="white")
-            await h.entries(lambda es: any(e.type == "presence_noted" for e in es))
+            await h.entries(lambda es: any(e.type == "clock_started" for e in es))
+            await h.log.append("player_arrived", {"game": "1-1", "board": "1", "side": "black", "by": "chief"})
             assert await first.stop(signal.SIGKILL) == -signal.SIGKILL
         second = Serve(h.argv())
         try:
@@ -362,9 +364,9 @@ async def test_default_time_after_kill_9_counts_from_the_recorded_round_start(ha
     finally:
         if first.proc.poll() is None:
             first.proc.kill()
-    [presence] = of(entries, "presence_noted")
-    assert (presence.data["game"], presence.data["side"], presence.data["evidence"]) == ("1-1", "black",
-                                                                                        "clock_started")
+    assert not of(entries, "presence_noted")
+    [presence] = of(entries, "player_arrived")
+    assert (presence.data["game"], presence.data["side"]) == ("1-1", "black")
     forfeits = {e.data["game"]: (e.data["side"], e.data["result"]) for e in of(entries, "default_forfeit")}
     assert forfeits == {"1-1": ("white", "0-1"), **{f"1-{b}": ("both", "0-0") for b in range(2, 7)}}
     ended = {e.data["game"]: (e.data["result"], e.data["termination"], e.data.get("forfeit")) for e in

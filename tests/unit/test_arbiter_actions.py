@@ -3,9 +3,12 @@ action turned into event-log entries that say who acted."""
 
 import pytest
 
+from hall_driver import Driver
+
 from dashboard.arbiter.actions import ActionError, build
 from dashboard.arbiter.auth import Accounts, hash_password
 from services.regulations.model import ArbiterAccount
+from services.views.spectator import SpectatorView
 
 GAMES = {"1-1": {"id": "1-1", "board": "1", "white": "Caruana, Fabiano", "black": "Nakamura, Hikaru",
                  "status": "playing", "result": "*", "ply": 40,
@@ -35,34 +38,76 @@ def test_accounts_from_tournament_file_hash_or_environment():
         Accounts.load(None, {"VENUE_ARBITERS": "nocolon"})
 
 
+def repeated() -> Driver:
+    """Field case F01's shuttle from the start: 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1 Ng8: the start
+    position stands for the third time with White to move (FIDE Laws 9.2.2)."""
+    d = Driver("1")
+    for uci in ("g1f3", "g8f6", "f3g1", "f6g8") * 2:
+        d.move("1", uci)
+    return d
+
+
+def judged(d: Driver, action: str, body: dict):
+    return build(action, body, "chief", SpectatorView(d.hall.state).every_game(), d.hall.state)
+
+
 def test_accept_claim_ends_the_game_drawn_and_records_who():
-    # FIDE Laws 9.2: a correct claim by the player to move: the game is drawn.
-    out = build("accept_claim", {"game": "1-1", "kind": "threefold", "alert": 7}, "chief", GAMES)
+    # FIDE Laws 9.2: a correct claim by the player to move: the game is drawn; the rules core's
+    # verdict (the plies the position stood after) is the entry's ruling.
+    out = judged(repeated(), "accept_claim", {"game": "1-1", "kind": "threefold", "alert": 7})
     assert [t for t, _ in out] == ["draw_claim_decided", "game_ended"]
     assert out[0][1]["accepted"] is True and out[0][1]["by"] == "chief" and out[0][1]["alert"] == 7
+    assert out[0][1]["ruling"]["evidence"]["plies"] == [0, 4, 8] and out[0][1]["rule"] == out[0][1]["ruling"]["law"]
     assert out[1][1]["result"] == "1/2-1/2" and out[1][1]["termination"] == "threefold_repetition"
     assert out[1][1]["by"] == "arbiter"
 
 
-def test_accepting_a_claim_that_is_not_open_is_refused():
-    # FIDE Laws 9.2/9.3: a claim stands only in the present position or by the intended move;
-    # no fifty-move claim is open in GAMES.
-    with pytest.raises(ActionError, match="no fifty_moves claim is open"):
-        build("accept_claim", {"game": "1-1", "kind": "fifty_moves"}, "chief", GAMES)
+def test_accepting_an_incorrect_claim_is_refused_with_the_reason():
+    # FIDE Laws 9.3.2, 9.5.2: the claim is judged, not looked up: 8 plies without a pawn move is
+    # not 100; 9.2.1: a third occurrence needs the intended move to make it, and 1...e5 cannot
+    # (a pawn move: no earlier position can recur). Rejecting them is the Laws' way (9.5.3).
+    d = repeated()
+    with pytest.raises(ActionError, match=r"the fifty_moves claim is incorrect: only 8 plies .*9\.5\.3"):
+        judged(d, "accept_claim", {"game": "1-1", "kind": "fifty_moves"})
+    d.move("1", "e2e4")
+    with pytest.raises(ActionError, match="the threefold claim is incorrect: the intended move e7e5 is a capture or "
+                                          "pawn move"):
+        judged(d, "accept_claim", {"game": "1-1", "kind": "threefold", "by_move": "e7e5"})
 
 
-def test_reject_claim_records_without_ending():
-    # FIDE Laws 9.5: an incorrect claim: the game continues.
-    out = build("reject_claim", {"game": "1-1", "kind": "fifty_moves"}, "chief", GAMES)
+def test_reject_claim_records_without_ending_and_a_correct_claim_cannot_be_rejected():
+    # FIDE Laws 9.5.3: an incorrect claim: the game continues (the gateway proposes the two minutes);
+    # 9.5.2: "If the claim is found to be correct, the game is immediately drawn".
+    d = repeated()
+    out = judged(d, "reject_claim", {"game": "1-1", "kind": "fifty_moves"})
     assert [t for t, _ in out] == ["draw_claim_decided"] and out[0][1]["accepted"] is False
+    assert out[0][1]["ruling"]["law"] == "FIDE Laws 9.3.2, 9.5"
+    with pytest.raises(ActionError, match=r"the threefold claim is correct: .* close its alert with a note instead"):
+        judged(d, "reject_claim", {"game": "1-1", "kind": "threefold"})
 
 
-@pytest.mark.parametrize("result,forfeit", [("1-0", False), ("0-1", True), ("0-0", True), ("1/2-0", False),
-                                            ("0-1/2", False), ("0-0", False)])
-def test_set_result_incl_forfeits_and_special_scores(result, forfeit):
+def test_a_claim_needs_the_recorded_state():
+    with pytest.raises(ActionError, match="recorded state is needed"):
+        build("accept_claim", {"game": "1-1", "kind": "threefold"}, "chief", GAMES)
+
+
+@pytest.mark.parametrize("result,forfeit", [("1-0", False), ("1/2-0", False), ("0-1/2", False), ("0-0", False)])
+def test_set_result_incl_special_scores(result, forfeit):
     out = build("set_result", {"game": "1-1", "result": result, "forfeit": forfeit}, "chief", GAMES)
     assert out[0][0] == "arbiter_decision" and out[1][1]["result"] == result
-    assert out[1][1]["forfeit"] is forfeit
+    assert out[1][1]["forfeit"] is forfeit and "ruling" not in out[0][1]  # the arbiter's judgement (12.9)
+
+
+@pytest.mark.parametrize("result", ["0-1", "0-0"])
+def test_forfeits_are_judged_against_the_default_time(result):
+    # FIDE Laws 6.7.1: "If the default time is not specified, then it is zero. Any player who
+    # arrives at the chessboard after the default time shall lose": the round started at 0, nobody
+    # came: a forfeit of White (0-1) or of both (0-0) is what the Laws give.
+    d = Driver("1")
+    d.hall.state.rounds["1"].start_ms = 0
+    out = build("set_result", {"game": "1-1", "result": result, "forfeit": True}, "chief",
+                SpectatorView(d.hall.state).every_game(), d.hall.state, now_ms=1_000)
+    assert out[1][1]["forfeit"] is True and out[0][1]["ruling"]["law"] == "FIDE Laws 6.7.1"
 
 
 def test_bad_actions_are_refused_naming_the_field():

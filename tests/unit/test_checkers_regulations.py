@@ -101,7 +101,8 @@ def test_one_minute_rule_enforced_live_by_the_gateways_regulations():
     from referee_harness import Referee as Enforcer
     from services.regulations.tournament_file import load_tournament
 
-    path = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017.toml"
+    # the Major and Minor divisions' rule (X.B.c; X.A.i keeps it out of the Master division)
+    path = Path(__file__).resolve().parents[2] / "events" / "checkers-11-man-national-2017-major-minor.toml"
     e = Enforcer(load_tournament(path.read_text(), str(path)))
     e.observe("round_started", {"round": "1", "games": [{"id": "1-1", "board": "1", "round": "1",
                                                          "white": "A", "black": "B", "variant": "checkers"}]}, 0)

@@ -18,7 +18,7 @@ from dashboard.app import create_app
 from dashboard.direct_ws import parker
 from replay_entries import round_started
 from services.eventlog.memory import MemoryLog
-from test_dashboard_live import T0, _raw_ws_that_never_reads, interleaved, recv, round5  # noqa: F401
+from test_dashboard_live import T0, _raw_ws_that_never_reads, interleaved, recv
 from venue.serve import serving
 
 
@@ -34,7 +34,7 @@ async def _until(predicate, timeout: float = 5.0) -> None:
         await asyncio.sleep(0.01)
 
 
-async def test_parked_spectators_hold_no_task_and_get_every_delta_in_order(round5):  # noqa: F811
+async def test_parked_spectators_hold_no_task_and_get_every_delta_in_order(round5):
     log = MemoryLog("candidates-2024")
     await log.append_many([round_started(round5, "5", T0)])
     app = create_app(log)
@@ -78,7 +78,7 @@ async def test_parked_spectators_hold_no_task_and_get_every_delta_in_order(round
         await _until(lambda: not hub.clients)
 
 
-async def test_a_parked_spectator_that_never_reads_is_bounded_then_gets_a_snapshot(round5):  # noqa: F811
+async def test_a_parked_spectator_that_never_reads_is_bounded_then_gets_a_snapshot(round5):
     """F12 on the parked path: the slow spectator's queue is bounded (it goes stale), the fast one
     gets every delta, and once the slow one reads it is sent the coalesced latest state."""
     log = MemoryLog("candidates-2024")

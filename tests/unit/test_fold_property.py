@@ -225,7 +225,8 @@ def arbiter_action(data, run: Run) -> None:
     view = SpectatorView(run.hall.state)
     gid = data.draw(st.sampled_from(["1-1", "1-2"]))
     action = data.draw(st.sampled_from(["check_in", "set_result", "reopen", "adjust_clock", "pause", "resume",
-                                        "reject_claim", "apply_penalty", "correct_record"]))
+                                        "reject_claim", "apply_penalty", "withdraw_penalty", "correct_record",
+                                        "accept_claim"]))
     body: dict = {"game": gid}
     if action == "correct_record":  # take the record back to a ply and enter one legal move there
         g = run.hall.state.games.get(gid)
@@ -246,12 +247,14 @@ def arbiter_action(data, run: Run) -> None:
             data.draw(st.sampled_from(["1-0", "0-1", "1/2-1/2"]))
     elif action == "adjust_clock":
         body.update(white_ms=data.draw(st.integers(0, 5_400_000)), black_ms=data.draw(st.integers(0, 5_400_000)))
-    elif action == "reject_claim":
+    elif action in ("reject_claim", "accept_claim"):
         body["kind"] = data.draw(st.sampled_from(["threefold", "fifty_moves"]))
+    elif action == "withdraw_penalty":
+        body["side"] = data.draw(st.sampled_from(["white", "black"]))
     elif action == "apply_penalty":
         body.update(side=data.draw(st.sampled_from(["white", "black"])), add_ms=data.draw(st.sampled_from([60_000, 120_000])))
-    try:
-        items = build(action, body, "chief", view.every_game())
+    try:  # judged on the state, as POST /api/arbiter/actions does
+        items = build(action, body, "chief", view.every_game(), run.hall.state, now_ms=run.now)
     except ActionError:
         return
     for type_, entry in items:

@@ -54,7 +54,8 @@ def f05(d: Driver, white_ms: int, black_ms: int) -> None:
 
 
 def act(d: Driver, action: str, body: dict):
-    items = build(action, body, "chief", SpectatorView(d.hall.state).every_game())
+    """What POST /api/arbiter/actions appends: the action judged on the hall's folded state."""
+    items = build(action, body, "chief", SpectatorView(d.hall.state).every_game(), d.hall.state, now_ms=d.now)
     for t, data in items:
         d.external(t, data)
     return items
@@ -181,15 +182,16 @@ def test_apply_penalty_refuses_what_the_laws_do_not_give():
     """apply_penalty adds one or two minutes (7.5.5, 9.5.3, A.3) to a stopped clock only."""
     d = Driver("1")
     f05(d, 90 * MIN, 90 * MIN)
-    games = SpectatorView(d.hall.state).every_game()
     with pytest.raises(ActionError, match="running"):
-        build("apply_penalty", {"game": "1-1", "side": "black", "add_ms": 120_000}, "chief", games)
+        act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": 120_000})
     act(d, "pause", {"game": "1-1"})
-    games = SpectatorView(d.hall.state).every_game()
     with pytest.raises(ActionError, match="add_ms"):
-        build("apply_penalty", {"game": "1-1", "side": "black", "add_ms": 300_000}, "chief", games)
+        act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": 300_000})
     with pytest.raises(ActionError, match="side"):
-        build("apply_penalty", {"game": "1-1", "side": "red", "add_ms": 120_000}, "chief", games)
+        act(d, "apply_penalty", {"game": "1-1", "side": "red", "add_ms": 120_000})
+    # the proposal gives Black two minutes (7.5.5, standard play): not one, and none to White
+    with pytest.raises(ActionError, match="add_ms: the penalty proposed gives black 120000 ms, not 60000"):
+        act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": 60_000})
 
 
 def test_in_blitz_an_illegal_move_the_opponent_plays_on_from_stands():
@@ -257,3 +259,56 @@ def test_a_record_with_an_illegal_move_that_stood_is_shown_and_exported():
     for seq, (t, data) in enumerate(d.entries, start=1):
         queue.apply(seq, 0, t, data)
     assert STOOD_TITLE in [a.title for a in queue.open_alerts()]
+
+
+def test_the_penalty_of_an_illegal_move_that_stood_is_closed_as_no_longer_due():
+    """Issue 29, kind 4. A.5.2: "If the arbiter observes an action taken under Article 7.5.1 ... he/she
+    shall act according to Article 7.5.5, provided the opponent has not made his/her next move ...
+    If the opponent does not claim and the arbiter does not intervene, the illegal move shall stand".
+    F05 (a) in blitz (B.3): the one minute (A.3) proposed at White's press is no longer due once
+    Black replies: ``penalty_withdrawn`` (ground "stood", A.5.2), White's offence no longer counted
+    (his next completed illegal move is a first, not a loss: 7.5.5), the arbiter's proposal alert
+    closed, and apply_penalty refused for it."""
+    d = Driver("1", config=event("blitz", "180+2"), time_control="180+2", kind="blitz")
+    f05(d, 3 * MIN, 3 * MIN)
+    [proposed] = d.of("penalty_proposed")
+    assert (proposed["add_ms"], proposed["offence_no"]) == (MIN, 1)
+    d.move("1", "b8c6")
+    [withdrawn] = d.of("penalty_withdrawn")
+    assert (withdrawn["ground"], withdrawn["law"], withdrawn["side"], withdrawn["presses"]) == (
+        "stood", "FIDE Laws A.5.2", "white", proposed["presses"])
+    g = d.hall.state.games["1-1"]
+    assert g.offences["white"] == {} and [p.status for p in g.proposals] == ["withdrawn"]
+    queue = FoldedAlerts()
+    for seq, (t, data) in enumerate(d.entries, start=1):
+        queue.apply(seq, 0, t, data)
+    [alert] = [a for a in queue.alerts.values() if a.kind == "penalty_proposed"]
+    assert alert.status == "withdrawn"
+    assert not [a for a in queue.open_alerts() if a.kind == "penalty_proposed"]
+    act(d, "pause", {"game": "1-1"})
+    with pytest.raises(ActionError, match="no penalty is proposed for black"):
+        act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": 2 * MIN})
+    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+
+
+def test_an_illegal_move_that_leaves_its_own_king_in_check_never_stands():
+    """A.5.4: "If the arbiter observes both kings are in check, or a pawn stands on the rank furthest
+    from its starting position, he/she shall wait until the next move is completed. Then, if an
+    illegal position is still on the board, he/she shall declare the game drawn." The gateway never
+    lets such a position stand: in blitz (B.3), after 1.e4 e5 2.d4 Bb4+, White's 3.Nf3?? leaves his
+    king in check (3.9.2); the press completes it, Black replies, and the board stays held for the
+    arbiter (A.5.2 lets stand only a position the game can go on from)."""
+    d = Driver("1", config=event("blitz", "180+2"), time_control="180+2", kind="blitz")
+    d.clock("1", "start", 3 * MIN, 3 * MIN, "white")
+    for move, white_ms, black_ms, running in (("e2e4", 3 * MIN, 3 * MIN, "black"), ("e7e5", 3 * MIN, 3 * MIN, "white"),
+                                              ("d2d4", 3 * MIN, 3 * MIN, "black"), ("f8b4", 3 * MIN, 3 * MIN, "white")):
+        d.move("1", move)
+        d.clock("1", "press", white_ms, black_ms, running)
+    d.move("1", "g1f3")  # leaves White's king in the bishop's check: illegal (3.9.2)
+    d.clock("1", "press", 3 * MIN - 1000, 3 * MIN, "black")
+    [proposed] = d.of("penalty_proposed")
+    d.move("1", "b8c6")
+    g = d.hall.state.games["1-1"]
+    assert g.moves == ["e2e4", "e7e5", "d2d4", "f8b4"] and d.hall.state.boards["1"].held
+    assert not [m for m in d.of("move_played") if m.get("illegal")] and d.of("penalty_withdrawn") == []
+    assert proposed["side"] == "white"

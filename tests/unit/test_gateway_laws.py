@@ -159,6 +159,7 @@ def test_a_halfmove_clock_of_99_offers_the_fifty_move_claim_at_ply_0():
     d.tick(1000)
     assert len(d.of("draw_claimable")) == 1  # said once
     games = SpectatorView(d.hall.state).every_game()
-    for t, data in build("accept_claim", {"game": "1-1", "kind": "fifty_moves", "by_move": "a1a7"}, "chief", games):
+    for t, data in build("accept_claim", {"game": "1-1", "kind": "fifty_moves", "by_move": "a1a7"}, "chief", games,
+                         d.hall.state):
         d.external(t, data)
     assert [(e["result"], e["termination"]) for e in ended(d)] == [("1/2-1/2", "fifty_moves")]

@@ -1,6 +1,8 @@
 """The penalty proposed at a press in doubt (``services.state.fold_penalties``): it stands when the
-press completed the illegal move, it is withdrawn (``penalty_withdrawn``) when the press turns out
-to be the replacement move's, and a withdrawn one is no offence for FIDE Laws 7.5.5.
+press completed the illegal move; when the record can also read the press as the replacement
+move's, it stays proposed, marked in doubt (``penalty_in_doubt``), until the arbiter decides (issue
+29, kind 2: it used to be withdrawn by itself); a proposal the arbiter withdraws
+(``withdraw_penalty``: ``penalty_withdrawn``) is no offence for FIDE Laws 7.5.5.
 
 FIDE Laws 7.5.1: "An illegal move is completed once the player has pressed his/her clock." 7.5.5:
 "for the first completed illegal move by a player, the arbiter shall give two minutes extra time to
@@ -9,8 +11,9 @@ declare the game lost by this player" (quoted in services/rules/penalties.py). T
 "illegal move, press, replacement" both when the press completed the illegal move (the player then
 presses again for the replacement) and when the board's message of the replacement came late
 (``devices.station``: ``--fault illegal --fault out_of_order``); it proposes at the press, and the
-record settles it later: the same side's next press first (completed), the opponent's ply first
-(the replacement's). Games: FIDE Candidates 2024, round 5 (``test_press_order.source_games``).
+record settles it later where it can: the same side's next press first (completed); the opponent's
+ply first fits both, so the arbiter decides. Games: FIDE Candidates 2024, round 5
+(``test_press_order.source_games``); field case F05 (b) for 7.5.2.
 """
 
 from __future__ import annotations
@@ -20,23 +23,27 @@ import chess.pgn
 import pytest
 from hall_driver import Driver
 from test_gateway_illegal_moves import act, f05
+
+from dashboard.arbiter.actions import ActionError
 from test_press_order import START_MS, source_games
 
 from devices.station import FAULT_PLY, _illegal_move
 from alert_feed import FoldedAlerts
-from services.views.alerts import WITHDRAWN_APPLIED_TITLE, WITHDRAWN_TITLE
+from services.views.alerts import WITHDRAWN_APPLIED_TITLE, WITHDRAWN_TITLES
 
 REORDERED = "illegal, press, replacement"  # the replacement's board message behind its press
 ORDINARY = "illegal, press, replacement, press"  # the press completed the illegal move (7.5.1)
 TWO_MIN = 120_000  # 7.5.5, standard play (the Driver's 90 min + 30 s)
 
 
-def play(game: chess.pgn.Game, faults: dict[int, str], upto: int | None = None) -> tuple[Driver, dict]:
+def play(game: chess.pgn.Game, faults: dict[int, str], upto: int | None = None,
+         after: dict | None = None) -> tuple[Driver, dict]:
     """Replay ``game`` (its first ``upto`` plies) as the devices send it, with an illegal king move
     (``_illegal_move``) before the real move at each ply of ``faults``, arriving in that order;
     returns the driver and, per ply of ``faults``, the entries its first press gave. The presses
     read the source's %clk; in ``ORDINARY`` both presses of the ply do (the time between them is
-    not in the source, and the second takes the first's place in the record)."""
+    not in the source, and the second takes the first's place in the record). ``after``: ply ->
+    ``f(d)``, called once that ply is played (an arbiter's action)."""
     d, at_press = Driver("1"), {}
     clocks = {"white": START_MS, "black": START_MS}
     d.clock("1", "start", START_MS, START_MS, "white")
@@ -62,6 +69,8 @@ def play(game: chess.pgn.Game, faults: dict[int, str], upto: int | None = None) 
             if order == ORDINARY:
                 press()
         board.push(node.move)
+        if after and number in after:
+            after[number](d)
     return d, at_press
 
 
@@ -78,30 +87,75 @@ def offender(number: int) -> str:
     return "white" if number % 2 else "black"
 
 
+def withdraw(d: Driver, side: str, presses: int | None = None):
+    """The arbiter's ``withdraw_penalty`` (the console's action, judged on the hall's state)."""
+    body = {"game": "1-1", "side": side, **({"presses": presses} if presses is not None else {})}
+    return act(d, "withdraw_penalty", body)
+
+
 @pytest.mark.parametrize("index", range(4))
-def test_a_press_that_was_the_replacements_leaves_no_penalty_standing(index):
-    """The replacement's board message behind its press: the proposal made at the press is
-    withdrawn at the opponent's next ply (the press completed the replacement, not the illegal
-    move: 7.5.1), no offence is counted, the arbiters' proposal is closed as withdrawn with nothing
-    to apply, and a restarted gateway holds the same state."""
+def test_a_press_that_may_be_the_replacements_stays_proposed_until_the_arbiter_decides(index):
+    """The replacement's board message behind its press: the record fits a press that completed the
+    replacement as well as one that completed the illegal move (7.5.1). The proposal made at the
+    press stays open and counted; at the opponent's next ply it is marked in doubt
+    (``penalty_in_doubt``, a warning for the arbiter), once; the press is the replacement's in the
+    per-ply clocks. The arbiter withdraws it: ``penalty_withdrawn`` (ground "arbiter"), no offence
+    counted, the proposal closed as withdrawn. A restarted gateway holds the same state."""
     game = source_games()[index]
     d, _ = play(game, {FAULT_PLY: REORDERED})
     side = offender(FAULT_PLY)
     g = d.hall.state.games["1-1"]
-    assert g.offences == {"white": {}, "black": {}}
+    assert g.offences[side] == {"illegal_move": 1}
     assert g.clocks == [int(n.clock() * 1000) for n in game.mainline()]
+    [proposed] = d.of("penalty_proposed")
+    [doubt] = d.of("penalty_in_doubt")
+    assert (doubt["side"], doubt["presses"], doubt["ply"]) == (side, proposed["presses"], FAULT_PLY + 1)
+    assert d.of("penalty_withdrawn") == []
     queue = queue_of(d)
-    assert not [a for a in queue.open_alerts() if a.kind == "penalty_proposed"]
-    [proposed] = d.of("penalty_proposed")  # at the press: the gateway cannot tell the orders apart yet
-    [withdrawn] = d.of("penalty_withdrawn")
-    assert (withdrawn["side"], withdrawn["offence"], withdrawn["offence_no"], withdrawn["presses"]) == (
-        side, "illegal_move", proposed["offence_no"], proposed["presses"])
-    assert withdrawn["ply"] == FAULT_PLY + 1  # at the opponent's next ply, which settles the press
-    [alert] = [a for a in queue.alerts.values() if a.kind == "penalty_proposed"]
-    assert alert.status == "withdrawn"
-    [notice] = [a for a in queue.alerts.values() if a.kind == "penalty_withdrawn"]
-    assert (notice.severity, notice.title) == ("info", WITHDRAWN_TITLE)
+    [alert] = [a for a in queue.open_alerts() if a.kind == "penalty_proposed"]
+    assert [a.severity for a in queue.open_alerts() if a.kind == "penalty_in_doubt"] == ["warning"]
     assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    withdraw(d, side)
+    [withdrawn] = d.of("penalty_withdrawn")
+    assert (withdrawn["side"], withdrawn["offence"], withdrawn["offence_no"], withdrawn["presses"], withdrawn["ground"],
+            withdrawn["by"]) == (side, "illegal_move", proposed["offence_no"], proposed["presses"], "arbiter", "chief")
+    assert d.hall.state.games["1-1"].offences == {"white": {}, "black": {}}
+    queue = queue_of(d)
+    assert queue.alerts[alert.id].status == "withdrawn"
+    [notice] = [a for a in queue.alerts.values() if a.kind == "penalty_withdrawn"]
+    assert (notice.severity, notice.title) == ("info", WITHDRAWN_TITLES["arbiter"])
+    assert not [a for a in queue.open_alerts() if a.kind in ("penalty_proposed", "penalty_in_doubt")]
+    with pytest.raises(ActionError, match="no penalty proposed for .* is left to withdraw"):
+        withdraw(d, side)  # once
+    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+
+
+def test_f05b_a_promotion_pressed_without_its_piece_keeps_its_penalty_when_the_arbiter_puts_the_queen():
+    """Issue 29, kind 2, field case F05 (b): FEN 8/4P1k1/8/8/8/8/6K1/8 w - - 0 60, the e-board reports
+    e7e8 with no piece swapped in, White presses: "If the player has moved a pawn to the furthest
+    distant rank, pressed the clock, but not replaced the pawn with a new piece, the move is
+    illegal. The pawn shall be replaced by a queen" (7.5.2), two minutes to Black (7.5.5). The
+    arbiter puts the queen down (the board reports e7e8q) and Black plays on: the proposal stays
+    open (it was withdrawn by itself before), marked in doubt; the arbiter applies it."""
+    d = Driver("1", fen="8/4P1k1/8/8/8/8/6K1/8 w - - 0 60")
+    d.clock("1", "start", 90 * MIN, 90 * MIN, "white")
+    d.move("1", "e7e8")
+    d.clock("1", "press", 90 * MIN - 4000, 90 * MIN, "black")
+    [proposed] = d.of("penalty_proposed")
+    assert (proposed["side"], proposed["to"], proposed["add_ms"], proposed["move"]) == ("white", "black", TWO_MIN, "e7e8")
+    act(d, "pause", {"game": "1-1"})
+    d.move("1", "e7e8q")  # the arbiter's queen (7.5.2)
+    act(d, "resume", {"game": "1-1"})
+    d.move("1", "g7f6")
+    d.clock("1", "press", 90 * MIN - 4000, 90 * MIN - 3000, "white")
+    assert d.hall.state.games["1-1"].moves == ["e7e8q", "g7f6"]
+    assert d.of("penalty_withdrawn") == [] and len(d.of("penalty_in_doubt")) == 1
+    assert d.hall.state.games["1-1"].offences["white"] == {"illegal_move": 1}
+    alert = next(a for a in queue_of(d).open_alerts() if a.kind == "penalty_proposed")
+    act(d, "pause", {"game": "1-1"})
+    [(t, adjusted)] = act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": TWO_MIN, "alert": alert.id})
+    assert adjusted["black_ms"] == 90 * MIN - 3000 + TWO_MIN and adjusted["ruling"]["evidence"]["proposal"]["doubt"]
+    assert [p.status for p in d.hall.state.games["1-1"].proposals] == ["applied"]
 
 
 @pytest.mark.parametrize("index", range(4))
@@ -115,7 +169,7 @@ def test_a_press_that_completed_the_illegal_move_is_proposed_at_once_and_stands(
     [proposed] = [data for t, data in at_press[FAULT_PLY] if t == "penalty_proposed"]
     assert (proposed["side"], proposed["offence_no"], proposed["add_ms"], proposed["game_lost"]) == (
         side, 1, TWO_MIN, False)
-    assert d.of("penalty_proposed") == [proposed] and d.of("penalty_withdrawn") == []
+    assert d.of("penalty_proposed") == [proposed] and d.of("penalty_withdrawn") == d.of("penalty_in_doubt") == []
     g = d.hall.state.games["1-1"]
     assert g.offences[side] == {"illegal_move": 1}
     assert g.clocks == [int(n.clock() * 1000) for n in game.mainline()]
@@ -125,13 +179,14 @@ def test_a_press_that_completed_the_illegal_move_is_proposed_at_once_and_stands(
 
 @pytest.mark.parametrize("index", range(4))
 def test_the_second_completed_illegal_move_loses_and_a_withdrawn_one_is_not_counted(index):
-    """The same player: a reordered press at ply 6 (withdrawn), completed illegal moves at plies 8
-    and 10. The first completed one gives the opponent two minutes (offence 1, 7.5.5), the second
-    loses the game (offence 2); the opponent has all its men, so it can mate (the result is a win
-    for the opponent, not a draw)."""
+    """The same player: a reordered press at ply 6 (in doubt; the arbiter withdraws it), completed
+    illegal moves at plies 8 and 10. The first completed one gives the opponent two minutes (offence
+    1, 7.5.5), the second loses the game (offence 2); the opponent has all its men, so it can mate
+    (the result is a win for the opponent, not a draw)."""
     game = source_games()[index]
-    d, _ = play(game, {FAULT_PLY: REORDERED, FAULT_PLY + 2: ORDINARY, FAULT_PLY + 4: ORDINARY}, upto=FAULT_PLY + 5)
     side = offender(FAULT_PLY)
+    d, _ = play(game, {FAULT_PLY: REORDERED, FAULT_PLY + 2: ORDINARY, FAULT_PLY + 4: ORDINARY}, upto=FAULT_PLY + 5,
+                after={FAULT_PLY + 1: lambda d: withdraw(d, side)})
     _, first, second = d.of("penalty_proposed")
     assert (first["offence_no"], first["add_ms"], first["game_lost"]) == (1, TWO_MIN, False)
     assert (second["offence_no"], second["game_lost"], second["result"]) == (2, True, "0-1" if side == "white" else "1-0")
@@ -145,8 +200,9 @@ MIN = 60_000
 
 def test_a_proposal_already_applied_then_withdrawn_asks_the_arbiter_to_act():
     """F05 (a) in standard play with the replacement's message late: the arbiter applied the two
-    minutes before the record showed the press was the replacement's (Black's reply). The
-    withdrawal is then an action alert: the time added has no illegal move behind it (7.5.1)."""
+    minutes; Black's reply then puts the press in doubt (it may have been the replacement's, 7.5.1).
+    The arbiter withdraws the proposal: the withdrawal is an action alert, since the time added has
+    no illegal move behind it (set the clocks back)."""
     d = Driver("1")
     f05(d, 90 * MIN, 90 * MIN)
     [p] = d.of("penalty_proposed")
@@ -156,6 +212,10 @@ def test_a_proposal_already_applied_then_withdrawn_asks_the_arbiter_to_act():
     assert queue_of(d).alerts[alert.id].status == "resolved"
     d.move("1", "e1e2", after_ms=11)
     d.move("1", "b8c6")
+    [doubt] = d.of("penalty_in_doubt")
+    assert (doubt["side"], doubt["move"], doubt["presses"]) == ("white", "e1e3", 2)
+    assert d.hall.state.games["1-1"].offences["white"] == {"illegal_move": 1}  # until the arbiter decides
+    withdraw(d, "white")
     assert d.hall.state.games["1-1"].offences == {"white": {}, "black": {}}
     [withdrawn] = d.of("penalty_withdrawn")
     assert (withdrawn["side"], withdrawn["move"], withdrawn["presses"]) == ("white", "e1e3", 2)
@@ -165,27 +225,27 @@ def test_a_proposal_already_applied_then_withdrawn_asks_the_arbiter_to_act():
     assert queue.alerts[alert.id].status == "withdrawn"
 
 
-def test_a_gateway_restarted_before_the_withdrawal_withdraws_it():
-    """A log that settled the press as the replacement's without the withdrawal (a gateway stopped
-    between the two appends, or a log written before the withdrawal existed): the restarted
-    gateway withdraws the proposal on its first tick (the state says it is owed), once."""
+def test_a_gateway_restarted_before_the_doubt_was_said_says_it():
+    """A log that settled the press in doubt without the ``penalty_in_doubt`` (a gateway stopped
+    between the two appends): the restarted gateway says it on its first tick (the state says it is
+    owed), once; the proposal stays counted."""
     d, _ = play(source_games()[0], {FAULT_PLY: REORDERED}, upto=FAULT_PLY + 1)
-    at = d.types().index("penalty_withdrawn")
+    at = d.types().index("penalty_in_doubt")
     del d.entries[at], d.stamps[at]
     fresh = d.rebuilt()
     assert fresh.state.games["1-1"].offences[offender(FAULT_PLY)] == {"illegal_move": 1}
     step = fresh.tick(d.now + 200)
-    assert [t for t, _ in step.entries] == ["penalty_withdrawn"]
-    assert fresh.state.games["1-1"].offences == {"white": {}, "black": {}}
+    assert [t for t, _ in step.entries] == ["penalty_in_doubt"]
+    assert fresh.state.games["1-1"].offences[offender(FAULT_PLY)] == {"illegal_move": 1}
     assert fresh.tick(d.now + 400).entries == []
 
 
 @pytest.mark.parametrize("index", range(4))
 def test_a_loss_declared_on_a_proposal_then_withdrawn_asks_the_arbiter_to_act(index):
-    """A completed illegal move at ply 6 (offence 1), then at ply 8 one whose press was the
+    """A completed illegal move at ply 6 (offence 1), then at ply 8 one whose press may be the
     replacement's: the proposal made at that press says the game is lost (7.5.5, the second); the
-    arbiter declares it before the record settles the press; the opponent's press then shows the
-    press was the replacement's (7.5.1): the withdrawal asks the arbiter to set the result back."""
+    arbiter declares it; the opponent's press then puts the press in doubt; the arbiter withdraws
+    the proposal (7.5.1): the withdrawal asks the arbiter to set the result back."""
     d, _ = play(source_games()[index], {FAULT_PLY: ORDINARY, FAULT_PLY + 2: REORDERED}, upto=FAULT_PLY + 2)
     _, lost = d.of("penalty_proposed")
     assert lost["game_lost"] and lost["offence_no"] == 2
@@ -193,6 +253,8 @@ def test_a_loss_declared_on_a_proposal_then_withdrawn_asks_the_arbiter_to_act(in
     act(d, "set_result", {"game": "1-1", "result": lost["result"], "alert": alert.id})
     g = d.hall.state.games["1-1"]
     d.clock("1", "press", g.clock["white_ms"], g.clock["black_ms"], lost["side"])  # the opponent's
+    assert d.of("penalty_withdrawn") == []
+    withdraw(d, lost["side"], lost["presses"])
     [withdrawn] = d.of("penalty_withdrawn")
     assert (withdrawn["offence_no"], withdrawn["presses"]) == (2, lost["presses"])
     assert d.hall.state.games["1-1"].offences[lost["side"]] == {"illegal_move": 1}

@@ -199,8 +199,8 @@ def checkers_arbiter_action(data, pair: Pair) -> None:
     elif action == "adjust_clock":
         body.update(white_ms=data.draw(st.sampled_from([TIME_TROUBLE_MS + 1, 10 * MIN])),
                     black_ms=data.draw(st.sampled_from([TIME_TROUBLE_MS + 1, 10 * MIN])))
-    try:
-        items = build(action, body, "chief", view.every_game())
+    try:  # judged on the state, as POST /api/arbiter/actions does
+        items = build(action, body, "chief", view.every_game(), pair.hall.state, now_ms=pair.now)
     except ActionError:
         return
     for type_, entry in items:
@@ -308,28 +308,35 @@ def test_checkers_time_trouble_at_five_minutes_on_a_running_match_clock(rate):
 
 
 def test_checkers_move_timers_and_the_late_start():
-    # X.B.c: the one-minute rule warns 10 s before the minute and forfeits past it; X.B.a: the
-    # five-minute rule calls "time" at 5 minutes and forfeits past 6; X.B.e: no game started later
-    # than 30 minutes before the round's scheduled end (END), drawn one ms past it
-    pair = Pair(tournament("checkers-11-man-national-2017.toml"))
+    # The Major and Minor divisions' preset (X.B: no clocks; the timers its regulations provide).
+    # X.B.a: the five-minute rule calls "time" at 5 minutes and forfeits past 6; X.B.e: no game
+    # started later than 30 minutes before the round's scheduled end (END), drawn one ms past it;
+    # X.B.c: the one-minute rule, after the warning 30 minutes before the end, warns 10 s before the
+    # minute and forfeits past it. The timers time games in progress: boards 1 and 2 have begun.
+    pair = Pair(tournament("checkers-11-man-national-2017-major-minor.toml"))
     pair.now = T0
-    for type_, entry in build("start_move_timer", {"game": "1-1.1", "rule": "one_minute"}, "chief",
-                              SpectatorView(pair.hall.state).every_game()):
-        pair.external(type_, entry)
-    began = pair.now
-    assert walk(pair, began + 50_000) == ["", "move_timer_warning", ""]
-    assert walk(pair, began + MIN + 1) == ["", "move_timer_forfeit game_ended match_game_ready", ""]
-    pair.now += 1
-    for type_, entry in build("start_move_timer", {"game": "1-2.1", "rule": "five_minute"}, "chief",
-                              SpectatorView(pair.hall.state).every_game()):
-        pair.external(type_, entry)
+    for board in ("1", "2"):
+        pair.handle(*pair.send(board, "move", {"move": "11-15"}))  # Black (Red) moves first
+
+    def timer(game: str, rule: str) -> None:
+        for type_, entry in build("start_move_timer", {"game": game, "rule": rule}, "chief",
+                                  SpectatorView(pair.hall.state).every_game(), pair.hall.state, now_ms=pair.now):
+            pair.external(type_, entry)
+
+    timer("1-1", "five_minute")
     began = pair.now
     assert walk(pair, began + 5 * MIN) == ["", "move_timer_warning", ""]
-    assert walk(pair, began + 6 * MIN + 1) == ["", "move_timer_forfeit game_ended match_game_ready", ""]
+    assert walk(pair, began + 6 * MIN + 1) == ["", "move_timer_forfeit game_ended", ""]
+    with pytest.raises(ActionError, match="the one-minute rule follows the warning 30 minutes before the end"):
+        timer("1-2", "one_minute")
     said = walk(pair, END - LATEST_START_BEFORE_END_MS + 1)
     assert said[0] == said[2] == ""
-    # the games not started: the second games of boards 1 and 2, both of board 3
-    assert said[1].split() == ["late_start_draw", "game_ended"] * 4
+    assert said[1].split() == ["late_start_draw", "game_ended"]  # board 3's game, never started
+    pair.now += 10_000
+    timer("1-2", "one_minute")
+    began = pair.now
+    assert walk(pair, began + 50_000) == ["", "move_timer_warning", ""]
+    assert walk(pair, began + MIN + 1) == ["", "move_timer_forfeit game_ended", ""]
 
 
 def test_a_press_without_a_move_under_a_file():

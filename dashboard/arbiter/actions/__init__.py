@@ -32,6 +32,13 @@ family (``game``, ``correction``, ``checkers``, ``round_tools``, or a new one im
 
 Results: "1-0", "0-1", "1/2-1/2", "*" (reopen), and with ``forfeit`` true the unplayed "1-0",
 "0-1", "0-0" (TRF ``+``/``-``); special scores an arbiter may award: "0-0", "1/2-0", "0-1/2".
+
+Decisions with a rule behind them (claims, penalties, a result on time, by default, by
+resignation, checkmate or stalemate, move timers) are judged by the rules core from the recorded
+position and clocks (``services.regulations.rulings``, through ``Context.ruled`` on the folded
+state) before they become entries: one the Laws or the event's regulations do not allow is refused
+(ActionError) with the reason and the article; an allowed one carries the judgement as the entry's
+``ruling``.
 """
 
 from __future__ import annotations
@@ -45,11 +52,13 @@ from .base import ACTIONS, Action, ActionError, Context, action, convert, decode
 __all__ = ["ACTIONS", "Action", "ActionError", "Context", "action", "build", "convert", "decode"]
 
 
-def build(name: str, body: Any, by: str, games: Mapping[str, dict], state: Any = None) -> list[tuple[str, dict]]:
+def build(name: str, body: Any, by: str, games: Mapping[str, dict], state: Any = None,
+          now_ms: int | None = None) -> list[tuple[str, dict]]:
     """The entries for action ``name`` with ``body`` (its fields, a dict) by the arbiter ``by``.
     ``games``: id -> GAME of any round of the event (to check the game exists and take its board);
     ``state``: the folded ``HallState`` (the round tools check the tournament's players and rounds
-    in it). Raises ActionError."""
+    in it; the decisions with a rule behind them are judged on it, ``services.regulations.rulings``);
+    ``now_ms``: the request's instant (``Context.now_ms``). Raises ActionError."""
     if not isinstance(body, dict):
         raise ActionError("the body must be a JSON object")
-    return convert({**body, "action": name}).entries(Context(by, games, state))
+    return convert({**body, "action": name}).entries(Context(by, games, state, now_ms))

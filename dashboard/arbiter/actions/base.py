@@ -66,13 +66,28 @@ def action(cls: A) -> A:
 class Context:
     """What an action is checked against. ``by``: the arbiter's login; ``games``: id -> GAME
     (``services.views.spectator``) of any round of the event, as it stands now; ``state``: the
-    folded ``HallState`` (the round tools read its tournament, players and rounds), or None;
-    ``now_ms``: the dashboard's time (ms since the epoch), for an action that starts something now."""
+    folded ``HallState`` (the round tools read its tournament, players and rounds; the decisions
+    with a rule behind them are judged on it: ``ruled``), or None; ``now_ms``: the dashboard's time
+    (ms since the epoch): an action that starts something now, the default time and the one-minute
+    rule's hour are judged at it (None leaves those out)."""
 
     by: str
     games: Mapping[str, dict]
     state: Any = None
     now_ms: int | None = None
+
+    def ruled(self, judge, *args, **kw):
+        """``judge(state, ...)`` of ``services.regulations.rulings``: its ``Ruling`` (or what it
+        returns); ActionError with its reason and article for a decision the Laws or the
+        regulations do not allow, or when there is no recorded state to judge it against."""
+        from services.regulations.rulings import Refused
+
+        if self.state is None:
+            raise ActionError("game: the event's recorded state is needed to judge this decision (FIDE Laws 12.1)")
+        try:
+            return judge(self.state, *args, **kw)
+        except Refused as refused:
+            raise ActionError(str(refused)) from None
 
     def game(self, gid: str | None) -> dict:
         """The GAME ``gid``; ActionError when the event has none."""

@@ -65,7 +65,10 @@ class EnterScoreSheet(Action, tag="enter_score_sheet", kw_only=True, frozen=True
 class StartMoveTimer(Action, tag="start_move_timer", kw_only=True, frozen=True):
     """Checkers 2017 X.B.a (five minutes for a move, a warning at five, a loss at six) and X.B.c
     (one minute in the last phase): ``move_timer_started`` for ``side`` (default the side on move);
-    the gateway then records the warning and the forfeit."""
+    the gateway then records the warning and the forfeit. Refused where the event's regulations
+    provide no such timer (``rulings.judge_move_timer``: none in the Master division, X.A.i; none
+    without a tournament file), for a game not started or on a clock (X.B.a, X.B.b), and for the
+    one-minute rule before the warning 30 minutes before the round's end (X.B.c)."""
 
     game: GameId
     rule: Annotated[Literal["five_minute", "one_minute"],
@@ -73,11 +76,15 @@ class StartMoveTimer(Action, tag="start_move_timer", kw_only=True, frozen=True):
     side: Annotated[SideName, Meta(description="white or black (default: the side on move)")] | None = None
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
+        from services.regulations.rulings import judge_move_timer
+
         g = open_game(checkers_game(ctx, self.game, self.NAME))
         side = self.side or g.get("turn")
         if side not in ("white", "black"):
             raise ActionError("side: white or black (default: the side on move)")
-        return [(MoveTimerStarted.TYPE, {**ctx.base(self, g), "rule": self.rule, "side": side})]
+        ruling = ctx.ruled(judge_move_timer, g["id"], self.rule, side, ctx.now_ms)
+        return [(MoveTimerStarted.TYPE, {**ctx.base(self, g), "rule": self.rule, "side": side,
+                                         "ruling": ruling.to_json()})]
 
 
 @action

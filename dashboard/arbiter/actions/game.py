@@ -55,31 +55,35 @@ class _Claim(Action, kw_only=True, frozen=True):
     kind: ClaimKind
     side: Annotated[SideName, Meta(description="the claimant, white or black")] | None = None
     by_move: str | None = None
+    ply: Annotated[Count, Meta(description="the position the claim was made in: a ply (default now)")] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in CLAIM_TERMINATION:  # the vocabulary's unnamed claim: the arbiter names it
             raise ValueError(f"kind: must be one of threefold, fifty_moves, forty_moves, not {self.kind.value!r}")
 
     def decided(self, ctx: Context, g: dict, accepted: bool) -> tuple[str, dict]:
+        """``draw_claim_decided`` with the rules core's verdict on the claim (``rulings.judge_claim``:
+        ChessGame.claim / CheckersGame.claim at the claim's position), or ActionError when the
+        verdict does not allow the decision."""
+        from services.regulations.rulings import judge_claim
+
+        ruling = ctx.ruled(judge_claim, g["id"], self.kind, accept=accepted, by_move=self.by_move, side=self.side,
+                           ply=self.ply)
         return (DrawClaimDecided.TYPE, {**ctx.base(self, g), "kind": self.kind, "accepted": accepted,
                                         "by_move": self.by_move, "side": self.side, "alert": self.alert,
-                                        "rule": CLAIM_RULE[self.kind]})
+                                        "rule": ruling.law, "ruling": ruling.to_json()})
 
 
 @action
 class AcceptClaim(_Claim, tag="accept_claim", kw_only=True, frozen=True):
     """A correct claim (FIDE Laws 9.2 threefold repetition, 9.3 fifty moves; the ACF/WCDF 40-move
-    rule): ``draw_claim_decided`` and ``game_ended`` ½-½. Refused when no such claim stands now in
-    the present position or by the intended move (the gateway lists them as ``claimable``)."""
+    rule): ``draw_claim_decided`` and ``game_ended`` ½-½. Judged by the rules core at the claim's
+    position (``ply``, default now) with the intended move: refused, with the verdict's reason and
+    article, for an incorrect claim (9.3.1: an intended capture or pawn move; reject it: 9.5.3)."""
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
-        g = ctx.game(self.game)
+        g = open_game(ctx.game(self.game))
         decided = self.decided(ctx, g, True)
-        open_game(g)
-        if not any(c.get("kind") == self.kind for c in g.get("claimable") or ()):
-            raise ActionError(f"kind: no {self.kind} claim is open on game {g['id']} now (FIDE Laws 9.2, "
-                              "9.3: the claim must stand in the present position or by the intended "
-                              "move); set the result instead if the arbiter rules otherwise")
         return [decided, (GameEnded.TYPE, {**ctx.base(self, g), "result": GameResult.DRAW,
                                            "termination": CLAIM_TERMINATION[self.kind],
                                            "ply": g.get("ply", 0), "by": EndedBy.ARBITER, "arbiter": ctx.by})]
@@ -88,7 +92,8 @@ class AcceptClaim(_Claim, tag="accept_claim", kw_only=True, frozen=True):
 @action
 class RejectClaim(_Claim, tag="reject_claim", kw_only=True, frozen=True):
     """An incorrect claim (FIDE Laws 9.5): ``draw_claim_decided``; the game goes on and the gateway
-    answers with ``penalty_proposed`` (9.5.3). ``side``: the claimant (default the side to move)."""
+    answers with ``penalty_proposed`` (9.5.3). ``side``: the claimant (default the side to move).
+    Refused for a claim the rules core finds correct (9.5.2: "the game is immediately drawn")."""
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
         return [self.decided(ctx, ctx.game(self.game), False)]
@@ -102,7 +107,8 @@ class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
     (``services.hall.result_slip``: ``slip`` result_slip, ``arbiter``, ``forfeit``, ``claim``
     claim_upheld; default forfeit for a forfeit, else arbiter) unless ``termination`` names it.
     ``arbiter_decision`` (with ``previous`` and ``previous_termination``), and ``game_ended`` unless
-    "*"."""
+    "*". Judged where a rule decides it (``rulings.judge_result``): on time (6.8, 6.9, 6.10.1), by
+    default (6.7.1), resignation (5.1.2), checkmate, stalemate (5.1.1, 5.2.1)."""
 
     game: GameId
     result: ResultCode
@@ -116,15 +122,20 @@ class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
             raise FieldError("result", "a forfeit is written 1-0, 0-1 or 0-0")
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
+        from services.regulations.rulings import JUDGED_TERMINATIONS, judge_result
+
         g = ctx.game(self.game)
         try:
             termination = self.termination or termination_of(self.how, self.forfeit)
         except ValueError as exc:
             raise ActionError(str(exc)) from None
+        judged = self.result != GameResult.UNFINISHED and (self.forfeit or termination in JUDGED_TERMINATIONS)
+        ruling = ctx.ruled(judge_result, g["id"], self.result, termination, self.forfeit, ctx.now_ms) if judged else None
         ended = g.get("status") == GameStatus.ENDED
         out = [(ArbiterDecision.TYPE, {**ctx.base(self, g), "result": self.result, "forfeit": self.forfeit,
                                        "termination": termination, "previous": g.get("result"),
-                                       "previous_termination": g.get("termination") if ended else None})]
+                                       "previous_termination": g.get("termination") if ended else None,
+                                       **({"ruling": ruling.to_json()} if ruling else {})})]
         if self.result != GameResult.UNFINISHED:
             out.append((GameEnded.TYPE, {**ctx.base(self, g), "result": self.result, "termination": termination,
                                          "forfeit": self.forfeit, "ply": g.get("ply", 0), "by": EndedBy.ARBITER,
@@ -194,8 +205,9 @@ class ApplyPenalty(Action, tag="apply_penalty", kw_only=True, frozen=True):
     opponent's remaining thinking time", one minute in rapid and blitz under B.3, A.3): one
     ``clock_adjusted`` with ``side``'s time on the stopped clock plus ``add_ms``, the reason and the
     law. The clock must be stopped (the arbiter pauses the clocks to deal with an irregularity,
-    FIDE Laws 6.11), so the figures are exact. Refused for an ended game, no clock reading, or a
-    running clock."""
+    FIDE Laws 6.11), so the figures are exact. Refused for an ended game, no clock reading, a
+    running clock, or an amount the Laws do not give here (``rulings.judge_penalty``: the open
+    proposal's, else the time class's; none for a proposal that loses the game)."""
 
     game: GameId
     side: SideName
@@ -204,6 +216,8 @@ class ApplyPenalty(Action, tag="apply_penalty", kw_only=True, frozen=True):
     reason: str | None = None
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
+        from services.regulations.rulings import judge_penalty
+
         g = open_game(ctx.game(self.game))
         clock = g.get("clock")
         if not clock:
@@ -211,14 +225,41 @@ class ApplyPenalty(Action, tag="apply_penalty", kw_only=True, frozen=True):
         if clock.get("running") is not None:
             raise ActionError(f"game: the clock of {g['id']} is running; pause it first (FIDE Laws 6.11), then apply "
                               "the penalty, so the time is added to the exact remaining time")
+        ruling = ctx.ruled(judge_penalty, g["id"], self.side, self.add_ms)
         times = {s: int(clock[f"{s}_ms"]) for s in SIDES}
         times[self.side] += self.add_ms
-        law = (self.law or "FIDE Laws 7.5.5, 9.5.3")[:200]
+        law = (self.law or ruling.law)[:200]
         reason = (self.reason or f"penalty: {self.add_ms // 60_000} min added to {self.side}")[:500]
         return [(ClockAdjusted.TYPE, {**ctx.base(self, g), "white_ms": times["white"], "black_ms": times["black"],
                                       "previous": g.get("clock"), "reason": f"{reason} ({law})", "side": self.side,
                                       "add_ms": self.add_ms, "penalty": {"law": law, "alert": self.alert},
-                                      "alert": self.alert})]
+                                      "alert": self.alert, "ruling": ruling.to_json()})]
+
+
+@action
+class WithdrawPenalty(Action, tag="withdraw_penalty", kw_only=True, frozen=True):
+    """The arbiter withdraws a proposed penalty (``penalty_proposed``) of ``side`` (the offender;
+    ``presses``: the one made at that press, else the latest): no irregularity was completed (FIDE
+    Laws 7.5.1: e.g. the press was the replacement move's, a ``penalty_in_doubt``), so the offence
+    no longer counts towards 7.5.5. One ``penalty_withdrawn`` (ground "arbiter", ``by``). Allowed on
+    an ended game (the result the proposal gave may then have to be set back). Refused when that
+    player has no proposal left to withdraw."""
+
+    game: GameId
+    side: Annotated[SideName, Meta(description="the offender, white or black")]
+    presses: Annotated[Count, Meta(description="the proposal's press count, a whole number")] | None = None
+    reason: str | None = None
+
+    def entries(self, ctx: Context) -> list[tuple[str, dict]]:
+        from services.regulations import irregularities as ir
+        from services.regulations.rulings import judge_withdrawal
+
+        g = ctx.game(self.game)
+        ruling, proposal = ctx.ruled(judge_withdrawal, g["id"], self.side, self.presses)
+        reason = (self.reason or ruling.reason)[:500]
+        entry = ir.withdraw(ctx.state, ctx.state.games[g["id"]], proposal, "arbiter", law=ruling.law, reason=reason,
+                            by=ctx.by)
+        return [entry.encode()]
 
 
 @action
