@@ -1,7 +1,8 @@
 """One simulated hall board: an electronic board and its clock, replaying a Script over MQTT.
 
 Both devices share one MQTT connection (as a DGT clock is wired through its board) but keep their own
-``seq`` (docs/protocol.md). The session is kept (clean_session=0), so feedback sent while the link is
+``seq`` (docs/protocol.md); every message carries the game's number on the board (``game``: 1, then 2
+for a match's second game), so the gateway never has to tell the games apart from evidence. The session is kept (clean_session=0), so feedback sent while the link is
 down arrives after the reconnect. On connect the station publishes the retained ``status`` "online", with
 the last will "offline" (retained); every message is QoS 1, sent one after the other, and a message
 that could not be sent (link down) is sent again after the reconnect with the same ``seq``, and a
@@ -92,6 +93,7 @@ class SimulatedBoard:
         self.sent: list[tuple[str, str]] = []
         self.feedback: list[dict] = []
         self._seq = {"board": 0, "clock": 0}
+        self._game = 1  # the game's number on the board this round (docs/protocol.md "Fields": game)
         self._up = asyncio.Event()
         self._client: aiomqtt.Client | None = None
         self._reconnect_at = 0.0
@@ -126,6 +128,7 @@ class SimulatedBoard:
                 await asyncio.sleep(BETWEEN_GAMES_MS / 1000 / self.speed)
                 await self._recorded("board", self._seq["board"], RECORDED_WAIT_S)
                 self.script = script
+                self._game += 1
                 await self._play()
         finally:
             await self._go_offline()
@@ -229,7 +232,7 @@ class SimulatedBoard:
 
     def _make(self, device: str, kind: str, body: dict) -> tuple[str, str]:
         seq = self._next(device)
-        message = self.topic(kind), json.dumps({"seq": seq, **body}, separators=(",", ":"))
+        message = self.topic(kind), json.dumps({"seq": seq, "game": self._game, **body}, separators=(",", ":"))
         self._history[device][seq] = message
         return message
 

@@ -33,39 +33,31 @@ Rules applied here (docs/protocol.md has the device-side view):
   paused a king move onto a centre square waits for the next message (``move_kept``);
 - castling with the rook first on a sensor board: the rook move waits for the next snapshot or
   press (``placement_seen`` "pending");
-- checkers matches (11-Man National 2017 X.A.b): once the board's game has ended, its next ``move``
-  or clock ``start`` begins the next game of the match (``match_game_started``); until the clock's
-  first reading in the next game (in the clock's order), its stopped readings and results are the
-  ended game's, even after the board's first move of the next (``gateway.clock_game``); until the
-  next game's first move, the board's result, a move its start cannot take and the ended game's
-  last move late are the ended game's, answered as after its end, and begin no game, and after it
-  so is what the board sent before the next game's first board message (a lower ``seq``, resent
-  from a hole a ``seq_gap`` skipped): ``gateway.board_game``, as for an Armageddon game;
-- an Armageddon game after a drawn game (Norway Chess 2023): the board's game from the drawn game's
-  end; the clock moves on to it by its ``set`` or ``start``, and what the clock sent before (its
-  result, a press or pause showing the drawn game's times, also resent late from a skipped hole) is
-  the drawn game's (``gateway.clock_game``); the board moves on to it by its first move, and what
-  the board sends before that which the Armageddon cannot read (the F07 signal, its result, the
-  drawn game's last move late, the pieces being set up again) is the drawn game's, answered as after
-  its end, and so is, after it, what the board sent before the Armageddon's first board message,
-  resent from a skipped hole (``gateway.board_game``);
+- which game a message is for, on a board that plays two games in a round (a checkers match, an
+  Armageddon game after a drawn game, a play-off): ``gateway.which_game`` (boundaries recorded once,
+  ``device_game_began``; what cannot be placed yet waits in the log, ``message_awaiting_game``;
+  docs/protocol.md "Two games on one board"), ``settle`` applying the waiting messages once decided;
 - a checkers game with a ballot opens with the ballot's three moves (X.A.d): another legal move
   among the first three plies is refused like an illegal move, and the board held.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import chess
 
-from gateway import board_game, clock_game, compose, irregular, laws
+from gateway import compose, irregular, laws, which_game
 from gateway import placement as pl
 from gateway.payload import UCI, Message, ids
+from services.events.base import Device
 from services.clock.expiry import judge_period_added
 from services.clock.flags import flag_fall
 from services.clock.instant import event_instant, may_have_waited, rfc3339_ms
-from services.events import (BoardOriented, BothFlagsFell, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
-                             ClockStarted, DrawClaimable, DrawClaimReported, FlagFell, GameEnded, MatchGameStarted,
-                             MoveKept, MovePlayed, MoveRejected, PlacementSeen, ResultReported)
+from services.events import (BoardOriented, BothFlagsFell, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed,
+                             ClockSet, ClockStarted, DeviceGameBegan, DrawClaimable, DrawClaimReported, FlagFell,
+                             GameEnded, MessageAwaitingGame, MessageRejected, MoveKept, MovePlayed, MoveRejected,
+                             PlacementSeen, ResultReported)
 from services.events.vocabulary import EndedBy, GameResult, Termination
 from services.regulations import both_flags
 from services.regulations.checkers_match import RULE_BALLOT_MOVES, ballot_deviation
@@ -81,7 +73,7 @@ GAME_OVER = "game over"
 PASSING = "passing state: no legal move gives this placement"
 SIGNAL_WAIT = "result signal: waiting for the other king"
 PENDING = "pending: waiting for the next placement (castling with the rook first?)"
-CLAIM_PASSED = "claim passed to the arbiter: the game goes on until the arbiter decides"
+CLAIM_PASSED = "claim passed to the arbiter: the board waits for the decision"
 CLOCK_EVENTS = {"start": ClockStarted, "press": ClockPressed, "pause": ClockPaused, "resume": ClockResumed,
                 "set": ClockSet, "period_added": ClockPeriodAdded}
 
@@ -98,24 +90,130 @@ class Decider:
 
     # ----- one applied message ------------------------------------------------------------------
     def apply(self, turn, msg: Message) -> None:
-        """Decide one message that is next in its device's order (a game over before its first
-        move is ended first: the message then meets the game as the Laws have it)."""
+        """Decide one message that is next in its device's order: its game (``gateway.which_game``),
+        or held until that can be decided (``message_awaiting_game``), then what it means there."""
         board = self.state.boards[msg.board]
-        begun = self._next_game(turn, board, msg)
-        g = self.state.games[board.game]
-        self.start_due(turn, g)
-        if msg.device == "clock":
-            if clock_game.asks(g, msg):
-                g = clock_game.clock_game(self.state, g, msg)
-        elif not begun and board_game.asks(g, msg):
-            g = self._board_game(board, g, msg)
-        getattr(self, f"_on_{msg.kind}")(turn, board, g, msg)
+        gid = self._game_of(turn, board, msg)
+        if gid is not None:
+            self.apply_to(turn, board, self.state.games[gid], msg)
 
-    def _board_game(self, board: BoardState, g: GameState, msg: Message) -> GameState:
-        """``board_game.game_of``: the game board message ``msg`` belongs to, ``g`` or the ended game
-        ``g`` follows on the board."""
-        move = self.move_text(board, g, msg.body) if msg.kind == "move" else None
-        return board_game.game_of(self.state, self.hall.rules, board, g, msg, move)
+    def apply_to(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
+        """What ``msg`` means in game ``g`` (a game over before its first move is ended first: the
+        message then meets the game as the Laws have it)."""
+        self.start_due(turn, g)
+        ON_KIND[msg.kind](self, turn, board, g, msg)
+
+    def _game_of(self, turn, board: BoardState, msg: Message) -> str | None:
+        """The game of ``msg``: a message the device sent before its latest boundary, or before the
+        messages it has waiting, is looked up (``BoardState.game_of``); one behind waiting messages
+        waits too (its device's order); any other is split from the game before
+        (``which_game.split``: its game now, the next one begun by it, or held). None: held."""
+        device, seq = msg.device, msg.seq
+        assert seq is not None  # every message but a status has its seq (gateway.payload.parse)
+        began = board.began.get(device)
+        if began and seq < began[-1][0]:
+            return board.game_of(device, seq)
+        if board.awaiting:
+            waiting = [m["seq"] for m in board.awaiting if m["device"] == device]
+            if waiting and seq < min(waiting):
+                return board.game_of(device, seq)
+            if waiting:
+                self._hold(turn, board, msg, board.awaiting[0]["reason"])
+                return None
+        elif (board.called is None and len(board.games) < 2 and "game" not in msg.body
+              and (msg.kind != "clock" or msg.body.get("event") in ("press", "pause", "period_added"))
+              and not self.state.games[board.game].awaiting):
+            return board.current(device)  # one game on the board, nothing held: nearly every message
+        split = which_game.split(self, board, device, [msg])
+        if split.current:
+            return board.current(device)
+        if split.begins and split.game:
+            return self.begin(turn, board, device, seq, split)
+        self._hold(turn, board, msg, split.reason or which_game.EITHER)
+        return None
+
+    def begin(self, turn, board: BoardState, device, seq: int, split) -> str:
+        """Record the boundary ``split`` found (``device_game_began``: from ``seq`` on, ``device``'s
+        messages are ``split.game``'s); returns that game's id."""
+        turn.emit(DeviceGameBegan(board=board.board, device=device, seq=seq, game=split.game,
+                                  follows=board.current(device), evidence=split.begins))
+        return split.game
+
+    def _hold(self, turn, board: BoardState, msg: Message, reason: str) -> None:
+        """``msg`` waits in the log until its game can be decided (``message_awaiting_game``)."""
+        turn.emit(MessageAwaitingGame(board=msg.board, device=msg.device, seq=msg.seq, sent_at=msg.sent_at,
+                                      game=board.current(msg.device), kind=msg.kind, body=msg.body, reason=reason,
+                                      read_at=msg.read_at, late=msg.late))
+        turn.answer(msg, True, which_game.HELD.get(reason, which_game.HELD[which_game.EITHER]))
+
+    def settle(self, turn, board: BoardState) -> bool:
+        """Answer the arbiter's call (``board_game_called``), or apply one of ``board``'s waiting
+        messages whose game can now be decided: each device's boundary is recorded as soon as
+        ``which_game.split`` finds it (its waiting messages are then placed by lookup), and of the
+        devices' first placeable messages the one read first is applied (the board and the clock in
+        the order they came: what it changes may decide the rest, the hall asks again). True when
+        something was done."""
+        if board.called is not None and self._answer_call(turn, board):
+            return True
+        ready: list[tuple[int, str, Message]] = []
+        device: Device
+        for device in ("board", "clock"):
+            msgs = which_game.waiting(board, device)
+            if not msgs:
+                continue
+            seqs: list[int] = [m.seq for m in msgs if m.seq is not None]
+            began = board.began.get(device)
+            if board.called is None and not (began and seqs[0] < began[-1][0]):
+                split = which_game.split(self, board, device, msgs)
+                if split.begins and split.game and split.current < len(msgs):
+                    self.begin(turn, board, device, seqs[split.current], split)
+                    return True  # recorded first: the device's waiting messages are placed by lookup
+                if not split.current:
+                    continue
+            gid = board.game_of(device, seqs[0])
+            arrived = next(i for i, m in enumerate(board.awaiting) if (m["device"], m["seq"]) == (device, seqs[0]))
+            ready.append((arrived, gid, msgs[0]))
+        if not ready:
+            return False
+        _, gid, msg = min(ready, key=lambda r: r[0])
+        self._apply_held(turn, board, gid, msg)
+        return True
+
+    def _answer_call(self, turn, board: BoardState) -> bool:
+        """The arbiter called the board's game (``board.called``): a device still on an earlier
+        game begins it at its first waiting message, else at its next one."""
+        target = board.called
+        assert target is not None
+        device: Device
+        for device in ("board", "clock"):
+            now = board.current(device)
+            if board.games.index(target) <= board.games.index(now):
+                continue
+            waiting = [m["seq"] for m in board.awaiting if m["device"] == device]
+            dev = board.devices.get(device)
+            seq = min(waiting) if waiting else (dev.last + 1 if dev is not None else 1)
+            turn.emit(DeviceGameBegan(board=board.board, device=device, seq=seq, game=target, follows=now,
+                                      evidence="arbiter"))
+            return True
+        return False
+
+    def _apply_held(self, turn, board: BoardState, gid: str, msg: Message) -> None:
+        """Apply a waiting message to its game; a fault of ours is recorded and answered (as
+        ``gateway.hall.Hall._apply``), so the message never waits again."""
+        try:
+            self.apply_to(turn, board, self.state.games[gid], msg)
+        except Exception as exc:  # noqa: BLE001 - one message must never stop the board
+            turn.emit(MessageRejected(board=msg.board, topic=f"venue/{self.hall.tournament}/boards/{msg.board}/{msg.kind}",
+                                      device=msg.device, seq=msg.seq, applied=True,
+                                      reason=f"internal error: {type(exc).__name__}: {exc}"[:300]))
+            turn.answer(msg, False, f"internal error: {type(exc).__name__}")
+        if any((m["device"], m["seq"]) == (msg.device, msg.seq) for m in board.awaiting):
+            turn.emit(MessageRejected(board=msg.board, device=msg.device, seq=msg.seq, applied=True,
+                                      reason="internal error: a waiting message recorded nothing when applied"))
+
+    def move_text_of(self, msg: Message, g: GameState) -> str:
+        """``move_text`` of move message ``msg`` for game ``g`` on its board."""
+        return self.move_text(self.state.boards[msg.board], g, msg.body)
 
     def start_due(self, turn, g: GameState) -> None:
         """A game set up from a position (its SETUP's ``fen``) is judged before its first move
@@ -137,22 +235,6 @@ class Decider:
         claims = [c.to_json() for c in game.claimable()]
         if _keys(claims) != _keys(g.claimable):
             turn.emit(DrawClaimable(game=g.id, board=g.board, ply=0, claims=claims))
-
-    def _next_game(self, turn, board: BoardState, msg: Message) -> bool:
-        """A ``move`` or clock ``start`` after the board's game ended begins its next queued game
-        (``match_game_started``; True when it did), except a ``move`` that is the ended game's
-        (its last move late: ``board_game.game_of``), answered "game over" for it."""
-        game = self.state.games[board.game]
-        if not game.ended or not board.queue:
-            return False
-        if not (msg.kind == "move" or (msg.kind == "clock" and msg.body.get("event") == "start")):
-            return False
-        nxt = self.state.games[board.queue[0]]
-        if msg.kind == "move" and self._board_game(board, nxt, msg) is not nxt:
-            return False
-        turn.emit(MatchGameStarted(game=nxt.id, follows=game.id, match=(nxt.setup.get("match") or {}).get("id"),
-                                   **ids(msg)))
-        return True
 
     # ----- message kinds ------------------------------------------------------------------------
     @staticmethod
@@ -450,6 +532,13 @@ class Decider:
         msg = Message(board.board, pending.kind, pending.device, pending.seq,
                       {"sent_at": pending.sent_at} if pending.sent_at else {})
         self.play(turn, board, self.state.games[board.game], msg, pending.move, pending.kind)
+
+
+Handler = Callable[[Decider, object, BoardState, GameState, Message], None]
+ON_KIND: dict[str, Handler] = {"move": Decider._on_move, "position": Decider._on_position,
+                               "clock": Decider._on_clock, "result": Decider._on_result}
+"""What a device message of each kind (``gateway.payload.KINDS`` but ``status``, which the hall
+answers itself) means: dispatched by the message's kind, one handler a kind."""
 
 
 def _keys(claims: list) -> list:

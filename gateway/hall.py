@@ -41,7 +41,8 @@ from gateway import irregular
 from gateway.decide import GAME_OVER, HELD, PASSING, PENDING, SIGNAL_WAIT, Decider  # noqa: F401 (the feedback words)
 from gateway.games import replay
 from gateway.payload import BadMessage, Message, cut_topic, parse, raw_text, split_topic
-from services.events import Device, DeviceOffline, DeviceOnline, Event, MessageDuplicate, MessageHeld, MessageRejected, SeqGap
+from services.events import (BoardGameCalled, Device, DeviceOffline, DeviceOnline, Event, MessageAwaitingGame,
+                             MessageDuplicate, MessageHeld, MessageRejected, SeqGap)
 from services.events.vocabulary import Variant
 from services.regulations import referee
 from services.rules.base import Game
@@ -77,6 +78,7 @@ class Turn:
         self.now = now_ms
         self.step = step or Step()
         self.emitted: list[tuple[Event, Changes]] = []
+        self.done = 0  # how many of ``emitted`` the regulations and the Laws have answered
 
     def emit(self, event: Event) -> None:
         changes = self.hall.state.apply_event(event, self.now)
@@ -93,12 +95,13 @@ class Turn:
 
     def answers(self) -> None:
         """Decide and fold what the regulations (``referee.answers``) and the Laws
-        (``hall.laws_answers``) say to every entry emitted so far (and to their answers in turn)."""
-        done, answered = 0, 0
-        budget = MAX_ANSWERS + 20 * len(self.emitted)  # a drained backlog decides many entries at once
-        while done < len(self.emitted):
-            event, changes = self.emitted[done]
-            done += 1
+        (``hall.laws_answers``) say to every entry emitted since they last answered (and to their
+        answers in turn): each entry is answered once, also when this is asked again in a turn."""
+        answered = 0
+        budget = MAX_ANSWERS + 20 * (len(self.emitted) - self.done)  # a drained backlog decides many at once
+        while self.done < len(self.emitted):
+            event, changes = self.emitted[self.done]
+            self.done += 1
             for answer in referee.answers(self.hall.state, event, changes, self.now):
                 if not self.hall.owns(answer):
                     continue  # another shard's board: that shard emits it
@@ -186,6 +189,7 @@ class Hall:
         self._all = True
         self._order: dict[str, int] = {}  # game id -> its place in ``state.games``
         self._holding: set[str] = set()  # boards with a device's message held for a missing seq
+        self._waiting: set[str] | None = None  # boards holding messages for their game (None: look at all)
 
     def laws_answers(self, turn: "Turn", changes) -> None:
         """What the Laws say, with the rules core, to an entry folded with ``changes``: a game set up
@@ -217,6 +221,7 @@ class Hall:
         """Replay one log entry (any type; unknown ones are ignored)."""
         self.state.fold(type, data, at, seq)
         self._all = True  # a rebuild: the first tick looks at everything (and every board's holds)
+        self._waiting = None
 
     def touched(self, event, changes) -> None:
         """Note an entry just folded (with its ``changes``) for the timer: the games it may have
@@ -242,6 +247,8 @@ class Hall:
             due.update(dict.fromkeys(changes.games))
         if type(event) is MessageHeld:
             self._holding.add(event.board)
+        elif type(event) in (MessageAwaitingGame, BoardGameCalled) and self._waiting is not None:
+            self._waiting.add(event.board or "")
 
     def external(self, type: str, data: dict, at: int, seq: int | None, now_ms: int) -> Step:
         """An entry someone else appended (the organiser, an arbiter): folded, and what the
@@ -285,6 +292,33 @@ class Hall:
             turn.answers()
         except Exception as exc:  # noqa: BLE001 - the entries stand; the regulations missed them
             self._fault(exc)
+        self._settle(turn)
+
+    def _settle(self, turn: Turn) -> None:
+        """The messages boards hold for their game (``message_awaiting_game``) that the entries of
+        this turn let the gateway place now, applied one at a time, each answered by the
+        regulations before the next is decided (``Decider.settle``: an end, a claim decided, an
+        Armageddon game set up, the arbiter's call)."""
+        if self._waiting is None:
+            self._waiting = {b for b, board in self.state.boards.items() if board.awaiting or board.called}
+        for _ in range(MAX_ANSWERS * 10):
+            progressed = False
+            for name in sorted(self._waiting):
+                board = self.state.boards.get(name)
+                if board is None or not (board.awaiting or board.called) or not self.mine(name):
+                    self._waiting.discard(name)
+                    continue
+                try:
+                    progressed = self.decider.settle(turn, board) or progressed
+                except Exception as exc:  # noqa: BLE001 - one board's fault must not stop the others'
+                    self._fault(exc)
+                    self._waiting.discard(name)
+            if not progressed:
+                return
+            try:
+                turn.answers()
+            except Exception as exc:  # noqa: BLE001
+                self._fault(exc)
 
     def _fault(self, exc: BaseException) -> None:
         self.faults += 1
@@ -311,6 +345,10 @@ class Hall:
             return
         assert msg.seq is not None  # payload.parse: every message but a status has its seq
         dev = board.devices.get(msg.device) or DeviceSeq()
+        if dev.last == 0 and msg.seq > 1 and msg.seq == board.carried.get(msg.device, -1) + 1:
+            # a device going on with its seq into a new round (fold_round._carry): its next message
+            self._apply(turn, msg)
+            return self._drain(turn, msg.board, msg.device)
         if msg.seq <= dev.last and dev.in_hole(msg.seq):
             return self._apply(turn, msg)  # late: skipped by a gap, never applied
         if self._another_move_for_a_refused_seq(board, dev, msg):

@@ -20,6 +20,7 @@ KINDS = ("move", "position", "clock", "result", "status")
 CLOCK_EVENTS = ("start", "press", "pause", "resume", "set", "period_added")
 UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")  # a chess move as boards send it
 MAX_PERIOD = 99  # a control has a handful of periods; a larger number is a broken device
+MAX_GAME = 99  # a board plays a few games a round (a match's two, an Armageddon game, play-off stages)
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 DEVICES = ("board", "clock")
 MAX_PAYLOAD = 16 * 1024
@@ -215,6 +216,9 @@ def parse(tournament: str, topic: str, payload: bytes | str) -> Message:
     _CHECKS[kind](msg)
     if "sent_at" in body and not is_rfc3339(body["sent_at"]):
         _bad(msg, "bad field sent_at: an RFC 3339 date-time is required (e.g. 2024-04-04T14:00:00Z)")
+    game = body.get("game")
+    if game is not None and (isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= MAX_GAME):
+        _bad(msg, f"bad field game: the game's number on the board this round, an integer from 1 to {MAX_GAME}")
     return msg
 
 

@@ -335,7 +335,7 @@
     const absent = sidesOf(r).filter((s) => (r.absent || []).includes(s)).map((s) => `<div class="t-absent" data-side="${s}">${esc(sideName(game, s))} not arrived: ${esc(surname(r[s]))}
         <button type="button" class="checkin" data-game="${esc(r.game)}" data-side="${s}">Check in</button></div>`).join("");
     return `<li class="tile ${r.problems.length ? "problem" : ""} ${r.device === "offline" ? "offline" : ""} ${state.board === r.board ? "selected" : ""}" data-board="${esc(r.board)}" data-game="${esc(r.game)}" tabindex="0">
-      <div class="t-head"><b class="t-no">${esc(r.board)}</b>${dev}${batt}${alerts}${r.held ? `<span class="held">held</span>` : ""}</div>
+      <div class="t-head"><b class="t-no">${esc(r.board)}</b>${dev}${batt}${alerts}${r.held ? `<span class="held">held</span>` : ""}${r.holding ? `<span class="held">holds ${r.holding}</span>` : ""}</div>
       <div class="t-players">${pairOf(r, surname)}</div>
       <div class="t-clock">${clock}<span class="t-state">${clockState}</span></div>
       <div class="t-move muted">${move}</div>${absent}</li>`;
@@ -405,6 +405,10 @@
     if (r) loadGame(r.game);
     $("detail").scrollIntoView({ block: "start", behavior: window.matchMedia("(max-width: 760px)").matches ? "auto" : "smooth" });
   }
+  // why a board holds messages until their game is decided (docs/protocol.md "Two games on one board")
+  const HOLDING_WORDS = { arbiter: "its game waits for your decision (a claim, a penalty that loses the game).",
+                          next_game: "the next game's start was shown before this game has a result: record the result, or say which game the board plays.",
+                          either: "they fit the game that ended and the next one alike: the board's next message will tell, or say which game." };
   function renderBoardDetail() {
     const r = state.hall.get(state.board);
     if (!r || state.selected !== null) return;
@@ -419,6 +423,8 @@
       <div class="detail-side">
         <p class="clocks">${r.clock ? `White <b>${hms(shownMs(r, "white"))}</b> &middot; Black <b>${hms(shownMs(r, "black"))}</b> (${esc(r.clock_state)})` : "No clock reading yet."}</p>
         ${r.held ? `<p class="words">An illegal move is held: the board waits for you (FIDE Laws 7.5).</p>` : ""}
+        ${r.holding ? `<p class="words">The board holds ${r.holding} message${r.holding === 1 ? "" : "s"}: ${esc(HOLDING_WORDS[r.holding_for] || "")}</p>
+          <div class="act">${r.next_game ? `<button type="button" data-call="${esc(r.next_game)}">Next game: ${esc(r.next_game)}</button>` : ""}<button type="button" data-call="${esc(r.game)}">Game ${esc(r.game)} goes on</button></div>` : ""}
         ${alerts.length ? `<ul class="board-alerts">${alerts.map((a) => `<li><button type="button" data-open="${a.id}">${esc(a.title)}</button> ${esc(sentence(a))}</li>`).join("")}</ul>` : `<p class="muted">No open alert on this board.</p>`}
         <div class="act">${(r.absent || []).map((s) => `<button type="button" data-act="check_in" data-side="${s}">Check in ${esc(sideName(g, s))}</button>`).join("")}
           <button type="button" data-act="pause">Pause</button><button type="button" data-act="resume">Resume</button></div>
@@ -427,6 +433,7 @@
     for (const b of $("detail").querySelectorAll("[data-open]")) b.addEventListener("click", () => select(Number(b.dataset.open)));
     const pseudo = { game: r.game, id: null };
     for (const b of $("detail").querySelectorAll("[data-act]")) b.addEventListener("click", () => act(pseudo, b.dataset.act, b.dataset.side));
+    for (const b of $("detail").querySelectorAll("[data-call]")) b.addEventListener("click", () => act({ game: b.dataset.call, id: null }, "call_game"));
     wireBack();
   }
   // Clocks set in h:mm:ss, filled with what the clock shows now.
@@ -456,7 +463,8 @@
                          clock_adjusted: "Clocks set", game_paused: "Clock paused", game_resumed: "Clock resumed",
                          note_added: "Note", alert_resolved: "Alert handled", players_registered: "Players registered",
                          pairing_drafted: "Round paired (draft)", pairing_swapped: "Pairing changed by hand",
-                         pairing_published: "Pairing published" };
+                         pairing_published: "Pairing published",
+                         board_game_called: "Board's game called" };
   function actionName(x) {
     if (x.type === "draw_claim_decided") return (x.accepted ? "Draw claim accepted" : "Draw claim rejected") + " (" + (CLAIM_NAMES[x.kind] || x.kind) + ")";
     return ACTION_NAMES[x.type] || x.type;

@@ -16,6 +16,11 @@ What the bridge publishes for a hall board (docs/protocol.md, docs/boards.md):
   LiveChess's reading (game terms) are sent turned as the board's are.
 - ``clock`` ``{"event", "white_ms", "black_ms", "running"}`` when the clock's running side changes
   or a stopped clock's times are set (``clock_event``). LiveChess reports whole seconds.
+- ``game`` on every ``position`` and ``clock`` (docs/protocol.md "Fields"): the game's number on the
+  board this round. The board's goes up when its pieces are set to the start position again after a
+  game (``new_game``); the clock's follows it at the clock's next setting or start, which is then a
+  ``start``: the gateway then never has to tell an Armageddon game or a match's second game from the
+  game before by evidence.
 - ``status`` ``online``/``offline``: LiveChess reading the board (``ACTIVE``, ``DELAYED``) or not
   (``INACTIVE``, ``NOTRESPONDING``, gone from its list, or LiveChess itself unreachable); online
   with the battery when LiveChess knows it (``{"status": "online", "battery": "87%"}``), sent again
@@ -33,6 +38,7 @@ from dataclasses import asdict, dataclass, replace
 from devices.livechess.api import BoardEvent, EBoard, LiveClock
 from devices.livechess.recover import Covered, recover, squares_apart
 from gateway import placement as pl
+from gateway.placement import START_PLACEMENT, is_rotated_start
 
 Out = tuple[str, object, "Reading"]  # (topic's last level, payload: a dict without seq or the status
 # text, what has been sent once this message is: kept with its seq, so a restart resumes exactly)
@@ -47,7 +53,9 @@ class Reading:
     (LiveChess's placements are turned 180 degrees against the ones sent: a flip in LiveChess during
     the game); ``sent_turned`` (the placements sent are the game's turned 180 degrees: a board set up
     the other way round, F06), None while unknown; ``covered`` (LiveChess's reading of the game as
-    far as its positions went out: ``devices.livechess.recover``), None before any."""
+    far as its positions went out: ``devices.livechess.recover``), None before any; ``game``/``clock_game``: the board's and the
+    clock's game number (``new_game``); ``left_start``: the pieces have left the start position since
+    the board's game began."""
 
     placement: str | None = None
     clock: dict | None = None
@@ -58,6 +66,9 @@ class Reading:
     turned: bool = False
     sent_turned: bool | None = None
     covered: Covered | None = None
+    game: int = 1
+    clock_game: int = 1
+    left_start: bool = False
 
     def to_json(self) -> dict:
         """For the state file."""
@@ -72,8 +83,9 @@ class Reading:
         data = dict(data or {})
         cov = data.get("covered")
         data["covered"] = Covered(cov["start"], tuple(cov["san"]), cov.get("fen")) if isinstance(cov, dict) else None
-        return cls(**{k: data[k] for k in ("placement", "clock", "started", "online", "battery", "flipped",
-                                           "turned", "sent_turned", "covered") if k in data})
+        keys = ("placement", "clock", "started", "online", "battery", "flipped", "turned", "sent_turned", "covered",
+                "game", "clock_game", "left_start")
+        return cls(**{k: data[k] for k in keys if k in data})
 
 
 def clock_event(before: dict | None, now: LiveClock, started: bool) -> str | None:
@@ -104,16 +116,43 @@ def _clock(last: Reading, now: LiveClock | None) -> tuple[Reading, list[Out]]:
     if now is None:
         return last, []
     figures = {"white_ms": now.white_ms, "black_ms": now.black_ms, "running": now.running}
-    event = clock_event(last.clock, now, last.started)
-    after = replace(last, clock=figures, started=last.started or event == "start")
-    return after, [("clock", {"event": event, **figures}, after)] if event else []
+    moved_on = last.clock_game < last.game  # the board began a game the clock has not yet
+    event = clock_event(last.clock, now, last.started and not moved_on)
+    if moved_on and event in ("set", "start"):  # the clock set or started for the board's new game
+        after = replace(last, clock=figures, started=event == "start", clock_game=last.game)
+    else:
+        after = replace(last, clock=figures, started=last.started or event == "start")
+    return after, [("clock", {"event": event, **figures, "game": after.clock_game}, after)] if event else []
+
+
+START = START_PLACEMENT
+LEFT_START = 4  # squares off the start: a move of each side (passing states change one or two)
+
+
+def new_game(last: Reading, placement: str) -> Reading:
+    """``last`` after the board read ``placement``: the board's game number goes up when its pieces
+    stand on the start position (either way round: a board turned 180 degrees, F06) after they left
+    it in the game before (``LEFT_START`` squares or more)."""
+    start = placement == START or is_rotated_start(placement)
+    if start and last.left_start:
+        return replace(last, game=last.game + 1, left_start=False)
+    if not start and not last.left_start and _off_start(placement) >= LEFT_START:
+        return replace(last, left_start=True)
+    return last
+
+
+def _off_start(placement: str) -> int:
+    """How many squares of ``placement`` differ from the start position's."""
+    def squares(p: str) -> str:
+        return "".join("." * int(c) if c.isdigit() else c for c in p.replace("/", ""))
+    return sum(a != b for a, b in zip(squares(placement), squares(START)))
 
 
 def _placement(last: Reading, placement: str | None) -> tuple[Reading, list[Out]]:
     if placement is None or placement == last.placement:
         return last, []
-    after = replace(last, placement=placement)
-    return after, [("position", {"placement": placement}, after)]
+    after = replace(new_game(last, placement), placement=placement)
+    return after, [("position", {"placement": placement, "game": after.game}, after)]
 
 
 def status(last: Reading, online: bool, battery: str | None = None) -> tuple[Reading, list[Out]]:
@@ -169,9 +208,9 @@ def _recovered(last: Reading, ev: BoardEvent, fresh: bool) -> tuple[Reading, lis
     for position, covered in rec.steps:
         placement = _turn(position, sent_turned)
         reading = replace(reading, covered=covered)
-        if placement != reading.placement:
-            reading = replace(reading, placement=placement)
-            out.append(("position", {"placement": placement}, reading))
+        if placement is not None and placement != reading.placement:
+            reading = replace(new_game(reading, placement), placement=placement)
+            out.append(("position", {"placement": placement, "game": reading.game}, reading))
     return replace(reading, covered=rec.covered), out
 
 

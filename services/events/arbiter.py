@@ -199,3 +199,14 @@ class GameCorrected(ArbiterAction, kw_only=True):
     removed: list[str] = []
     reason: str | None = None
     rule: str | None = None
+
+
+@entry("board_game_called")
+class BoardGameCalled(ArbiterAction, kw_only=True):
+    """The arbiter says which game board ``board``'s devices play (``game``): the board's next game
+    (its devices moved on: the players set up and started it), or its current one (the game goes
+    on). The messages the board holds (``message_awaiting_game``) and what its devices send next
+    are that game's; the gateway records the boundaries (``device_game_began``, evidence
+    "arbiter"). docs/arbiter.md "A board that holds its messages"."""
+
+    KEEP = ('board', 'game')

@@ -304,9 +304,57 @@ class BothFlagsFell(Event, kw_only=True):
     rule: str | None = None
 
 
+@entry("device_game_began")
+class DeviceGameBegan(Event, kw_only=True):
+    """A boundary: from ``seq`` on, the messages of ``board``'s ``device`` ("board"/"clock") are game
+    ``game``'s, the board's game after ``follows`` (an Armageddon game after a drawn game, Norway
+    Chess 2023; a checkers match's second game, 11-Man National 2017 X.A.b; a round's next game on
+    the board). Recorded once, by the gateway (``gateway.which_game``), from ``evidence``: one of
+    ``BEGAN_BY`` (the device's own ``game`` counter; the board set to the game's start position; the
+    clock set to the game's starting times, or started; a message only this game can take, after
+    the game before ended; the arbiter's call, ``board_game_called``). A new round's game on a board
+    is a boundary too, recorded by ``round_started`` itself: a device that goes on with its ``seq``
+    into the new round begins it at its next ``seq``. A message's game is then a lookup of its
+    ``seq`` among its device's boundaries (``BoardState.game_of``), for resends and holes alike."""
+
+    KEEP: ClassVar[tuple[str, ...]] = ('device', 'seq', 'evidence')
+
+    board: str
+    device: Device
+    seq: int
+    game: str
+    follows: str | None = None
+    evidence: str = "counter"
+
+
+BEGAN_BY = ("counter", "start_position", "starting_times", "clock_start", "next_only", "arbiter")
+"""What a ``device_game_began`` can be recorded from (docs/protocol.md "Two games on one board")."""
+
+
+@entry("message_awaiting_game")
+class MessageAwaitingGame(FromDevice, kw_only=True):
+    """A device message applied in its device's order whose game cannot be decided yet: kept in the
+    log (its ``seq`` used up) until it can, then applied to its game in ``seq`` order. ``reason``:
+    ``"arbiter"`` (a game of the board awaits the arbiter's decision: a claim, a penalty that loses
+    the game), ``"next_game"`` (the next game's start was shown while the game before has no final
+    result), ``"either"`` (the message fits the game that ended and the next one alike); ``kind``,
+    ``body``: the checked message; ``game``: the device's game when it was held; ``read_at`` (ms):
+    when the gateway read it, where that is before this entry (held for a missing seq first);
+    ``late``: it filled a missing seq (``gateway.payload.Message``)."""
+
+    KEEP = ('device', 'reason')
+
+    kind: str
+    body: dict
+    reason: str = "either"
+    read_at: int | None = None
+    late: bool = False
+
+
 @entry("match_game_started")
 class MatchGameStarted(FromDevice, kw_only=True):
-    """The board's next game of a checkers match begins (11-Man National 2017 X.A.b)."""
+    """Written by gateways before ``device_game_began``: the board's next game of a checkers match
+    began with this device's message ``seq``; read as that device's boundary."""
 
     follows: str | None = None
     match: str | None = None

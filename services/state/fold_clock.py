@@ -7,15 +7,10 @@ A clock entry's instant is its ``made_at`` when it has one (the event was made b
 applied it: ``services.clock.instant``), else its ``at``: the shown clock's ``at`` (its figures were
 true then), the start, a player's arrival and the clock model all take it; ``earliest_at`` opens
 the model's window (``ClockWatch.on_clock``). What counts entries (a press in doubt, the grace
-periods) keeps ``at``, the order the gateway applied them in.
-
-A game keeps its clock entries since a setting while stopped until a press (``GameState.since_set``):
-an Armageddon game set up at its end takes them when the setting shows the Armageddon's starting
-times (``hand_over``: the arbiter set the clock for it before the draw reached the log)."""
+periods) keeps ``at``, the order the gateway applied them in. Which game a clock message is for is
+the gateway's (``gateway.which_game``): each entry names its game."""
 
 from __future__ import annotations
-
-import msgspec
 
 from services.events import (ClockAdjusted, GameStatus, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
                              ClockStarted, GamePaused, GameResumed, MatchClockChosen, MatchGameReady)
@@ -23,10 +18,10 @@ from services.events.device import ClockReading
 from services.events.vocabulary import Variant
 from services.state.clock_reading import frozen_clock
 from services.regulations.clock_watch import watch_for
-from services.regulations.controls import control_of
 from services.state.changes import Changes
+from services.state.fold_games import PENALTY, awaits
 from services.state.hall import HallState, folds
-from services.state.model import GameState, SinceSet
+from services.state.model import GameState
 from services.state.fold_penalties import penalty_applied, settle_doubt
 from services.state.plies import ply_of_press
 
@@ -41,14 +36,10 @@ def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
     event = _EVENT[type(ev)]
     running = ev.running
     made = ev.made_at if ev.made_at is not None else at
-    if not g.ended:
-        _since_set(g, ev, event, at)
     g.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": None if g.ended else running,
                "at": made}
     g.clock_earliest = ev.earliest_at
     g.clock_event = ev.TYPE
-    if ev.seq is not None and (g.clock_seq is None or ev.seq < g.clock_seq):
-        g.clock_seq = ev.seq
     fields = {"clock"}
     if g.status == GameStatus.WAITING and running is not None:
         g.status = GameStatus.PLAYING
@@ -75,53 +66,6 @@ def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
     ch.game(g.id, *fields)
 
 
-def _since_set(g: GameState, ev: ClockReading, event: str, at: int) -> None:
-    """Keep ``g.since_set`` (``SinceSet``) before ``ev`` is folded: a setting while stopped opens it,
-    with the reading it replaces; what the clock sent after the setting joins it, until a press (the
-    game goes on from the setting: an arbiter's correction, FIDE Laws 6.10.2); what the clock sent
-    before the setting (a lower ``seq``, applied late) is the reading before it."""
-    since = g.since_set
-    if event == "set" and ev.running is None:
-        g.since_set = SinceSet(g.clock, g.clock_event, g.clock_earliest, [(ev, at)])
-        return
-    if since is None:
-        return
-    first = since.entries[0][0].seq
-    if ev.seq is not None and first is not None and ev.seq < first:
-        since.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": ev.running,
-                       "at": ev.made_at if ev.made_at is not None else at}
-        since.event, since.earliest = ev.TYPE, ev.earliest_at
-    elif event in ("press", "period_added"):
-        g.since_set = None
-    else:
-        since.entries.append((ev, at))
-
-
-def hand_over(state: HallState, drawn: GameState, g: GameState, ch: Changes) -> None:
-    """Armageddon game ``g``, set up at the end of ``drawn``, takes the clock entries ``drawn``
-    folded since the clock was set while stopped to ``g``'s starting times (``drawn.since_set``):
-    the arbiter set the clock for the Armageddon (Norway Chess 2023: white 10 minutes, black 7) before
-    the draw reached the log, so they are ``g``'s, folded as its own; ``drawn``'s clock is again the
-    reading before the setting, stopped at the setting's instant (a clock is set while stopped).
-    Anything else: nothing. Times in ms."""
-    since = drawn.since_set
-    if since is None:
-        return
-    setting = since.entries[0][0]
-    control = control_of(g.setup, state.config)
-    if control is None or not control.timed:
-        return
-    if (setting.white_ms, setting.black_ms) != (control.starting_ms("white"), control.starting_ms("black")):
-        return
-    drawn.since_set = None
-    instant = setting.made_at if setting.made_at is not None else since.entries[0][1]
-    drawn.clock = frozen_clock(since.clock, instant) if since.clock is not None else None
-    drawn.clock_event, drawn.clock_earliest = since.event, since.earliest
-    ch.game(drawn.id, "clock")
-    for ev, at in since.entries:
-        _reading(state, msgspec.structs.replace(ev, game=g.id), at, ch)
-
-
 def _untimed(state: HallState, g: GameState) -> int:
     """Plies made before the clock started that no press belongs to: the balloted moves of a
     checkers game when the event plays them before starting the clock (X.A.d), else 0."""
@@ -142,6 +86,7 @@ def _adjusted(state: HallState, ev: ClockAdjusted, at: int, ch: Changes) -> None
         g.watch.adjust(ev.white_ms, ev.black_ms, at)
     if ev.penalty is not None:
         penalty_applied(g, ev.side, ev.add_ms)
+        awaits(g, PENALTY, False)  # the arbiter applied a penalty in time: the game goes on (7.5.5)
     ch.game(g.id, "clock")
 
 

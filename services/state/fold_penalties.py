@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from services.events import PenaltyInDoubt, PenaltyProposed, PenaltyWithdrawn
 from services.state.changes import Changes
+from services.state.fold_games import PENALTY, awaits
 from services.state.hall import HallState, folds
 from services.state.model import Proposal
 from services.state.plies import ply_of_press
@@ -48,6 +49,8 @@ def _penalty(state: HallState, ev: PenaltyProposed, at: int, ch: Changes) -> Non
     g.proposals.append(Proposal(side=ev.side, offence=ev.offence, how=ev.how, offence_no=ev.offence_no, to=ev.to,
                                 add_ms=ev.add_ms, game_lost=ev.game_lost, result=ev.result, presses=ev.presses,
                                 move=ev.move, law=ev.law))
+    if ev.game_lost and not g.ended:
+        awaits(g, PENALTY, True)  # 7.5.5: the arbiter declares the game lost; the board waits
     k = ev.presses
     if k is None:
         return
@@ -63,6 +66,7 @@ def _penalty(state: HallState, ev: PenaltyProposed, at: int, ch: Changes) -> Non
 @folds(PenaltyWithdrawn)
 def _withdrawn(state: HallState, ev: PenaltyWithdrawn, at: int, ch: Changes) -> None:
     g = state.games[ev.game]
+    awaits(g, PENALTY, False)
     proposal = proposal_of(g, ev.side, ev.offence, ev.presses)
     if proposal is None:
         return  # nothing of that side's left to withdraw (an entry stored twice): the count was taken back once

@@ -10,6 +10,7 @@ from services.events import (ArbiterDecision, ArmageddonDecided, DefaultForfeit,
                              FlagFell, GameEnded, GameResult, GameStatus)
 from services.state.clock_reading import frozen_clock
 from services.state.changes import Changes
+from services.state.fold_games import CLAIM, awaits
 from services.state.hall import HallState, folds
 
 
@@ -19,17 +20,15 @@ def _ended(state: HallState, ev: GameEnded, at: int, ch: Changes) -> None:
     g.status, g.result, g.termination, g.forfeit = GameStatus.ENDED, ev.result, ev.termination, ev.forfeit
     g.ended_by, g.ended_at = ev.by, at
     g.claimable = []
+    g.awaiting.clear()  # the game is over: nothing more to decide for it
     fields = {"status", "result", "termination", "claimable"}
     if g.clock is not None:
         g.clock = frozen_clock(g.clock, at)
         fields.add("clock")
     g.timer = None
     board = state.boards.get(g.board)
-    if board is not None:
-        if ev.game in board.queue:  # ended before it began (X.A.b: a flag in game 1 forfeits game 2)
-            board.queue.remove(ev.game)
-        if board.game == g.id:
-            board.held, board.pending = False, None
+    if board is not None and board.game == g.id:
+        board.held, board.pending = False, None
     if state.tournament.set_result(g.id, ev.result, ev.forfeit):
         ch.standings = True
     ch.game(g.id, *fields)
@@ -43,6 +42,7 @@ def _flag(state: HallState, ev: FlagFell, at: int, ch: Changes) -> None:
 @folds(ArbiterDecision)
 def _decision(state: HallState, ev: ArbiterDecision, at: int, ch: Changes) -> None:
     g = state.games[ev.game or ""]
+    g.awaiting.clear()  # the arbiter ruled on the game
     if ev.result == GameResult.UNFINISHED and g.ended:
         # FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the same moves, the game on again.
         # A default overruled excuses the players at the board by now (checked in, moved, pressed)
@@ -79,6 +79,9 @@ def _default(state: HallState, ev: DefaultForfeit, at: int, ch: Changes) -> None
 
 @folds(DrawClaimDecided)
 def _claim_decided(state: HallState, ev: DrawClaimDecided, at: int, ch: Changes) -> None:
+    g = state.games.get(ev.game or "")
+    if g is not None and not ev.accepted:
+        awaits(g, CLAIM, False)  # the game goes on; an upheld claim's wait ends with the game (game_ended)
     if ev.accepted and state.tournament.set_result(ev.game or "", "1/2-1/2", False):
         ch.standings = True
 

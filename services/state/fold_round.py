@@ -1,20 +1,19 @@
-"""Folding the organiser's entries: the tournament registered, rounds set up, games added to a
-round (an Armageddon game, with the clock already set for it before the draw was known:
-``fold_clock.hand_over``; a checkers match's next game begun), withdrawals and lots."""
+"""Folding the organiser's entries: the tournament registered, rounds set up (each hall board with
+the games it plays, in order: ``BoardState.games``), games added to a round (an Armageddon game,
+after the drawn game on its board), withdrawals and lots. Which game a board's devices play is
+``fold_games``'."""
 
 from __future__ import annotations
 
 import msgspec
 
-from services.events import (ArmageddonScheduled, LotsDrawn, MatchGameStarted, PlayerWithdrew, RoundStarted,
-                             TournamentRegistered)
+from services.events import ArmageddonScheduled, LotsDrawn, PlayerWithdrew, RoundStarted, TournamentRegistered
 from services.events.tournament import Setup
 from services.hall.round_from_file import DETAILS, player_details
 from services.hall.tournament_log import tournament_from_data
 from services.state.start import side_to_move, start_fen
 from services.regulations.clock_watch import watch_for
 from services.state.changes import Changes
-from services.state.fold_clock import hand_over
 from services.state.hall import HallState, folds
 from services.state.model import BoardState, GameState, RoundState
 
@@ -80,16 +79,18 @@ def _round_started(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> 
                    ev.end_ms, byes=list(ev.byes))
     state.rounds[number] = r
     state.current = number
-    state.boards = {}
+    before, state.boards = state.boards, {}
     for setup in ev.games:
         g = new_game(state, setup, number)
         state.games[g.id] = g
         r.games.append(g.id)
         board = state.boards.get(g.board)
         if board is None:
-            state.boards[g.board] = BoardState(g.board, g.id)
+            board = state.boards[g.board] = BoardState(g.board, g.id, games=[g.id])
+            if g.board in before:
+                _carry(before[g.board], board)
         else:  # the board's first game is set: this one follows it (a checkers match)
-            board.queue.append(g.id)
+            board.games.append(g.id)
     try:
         rnd = int(number)
     except ValueError:
@@ -102,6 +103,14 @@ def _round_started(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> 
             ch.drafts.add(rnd)
     ch.rounds.add(number)
     ch.standings = True
+
+
+def _carry(old: BoardState, board: BoardState) -> None:
+    """A new round on a hall board whose devices sent messages in the round before: a device may
+    count its messages from 1 again, or go on from its last ``seq`` (``BoardState.carried``: the
+    hall then takes that ``seq`` + 1 as its next, ``gateway.hall.Hall``); either way its messages
+    from the round's start are the new round's game's (docs/protocol.md "Fields")."""
+    board.carried = {name: dev.last for name, dev in old.devices.items() if dev.last}
 
 
 @folds(ArmageddonScheduled)
@@ -122,26 +131,13 @@ def _armageddon(state: HallState, ev: ArmageddonScheduled, at: int, ch: Changes)
         r.games.insert(after, g.id)
     if parent is not None:
         parent.follow_up = True
-        hand_over(state, parent, g, ch)  # the clock already set for it, before the draw was known
-    if round_no == state.current:  # the devices carry on with their own seq on the new game
-        board = state.boards.setdefault(g.board, BoardState(g.board, g.id))
-        board.game, board.held, board.pending, board.physical = g.id, False, None, None
+    board = state.boards.get(g.board) if round_no == state.current else None
+    if board is not None and g.id not in board.games:  # played after the drawn game, its devices
+        at = board.games.index(parent.id) + 1 if parent and parent.id in board.games else len(board.games)
+        board.games.insert(at, g.id)  # going on with their seq: gateway.which_game
     state.tournament.armageddon(g.id, ev.follows or "")
     ch.rounds.add(round_no)
     ch.standings = True
-
-
-@folds(MatchGameStarted)
-def _match_game_started(state: HallState, ev: MatchGameStarted, at: int, ch: Changes) -> None:
-    if ev.game is None:  # the gateway always names it; a record without one is counted in state.errors
-        raise ValueError("match_game_started names no game")
-    board = state.boards[ev.board]
-    if ev.game in board.queue:
-        board.queue.remove(ev.game)
-    board.game = ev.game
-    board.held, board.pending, board.physical = False, None, None
-    if ev.seq is not None:
-        board.device(ev.device).mark(ev.seq)
 
 
 @folds(PlayerWithdrew)

@@ -17,7 +17,8 @@ Rules of the fold:
   arbiter's result at the same moment): a move is appended to an ended game's record all the same,
   and a result does not depend on the moves.
 
-The handlers are in ``fold_round`` (tournament, rounds, games added), ``fold_board`` (device
+The handlers are in ``fold_round`` (tournament, rounds, games added), ``fold_games`` (which game a
+board's devices play: boundaries, messages awaiting their game), ``fold_board`` (device
 messages: seqs, holds, placements), ``fold_moves`` (moves, claims), ``fold_clock`` (clock readings and
 the per-ply clocks), ``fold_penalties`` (offences counted, presses that completed no move),
 ``fold_results`` (ends, reopenings, standings), ``fold_notes`` (what the regulations noted:
@@ -32,7 +33,7 @@ from collections.abc import Callable
 
 from services.eventlog.base import Entry
 from services.events import BadEvent, Device, Event, decode
-from services.events.device import FromDevice, MessageHeld, MessageRejected, MoveRejected
+from services.events.device import FromDevice, MessageAwaitingGame, MessageHeld, MessageRejected, MoveRejected
 from services.regulations.model import Tournament
 from services.state.changes import Changes
 from services.state.model import BoardState, GameState, RoundState
@@ -126,8 +127,8 @@ class HallState:
                     if not isinstance(event, MoveRejected):
                         dev.used(used[2])  # DeviceSeq.refused: the move meant came under that seq
                     dev.mark(used[2])
-                if used[1] == "board":
-                    _board_seq(self.game_of(event), used[2])
+                    if board.awaiting and not isinstance(event, MessageAwaitingGame):
+                        drop_awaiting(board, used[1], used[2])  # applied to its game at last
             if handler is not None:
                 handler(self, event, at, changes)
         except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
@@ -169,15 +170,16 @@ def used_seq(event: Event) -> tuple[str, Device, int] | None:
     return None
 
 
-def _board_seq(g: GameState | None, seq: int) -> None:
-    """Keep ``g.board_seq`` the lowest board ``seq`` among ``g``'s entries (``gateway.board_game``)."""
-    if g is not None and (g.board_seq is None or seq < g.board_seq):
-        g.board_seq = seq
+def drop_awaiting(board, device, seq: int) -> None:
+    """``services.state.fold_games.drop_awaiting`` (imported late: the fold modules import this one)."""
+    from services.state.fold_games import drop_awaiting as drop
+
+    drop(board, device, seq)
 
 
 def load_handlers() -> None:
     """Import the fold modules (each registers its handlers)."""
-    from services.state import (fold_board, fold_clock, fold_correction, fold_draft, fold_moves,  # noqa: F401
+    from services.state import (fold_board, fold_clock, fold_correction, fold_draft, fold_games, fold_moves,  # noqa: F401
                                 fold_notes, fold_pairing, fold_penalties, fold_results, fold_round)
 
 

@@ -112,9 +112,16 @@ class Pending:
 
 @dataclass
 class BoardState:
-    """One hall board. ``game``: the id of the game its devices play now; ``queue``: the ids of the
-    games to follow on it this round (a checkers match's second game); ``devices``: per device
-    (``"board"``, ``"clock"``) its :class:`DeviceSeq`; ``held``: F05; ``rotated``/``oriented``:
+    """One hall board. ``games``: the ids of the games it plays this round, in order (its first
+    game; a checkers match's second game; an Armageddon game once scheduled); ``began``: per device
+    (``"board"``, ``"clock"``) its boundaries ``[[seq, game], ...]`` in ``seq`` order
+    (``device_game_began``: from ``seq`` on the device's messages are ``game``'s; before the first,
+    ``games[0]``'s); ``game``: the board device's game now (what ``held``, ``pending`` and
+    ``physical`` are about); ``awaiting``: the messages held until their game can be decided
+    (``message_awaiting_game`` data with ``read_at``, ms), in arrival order; ``called``: the game the
+    arbiter called (``board_game_called``) until the gateway has answered it; ``carried``: per device,
+    its last ``seq`` in the round before (a device may go on from it into this round); ``devices``: per device
+    its :class:`DeviceSeq`; ``held``: F05; ``rotated``/``oriented``:
     F06; ``held_by``, ``held_move``: the side whose illegal move put the hold on (None: unknown) and
     that move as sent, ``held_press``: the number of that side's press that completed it (FIDE Laws
     7.5.1), all read only while ``held``; ``physical``: the placement after the end (F07); ``pending``: :class:`Pending`;
@@ -126,7 +133,11 @@ class BoardState:
 
     board: str
     game: str
-    queue: list[str] = field(default_factory=list)
+    games: list[str] = field(default_factory=list)
+    began: dict[Device, list[list]] = field(default_factory=dict)
+    awaiting: list[dict] = field(default_factory=list)
+    called: str | None = None
+    carried: dict[Device, int] = field(default_factory=dict)
     devices: dict[Device, DeviceSeq] = field(default_factory=dict)
     held: bool = False
     held_by: str | None = None
@@ -148,21 +159,28 @@ class BoardState:
             d = self.devices[name] = DeviceSeq()
         return d
 
+    def current(self, device: Device) -> str:
+        """The game ``device`` plays now: its latest boundary's, else the board's first game."""
+        began = self.began.get(device)
+        return began[-1][1] if began else self.games[0] if self.games else self.game
 
-@dataclass
-class SinceSet:
-    """A game's clock since its latest ``clock_set`` while stopped, while no press followed
-    (``GameState.since_set``): ``clock``, ``event``, ``earliest``: the game's ``clock``,
-    ``clock_event`` and ``clock_earliest`` before that setting (or as a message the clock sent before
-    it, applied late, left them); ``entries``: ``[(reading, at)]``, the setting's clock entry
-    (``ClockSet``) and those the clock sent after it, each with the ``at`` (ms) it was folded at.
-    An Armageddon game set up at the game's end takes them when the setting shows its starting
-    times (``services.state.fold_clock.hand_over``)."""
+    def game_of(self, device: Device, seq: int) -> str:
+        """The game of ``device``'s message ``seq``: the game of the last boundary at or below
+        ``seq``, else the board's first game (resends from a hole and late messages alike)."""
+        game = self.games[0] if self.games else self.game
+        for at, gid in self.began.get(device) or ():
+            if at > seq:
+                break
+            game = gid
+        return game
 
-    clock: dict | None
-    event: str | None
-    earliest: int | None
-    entries: list[tuple[ClockReading, int]] = field(default_factory=list)
+    def next_game(self, game: str) -> str | None:
+        """The game after ``game`` on this board this round, or None."""
+        try:
+            i = self.games.index(game)
+        except ValueError:
+            return None
+        return self.games[i + 1] if i + 1 < len(self.games) else None
 
 
 @dataclass
@@ -209,13 +227,8 @@ class GameState:
     correction), ``clock`` (the clock device's latest reading ``{white_ms, black_ms, running, at}``;
     ``at`` when it was made, ``services.clock.instant``), ``clock_earliest`` (the earliest instant
     that reading can have been made when it is known only within a window, its ``earliest_at``;
-    else None), ``clock_seq`` (the lowest clock ``seq`` among the game's clock entries: what the
-    clock sent before it, applied late from a hole a ``seq_gap`` skipped, was sent before the
-    game's clock began: ``gateway.clock_game``), ``board_seq`` (the same for the board device: the
-    lowest board ``seq`` among the game's entries made from an applied board message; what the board
-    sent before it, resent from a skipped hole, was sent before the game's first board message:
-    ``gateway.board_game``),
-    ``status`` ("waiting"/"playing"/"ended"), ``clock_event`` (the type of the latest clock entry), ``result``, ``termination``, ``claimable``,
+    else None), ``status`` ("waiting"/"playing"/"ended"), ``clock_event`` (the type of the latest
+    clock entry), ``result``, ``termination``, ``claimable``,
     ``last_move``, ``match_clock``, ``time_control``.
 
     Clock presses are matched to plies by counting (issue "Nothing lost"): ``presses[side]`` holds
@@ -241,7 +254,9 @@ class GameState:
     ``fold_penalties``), ``unfounded`` (the same tuple once the record also fits the replacement's:
     the penalty proposed at that press is owed a ``penalty_in_doubt`` for the arbiter),
     ``proposals`` (every ``penalty_proposed`` as a :class:`Proposal`, in order),
-    ``since_set`` (:class:`SinceSet`: the clock since it was set while stopped, until a press)."""
+    ``awaiting`` (the arbiter's decisions the game waits for that may end it: "claim" while a
+    ``draw_claim_reported`` is undecided, FIDE Laws 9.2/9.3; "penalty" while a ``penalty_proposed``
+    that loses the game is, 7.5.5: the board holds its devices' later messages meanwhile)."""
 
     id: str
     board: str
@@ -263,8 +278,6 @@ class GameState:
     clock: dict | None = None
     clock_earliest: int | None = None
     clock_event: str | None = None
-    clock_seq: int | None = None
-    board_seq: int | None = None
     status: GameStatus = GameStatus.WAITING
     result: GameResult = GameResult.UNFINISHED
     termination: Termination | None = None
@@ -298,7 +311,7 @@ class GameState:
     doubtful_press: tuple[str, int, str | None] | None = None
     unfounded: tuple[str, int, str | None] | None = None
     proposals: list[Proposal] = field(default_factory=list)
-    since_set: SinceSet | None = None
+    awaiting: set[str] = field(default_factory=set)
 
     @property
     def ply(self) -> int:
@@ -323,13 +336,6 @@ class GameState:
     def player(self, side: str) -> str:
         """The name of the player of ``side``."""
         return self.white if side == "white" else self.black
-
-    @property
-    def follows(self) -> str | None:
-        """The id of the game played before this one on its board, from whose end it goes on: an
-        Armageddon game's drawn game (its SETUP's ``follows``, Norway Chess 2023), a checkers match's
-        second game's first (``match.follows``, 11-Man National 2017 X.A.b); else None."""
-        return self.setup.get("follows") or (self.setup.get("match") or {}).get("follows")
 
 
 @dataclass

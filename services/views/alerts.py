@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecision, ArmageddonDecided,
-                             ArmageddonScheduled, BothFlagsFell, ClockAdjusted, ClockDisagreement, DeviceOffline,
+                             ArmageddonScheduled, BoardGameCalled, BothFlagsFell, ClockAdjusted, ClockDisagreement,
+                             DeviceGameBegan, DeviceOffline,
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
                              Event, FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
                              MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MovePlayed, MoveRejected,
@@ -87,7 +88,7 @@ GROUPED = {MessageRejected.TYPE, ClockDisagreement.TYPE}
 # Arbiters' entries kept in the list of recorded actions (docs/arbiter.md), the checkers referee's too.
 RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, GameResumed.TYPE,
                     NoteAdded.TYPE, AlertResolved.TYPE, ScoreSheetEntered.TYPE, AdjudicationRecorded.TYPE,
-                    MoveTimerStarted.TYPE, MatchClockChosen.TYPE,
+                    MoveTimerStarted.TYPE, MatchClockChosen.TYPE, BoardGameCalled.TYPE,
                     # the Round tools' actions for the next pairing (docs/arbiter.md "Round tools")
                     PlayerWithdrew.TYPE, ByeRequested.TYPE, ByeRequestCancelled.TYPE, PlayerEntered.TYPE,
                     PairingForbidden.TYPE, AccelerationSet.TYPE,

@@ -7,11 +7,14 @@ state, pure).
      "termination", "ply", "turn", "last_san", "clock": {"white_ms", "black_ms", "running", "at"} | None,
      "clock_state": "running" | "paused" | "stopped" | None (no reading yet), "device": "online" |
      "offline" | None (no status yet), "battery": TEXT | None, "held": bool (an illegal move waits for
-     the arbiter, F05), "rotated": bool (F06), "absent": [SIDE...] (not at the board yet: no check-in,
-     move or press; FIDE Laws 6.7.1), "alerts": N (open alerts naming the board), "problems": [WORD...]}
+     the arbiter, F05), "holding": N (messages the board holds until their game is decided:
+     docs/protocol.md "Two games on one board"), "holding_for": "arbiter"/"next_game"/"either"/None,
+     "next_game": GAME id|None (the board's game after the one shown), "rotated": bool (F06), "absent":
+     [SIDE...] (not at the board yet: no check-in, move or press; FIDE Laws 6.7.1), "alerts": N (open
+     alerts naming the board), "problems": [WORD...]}
 
 ``problems`` names what needs an arbiter's eye: ``offline``, ``alerts``, ``absent`` (only once the
-round has started), ``held``; the grid's filter shows the boards that have any. Clock values in ms;
+round has started), ``held``, ``holding``; the grid's filter shows the boards that have any. Clock values in ms;
 ``clock.at`` is the time of the reading (a running clock shows ``running``'s time minus the time
 since ``at``).
 """
@@ -55,11 +58,13 @@ def board_row(state, board: str, game_id: str, counts: dict[str, int], now_ms: i
            "status": g.status, "result": g.result, "termination": g.termination, "ply": g.ply, "turn": g.turn,
            "last_san": g.san[-1] if g.san else None, "clock": dict(g.clock) if g.clock else None,
            "clock_state": _clock_state(g), "device": device, "battery": b.battery if b else None,
-           "held": bool(b and b.held), "rotated": bool(b and b.rotated), "absent": absent,
+           "held": bool(b and b.held), "holding": len(b.awaiting) if b else 0,
+           "holding_for": b.awaiting[0]["reason"] if b and b.awaiting else None,
+           "next_game": b.next_game(g.id) if b else None, "rotated": bool(b and b.rotated), "absent": absent,
            "alerts": counts.get(board, 0)}
     row["problems"] = [word for word, on in (("offline", device == "offline"), ("alerts", row["alerts"] > 0),
                                              ("absent", bool(absent) and (started or g.ply > 0)),
-                                             ("held", row["held"])) if on]
+                                             ("held", row["held"]), ("holding", row["holding"] > 0)) if on]
     return row
 
 

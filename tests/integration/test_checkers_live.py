@@ -184,7 +184,7 @@ async def test_venue_simulate_plays_a_pdn_file(tmp_path):
     moves = [body["move"] for kind, body in seen if kind == "move"]
     assert moves == replay(read_pdn(SOURCE)[0]).moves and "3x10x19" in moves
     clock = [body for kind, body in seen if kind == "clock"]
-    assert clock[0] == {"seq": 1, "event": "start", "white_ms": 5_400_000, "black_ms": 5_400_000,
-                        "running": "black"}
+    assert clock[0] == {"seq": 1, "game": 1, "event": "start", "white_ms": 5_400_000, "black_ms": 5_400_000,
+                        "running": "black"}  # game: the game's number on the board (docs/protocol.md)
     (result,) = [body for kind, body in seen if kind == "result"]
     assert (result["result"], result["reason"]) == ("0-1", "recorded")

@@ -108,8 +108,10 @@ async def test_two_matches_with_a_gateway_restart_in_the_middle(kind, tmp_path, 
     assert one["ballot"] == two["ballot"] and one["ballot"]["ballot"] == 15
     assert one["moves"][:3] == two["moves"][:3] == ["9-13", "23-18", "11-15"]
     assert (one["result"], two["result"]) == (GAME_25.venue_result, GAME_26.venue_result) == ("1-0", "1/2-1/2")
-    (begun,) = data(entries, "match_game_started", board="1")
-    assert (begun["game"], begun["follows"]) == ("1-1.2", "1-1.1")
+    began = data(entries, "device_game_began", board="1")  # each device moved on by its game counter
+    assert sorted((b["device"], b["game"], b["follows"], b["evidence"]) for b in began) == [
+        ("board", "1-1.2", "1-1.1", "counter"), ("clock", "1-1.2", "1-1.1", "counter")]
+    assert not data(entries, "message_awaiting_game")
 
     # the clock: paused between the games, each player's time carried into game 2 (X.A.b)
     clock_1 = [e for e in entries if e.type.startswith("clock_") and e.data["game"] == "1-1.1"]
@@ -139,5 +141,5 @@ async def test_two_matches_with_a_gateway_restart_in_the_middle(kind, tmp_path, 
     (forfeit,) = data(entries, "match_forfeit", board="2")
     assert forfeit["games"] == ["1-2.1", "1-2.2"] and forfeit["player"] == lafferty
     assert games["1-2.2"]["white"] == lafferty and games["1-2.2"]["status"] == "ended"
-    assert not data(entries, "match_game_started", board="2") and not data(entries, "move_played", game="1-2.2")
+    assert not data(entries, "device_game_began", board="2") and not data(entries, "move_played", game="1-2.2")
     assert games["1-2.1"]["moves"] == replay(petal[0]).moves

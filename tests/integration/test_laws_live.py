@@ -31,6 +31,7 @@ from dashboard.arbiter.actions import ActionError, build
 from gateway import Gateway
 from gateway.compose import COMPOSED
 from gateway.decide import CLAIM_PASSED, GAME_OVER
+from gateway.which_game import ARBITER, HELD
 from services.eventlog import open_log
 from services.hall.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
@@ -229,8 +230,11 @@ def _rook_first(fen: str) -> str:
 async def test_claims_in_words_and_the_incorrect_claims_penalty(hall):
     """US 2023 (no draw by agreement: draws only by a claim to the arbiter): a board reports
     1/2-1/2 with the reason "Fifty move rule", then "3-fold" (issue 12's wordings): each is a claim
-    passed to the arbiter (``draw_claim_reported``, the game goes on). The arbiter finds the
-    threefold claim incorrect: two minutes for the opponent are proposed (FIDE Laws 9.5.3)."""
+    passed to the arbiter (``draw_claim_reported``). While the first waits for the arbiter the board
+    waits too (docs/protocol.md "Two games on one board": the second report is held,
+    ``message_awaiting_game``); the arbiter finds the fifty-move claim incorrect: two minutes for
+    the opponent are proposed (FIDE Laws 9.5.3), the game goes on, and the held report is the second
+    claim."""
     t = load_tournament((EVENTS / "us-championship-2023.toml").read_text(), "us-championship-2023.toml")
     now = int(time.time() * 1000)  # the round starts now: no one is late (FIDE Laws 6.7.1)
     t = dataclasses.replace(t, slug=hall.slug, rounds=(dataclasses.replace(t.rounds[0], start_ms=now), *t.rounds[1:]))
@@ -242,12 +246,13 @@ async def test_claims_in_words_and_the_incorrect_claims_penalty(hall):
         await hall.send("1", "move", move="e2e4")
         await hall.send("1", "result", result="1/2-1/2", reason="Fifty move rule")
         await hall.send("1", "result", result="1/2-1/2", reason="3-fold")
-        entries = await hall.entries(lambda es: len(of(es, "draw_claim_reported")) == 2)
-        answers = await hall.answered("1", 3)
-        await hall.arbiter("reject_claim", {"game": "1-1", "kind": "threefold"})
-        entries = await hall.entries(lambda es: of(es, "penalty_proposed"))
+        await hall.entries(lambda es: of(es, "message_awaiting_game"))
+        await hall.arbiter("reject_claim", {"game": "1-1", "kind": "fifty_moves"})
+        entries = await hall.entries(lambda es: len(of(es, "draw_claim_reported")) == 2 and of(es, "penalty_proposed"))
+        answers = await hall.answered("1", 4)
     assert [c["kind"] for c in of(entries, "draw_claim_reported")] == ["fifty_moves", "threefold"]
-    assert [(a["accepted"], a["reason"]) for a in answers[1:]] == [(True, CLAIM_PASSED)] * 2
+    assert [(a["ref"], a["accepted"], a["reason"]) for a in answers[1:]] == [
+        (2, True, CLAIM_PASSED), (3, True, HELD[ARBITER]), (3, True, CLAIM_PASSED)]
     assert not of(entries, "game_ended")
     [penalty] = of(entries, "penalty_proposed")
     assert (penalty["side"], penalty["to"], penalty["add_ms"], penalty["law"]) == ("black", "white", 120_000,

@@ -70,10 +70,10 @@ async def test_what_the_devices_publish(broker):
     assert [c["seq"] for c in clock] == [1, 2, 3, 4, 5, 6]
     # the press figures are exactly the [%clk] values, in ms
     assert (clock[-2]["white_ms"], clock[-2]["black_ms"]) == (7_191_000, 7_186_000)
-    assert clock[1] == {"seq": 2, "event": "press", "white_ms": 7_196_000, "black_ms": 7_200_000,
-                        "running": "black"}
+    assert clock[1] == {"seq": 2, "game": 1, "event": "press", "white_ms": 7_196_000, "black_ms": 7_200_000,
+                        "running": "black"}  # game: the game's number on the board (docs/protocol.md)
     (result,) = [json.loads(p) for kind, p, _ in seen if kind == "result"]
-    assert result == {"seq": 5, "result": "1/2-1/2", "reason": "agreement", "device": "board"}
+    assert result == {"seq": 5, "game": 1, "result": "1/2-1/2", "reason": "agreement", "device": "board"}
     statuses = [p for kind, p, _ in seen if kind == "status"]
     assert statuses[0] == "online" and statuses[-1] == "offline"
 

@@ -25,6 +25,7 @@ import pytest
 from test_gateway_armageddon_clock import (DRAWN, MOVE_BEFORE_PRESS_MS, PAUSE_AFTER_MS, RESULT_AFTER_MS, START_MS,
                                            Board, drawn_game, plies)
 
+from gateway.which_game import EITHER, HELD
 from services.regulations.clock_watch import GRACE_MS
 
 __all__ = ["drawn_game"]  # the fixture, for pytest
@@ -195,7 +196,10 @@ def test_the_drawn_games_last_move_late_after_the_clocks_result_is_not_the_armag
     # the clock's result ended the game: "game over" for the drawn game, as on a board with no game
     # after it, not 1.e4 in the Armageddon (the same squares) nor an illegal move holding its board;
     # also when the move was so late that the press was taken as made without a move first
-    # (FIDE Laws 7.5.3, proposed after the clock model's grace period: ClockWatch.GRACE_MS)
+    # (FIDE Laws 7.5.3, proposed after the clock model's grace period: ClockWatch.GRACE_MS). Both
+    # games can take e2e4 (the drawn game owes it, the Armageddon's start takes it), so it waits in
+    # the log (message_awaiting_game, docs/protocol.md "Two games on one board") until the board's
+    # next move tells: the Armageddon's 1.d4 cannot follow 1.e4 (White twice), so e2e4 was 34.Re4
     b = Board(drawn_game)
     moves = classical(b, last_move=False)
     assert moves[-1]["uci"] == "e2e4" and moves[-1]["side"] == "white"
@@ -205,12 +209,17 @@ def test_the_drawn_games_last_move_late_after_the_clocks_result_is_not_the_armag
         assert (penalty["game"], penalty["side"]) == (DRAWN, "white")
     clock_result(b)
     b.d.move("1", moves[-1]["uci"], after_ms=1_000)
-    (late,) = b.d.of("move_rejected")
-    assert (late["game"], late["move"], late.get("held", False)) == (DRAWN, "e2e4", False)
-    assert b.d.feedback[-1][1]["reason"] == "game over" and b.state(b.arm).ply == 0
+    ref = b.d.feedback[-1][1]["ref"]
+    (waiting,) = b.d.of("message_awaiting_game")
+    assert (waiting["game"], waiting["body"]["move"], waiting["reason"]) == (DRAWN, "e2e4", "either")
+    assert b.d.feedback[-1][1]["reason"] == HELD[EITHER] and not b.d.of("move_rejected")
+    assert b.state(b.arm).ply == 0 and not b.d.hall.state.boards["1"].held
     b.set_and_start()
     arm_moves = b.armageddon()
     b.play(arm_moves)
+    (late,) = b.d.of("move_rejected")
+    assert (late["game"], late["move"], late.get("held", False), late["seq"]) == (DRAWN, "e2e4", False, ref)
+    assert [f["reason"] for _, f in b.d.feedback if f["ref"] == ref and f["device"] == "board"][-1] == "game over"
 
     assert b.state(b.arm).moves == [p["uci"] for p in arm_moves]
     assert not [e for e in b.d.of("move_played") if e.get("resumed")]

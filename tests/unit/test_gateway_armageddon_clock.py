@@ -349,14 +349,15 @@ def test_the_armageddons_setting_before_the_boards_result_is_the_armageddons(dra
     b.arm = arm["id"]
     assert figures_of(b.state(DRAWN)) == (paused["white"], paused["black"], None)
     g = b.state(b.arm)
-    assert (figures_of(g), g.clock_event, g.clock_seq) == ((*ARMAGEDDON_MS.values(), None), "clock_set", set_seq)
+    assert (figures_of(g), g.clock_event) == ((*ARMAGEDDON_MS.values(), None), "clock_set")
+    assert b.d.hall.state.boards["1"].began["clock"] == [[set_seq, b.arm]]  # the clock's boundary: the setting
     b.clock(then, ARMAGEDDON_MS, "white", after_ms=START_AFTER_MS)
     arm_moves = b.armageddon()
     b.play(arm_moves)
     b.d.tick(60_000)  # past every grace period
 
     assert figures_of(b.state(DRAWN)) == (paused["white"], paused["black"], None)
-    assert b.kinds(b.arm) == [{"start": "clock_started", "resume": "clock_resumed"}[then]] + [
+    assert b.kinds(b.arm) == ["clock_set", {"start": "clock_started", "resume": "clock_resumed"}[then]] + [
         "clock_pressed"] * len(arm_moves)
     assert figures_of(b.state(b.arm)) == (arm_moves[-1]["white_ms"], arm_moves[-1]["black_ms"], "white")
     assert b.state(b.arm).clocks == [p[f"{p['side']}_ms"] for p in arm_moves]
@@ -385,28 +386,65 @@ def test_the_armageddons_setting_and_start_before_the_boards_result_are_the_arma
 
 
 def test_an_arbiters_setting_the_game_plays_on_from_stays_the_games(drawn_game):
-    # a setting while stopped that the game goes on from (an arbiter's correction, FIDE Laws 6.10.2)
-    # is the game's own, whatever it shows: no Armageddon follows a game that is not drawn yet
+    # a setting while stopped that the game goes on from (an arbiter's correction, FIDE Laws 6.10.2:
+    # here two minutes given back to White) is the game's own: no Armageddon follows a game that is
+    # not drawn yet, and a setting that does not show the Armageddon's starting times is no sign of it
     b = Board(drawn_game)
     moves = plies(b.game, {"white": START_MS, "black": START_MS})
     b.clock("start", {"white": START_MS, "black": START_MS}, "white", after_ms=0)
     b.play(moves[:-1])
     before = moves[-2]
     b.clock("pause", {"white": before["white_ms"], "black": before["black_ms"]}, None, after_ms=1_000)
-    b.clock("set", ARMAGEDDON_MS, None, after_ms=60_000)
+    corrected = {"white": before["white_ms"] + 2 * MIN, "black": before["black_ms"]}
+    b.clock("set", corrected, None, after_ms=60_000)
     g = b.state(DRAWN)
-    assert (figures_of(g), g.clock_event) == ((*ARMAGEDDON_MS.values(), None), "clock_set")
-    b.clock("resume", ARMAGEDDON_MS, "white", after_ms=5_000)
+    assert (figures_of(g), g.clock_event) == ((*corrected.values(), None), "clock_set")
+    b.clock("resume", corrected, "white", after_ms=5_000)
     b.d.move("1", moves[-1]["uci"], after_ms=10_000)
-    b.clock("press", {"white": ARMAGEDDON_MS["white"] - 10_500, "black": ARMAGEDDON_MS["black"]}, "black",
-            after_ms=500)
+    b.clock("press", {"white": corrected["white"] - 10_500, "black": corrected["black"]}, "black", after_ms=500)
     b.d.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"}, after_ms=RESULT_AFTER_MS)
     (arm,) = b.d.of("armageddon_scheduled")
     b.arm = arm["id"]
 
-    assert b.state(DRAWN).clocks[-1] == ARMAGEDDON_MS["white"] - 10_500  # ply 67's press, after the setting
+    assert b.state(DRAWN).clocks[-1] == corrected["white"] - 10_500  # ply 67's press, after the setting
     assert b.state(b.arm).clock is None and b.kinds(b.arm) == []
+    assert not b.d.of("message_awaiting_game")
     b.rebuilt_same()
+
+
+def test_the_armageddons_first_press_before_the_draw_is_recorded_is_the_armageddons(drawn_game):
+    # the players agree the draw and nobody reports it at once (the arbiter will enter it); the
+    # clock is set for the Armageddon (10 and 7 minutes: its starting times, docs/protocol.md "Two
+    # games on one board") and started, and the Armageddon's first moves and presses are made: the
+    # setting shows the next game's start while the classical game has no result, so the board's
+    # later messages wait (message_awaiting_game) instead of going to the classical game; the
+    # arbiter's result (set_result, docs/arbiter.md) leaves the Armageddon open, and they are its own
+    from dashboard.arbiter.actions import build
+
+    b = Board(drawn_game)
+    paused = b.drawn_by_the_clock_alone()
+    drawn_clocks = list(b.state(DRAWN).clocks)
+    b.set_and_start()
+    arm_moves = b.armageddon()
+    b.play(arm_moves[:2])
+    waiting = b.d.of("message_awaiting_game")
+    assert {(w["device"], w["reason"], w["game"]) for w in waiting} == {("clock", "next_game", DRAWN),
+                                                                       ("board", "next_game", DRAWN)}
+    assert len(waiting) == 2 + 2 * 2 and b.state(DRAWN).ply == 67 and b.state(DRAWN).clocks == drawn_clocks
+    games = {DRAWN: {"id": DRAWN, "board": "1", "status": "playing", "result": "*", "ply": 67}}
+    for entry in build("set_result", {"game": DRAWN, "result": "1/2-1/2"}, "chief", games):
+        b.d.external(*entry)
+    (arm,) = b.d.of("armageddon_scheduled")
+    b.arm = arm["id"]
+    b.play(arm_moves[2:])
+
+    assert figures_of(b.state(DRAWN)) == (paused["white"], paused["black"], None)
+    assert b.state(DRAWN).clocks == drawn_clocks and b.state(DRAWN).result == "1/2-1/2"
+    assert b.state(b.arm).moves == [p["uci"] for p in arm_moves]
+    assert b.kinds(b.arm) == ["clock_set", "clock_started"] + ["clock_pressed"] * len(arm_moves)
+    assert b.state(b.arm).clocks == [p[f"{p['side']}_ms"] for p in arm_moves]
+    assert b.d.hall.state.boards["1"].awaiting == []
+    b.no_false_alarm()
 
 
 def test_the_players_pause_resent_after_the_armageddons_setting_before_the_result_is_the_drawn_games(drawn_game):
@@ -425,7 +463,8 @@ def test_the_players_pause_resent_after_the_armageddons_setting_before_the_resul
     b.arm = arm["id"]
     assert figures_of(b.state(DRAWN)) == (paused["white"], paused["black"], None)
     g = b.state(b.arm)
-    assert (figures_of(g), g.clock_event, g.clock_seq) == ((*ARMAGEDDON_MS.values(), None), "clock_set", pause + 1)
+    assert (figures_of(g), g.clock_event) == ((*ARMAGEDDON_MS.values(), None), "clock_set")
+    assert b.d.hall.state.boards["1"].began["clock"] == [[pause + 1, b.arm]]  # the clock's boundary: the setting
     b.set_and_start()
     b.play(b.armageddon())
     b.no_false_alarm()

@@ -93,14 +93,18 @@ def test_game_two_follows_game_one_on_the_same_board_with_the_carried_clock():
     assert gw.entries("clock_paused")[-1]["game"] == "1-1.1"
     assert gw.hall.state.boards["1"].game == "1-1.1"  # paused between the games
 
-    # the clock started for game 2 begins it; its moves are game 2's
+    # the clock started for game 2 begins it for the clock; the board's first move of game 2, one
+    # game 1 (over, owing no move) cannot take, begins it for the board; its moves are game 2's
     gw.clock("start", 47 * MIN - 1_000, 61 * MIN, "black")
-    (begun,) = gw.entries("match_game_started")
-    assert (begun["game"], begun["follows"], begun["match"]) == ("1-1.2", "1-1.1", "1-1")
+    (begun,) = gw.entries("device_game_began")
+    assert (begun["game"], begun["follows"], begun["device"], begun["evidence"]) == (
+        "1-1.2", "1-1.1", "clock", "starting_times")  # X.A.b: the times carried from game 1
     assert gw.entries("clock_started")[-1]["game"] == "1-1.2"
     moves_26 = replay(GAME_26).moves
     for move in moves_26:
         gw.send("move", {"move": move})
+    assert [(b["device"], b["game"], b["evidence"]) for b in gw.entries("device_game_began")] == [
+        ("clock", "1-1.2", "starting_times"), ("board", "1-1.2", "next_only")]
     played = [d for d in gw.entries("move_played") if d["game"] == "1-1.2"]
     assert [d["move"] for d in played] == moves_26
     # the same ballot in both games (issue 6): their first three moves
@@ -129,9 +133,9 @@ def test_a_flag_in_game_one_forfeits_game_two_which_is_never_begun():
     assert "as well as the next game if not started" in forfeit["rule"]
     # the devices carry on: nothing more is played on this board
     step = gw.send("move", {"move": "11-15"})
-    assert gw.entries("match_game_started") == []
+    assert gw.entries("device_game_began") == []
     assert step.feedback[-1][1]["reason"] == GAME_OVER
-    assert gw.hall.state.boards["1"].game == "1-1.1" and gw.hall.state.boards["1"].queue == []
+    assert gw.hall.state.boards["1"].game == "1-1.1" and gw.hall.state.boards["1"].began == {}
 
 
 def test_the_arbiters_are_told_of_the_match_forfeit():

@@ -3,12 +3,13 @@ first move (gateway.hall.Hall, time passed in).
 
 Game 1 can end without its last move on the board having reached the gateway: by the clock's result
 (docs/protocol.md: "result" with "device": "clock") or an arbiter's decision, the board's message
-held up on its way. The board's next ``move`` would begin game 2 (``match_game_started``), so that
-late move of game 1 would be taken as game 2's first, and the board's own ``result`` for game 1
-after game 2's clock start would end game 2. Before game 2's first move, what game 2 cannot read as
-its first move (a move the rules refuse in its start; a move game 1's clock shows made that game 1's
-final position takes) and the board's result are game 1's, answered as after its end
-(docs/protocol.md "Two games on one board").
+held up on its way. The board's next ``move`` could begin game 2 (``device_game_began``), so that
+late move of game 1 could be taken as game 2's first, and the board's own ``result`` for game 1
+after game 2's clock start could end game 2. Before game 2's first move, what game 2 cannot read as
+its first move (a move the rules refuse in its start) and the board's result are game 1's, answered
+as after its end; a move both games can take (the move game 1's clock shows made, legal in game 2's
+start too) waits until the board's next message tells which game it was (docs/protocol.md "Two
+games on one board").
 
 Sources: ../shared/regulations/checkers-11-man-national-2017.txt X.A.b ("The clocks shall be paused
 between games, but the clock times shall not be reset prior to the second game") and X.A.d ("As the
@@ -34,6 +35,7 @@ from tests.unit.test_gateway_match_clock_late import LateClock
 
 from devices.checkers_script import match_scripts
 from gateway.hall import GAME_OVER, Hall
+from gateway.which_game import EITHER, HELD
 from services.rules.base import MoveRefused
 from services.rules.checkers_ballots import load_deck
 from services.rules.checkers_game import CheckersGame
@@ -132,22 +134,46 @@ def test_the_matches_are_the_records():
 def late_move_then_game_two(gw: Match, clocks: dict, *, started: bool = False) -> None:
     """The board's late last move of game 1, answered as game 1's after its end ("game over",
     nothing played, no board held, game 2 not begun by it); then game 2 begun by the clock's start
-    (unless ``started``) and played: its record the PDN's, game 1's without its last move."""
+    (unless ``started``) and played: its record the PDN's, game 1's without its last move.
+
+    A move game 2's start refuses (game 25's 14-18) is game 1's at once. One game 2's start takes
+    too (game 7's 10-14, a move of Black's men in game 8's start, the move game 7's clock shows
+    made) fits both games: it waits in the log (``message_awaiting_game``, docs/protocol.md "Two
+    games on one board") until the board's next move tells: game 2's first (the ballot's 11-15)
+    cannot follow 10-14 as game 2's (Black would move twice), so 10-14 was game 1's."""
+    late = gw.one.plies[-1].uci
     step = gw.late_last_move()
-    (late,) = [d for d in gw.entries("move_rejected") if d["move"] == gw.one.plies[-1].uci]
-    assert (late["game"], late.get("held", False)) == (ONE, False)
-    assert step.feedback[-1][1]["reason"] == GAME_OVER
+    ref = step.feedback[-1][1]["ref"]
+    takes = _takes_in_start(late)
+    if takes:
+        (waiting,) = gw.entries("message_awaiting_game")
+        assert (waiting["game"], waiting["body"]["move"], waiting["reason"]) == (ONE, late, "either")
+        assert step.feedback[-1][1]["reason"] == HELD[EITHER] and not gw.entries("move_rejected")
+    else:
+        assert step.feedback[-1][1]["reason"] == GAME_OVER
     assert not gw.hall.state.boards["1"].held and gw.hall.state.games[TWO].ply == 0
     if not started:
-        assert gw.entries("match_game_started") == [] and gw.hall.state.boards["1"].game == ONE
+        assert [b["device"] for b in gw.entries("device_game_began")] == [] and gw.hall.state.boards["1"].game == ONE
         gw.pause_and_start(clocks)
-    (begun,) = gw.entries("match_game_started")
+    (begun,) = gw.entries("device_game_began")
     assert (begun["game"], begun["device"]) == (TWO, "clock")
     gw.game_two()
+    (rejected,) = [d for d in gw.entries("move_rejected") if d["move"] == late]
+    assert (rejected["game"], rejected.get("held", False), rejected["seq"]) == (ONE, False, ref)
+    assert [f["reason"] for f in gw.feedback if f["ref"] == ref and f.get("device") == "board"][-1] == GAME_OVER
     assert gw.moves(TWO) == replay(gw.records[1]).moves
     assert gw.moves(ONE) == replay(gw.records[0]).moves[:-1]
     assert not [d for d in gw.entries("move_rejected") if d["game"] == TWO]
     gw.rebuilt_same()
+
+
+def _takes_in_start(move: str) -> bool:
+    """Whether the rules core takes ``move`` in checkers' standard start (game 2's)."""
+    try:
+        CheckersGame().play(move)
+    except MoveRefused:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("first,second,number", MATCH_PAIRS)
@@ -165,7 +191,7 @@ def test_game_ones_last_move_late_after_the_clocks_result_does_not_begin_game_tw
 @pytest.mark.parametrize("first,second,number", MATCH_PAIRS)
 def test_game_ones_last_move_after_game_twos_clock_start_is_game_ones(first, second, number):
     # the board's message later still: after the clock's pause of game 1 and its start of game 2
-    # (which begins game 2, ``match_game_started``), before game 2's first move
+    # (which begins game 2 for the clock, ``device_game_began``), before game 2's first move
     gw = Match(first, second, number)
     clocks = gw.game_one()
     gw.clock_result()

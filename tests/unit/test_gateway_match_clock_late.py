@@ -2,8 +2,9 @@
 (gateway.hall.Hall, time passed in): the board and its clock number their messages apart
 (docs/protocol.md "Fields"), so the gateway orders each device's messages alone and a clock message
 late for the first game can meet the board already playing the second. It is attributed by the
-clock's own order: the clock moves on to game 2 by its ``start`` (docs/protocol.md "Two games on
-one board"); what it sends before is the game that ended, whenever it arrives.
+clock's own order: the clock moves on to game 2 by its ``start`` (its boundary, ``device_game_began``:
+docs/protocol.md "Two games on one board"); what it sends before is the game that ended, whenever
+it arrives.
 
 The order is the one a CI run of tests/integration/test_checkers_match_live.py recorded on the
 embedded broker after the gateway restart: the clock's pause at the end of game 1 (its seq 55) came
@@ -66,8 +67,8 @@ def test_the_pause_of_game_one_after_the_first_move_of_game_two_is_game_ones():
     gw.clock("start", TWO.white_ms, TWO.black_ms, TWO.first_side)  # held for the missing pause
     assert [t for t, _ in gw.clock_entries("1-1.2")] == []
     gw.send("move", {"move": TWO.plies[0].uci})  # the board begins game 2 (its balloted first move)
-    (begun,) = gw.entries("match_game_started")
-    assert (begun["game"], begun["follows"]) == ("1-1.2", "1-1.1")
+    (begun,) = gw.entries("device_game_began")
+    assert (begun["game"], begun["follows"], begun["device"]) == ("1-1.2", "1-1.1", "board")
     gw.send_seq("clock", pause, reading("pause", clocks, None))  # the pause at last, then the start
 
     kind, last = gw.clock_entries("1-1.1")[-1]

@@ -106,12 +106,12 @@ def test_a_game_start_as_a_board_reports_it():
     feed("rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR")  # the e-pawn in the hand
     feed(AFTER_E4)
     feed(clock=clk(7196, 7200, "black"), has_clock=True)
-    assert sent == [
-        ("status", "online"), ("position", {"placement": START}),
-        ("clock", {"event": "start", "white_ms": 7_200_000, "black_ms": 7_200_000, "running": "white"}),
-        ("position", {"placement": "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"}),
-        ("position", {"placement": AFTER_E4}),
-        ("clock", {"event": "press", "white_ms": 7_196_000, "black_ms": 7_200_000, "running": "black"}),
+    assert sent == [  # game: the game's number on the board (docs/protocol.md "Fields")
+        ("status", "online"), ("position", {"placement": START, "game": 1}),
+        ("clock", {"event": "start", "white_ms": 7_200_000, "black_ms": 7_200_000, "running": "white", "game": 1}),
+        ("position", {"placement": "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR", "game": 1}),
+        ("position", {"placement": AFTER_E4, "game": 1}),
+        ("clock", {"event": "press", "white_ms": 7_196_000, "black_ms": 7_200_000, "running": "black", "game": 1}),
     ]
     assert not any(k == "move" for k, _ in sent)  # the bridge never sends a move
 
@@ -125,11 +125,44 @@ def test_a_board_not_read_sends_only_offline():
     assert r.placement == START  # the stale placement is not taken
     r, out = translate.from_snapshot(r, EBoard("1001", "ACTIVE", "12%", AFTER_E4, False, None))
     assert [(k, p) for k, p, _ in out] == [("status", '{"status": "online", "battery": "12%"}'),
-                                          ("position", {"placement": AFTER_E4})]
+                                          ("position", {"placement": AFTER_E4, "game": 1})]
     # the battery is sent again when it changes, and only then
     assert translate.from_snapshot(r, EBoard("1001", "ACTIVE", "12%", AFTER_E4, False, None))[1] == []
     _, out = translate.from_snapshot(r, EBoard("1001", "ACTIVE", "11%", AFTER_E4, False, None))
     assert [(k, p) for k, p, _ in out] == [("status", '{"status": "online", "battery": "11%"}')]
+
+
+def test_a_board_set_to_the_start_again_after_a_game_counts_the_next_game():
+    # Abasov - Nepomniachtchi, Candidates 2024 r1 (../shared/data/chess/fide_candidates_2024_open.pgn)
+    # ended drawn at 5k2/5pp1/p6p/1p6/3rR3/1P3P2/1P3KPP/8; under Norway Chess 2023 an Armageddon game
+    # follows on the same board: the pieces set up again (a piece in the hand on the way), the clock
+    # paused, set to 10 and 7 minutes and started. The board's messages from the start position on
+    # say game 2; the clock's pause says game 1, its setting and what follows game 2 (a ``start``)
+    from devices.livechess.api import BoardEvent
+
+    final = "5k2/5pp1/p6p/1p6/3rR3/1P3P2/1P3KPP/8"
+    r = Reading(placement=final, clock={"white_ms": 3_099_000, "black_ms": 3_725_000, "running": "black"},
+                started=True, online=True, left_start=True)
+    sent = []
+
+    def feed(board=None, clock=None, has_clock=False):
+        nonlocal r
+        r, out = translate.from_event(r, BoardEvent("1001", False, board, clock, has_clock))
+        sent.extend((k, p) for k, p, _ in out)
+
+    feed(clock=clk(3099, 3705, None), has_clock=True)  # the players stop the clock
+    feed("5k2/5pp1/p6p/1p6/4R3/1P3P2/1P3KPP/8")  # the black rook lifted: the pieces put away
+    feed(START)
+    feed(clock=clk(600, 420, None), has_clock=True)  # set for the Armageddon
+    feed(clock=clk(600, 420, "white"), has_clock=True)
+    feed(AFTER_E4)
+    assert [(k, p.get("event"), p["game"]) for k, p in sent if k != "status"] == [
+        ("clock", "pause", 1), ("position", None, 1), ("position", None, 2), ("clock", "set", 2),
+        ("clock", "start", 2), ("position", None, 2)]
+    # a piece lifted and put back at the start is no new game (passing states: fewer than 4 squares)
+    feed("rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR")
+    feed(START)
+    assert r.game == 2
 
 
 def test_board_map():

@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-from services.events import (AlertResolved, ArbiterDecision, ClockAdjusted, DrawClaimDecided, FineRecorded,
-                             GameEnded, GamePaused, GameResumed, NoteAdded, PlayerArrived)
+from services.events import (AlertResolved, ArbiterDecision, BoardGameCalled, ClockAdjusted, DrawClaimDecided,
+                             FineRecorded, GameEnded, GamePaused, GameResumed, NoteAdded, PlayerArrived)
 from services.events import vocabulary
 from services.events.vocabulary import EndedBy, GameResult, GameStatus, Termination
 from services.hall.result_slip import termination_of
@@ -293,6 +293,19 @@ class AddNote(Action, tag="note", kw_only=True, frozen=True):
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
         g = ctx.games.get(self.game) if self.game else None
         return [(NoteAdded.TYPE, {**ctx.base(self, g), "text": self.text[:4000]})]
+
+
+@action
+class CallGame(Action, tag="call_game", kw_only=True, frozen=True):
+    """The game ``game``'s board plays now (docs/protocol.md "Two games on one board"): the board's
+    next game (its devices moved on: the players set it up and started it) or its current one (the
+    game goes on): ``board_game_called``; the messages the board holds, and what its devices send
+    next, are that game's."""
+
+    game: GameId
+
+    def entries(self, ctx: Context) -> list[tuple[str, dict]]:
+        return [(BoardGameCalled.TYPE, ctx.base(self, ctx.game(self.game)))]
 
 
 @action
