@@ -6,9 +6,11 @@ points scored against him. In a Swiss every round counts: an unplayed round (for
 counts against a dummy opponent (services/tournament/unplayed.py). In a round robin only rounds with a
 scheduled opponent count, forfeits included (their scheduled opponent is taken as met).
 
-Cut-n drops the n least significant values; a voluntary unplayed round is dropped first when it is the
-least significant or when dropping the least significant one would leave it in (C.07 14.6, as FIDE's
-TieBreakServer applies it). Median-n drops the n least and the n most significant values.
+Cut-n drops the n least significant values (lowest opponent's score, then lowest value); where the
+player has voluntary unplayed rounds, the one with the lowest dummy score is dropped instead, unless
+the least significant round adds more to the total than it (possible for SB only) (C.07 14.6, as FIDE's
+TieBreakServer v1.9.57 applies it; tools/compare_tiebreaks.py). Median-n drops the n least and the n
+most significant values.
 """
 
 from __future__ import annotations
@@ -53,7 +55,9 @@ def _cut(items: list[_Item], low: int, high: int, rounds: int) -> list[_Item]:
         if not items:
             break
         by_value = sorted(items, key=lambda i: (i.score, i.value))
-        vur_first = sorted(items, key=lambda i: (not i.vur, i.value, i.score))
+        # among the VURs the least significant is the one with the lowest (dummy) score, as for any
+        # round: TieBreakServer v1.9.57 (issue 30's comparison, tests/data/tiebreaks_unplayed)
+        vur_first = sorted(items, key=lambda i: (not i.vur, i.score, i.value))
         if not vur_first[0].vur or by_value[0].value > vur_first[0].value:
             items.remove(by_value[0])
         else:

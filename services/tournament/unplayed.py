@@ -3,15 +3,21 @@
 Pure. Two numbers are needed whenever a tie-break looks at opponents' scores (Buchholz,
 Sonneborn-Berger):
 
-* :func:`adjusted_scores`: a participant's score *as an opponent* (C.07 16.3). Rounds up to the last
-  round that was not a voluntary unplayed round (VUR, 16.2) count as scored; the VURs after it (a
-  withdrawal, byes at the end) are evaluated as draws in a Swiss (16.3.2), as nothing in a round robin.
+* :func:`adjusted_scores`: a participant's score *as an opponent* (C.07 16.3). Every round up to the
+  last round that was not a voluntary unplayed round (VUR, 16.2: a forfeit loss, a half- or zero-point
+  bye, an absence) counts with its points. After that round, a VUR *without a scheduled opponent* (a
+  bye, an absence, the rounds after a withdrawal) is evaluated as a draw in a Swiss (16.3.2) and as
+  nothing in a round robin; a forfeit loss keeps its 0 wherever it falls, because the participant was
+  paired in that round. So a player with a zero-point bye, then a forfeit loss, then a withdrawal
+  counts ½ + 0 + ½ per round withdrawn (issue 30's question, settled by FIDE's TieBreakServer
+  v1.9.57: tests/data/tiebreaks_unplayed/issue30-zpb-forfeit-withdrawal*, tools/compare_tiebreaks.py).
 * :func:`dummy_score`: the score of the dummy opponent of a participant's own unplayed round (16.4).
   Aug-2024: the participant's own score. March-2026: capped, for a forfeit by the scheduled opponent's
   adjusted score (16.4.1) and for any other unplayed round by ½ × the number of rounds (16.4.2).
 
 Editions: ``"2026"`` (C.07 as in force from 1 March 2026; FIDE's TieBreakServer v1.9.57 computes it)
-and ``"2024"`` (Aug-2024 text). See ../shared/cases/field-cases.md F13 for where they differ.
+and ``"2024"`` (Aug-2024 text; the TieBreakServer applies it to an event that started before
+1 March 2026). See ../shared/cases/field-cases.md F13 for where they differ.
 """
 
 from __future__ import annotations
@@ -34,7 +40,9 @@ def last_non_vur_round(player: Player) -> int:
 def adjusted_scores(field: Field, round_robin: bool, draw: float = 0.5) -> dict[int, float]:
     """Each participant's score for use in his opponents' tie-breaks (C.07 16.3), by start number.
 
-    ``draw`` is the value of a draw in tie-break points.
+    ``draw`` is the value of a draw in tie-break points. A round after the last non-VUR round counts
+    as ``draw`` (Swiss) or 0 (round robin) when it had no scheduled opponent; a forfeit loss counts
+    its points (see the module's docstring).
     """
     out: dict[int, float] = {}
     trailing = 0.0 if round_robin else draw
