@@ -3,7 +3,8 @@
 
 A change is ``{"section", "key", "was", "now"}``, setting by setting:
 
-- ``section``: ``"tournament"`` (name, slug, game, system, kind, rounds_total, site), ``"players"``,
+- ``section``: ``"tournament"`` (name, slug, game, system, kind, rounds_total, site,
+  federation, chief_arbiter, deputy_arbiters), ``"players"``,
   ``"schedule"``, ``"boards"``, ``"time_controls"`` or ``"regulations"``;
 - ``key``: where in the section: a player's start number and field (``"3.rating"``; ``"11"`` for a
   whole player added or removed), a round's number and ``start``/``end_ms`` (``"1.start"``), a
@@ -23,7 +24,8 @@ from datetime import datetime, timezone
 NOT_THE_FILE = ("changes", "by")
 """Fields of a ``tournament_registered`` entry that record the registration, not the file."""
 
-SECTIONS = {"tournament": ("name", "slug", "game", "system", "kind", "rounds_total", "site"),
+SECTIONS = {"tournament": ("name", "slug", "game", "system", "kind", "rounds_total", "site", "federation",
+                           "chief_arbiter", "deputy_arbiters"),
             "players": ("players",), "schedule": ("rounds",), "boards": ("boards",),
             "time_controls": ("time_controls",), "regulations": ("regulations",)}
 """Each section and the top-level fields of the registered data it covers, in the order shown."""

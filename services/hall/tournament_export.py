@@ -17,6 +17,7 @@ from services.hall.tournament_trf import trf_from_field
 from services.views.standings import TournamentView
 from services.hall.view_pgn import game_pgn, pgn_time_control  # noqa: F401 (pgn_time_control: kept here too)
 from services.tournament.results import second_games
+from services.tournament.scoring import NORWAY, NORWAY_ARMAGEDDON_LOSS, NORWAY_ARMAGEDDON_WIN, NORWAY_LOSS, NORWAY_WIN
 from services.tournament.trf import dump_trf
 
 
@@ -32,16 +33,45 @@ def tournament_pgn(view: TournamentView) -> str:
 
 
 def tournament_trf(view: TournamentView) -> str:
-    """The tournament so far as TRF16 text (the rounds started; games in progress are left blank). Raises
-    ValueError when recorded results contradict each other or a field does not fit TRF columns."""
+    """The tournament so far as TRF16 text (the rounds started; games in progress are left blank):
+    the results as they stand now (a result corrected after a later round was paired included), the
+    ranks in the final order, the tournament section from the file (``services.hall.tournament_trf``).
+    Raises ValueError when recorded results contradict each other or a field does not fit TRF columns."""
     fld, rows = view.rank()
     records = view.records()
     matches = any(g.second is not None for g, _ in records)
     t = view.tournament
     info = {s: p for s, p in view.players.items()}
+    rounds_total = max(t.rounds_total if t else 0, view.current_round)
+    scheduled = {s.number: s.start for s in t.rounds} if t else {}
+    # the day a round was played where it was, else its scheduled day
+    round_dates = [view.rounds.get(r, {}).get("date") or scheduled.get(r, "") for r in range(1, rounds_total + 1)]
+    control = _control_text(t.time_controls.get(t.kind)) if t else ""
     return dump_trf(trf_from_field(
-        fld, name=view.name or "Tournament", rounds_total=max(t.rounds_total if t else 0, view.current_round),
+        fld, name=view.name or "Tournament", rounds_total=rounds_total,
         site=t.site if t else (view.round_info(view.current_round).get("site") or ""),
         system=t.system if t else "", players_info=info, ranks={r.start_no: r.rank for r in rows},
         dates=[s.start for s in t.rounds] if t else (), initial_color=None,
-        seconds=second_games(g for g, _ in records) if matches else None))
+        seconds=second_games(g for g, _ in records) if matches else None,
+        federation=t.federation if t else "", chief_arbiter=t.chief_arbiter if t else "",
+        arbiters=t.deputy_arbiters if t else (), time_control=control,
+        round_dates=round_dates, forbidden=view.forbidden, standings=_standings_system(view)))
+
+
+def _control_text(spec) -> str:
+    """The 122 line's text for the event's main control: PGN TimeControl text where PGN can write
+    it, else the file's table in words ("white 120m, black 120m, increment 10s, ...")."""
+    text = pgn_time_control(spec)
+    if text not in (None, "?"):
+        return str(text)
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in spec.items()) if isinstance(spec, dict) else ""
+
+
+def _standings_system(view: TournamentView) -> str:
+    """The event's point system in words where its standings points are not the classical ones
+    (written in the TRF's VPS line), else ""."""
+    if view.scoring() is not NORWAY or view.tournament is None:
+        return ""
+    return (f"{view.tournament.regulations.scoring}: VPT holds the standings points, classical win {NORWAY_WIN}, "
+            f"draw and Armageddon won {NORWAY_ARMAGEDDON_WIN}, draw and Armageddon lost {NORWAY_ARMAGEDDON_LOSS}, "
+            f"loss {NORWAY_LOSS}; columns 81-84 hold the classical points (BBW ...), 86-89 the final rank")

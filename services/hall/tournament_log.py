@@ -33,6 +33,7 @@ def tournament_registered_data(t: Tournament) -> dict:
     Shape (all plain JSON)::
 
         {"name", "slug", "game", "system", "kind", "rounds_total", "site",
+         "federation", "chief_arbiter", "deputy_arbiters": [str, ...] (the last three only when set),
          "players": [{"start_no", "name", "rating", "fide_id", "federation", "title", "team"?}, ...],
          "rounds": [{"number", "start" (ISO 8601), "start_ms", "end_ms"}, ...],
          "boards": [int, ...], "time_controls": {kind: PGN text or table},
@@ -53,6 +54,10 @@ def tournament_registered_data(t: Tournament) -> dict:
     return {
         "name": t.name, "slug": t.slug, "game": t.game, "system": t.system, "kind": t.kind,
         "rounds_total": t.rounds_total, "site": t.site,
+        # only when set, so the logs of files without them stay as they were registered
+        **({"federation": t.federation} if t.federation else {}),
+        **({"chief_arbiter": t.chief_arbiter} if t.chief_arbiter else {}),
+        **({"deputy_arbiters": list(t.deputy_arbiters)} if t.deputy_arbiters else {}),
         "players": [{"start_no": p.start_no, "name": p.name, "rating": p.rating, "fide_id": p.fide_id,
                      "federation": p.federation, "title": p.title, **({"team": p.team} if p.team else {})}
                     for p in t.players],
@@ -121,4 +126,6 @@ def tournament_from_data(data: dict) -> Tournament:
             move_timers=None if regs.get("move_timers") is None else tuple(str(m) for m in regs["move_timers"])),
         site=data.get("site", ""),
         broadcast_delay_ms=int(data.get("broadcast_delay_ms") or 0),
+        federation=str(data.get("federation") or ""), chief_arbiter=str(data.get("chief_arbiter") or ""),
+        deputy_arbiters=tuple(str(a) for a in data.get("deputy_arbiters") or ()),
     )

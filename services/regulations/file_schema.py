@@ -65,6 +65,10 @@ class Event(Table):
     game: Literal["chess", "checkers"] = "chess"
     kind: Kind = "classical"
     site: str = ""
+    federation: Annotated[str, Meta(pattern=r"^([A-Z]{3})?$",
+                                    description="must be FIDE's three-letter code (e.g. \"NOR\")")] = ""
+    chief_arbiter: str = ""
+    deputy_arbiters: list[str] = []
 
 
 class PlayerRow(Table):

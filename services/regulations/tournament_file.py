@@ -59,7 +59,9 @@ def load_tournament(text: str, source: str = "<tournament file>") -> Tournament:
                       time_controls=controls, regulations=_regulations(f.regulations),
                       arbiters=tuple(ArbiterAccount(login=a.login, name=a.name, password_hash=a.password_hash,
                                                     password_env=a.password_env) for a in f.arbiters),
-                      site=t.site, source=source, broadcast_delay_ms=f.broadcast.ms())
+                      site=t.site, source=source, broadcast_delay_ms=f.broadcast.ms(),
+                      federation=t.federation, chief_arbiter=t.chief_arbiter,
+                      deputy_arbiters=tuple(t.deputy_arbiters))
 
 
 def _refuse(exc: msgspec.ValidationError, doc: dict, text: str, source: str) -> NoReturn:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from services.tournament.scoring import CLASSICAL, PLAYED_CODES, VOLUNTARY_UNPLAYED_CODES, Scoring
 from services.tournament.trf import TrfTournament
+from services.tournament.trf_points import standings_points
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,13 @@ def field_from_trf(t: TrfTournament, scoring: Scoring = CLASSICAL, rounds: int |
     """Build a :class:`Field` from a parsed TRF.
 
     ``rounds`` defaults to the larger of XXR and the longest player line. Rating 0 is read as unrated.
-    Points come from ``scoring`` (the printed totals are not trusted). Raises ValueError when a
-    paired round is not matched by the opponent's line.
+    Points come from ``scoring`` (the printed totals are not trusted); where the file keeps the
+    event's own points in ``VPT`` lines (Norway Chess: ``services.tournament.trf_points``), those are
+    the standings points and ``scoring``'s the tie-break points. Raises ValueError when a paired round
+    is not matched by the opponent's line, or for a ``VPT`` line that is not well formed.
     """
     n = rounds if rounds is not None else max(t.total_rounds or 0, t.rounds_played)
+    own = standings_points(t.header)
     players: dict[int, Player] = {}
     for p in t.players.values():
         entries = []
@@ -94,6 +98,7 @@ def field_from_trf(t: TrfTournament, scoring: Scoring = CLASSICAL, rounds: int |
                 if back is None or back.opponent != p.start_no:
                     raise ValueError(f"player {p.start_no}: round {r}: opponent {g.opponent} lists no game with him")
             pts = scoring.points(g.result)
-            entries.append(Entry(r, g.opponent, g.color if g.opponent is not None else None, g.result, pts, pts))
+            event_pts = own[p.start_no][r - 1] if p.start_no in own and r <= len(own[p.start_no]) else pts
+            entries.append(Entry(r, g.opponent, g.color if g.opponent is not None else None, g.result, event_pts, pts))
         players[p.start_no] = Player(p.start_no, p.name, p.rating or None, entries)
     return Field(players, n)
