@@ -55,7 +55,17 @@ def tournament_trf(view: TournamentView) -> str:
         seconds=second_games(g for g, _ in records) if matches else None,
         federation=t.federation if t else "", chief_arbiter=t.chief_arbiter if t else "",
         arbiters=t.deputy_arbiters if t else (), time_control=control,
-        round_dates=round_dates, forbidden=view.forbidden, standings=_standings_system(view)))
+        round_dates=round_dates, forbidden=view.forbidden, standings=_standings_system(view),
+        scheduled_colours=_scheduled_colours(records)))
+
+
+def _scheduled_colours(records) -> dict[tuple[int, int], str]:
+    """``(start_no, round) -> "w"/"b"``: the colours every pairing at a board was scheduled with."""
+    out: dict[tuple[int, int], str] = {}
+    for g, _ in records:
+        if g.black is not None:
+            out[(g.white, g.round)], out[(g.black, g.round)] = "w", "b"
+    return out
 
 
 def _control_text(spec) -> str:

@@ -2,7 +2,8 @@
 
 Pure. :func:`trf_from_field` writes one ``001`` line per player with every round's block (opponent,
 colour, the TRF code from the player's side: "1" "=" "0" played, "+" "-" forfeits with the scheduled
-opponent and colour, "U" "H" "F" "Z" byes as ``0000 - X``; a round not played yet, or a game still in
+opponent and colour (FIDE's TieBreakServer pairs the two sides of a forfeit by their colours), "U"
+"H" "F" "Z" byes as ``0000 - X``; a round not played yet, or a game still in
 progress, is blank), the points and the rank (the final order given in ``ranks``); the tournament
 section as TRF16 lists it: 012 name, 022 city, 032 federation, 042/052 dates of start and end, 062
 players, 072 rated players, 092 type, 102 chief arbiter, 112 one line per other arbiter, 122 the time
@@ -65,7 +66,8 @@ def trf_from_field(fld: Field, *, name: str, rounds_total: int, site: str = "", 
                    seconds: Mapping[tuple[int, int], tuple[str | None, str]] | None = None,
                    federation: str = "", chief_arbiter: str = "", arbiters: Sequence[str] = (),
                    time_control: str = "", round_dates: Sequence[str] = (),
-                   forbidden: Sequence[Sequence[int]] = (), standings: str = "") -> TrfTournament:
+                   forbidden: Sequence[Sequence[int]] = (), standings: str = "",
+                   scheduled_colours: Mapping[tuple[int, int], str] | None = None) -> TrfTournament:
     """A :class:`TrfTournament` of ``fld``.
 
     ``players_info``: start number -> {"fide_id", "federation", "title"} (the tournament file's
@@ -77,7 +79,9 @@ def trf_from_field(fld: Field, *, name: str, rounds_total: int, site: str = "", 
     112 (one each), 122; ``round_dates``: each round's date, in round order, for 132; ``forbidden``:
     groups of start numbers that must not meet (XXP); ``standings``: the event's point system in
     words when its points are not the classical ones (Norway): the column then holds ``fld``'s
-    tie-break points and the event's are kept in VPS/VPT lines (module docstring). Raises
+    tie-break points and the event's are kept in VPS/VPT lines (module docstring);
+    ``scheduled_colours``: ``(start_no, round) -> "w"/"b"``, the colour a forfeited game was
+    scheduled with (TRF16 97: "Scheduled color against the scheduled opponent"). Raises
     ValueError when a field does not fit its TRF columns (checked when the file is dumped by
     ``services.tournament.trf.dump_trf``).
     """
@@ -118,7 +122,8 @@ def trf_from_field(fld: Field, *, name: str, rounds_total: int, site: str = "", 
         # trailing block without its result is cut short for readers (services.tournament.trf)
         games = []
         for e in p.entries:
-            blocks = [(e.opponent, e.color, e.code)]
+            colour = e.color or (scheduled_colours or {}).get((sno, e.round)) if e.code in "+-" else e.color
+            blocks = [(e.opponent, colour, e.code)]
             if seconds:
                 blocks.append((e.opponent, *seconds.get((sno, e.round), (None, " "))))
             for i, (opponent, colour, code) in enumerate(blocks):

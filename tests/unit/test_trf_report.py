@@ -81,7 +81,7 @@ def test_player_lines_as_trf16(name: str) -> None:
     """TRF16 "Player Section": 81-84 "Points (in the format 11.5)", "the number of points in the
     tournament standings"; 86-89 Rank; per round 92-95 "Startingrank-Number of the scheduled opponent"
     or "0000 If the player had a bye", 97 "Scheduled color or forfeit" (w, b, "-" "If the player had a
-    bye or was not paired"), 99 the result ("-" forfeit loss, "+" forfeit win, 1 = 0, H F U Z)."""
+    bye or was not paired", so a forfeit keeps its scheduled colour), 99 the result ("-" forfeit loss, "+" forfeit win, 1 = 0, H F U Z)."""
     view, text = _played(name)
     rows = {r.start_no: r for r in view.standings()}
     for line in _lines(text, "001"):
@@ -94,8 +94,10 @@ def test_player_lines_as_trf16(name: str) -> None:
             opponent, colour, code = b[0:4], b[5], b[7]
             if code in "UHFZ":
                 assert (opponent, colour) == ("0000", "-")
-            elif code in "+-":  # a forfeit names the scheduled opponent; FIDE's example1.txt writes it "-"
-                assert opponent.strip().isdigit() and opponent != "0000" and colour == "-"
+            elif code in "+-":  # "Scheduled color against the scheduled opponent"
+                assert opponent.strip().isdigit() and opponent != "0000" and colour in "wb"
+                back = parse_trf(text).players[int(opponent)].game(blocks.index(b) + 1)
+                assert back is not None and back.opponent == sno and {back.color, colour} == {"w", "b"}
             else:
                 assert code in "10=" and colour in "wb" and opponent.strip().isdigit()
 
