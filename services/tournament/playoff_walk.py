@@ -224,8 +224,9 @@ def _round_robin(name: str, players: Sequence[int], tc: dict | None, kind: str, 
                  double: bool = False) -> StageSpec:
     """Berger tables (FIDE C.05 Annex 1) in the order of ``players``; a double round robin plays the
     second cycle with colours reversed."""
-    tables = _berger(players)
-    pairs, rounds = [], []
+    tables = [[(int(w), int(b)) for w, b in table] for table in _berger(players)]
+    pairs: list[tuple[int, int]] = []
+    rounds: list[int] = []
     for cycle in (0, 1) if double else (0,):
         for r, table in enumerate(tables, start=1):
             for w, b in table:

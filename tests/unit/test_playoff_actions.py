@@ -1,0 +1,157 @@
+"""The play-off played as games through the gateway's hall (in process), from the arbiter's actions
+(dashboard/arbiter/actions/playoff.py) to the final ranking and prizes (issue 30 items 1-3, 6).
+
+Norway Chess 2023 (tests/playoff_event.py: players 1 and 2 tied on 24 points, Direct Encounter puts
+2 first). The regulations (../shared/regulations/norway-chess-2023.txt): "If two players share the
+first place, there will be a Play-Off to decide the winner. This Play-off consists of a two-game
+blitz match with the time control of 3 min. + 2 sec. increment per move. If this match ends in a
+tie, a further match will be played. If this match ends in a tie, there will be an Armageddon game
+where white has 10 minutes and black, with draw odds, has 7 minutes ..."; prizes "#1 NOK 750 000
+#2 NOK 400 000 #3 NOK 250 000 ... Prize money will be shared among the players with the same score.
+This does not apply to the first prize."
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+from playoff_event import main_event, tournament
+
+from dashboard.arbiter.actions import ActionError, build
+from gateway.hall import Hall
+from services.tournament.playoff_walk import Decided, NextStage, Playing
+from services.views.standings import TournamentView
+
+NOW = 1_686_400_000_000  # 2023-06-10, after the last round
+T = "po-test"
+
+
+class Event:
+    """A gateway hall with the main event folded; ``act`` posts an arbiter's action and folds its
+    entries with the gateway's answers (``Hall.external``)."""
+
+    def __init__(self, name: str):
+        self.t = tournament(name, T)
+        self.hall = Hall(T, config=self.t)
+        self.log: list[tuple[str, dict]] = []
+        for type_, data in main_event(self.t):
+            self.hall.fold(type_, data, 0)
+            self.log.append((type_, data))
+        self.now = NOW
+        self.seqs: dict[str, int] = {}
+
+    @property
+    def view(self) -> TournamentView:
+        return TournamentView(self.hall.state)
+
+    def act(self, action: str, body: dict) -> list[tuple[str, dict]]:
+        made = build(action, body, "chief", {}, self.hall.state, self.now)
+        out = []
+        for type_, data in made:
+            if type_ == "playoff_stage_started":
+                self.seqs = {}  # the devices count a new round's messages from 1 (docs/protocol.md "Fields")
+            step = self.hall.external(type_, json.loads(json.dumps(data)), self.now, None, self.now)
+            out += [(type_, data)] + step.entries
+        self.log += out
+        return out
+
+    def arrive(self, game: str) -> None:
+        """Both players checked in at ``game``'s board by the arbiter (``player_arrived``)."""
+        board = self.hall.state.games[game].board
+        for side in ("white", "black"):
+            data = {"game": game, "board": board, "side": side, "arrived_at": self.now, "by": "chief"}
+            self.log += [("player_arrived", data)] + self.hall.external("player_arrived", data, self.now, None,
+                                                                        self.now).entries
+
+    def send(self, board: str, kind: str, body: dict) -> list[tuple[str, dict]]:
+        device = "clock" if kind == "clock" else "board"
+        key = f"{board}/{device}"
+        self.seqs[key] = self.seqs.get(key, 0) + 1
+        self.now += 1000
+        step = self.hall.handle(f"venue/{T}/boards/{board}/{kind}", json.dumps({"seq": self.seqs[key], **body}),
+                                self.now)
+        self.log += step.entries
+        return step.entries
+
+
+@pytest.fixture()
+def norway() -> Event:
+    return Event("norway-chess-2023.toml")
+
+
+def test_the_tie_and_the_prizes_held_before_the_play_off(norway: Event) -> None:
+    view = norway.view
+    rows = view.standings()
+    assert [(r.start_no, r.points) for r in rows[:3]] == [(2, 24), (1, 24), (10, 21)]
+    step = view.playoff_step()
+    assert isinstance(step, NextStage) and step.spec.pairs == ((2, 1), (1, 2))
+    prizes = view.prizes().by_start_no()
+    # "nothing shown as paid before the play-off has decided": 1 and 2 wait; #3 is 10's alone
+    assert prizes[2].pending and prizes[1].pending and prizes[2].net == 0 == prizes[1].net
+    assert (prizes[10].places, prizes[10].net) == ((3,), Decimal(250_000))
+
+
+def test_bad_input_is_refused_and_nothing_recorded(norway: Event) -> None:
+    before = len(norway.log)
+    with pytest.raises(ActionError, match="next stage is 1"):
+        norway.act("start_playoff_stage", {"stage": 2, "boards": ["1"]})
+    with pytest.raises(ActionError, match="stage 1 does not exist"):  # a result for a stage not created
+        norway.act("enter_playoff_result", {"stage": 1, "game": 1, "result": "1-0", "how": "slip"})
+    with pytest.raises(ActionError, match="not an Armageddon game with time bidding"):
+        norway.act("armageddon_bid", {"stage": 1, "bids": {"1": 600_000, "2": 500_000}, "colour": "white"})
+    with pytest.raises(ActionError, match="not drawn by lot"):
+        norway.act("draw_lots", {"purpose": "playoff_colours", "stage": 1, "numbers": {"1": 1, "2": 2}})
+    with pytest.raises(ActionError, match="tied on points"):  # 10 (21 points) is not in the tie of 1 and 2
+        norway.act("draw_lots", {"purpose": "tiebreak", "numbers": {"1": 1, "10": 2}})
+    assert len(norway.log) == before and not norway.hall.state.tournament.playoff.stages
+
+
+def test_norway_play_off_to_the_armageddon(norway: Event) -> None:
+    made = norway.act("start_playoff_stage", {"stage": 1, "boards": ["1"]})
+    started = made[0][1]
+    assert made[0][0] == "playoff_stage_started" and started["round"] == "P1"
+    assert [(g["white_no"], g["black_no"], g["board"], g["time_control"], g["kind"]) for g in started["games"]] == [
+        (2, 1, "1", "180+2", "blitz"), (1, 2, "1", "180+2", "blitz")]
+    with pytest.raises(ActionError, match="being played"):
+        norway.act("start_playoff_stage", {"stage": 2, "boards": ["1"]})
+    norway.arrive("P1-1")  # the arbiter sees both players at the board (FIDE Laws 6.7.1)
+    # game 1 drawn by agreement at the board ("This rule does not apply to Blitz and Armageddon games")
+    norway.send("1", "clock", {"event": "start", "white_ms": 180_000, "black_ms": 180_000, "running": "white"})
+    norway.send("1", "move", {"move": "e2e4"})
+    norway.send("1", "clock", {"event": "press", "white_ms": 179_000, "black_ms": 180_000, "running": "black"})
+    norway.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"})
+    assert norway.hall.state.games["P1-1"].result == "1/2-1/2"
+    norway.act("enter_playoff_result", {"stage": 1, "game": 2, "result": "1/2-1/2", "how": "slip"})
+    assert isinstance(norway.view.playoff_step(), NextStage)  # "If this match ends in a tie, a further match"
+    norway.act("start_playoff_stage", {"stage": 2, "boards": ["1"]})
+    norway.act("enter_playoff_result", {"stage": 2, "game": 1, "result": "1-0", "how": "slip"})
+    assert norway.view.playoff_step() == Playing(2)
+    norway.act("enter_playoff_result", {"stage": 2, "game": 2, "result": "1-0", "how": "slip"})
+    # tied again: the Armageddon; its colours are not in the regulations: a drawing of lots first
+    with pytest.raises(ActionError, match="drawing of lots for the colours"):
+        norway.act("start_playoff_stage", {"stage": 3, "boards": ["1"]})
+    with pytest.raises(ActionError, match="two players of the Armageddon game"):
+        norway.act("draw_lots", {"purpose": "playoff_colours", "stage": 3, "numbers": {"1": 1, "10": 2}})
+    norway.act("draw_lots", {"purpose": "playoff_colours", "stage": 3, "numbers": {"1": 1, "2": 2}})
+    made = norway.act("start_playoff_stage", {"stage": 3, "boards": ["1"]})
+    (arm,) = made[0][1]["games"]
+    assert (arm["white_no"], arm["black_no"], arm["kind"]) == (1, 2, "armageddon")
+    assert arm["time_control"] == {"white": 600_000, "black": 420_000, "increment": 1_000, "increment_from_move": 41}
+    # drawn at the board: the gateway scores it for Black ("black, with draw odds")
+    norway.arrive("P3-1")
+    norway.send("1", "clock", {"event": "start", "white_ms": 600_000, "black_ms": 420_000, "running": "white"})
+    norway.send("1", "move", {"move": "d2d4"})
+    norway.send("1", "clock", {"event": "press", "white_ms": 599_000, "black_ms": 420_000, "running": "black"})
+    answers = norway.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"})
+    assert ("armageddon_decided", "P3-1") in [(t, d.get("game")) for t, d in answers]
+    step = norway.view.playoff_step()
+    assert isinstance(step, Decided) and step.order == (2, 1)
+    final = norway.view.final_standings()
+    assert [(r.rank, r.start_no) for r in final[:3]] == [(1, 2), (2, 1), (3, 10)]
+    prizes = norway.view.prizes().by_start_no()
+    assert prizes[2].net == Decimal(750_000) and prizes[1].net == Decimal(400_000)  # first prize not shared
+    assert not prizes[2].pending and prizes[10].net == Decimal(250_000)
+    # the crosstable keeps the main event's tie-breaks: 2 ahead of 1 on Direct Encounter
+    assert [r.start_no for r in norway.view.crosstable()[:2]] == [2, 1]
