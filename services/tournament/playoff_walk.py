@@ -35,6 +35,7 @@ among themselves by their stage score, then by the main event's tie-breaks (the 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -105,16 +106,18 @@ class StageRecord:
 
 @dataclass(frozen=True)
 class NextStage:
-    """The tie stands: ``spec`` is the stage to create next."""
+    """The tie stands: ``spec`` is the stage to create next; ``how``: what the stages so far did."""
 
     spec: StageSpec
+    how: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Playing:
-    """Stage ``stage`` (1-based) is being played."""
+    """Stage ``stage`` (1-based) is being played; ``how``: what the stages before it did."""
 
     stage: int
+    how: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -407,5 +410,6 @@ def walk(regulation: str, tied: Sequence[int], recorded: Sequence[StageRecord], 
         if regulation == US_2023:
             return _us_2023(w)
     except _Stop as stop:
-        return stop.step
+        step = stop.step
+        return dataclasses.replace(step, how=tuple(w.how)) if isinstance(step, (NextStage, Playing)) else step
     raise ValueError(f"unknown play-off regulation {regulation!r}")
