@@ -38,22 +38,34 @@ def winner(a: int, b: int, top: tuple[int, int, int] = (1, 2, 3)) -> int:
     return max(a, b)
 
 
+def three_tied(a: int, b: int) -> int:
+    """Three tied for first: 1 beats 2, 2 beats 3, 3 beats 1 (a cycle), each of them beats everyone
+    else, and among the others the higher start number wins: 1, 2 and 3 have 8 wins of 9 each."""
+    cycle = {frozenset((1, 2)): 1, frozenset((2, 3)): 2, frozenset((1, 3)): 3}
+    if frozenset((a, b)) in cycle:
+        return cycle[frozenset((a, b))]
+    for p in (1, 2, 3):
+        if p in (a, b):
+            return p
+    return max(a, b)
+
+
 def tournament(name: str, slug: str):
     """The events/ file ``name`` with ``slug``; its rounds' schedule kept."""
     t = load_tournament((EVENTS / name).read_text(), name)
     return dataclasses.replace(t, slug=slug)
 
 
-def main_event(t, top: tuple[int, int, int] = (1, 2, 3)) -> list[tuple[str, dict]]:
+def main_event(t, rule=winner) -> list[tuple[str, dict]]:
     """``tournament_registered``, then each round's ``round_started`` and a ``game_ended`` per game by
-    :func:`winner` (the arbiter's results), round by round."""
+    ``rule`` (:func:`winner`, :func:`three_tied`: the arbiter's results), round by round."""
     out: list[tuple[str, dict]] = [("tournament_registered", tournament_registered_data(t))]
     for rnd in range(1, t.rounds_total + 1):
         data = round_from_tournament(t, rnd)
         out.append(("round_started", data))
         for g in data["games"]:
             w, b = g["white_no"], g["black_no"]
-            result = "1-0" if winner(w, b, top) == w else "0-1"
+            result = "1-0" if rule(w, b) == w else "0-1"
             out.append(GameEnded(game=g["id"], board=g["board"], result=result, termination=Termination.ARBITER,
                                  by=EndedBy.ARBITER).encode())
     return out

@@ -9,6 +9,13 @@ tie, a further match will be played. If this match ends in a tie, there will be 
 where white has 10 minutes and black, with draw odds, has 7 minutes ..."; prizes "#1 NOK 750 000
 #2 NOK 400 000 #3 NOK 250 000 ... Prize money will be shared among the players with the same score.
 This does not apply to the first prize."
+
+The 2013 U.S. Women's Championship (events/us-womens-championship-2013.toml, 10 players, round robin,
+the 2013 "Playoff Regulations"): three players tied (tests/playoff_event.py ``three_tied``). "If there
+are three Players tied for first, the two Players with the lowest tie-breaks will contest an
+Armageddon Game. The winner of this game will face the player with the highest tie-breaks" with
+"Each Player shall bid an amount of time (minutes and seconds, a number equal to or less than
+45:00) ... If both Players bid exactly the same amount of time, the Chief Arbiter will flip a coin".
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import json
 from decimal import Decimal
 
 import pytest
-from playoff_event import main_event, tournament
+from playoff_event import main_event, three_tied, tournament, winner
 
 from dashboard.arbiter.actions import ActionError, build
 from gateway.hall import Hall
@@ -32,11 +39,11 @@ class Event:
     """A gateway hall with the main event folded; ``act`` posts an arbiter's action and folds its
     entries with the gateway's answers (``Hall.external``)."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, rule=winner):
         self.t = tournament(name, T)
         self.hall = Hall(T, config=self.t)
         self.log: list[tuple[str, dict]] = []
-        for type_, data in main_event(self.t):
+        for type_, data in main_event(self.t, rule):
             self.hall.fold(type_, data, 0)
             self.log.append((type_, data))
         self.now = NOW
@@ -155,3 +162,89 @@ def test_norway_play_off_to_the_armageddon(norway: Event) -> None:
     assert not prizes[2].pending and prizes[10].net == Decimal(250_000)
     # the crosstable keeps the main event's tie-breaks: 2 ahead of 1 on Direct Encounter
     assert [r.start_no for r in norway.view.crosstable()[:2]] == [2, 1]
+
+
+MIN = 60_000
+
+
+def test_us_2013_three_tied_armageddon_bid_then_the_final() -> None:
+    ev = Event("us-womens-championship-2013.toml", three_tied)
+    step = ev.view.playoff_step()
+    assert isinstance(step, NextStage) and step.spec.colours == "bid"
+    top = ev.view.tied_for_first()
+    assert sorted(top) == [1, 2, 3]
+    second, third = top[1], top[2]
+    assert step.spec.pairs == ((second, third),)
+    with pytest.raises(ActionError, match="record the Armageddon bid"):
+        ev.act("start_playoff_stage", {"stage": 1, "boards": ["1"]})
+    # "a number equal to or less than 45:00"
+    with pytest.raises(ActionError, match="at most 45:00"):
+        ev.act("armageddon_bid", {"stage": 1, "bids": {str(second): 45 * MIN + 1000, str(third): 40 * MIN},
+                                  "colour": "black"})
+    with pytest.raises(ActionError, match="players of an Armageddon game"):  # the top player does not bid now
+        ev.act("armageddon_bid", {"stage": 1, "bids": {str(top[0]): 40 * MIN, str(third): 40 * MIN}, "colour": "black"})
+    with pytest.raises(ActionError, match="coin toss"):  # equal bids: the Chief Arbiter's coin
+        ev.act("armageddon_bid", {"stage": 1, "bids": {str(second): 40 * MIN, str(third): 40 * MIN}, "colour": "black"})
+    with pytest.raises(ActionError, match="did not bid"):
+        ev.act("armageddon_bid", {"stage": 1, "bids": {str(second): 40 * MIN, str(third): 40 * MIN}, "colour": "black",
+                                  "coin_toss_winner": top[0]})
+    assert not ev.hall.state.tournament.playoff.bids
+    # equal bids, the coin to ``third``, who chooses Black with draw odds and starts with his bid
+    (bid,) = ev.act("armageddon_bid", {"stage": 1, "bids": {str(second): 40 * MIN, str(third): 40 * MIN},
+                                       "colour": "black", "coin_toss_winner": third})
+    assert (bid[1]["chooser"], bid[1]["white"], bid[1]["black"], bid[1]["white_ms"], bid[1]["black_ms"]) == (
+        third, second, third, 45 * MIN, 40 * MIN)
+    made = ev.act("start_playoff_stage", {"stage": 1, "boards": ["3"]})
+    (arm,) = made[0][1]["games"]
+    assert (arm["white_no"], arm["black_no"], arm["board"], arm["kind"]) == (second, third, "3", "armageddon")
+    assert arm["time_control"] == {"white": 45 * MIN, "black": 40 * MIN, "increment": 0, "increment_from_move": 1}
+    ev.act("enter_playoff_result", {"stage": 1, "game": 1, "result": "1-0", "how": "slip"})  # ``second`` wins
+    final = ev.view.playoff_step().spec
+    assert final.name == "final rapid match" and final.pairs == ((top[0], second), (second, top[0]))
+    assert final.time_control["pgn"] == "1500+5"  # "a two-game rapid match (G/25+5)"
+    ev.act("start_playoff_stage", {"stage": 2, "boards": ["1"]})
+    ev.act("enter_playoff_result", {"stage": 2, "game": 1, "result": "0-1", "how": "slip"})
+    ev.act("enter_playoff_result", {"stage": 2, "game": 2, "result": "1-0", "how": "slip"})  # ``second`` 2-0
+    done = ev.view.playoff_step()
+    assert isinstance(done, Decided) and done.order == (second, top[0], third)
+    assert [r.start_no for r in ev.view.final_standings()[:3]] == [second, top[0], third]
+    with pytest.raises(ActionError, match="has decided"):
+        ev.act("start_playoff_stage", {"stage": 3, "boards": ["1"]})
+
+
+def test_norway_pairing_numbers_chosen_in_the_blitz_order() -> None:
+    """"Players will take it in turns to choose their pairing number for the Classical tournament,
+    starting with the Blitz tournament winner and proceeding in the order in which they finished in
+    the Blitz tournament." The Berger tables (FIDE C.05 Annex 1) for 10: round 1 is 1-10, 2-9, 3-8,
+    4-7, 5-6 by pairing number."""
+    t = tournament("norway-chess-2023.toml", T)
+    hall = Hall(T, config=t)
+    from services.hall.tournament_log import tournament_registered_data
+
+    hall.fold("tournament_registered", tournament_registered_data(t), 0)
+
+    def act(name: str, body: dict) -> None:
+        for type_, data in build(name, body, "chief", {}, hall.state, NOW):
+            hall.external(type_, json.loads(json.dumps(data)), NOW, None, NOW)
+
+    with pytest.raises(ActionError, match="Blitz tournament's final order first"):
+        act("choose_pairing_number", {"start_no": 4, "number": 1})
+    with pytest.raises(ActionError, match="every player of the event once"):
+        act("record_blitz_order", {"order": [4, 1, 7]})
+    blitz = [4, 1, 7, 2, 3, 5, 6, 8, 9, 10]
+    act("record_blitz_order", {"order": blitz, "source": "norway-chess-2023-blitz"})
+    with pytest.raises(ActionError, match="turn of 4"):  # the Blitz winner chooses first
+        act("choose_pairing_number", {"start_no": 1, "number": 1})
+    act("choose_pairing_number", {"start_no": 4, "number": 1})
+    with pytest.raises(ActionError, match="chosen by 4"):
+        act("choose_pairing_number", {"start_no": 1, "number": 1})
+    with pytest.raises(ActionError, match="1..10"):
+        act("choose_pairing_number", {"start_no": 1, "number": 11})
+    chosen = {4: 1, 1: 10, 7: 2, 2: 9, 3: 3, 5: 8, 6: 4, 8: 7, 9: 5, 10: 6}
+    for sno in blitz[1:]:
+        act("choose_pairing_number", {"start_no": sno, "number": chosen[sno]})
+    assert hall.state.tournament.pairing_numbers == chosen
+    (drafted,) = build("pair_round", {"round": 1}, "chief", {}, hall.state, NOW)
+    boards = [(b["white_no"], b["black_no"]) for b in drafted[1]["boards"]]
+    # pairing numbers 1-10, 2-9, 3-8, 4-7, 5-6 are players 4-1, 7-2, 3-5, 6-8, 9-10
+    assert boards == [(4, 1), (7, 2), (3, 5), (6, 8), (9, 10)]
