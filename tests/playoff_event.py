@@ -50,6 +50,20 @@ def three_tied(a: int, b: int) -> int:
     return max(a, b)
 
 
+def tied_top(n: int):
+    """A rule for ``n`` tied for first: players 1..n draw with each other and beat everyone else;
+    among the others the higher start number wins. Each of 1..n scores (n - 1) / 2 + (N - n)."""
+
+    def rule(a: int, b: int) -> int | None:
+        if a <= n and b <= n:
+            return None
+        if a <= n or b <= n:
+            return min(a, b)
+        return max(a, b)
+
+    return rule
+
+
 def tournament(name: str, slug: str):
     """The events/ file ``name`` with ``slug``; its rounds' schedule kept."""
     t = load_tournament((EVENTS / name).read_text(), name)
@@ -58,14 +72,16 @@ def tournament(name: str, slug: str):
 
 def main_event(t, rule=winner) -> list[tuple[str, dict]]:
     """``tournament_registered``, then each round's ``round_started`` and a ``game_ended`` per game by
-    ``rule`` (:func:`winner`, :func:`three_tied`: the arbiter's results), round by round."""
+    ``rule`` (:func:`winner`, :func:`three_tied`, :func:`tied_top`: the winner, None for a draw; the
+    arbiter's results), round by round."""
     out: list[tuple[str, dict]] = [("tournament_registered", tournament_registered_data(t))]
     for rnd in range(1, t.rounds_total + 1):
         data = round_from_tournament(t, rnd)
         out.append(("round_started", data))
         for g in data["games"]:
             w, b = g["white_no"], g["black_no"]
-            result = "1-0" if rule(w, b) == w else "0-1"
+            won = rule(w, b)
+            result = "1/2-1/2" if won is None else "1-0" if won == w else "0-1"
             out.append(GameEnded(game=g["id"], board=g["board"], result=result, termination=Termination.ARBITER,
                                  by=EndedBy.ARBITER).encode())
     return out

@@ -24,7 +24,7 @@ import json
 from decimal import Decimal
 
 import pytest
-from playoff_event import main_event, three_tied, tournament, winner
+from playoff_event import main_event, three_tied, tied_top, tournament, winner
 
 from dashboard.arbiter.actions import ActionError, build
 from gateway.hall import Hall
@@ -248,3 +248,100 @@ def test_norway_pairing_numbers_chosen_in_the_blitz_order() -> None:
     boards = [(b["white_no"], b["black_no"]) for b in drafted[1]["boards"]]
     # pairing numbers 1-10, 2-9, 3-8, 4-7, 5-6 are players 4-1, 7-2, 3-5, 6-8, 9-10
     assert boards == [(4, 1), (7, 2), (3, 5), (6, 8), (9, 10)]
+
+
+def results_by_order(ev: Event, stage: int, order: list[int], draws_among: set[int] = frozenset()) -> None:
+    """Each game of play-off stage ``stage`` by slip: the player earlier in ``order`` wins; two of
+    ``draws_among`` draw."""
+    st = ev.hall.state.tournament.playoff.stages[stage - 1]
+    for n, gid in enumerate(st.games, start=1):
+        g = ev.hall.state.tournament.playoff.games[gid]
+        if {g.white, g.black} <= draws_among:
+            result = "1/2-1/2"
+        else:
+            result = "1-0" if order.index(g.white) < order.index(g.black) else "0-1"
+        ev.act("enter_playoff_result", {"stage": stage, "game": n, "result": result, "how": "slip"})
+
+
+def test_us_2013_four_tied_two_armageddon_games_by_bid() -> None:
+    # "Four Players: Tie-breaks will be used to determine pairing numbers: 1 plays 4 and 2 plays 3. Each
+    # Player will contest an Armageddon Game. The winner of each game will face one another"
+    ev = Event("us-womens-championship-2013.toml", tied_top(4))
+    p1, p2, p3, p4 = ev.view.tied_for_first()
+    assert ev.view.playoff_step().spec.pairs == ((p1, p4), (p2, p3))
+    ev.act("armageddon_bid", {"stage": 1, "bids": {str(p1): 44 * MIN, str(p4): 43 * MIN}, "colour": "black"})
+    with pytest.raises(ActionError, match="record the Armageddon bid of"):  # the second game has no bid yet
+        ev.act("start_playoff_stage", {"stage": 1, "boards": ["1", "2"]})
+    ev.act("armageddon_bid", {"stage": 1, "bids": {str(p2): 30 * MIN, str(p3): 35 * MIN}, "colour": "white"})
+    with pytest.raises(ActionError, match="needs 2 different hall board"):
+        ev.act("start_playoff_stage", {"stage": 1, "boards": ["1"]})
+    games = ev.act("start_playoff_stage", {"stage": 1, "boards": ["1", "2"]})[0][1]["games"]
+    # p4 bid lower and chose Black: p1 White with 45:00; p2 bid lower and chose White: 30:00 to p3's 45:00
+    assert [(g["board"], g["white_no"], g["black_no"], g["time_control"]["white"], g["time_control"]["black"])
+            for g in games] == [("1", p1, p4, 45 * MIN, 43 * MIN), ("2", p2, p3, 30 * MIN, 45 * MIN)]
+    ev.act("enter_playoff_result", {"stage": 1, "game": 1, "result": "1/2-1/2", "how": "slip"})  # Black: p4
+    ev.act("enter_playoff_result", {"stage": 1, "game": 2, "result": "1-0", "how": "slip"})
+    final = ev.view.playoff_step().spec
+    assert final.players == (p4, p2) and final.name == "final rapid match"
+
+
+def test_us_2023_five_tied_blitz_then_an_armageddon_series_paired_by_the_arbiter() -> None:
+    # "More Than Four Players: If more than four players are tied for first place, all tied players shall
+    # contest a blitz (G3 + 2 increment) round robin. If more than one player is still tied for first,
+    # the winner will be decided by a series of Armageddon Games." Armageddon: "White shall start with 5
+    # minutes and black shall start with 4 minutes ... Black shall be declared the winner if the game
+    # ends in a draw."
+    ev = Event("us-championship-2023.toml", tied_top(5))
+    tied = ev.view.tied_for_first()
+    assert sorted(tied) == [1, 2, 3, 4, 5]
+    blitz = ev.act("start_playoff_stage", {"stage": 1, "boards": ["1", "2"]})[0][1]
+    assert len(blitz["games"]) == 10 and {g["time_control"] for g in blitz["games"]} == {"180+2"}
+    last = tied[-1]
+    # everyone beats the last on tie-breaks and the others draw: four still tied
+    results_by_order(ev, 1, [p for p in tied if p != last] + [last], draws_among=set(tied) - {last})
+    step = ev.view.playoff_step()
+    assert step.spec.pair_by_arbiter and set(step.spec.players) == set(tied) - {last}
+    a, b, c, d = step.spec.players
+    with pytest.raises(ActionError, match="name two of the players still tied"):  # ``last`` left the tie
+        ev.act("start_playoff_stage", {"stage": 2, "boards": ["1"], "players": [a, last]})
+    with pytest.raises(ActionError, match="two players of the Armageddon game"):
+        ev.act("draw_lots", {"purpose": "playoff_colours", "stage": 2, "numbers": {str(a): 1, str(last): 2}})
+    remaining = [a, b, c, d]
+    for stage in (2, 3, 4):
+        x, y = remaining[0], remaining[1]
+        ev.act("draw_lots", {"purpose": "playoff_colours", "stage": stage, "numbers": {str(x): 1, str(y): 2}})
+        body = {"stage": stage, "boards": ["1"]}
+        if len(remaining) > 2:
+            body["players"] = [x, y]
+        (game,) = ev.act("start_playoff_stage", body)[0][1]["games"]
+        assert (game["white_no"], game["black_no"], game["kind"]) == (x, y, "armageddon")
+        assert game["time_control"] == {"white": 5 * MIN, "black": 4 * MIN, "increment": 2000, "increment_from_move": 61}
+        ev.act("enter_playoff_result", {"stage": stage, "game": 1, "result": "1/2-1/2", "how": "slip"})  # Black wins
+        remaining.remove(x)
+    done = ev.view.playoff_step()
+    assert isinstance(done, Decided) and done.order[0] == d and done.order[-1] == last
+
+
+def test_norway_three_tied_double_round_robin_then_lots() -> None:
+    # "If more than two players share first place, there will be a double round-robin with the below
+    # tiebreak rules." (no time control given: the arbiter sets it) ... "5. Drawing of" [lots]
+    ev = Event("norway-chess-2023.toml", three_tied)
+    tied = ev.view.tied_for_first()
+    with pytest.raises(ActionError, match="no time control"):
+        ev.act("start_playoff_stage", {"stage": 1, "boards": ["1"]})
+    drr = ev.act("start_playoff_stage", {"stage": 1, "boards": ["1"], "time_control": "180+2"})[0][1]
+    assert len(drr["games"]) == 6 and {(g["white_no"], g["black_no"]) for g in drr["games"]} == {
+        (x, y) for x in tied for y in tied if x != y}
+    results_by_order(ev, 1, tied, draws_among=set(tied))  # all drawn: equal on every tie-break
+    step = ev.view.playoff_step()
+    assert step.lots and set(step.players) == set(tied)
+    assert {a.start_no for a in ev.view.prizes().awards if a.pending} == set(tied)
+    with pytest.raises(ActionError, match="tied on every tie-break draw lots"):
+        ev.act("draw_lots", {"purpose": "playoff_order", "numbers": {str(tied[0]): 1, "10": 2, str(tied[1]): 3}})
+    ev.act("draw_lots", {"purpose": "playoff_order", "numbers": {str(tied[2]): 1, str(tied[0]): 2, str(tied[1]): 3}})
+    done = ev.view.playoff_step()
+    assert done.order == (tied[2], tied[0], tied[1])
+    # "This does not apply to the first prize"; "The remaining players in this will also share the prize
+    # money according to the below tie-break systems": the play-off's places, #1 to #3
+    prizes = ev.view.prizes().by_start_no()
+    assert [prizes[p].net for p in done.order] == [Decimal(750_000), Decimal(400_000), Decimal(250_000)]
