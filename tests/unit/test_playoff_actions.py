@@ -345,3 +345,19 @@ def test_norway_three_tied_double_round_robin_then_lots() -> None:
     # money according to the below tie-break systems": the play-off's places, #1 to #3
     prizes = ev.view.prizes().by_start_no()
     assert [prizes[p].net for p in done.order] == [Decimal(750_000), Decimal(400_000), Decimal(250_000)]
+
+
+def test_us_2023_no_draw_rule_holds_in_the_play_off() -> None:
+    # "2. No Draws: A "no draw" rule will be in effect throughout the Event, including any playoff games.
+    # Player may not mutually agree to a draw." Two tied: "a two-game rapid match (G/10 +2 increment)"
+    ev = Event("us-championship-2023.toml")
+    assert ev.view.tied_for_first() == [2, 1]
+    (game, _) = ev.act("start_playoff_stage", {"stage": 1, "boards": ["1"]})[0][1]["games"]
+    assert (game["time_control"], game["kind"]) == ("600+2", "rapid")
+    ev.arrive("P1-1")
+    ev.send("1", "clock", {"event": "start", "white_ms": 600_000, "black_ms": 600_000, "running": "white"})
+    ev.send("1", "move", {"move": "e2e4"})
+    ev.send("1", "clock", {"event": "press", "white_ms": 599_000, "black_ms": 600_000, "running": "black"})
+    answers = ev.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"})
+    assert "draw_offer_refused" in [t for t, _ in answers]
+    assert not ev.hall.state.games["P1-1"].ended
