@@ -55,7 +55,7 @@
         $("po-start").querySelector(".po-tc").hidden = !!n.time_control || n.colours === "bid";
         $("po-start").querySelector(".po-pair").hidden = !n.pair_by_arbiter;
       }
-      if (po.status === "arbiter") lines.push(`<b>The arbiter's turn:</b> ${esc(po.reason)}`);
+      if (po.status === "arbiter_decides") lines.push(`<b>The arbiter's turn:</b> ${esc(po.reason)}`);
       if (po.status === "decided") lines.push(`<b>Decided:</b> ${po.order.map(who).map(esc).join(", ")}`);
     }
     $("po-status").innerHTML = lines.map((x) => `<div>${x}</div>`).join("");

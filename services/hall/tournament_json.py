@@ -22,7 +22,7 @@ prize rule's unit ("750000", "187500"), never a float. Shapes::
                "stages": [{"name", "kind", "condition", "quote",
                            "games": [{"label", "white", "black", "players", "armageddon",
                                       "time_control"}]}],   # the plan, as the regulations write it
-               "status": "next"|"playing"|"arbiter"|"decided", "order": [start_no...] (decided: winner
+               "status": "next_stage"|"stage_in_play"|"arbiter_decides"|"decided" (vocabulary.PlayoffStatus), "order": [start_no...] (decided: winner
                first), "how": [sentences], "reason" (arbiter: the regulations' words),
                "next": {"stage", "name", "kind", "players", "pairs", "colours", "pair_by_arbiter",
                         "time_control", "quote"}|None,
@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from decimal import Decimal
 
+from services.events.vocabulary import PlayoffStatus
 from services.tournament.playoff_walk import ArbiterDecides, Decided, NextStage, Playing
 from services.tournament.playoffs import playoff
 from services.views.standings import TournamentView
@@ -93,14 +94,14 @@ def _progress(view: TournamentView) -> dict:
                     "white": po.games[gid].white, "black": po.games[gid].black, "result": po.games[gid].result}
                    for gid in s.games]} for s in po.stages]}
     if isinstance(step, Decided):
-        out.update(status="decided", order=list(step.order), how=list(step.how))
+        out.update(status=PlayoffStatus.DECIDED, order=list(step.order), how=list(step.how))
     elif isinstance(step, Playing):
-        out.update(status="playing", how=list(step.how))
+        out.update(status=PlayoffStatus.STAGE_IN_PLAY, how=list(step.how))
     elif isinstance(step, ArbiterDecides):
-        out.update(status="arbiter", reason=step.reason)
+        out.update(status=PlayoffStatus.ARBITER_DECIDES, reason=step.reason)
     elif isinstance(step, NextStage):
         sp = step.spec
-        out.update(status="next", how=list(step.how), next={
+        out.update(status=PlayoffStatus.NEXT_STAGE, how=list(step.how), next={
             "stage": len(po.stages) + 1, "name": sp.name, "kind": sp.kind, "players": list(sp.players),
             "pairs": [list(p) for p in sp.pairs], "colours": sp.colours, "pair_by_arbiter": sp.pair_by_arbiter,
             "time_control": sp.time_control, "quote": sp.quote})

@@ -118,7 +118,7 @@ async def test_norway_play_off_created_in_the_console_and_played_at_the_board(mo
             await console.sign_in()
             d = await console.standings(lambda d: d["finished"])
             assert [(r["start_no"], r["points"]) for r in d["rows"][:2]] == [(2, 24), (1, 24)]
-            assert d["playoff"]["status"] == "next" and d["playoff"]["next"]["name"] == "blitz match"
+            assert d["playoff"]["status"] == "next_stage" and d["playoff"]["next"]["name"] == "blitz match"
             held = {a["start_no"]: a for a in d["prizes"]["awards"]}
             assert held[1]["pending"] and held[2]["pending"] and held[10]["net"] == "250000"
 
@@ -141,7 +141,7 @@ async def test_norway_play_off_created_in_the_console_and_played_at_the_board(mo
             began = await entries_matching(log, lambda e: e.type == "device_game_began")
             assert {(e.data["device"], e.data["game"]) for e in began} == {("board", "P1-2"), ("clock", "P1-2")}
 
-            d = await console.standings(lambda d: d["playoff"]["status"] == "next")
+            d = await console.standings(lambda d: d["playoff"]["status"] == "next_stage")
             assert d["playoff"]["next"]["name"] == "second blitz match"
             await console.ok("start_playoff_stage", stage=2, boards=["1"])
             await entries_matching(log, lambda e: e.type == "playoff_stage_started" and e.data["stage"] == 2)
