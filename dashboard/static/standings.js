@@ -65,8 +65,8 @@
     if (!box) return;
     box.hidden = !po;
     if (!po) return;
-    const said = (po.how || []).map((h) => `<p class="po-how">${esc(h)}</p>`).join("")
-      + (po.played || []).map((s) => `<p class="po-played">Stage ${s.stage}, ${esc(s.name)}: `
+    const said = (po.how || []).map((h) => `<p class="po-stage po-how">${esc(h)}</p>`).join("")
+      + (po.played || []).map((s) => `<p class="po-stage po-played">Stage ${s.stage}, ${esc(s.name)}: `
         + s.games.map((g) => `${g.white}–${g.black} ${esc(g.result)}`).join(", ") + "</p>").join("");
     document.getElementById("playoff").innerHTML = `<p class="po-stage">${esc(po.names.join(", "))}: ${esc(po.summary)}</p>` + said
       + po.stages.map((s) => `<div class="po-stage"><h3>${esc(s.name)}</h3>`
