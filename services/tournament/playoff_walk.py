@@ -196,7 +196,7 @@ class _Walk:
         shown = ", ".join(f"{self.name(p)} {_pts(scores[p])}" for p in among)
         if len(lead) == 1:
             self.how.append(f"{self.name(lead[0])} won the {what} ({shown})")
-        elif behind:
+        else:
             self.how.append(f"{', '.join(self.name(p) for p in lead)} still tied after the {what} ({shown})")
         return lead
 

@@ -28,6 +28,7 @@ from playoff_event import main_event, three_tied, tied_top, tournament, winner
 
 from dashboard.arbiter.actions import ActionError, build
 from gateway.hall import Hall
+from services.hall.tournament_json import standings_json
 from services.tournament.playoff_walk import Decided, NextStage, Playing
 from services.views.standings import TournamentView
 
@@ -134,7 +135,8 @@ def test_norway_play_off_to_the_armageddon(norway: Event) -> None:
     assert isinstance(norway.view.playoff_step(), NextStage)  # "If this match ends in a tie, a further match"
     norway.act("start_playoff_stage", {"stage": 2, "boards": ["1"]})
     norway.act("enter_playoff_result", {"stage": 2, "game": 1, "result": "1-0", "how": "slip"})
-    assert norway.view.playoff_step() == Playing(2)
+    step = norway.view.playoff_step()
+    assert isinstance(step, Playing) and step.stage == 2
     norway.act("enter_playoff_result", {"stage": 2, "game": 2, "result": "1-0", "how": "slip"})
     # tied again: the Armageddon; its colours are not in the regulations: a drawing of lots first
     with pytest.raises(ActionError, match="drawing of lots for the colours"):
@@ -162,6 +164,12 @@ def test_norway_play_off_to_the_armageddon(norway: Event) -> None:
     assert not prizes[2].pending and prizes[10].net == Decimal(250_000)
     # the crosstable keeps the main event's tie-breaks: 2 ahead of 1 on Direct Encounter
     assert [r.start_no for r in norway.view.crosstable()[:2]] == [2, 1]
+    shown = standings_json(norway.view)
+    assert [r["start_no"] for r in shown["rows"][:2]] == [2, 1] and shown["playoff"]["status"] == "decided"
+    assert shown["playoff"]["how"] == [
+        "Player 02, Player 01 still tied after the blitz match (Player 02 1, Player 01 1)",
+        "Player 02, Player 01 still tied after the second blitz match (Player 02 1, Player 01 1)",
+        "Player 02 won the Armageddon game (Player 02 1, Player 01 0)"]
 
 
 MIN = 60_000
