@@ -28,7 +28,9 @@ from playoff_event import main_event, three_tied, tied_top, tournament, winner
 
 from dashboard.arbiter.actions import ActionError, build
 from gateway.hall import Hall
+from services.clock.catalogue import armageddon_by_bid
 from services.hall.tournament_json import standings_json
+from services.regulations.controls import control_of
 from services.tournament.playoff_walk import Decided, NextStage, Playing
 from services.views.standings import TournamentView
 
@@ -206,6 +208,8 @@ def test_us_2013_three_tied_armageddon_bid_then_the_final() -> None:
     (arm,) = made[0][1]["games"]
     assert (arm["white_no"], arm["black_no"], arm["board"], arm["kind"]) == (second, third, "3", "armageddon")
     assert arm["time_control"] == {"white": 45 * MIN, "black": 40 * MIN, "increment": 0, "increment_from_move": 1}
+    # the gateway's clock model follows the bid: the catalogue's US 2013 Armageddon for a 40:00 bid on Black
+    assert control_of(ev.hall.state.games["P1-1"].setup, ev.t) == armageddon_by_bid(40 * MIN, "black")
     ev.act("enter_playoff_result", {"stage": 1, "game": 1, "result": "1-0", "how": "slip"})  # ``second`` wins
     final = ev.view.playoff_step().spec
     assert final.name == "final rapid match" and final.pairs == ((top[0], second), (second, top[0]))
