@@ -82,7 +82,7 @@ def start_round(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> Non
                    ev.end_ms, byes=list(ev.byes))
     state.rounds[number] = r
     state.current = number
-    before, state.boards = state.boards, {}
+    before, state.boards = {**state.resting, **state.boards}, {}
     for setup in ev.games:
         g = new_game(state, setup, number)
         state.games[g.id] = g
@@ -94,6 +94,7 @@ def start_round(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> Non
                 _carry(before[g.board], board)
         else:  # the board's first game is set: this one follows it (a checkers match)
             board.games.append(g.id)
+    state.resting = {b: old_board for b, old_board in before.items() if b not in state.boards}
     try:
         rnd = int(number)
     except ValueError:
