@@ -55,8 +55,9 @@
     const t = document.getElementById("prizes");
     t.tHead.innerHTML = "<tr><th>Place</th><th>Player</th><th class=\"num\">Prize</th><th class=\"num\">Fines</th><th class=\"num\">Paid</th><th>Note</th></tr>";
     t.tBodies[0].innerHTML = p.awards.map((a) => `<tr><td>${a.places.join("\u2013")}</td><td class="name">${esc(a.name)}</td>`
-      + `<td class="num">${money(a.gross)} ${esc(p.currency)}</td><td class="num">${a.fines === "0" ? "" : money(a.fines)}</td>`
-      + `<td class="num pts">${money(a.net)}</td><td>${esc(a.note)}</td></tr>`).join("");
+      + (a.pending ? `<td class="num">—</td><td class="num"></td><td class="num pts">held</td>`
+        : `<td class="num">${money(a.gross)} ${esc(p.currency)}</td><td class="num">${a.fines === "0" ? "" : money(a.fines)}</td>`
+        + `<td class="num pts">${money(a.net)}</td>`) + `<td>${esc(a.note)}</td></tr>`).join("");
   }
 
   function drawPlayoff(po) {
@@ -64,7 +65,10 @@
     if (!box) return;
     box.hidden = !po;
     if (!po) return;
-    document.getElementById("playoff").innerHTML = `<p class="po-stage">${esc(po.names.join(", "))}: ${esc(po.summary)}</p>`
+    const said = (po.how || []).map((h) => `<p class="po-stage po-how">${esc(h)}</p>`).join("")
+      + (po.played || []).map((s) => `<p class="po-stage po-played">Stage ${s.stage}, ${esc(s.name)}: `
+        + s.games.map((g) => `${g.white}–${g.black} ${esc(g.result)}`).join(", ") + "</p>").join("");
+    document.getElementById("playoff").innerHTML = `<p class="po-stage">${esc(po.names.join(", "))}: ${esc(po.summary)}</p>` + said
       + po.stages.map((s) => `<div class="po-stage"><h3>${esc(s.name)}</h3>`
         + (s.condition !== "always" ? `<div class="po-cond">if ${esc(s.condition)}</div>` : "")
         + (s.quote ? `<div class="po-quote">${esc(s.quote)}</div>` : "") + "</div>").join("");

@@ -12,5 +12,6 @@ from .game import EndedBy, GameEnded  # noqa: F401
 from .regulations import *  # noqa: F401,F403
 from .tournament import *  # noqa: F401,F403
 from .rounds import *  # noqa: F401,F403
+from .playoff import *  # noqa: F401,F403
 from .vocabulary import (AlertKind, AlertSeverity, AlertStatus, ByeCode, ClaimKind, ClockEvent,  # noqa: F401
                          DeviceKind, DeviceStatus, GameKind, GameResult, GameStatus, Termination, Variant)

@@ -111,13 +111,20 @@ class PlayerWithdrew(Event, kw_only=True):
 
 @entry("lots_drawn")
 class LotsDrawn(Event, kw_only=True):
-    """A recorded drawing of lots: Berger pairing numbers (C.05) or the tie-break lots (C.07 LOT)."""
+    """A recorded drawing of lots: ``numbers`` (start number -> the lot each player drew: who drew and
+    the outcome), ``purpose``: "pairing_numbers" (Berger pairing numbers, C.05), "tiebreak" (the
+    tie-break lots, C.07 LOT: lowest first), "playoff_colours" (the colours of play-off stage
+    ``stage``'s game, lot 1 takes White, where the regulations do not fix them), "playoff_order"
+    (the play-off's own last resort, Norway Chess 2023 "5. Drawing of" [lots]: lowest first);
+    ``method``, ``seed`` (a drawing by the program), ``by`` (the arbiter)."""
 
     numbers: dict[str, int]
     purpose: str = "tiebreak"
+    stage: int | None = None
     method: str | None = None
     seed: int | None = None
     by: str | None = None
+    note: str | None = None
 
 
 

@@ -202,6 +202,20 @@ class GameKind(StrEnum):
     """A decisive game where a draw counts as Black's win (draw odds; Norway Chess 2023)."""
 
 
+class PlayoffStatus(StrEnum):
+    """Where a play-off for first place stands (the standings' ``playoff.status``,
+    ``services.tournament.playoff_walk``)."""
+
+    NEXT_STAGE = "next_stage"
+    """The tie stands: the next stage is to be created."""
+    STAGE_IN_PLAY = "stage_in_play"
+    """A stage is being played."""
+    ARBITER_DECIDES = "arbiter_decides"
+    """The regulations leave the next step to the arbiter (or a drawing of lots is due)."""
+    DECIDED = "decided"
+    """The play-off has decided the order of the tied players."""
+
+
 class ByeCode(StrEnum):
     """A requested bye's TRF-16 code (FIDE Handbook C.04.2 byes; C.04 Annex 2 writes it in a
     round's result column)."""

@@ -6,7 +6,9 @@ prize rule's unit ("750000", "187500"), never a float. Shapes::
     STANDINGS = {"tournament": name, "slug": str|None, "round": N (latest started), "rounds_total" (None when no tournament file is registered),
                  "provisional": bool, "scoring": "standard"|"norway-armageddon",
                  "tiebreaks": [code, ...], "finished": bool,
-                 "rows": [{"rank", "start_no", "name", "rating", "points", "played" (games over the board: a
+                 "rows" (the final ranking: once a play-off has decided, the tied players in its order,
+                         ranks 1..k; points and tie-breaks stay the main event's):
+                        [{"rank", "start_no", "name", "rating", "points", "played" (games over the board: a
                            checkers match's two games count two), "in_progress", "at_board" ("playing": his
                            game is under way, "waiting": not started yet, null: no game open),
                            "tiebreaks": {code: value}, "provisional",
@@ -14,11 +16,18 @@ prize rule's unit ("750000", "187500"), never a float. Shapes::
                            services.tournament.rating_change)}, ...],
                  "prizes": PRIZES|None, "playoff": PLAYOFF|None}
     PRIZES = {"currency", "sharing", "undistributed",
-              "awards": [{"start_no", "name", "places", "gross", "fines", "net", "withheld", "note"}]}
+              "awards": [{"start_no", "name", "places", "gross", "fines", "net", "withheld", "note",
+                          "pending" (a place the play-off decides, not decided yet: nothing paid)}]}
     PLAYOFF = {"regulation", "players": [start_no...], "names": [...], "summary",
                "stages": [{"name", "kind", "condition", "quote",
                            "games": [{"label", "white", "black", "players", "armageddon",
-                                      "time_control"}]}]}
+                                      "time_control"}]}],   # the plan, as the regulations write it
+               "status": "next_stage"|"stage_in_play"|"arbiter_decides"|"decided" (vocabulary.PlayoffStatus), "order": [start_no...] (decided: winner
+               first), "how": [sentences], "reason" (arbiter: the regulations' words),
+               "next": {"stage", "name", "kind", "players", "pairs", "colours", "pair_by_arbiter",
+                        "time_control", "quote"}|None,
+               "played": [{"stage", "round" ("P1"), "name", "kind", "players",
+                           "games": [{"id", "board", "white", "black", "result"}]}]}
     CROSSTABLE = {"tournament", "round", "rounds": N (columns), "rounds_total", "scoring", "provisional",
                   "tiebreaks",
                   "rows": [{"rank", "start_no", "name", "rating", "total", "tiebreaks",
@@ -33,6 +42,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from decimal import Decimal
 
+from services.events.vocabulary import PlayoffStatus
+from services.tournament.playoff_walk import ArbiterDecides, Decided, NextStage, Playing
+from services.tournament.playoffs import playoff
 from services.views.standings import TournamentView
 
 
@@ -51,16 +63,18 @@ def _prizes(view: TournamentView, provisional: bool) -> dict | None:
             "undistributed": _money(result.undistributed),
             "awards": [{"start_no": a.start_no, "name": names.get(a.start_no, ""), "places": list(a.places),
                         "gross": _money(a.gross), "fines": _money(a.fines), "net": _money(a.net),
-                        "withheld": _money(a.withheld), "note": a.note} for a in result.awards]}
+                        "withheld": _money(a.withheld), "note": a.note, "pending": a.pending}
+                       for a in result.awards]}
 
 
 def playoff_json(view: TournamentView, force: bool = False) -> dict | None:
     """The play-off (see the module docstring) or None when there is none."""
-    plan = view.playoff(force=force)
+    po = view.state.tournament.playoff
+    plan = view.playoff(force=force) if not po.stages else playoff(po.regulation, po.tied)
     if plan is None:
         return None
     names = {s: p["name"] for s, p in view.players.items()}
-    return {"regulation": plan.regulation, "players": plan.players,
+    return {**_progress(view), "regulation": plan.regulation, "players": plan.players,
             "names": [names.get(s, str(s)) for s in plan.players], "summary": plan.summary,
             "tiebreaks": plan.tiebreaks,
             "stages": [{"name": s.name, "kind": s.kind, "condition": s.condition, "quote": s.quote,
@@ -70,10 +84,34 @@ def playoff_json(view: TournamentView, force: bool = False) -> dict | None:
                        for s in plan.stages]}
 
 
+def _progress(view: TournamentView) -> dict:
+    """The play-off as played so far: PLAYOFF's ``status``, ``order``, ``how``, ``next``, ``played``."""
+    step = view.playoff_step()
+    po = view.state.tournament.playoff
+    out: dict = {"status": None, "order": [], "how": [], "reason": None, "next": None, "played": [
+        {"stage": s.stage, "round": s.round, "name": s.name, "kind": s.kind, "players": s.players,
+         "games": [{"id": gid, "board": view.state.games[gid].board if gid in view.state.games else "",
+                    "white": po.games[gid].white, "black": po.games[gid].black, "result": po.games[gid].result}
+                   for gid in s.games]} for s in po.stages]}
+    if isinstance(step, Decided):
+        out.update(status=PlayoffStatus.DECIDED, order=list(step.order), how=list(step.how))
+    elif isinstance(step, Playing):
+        out.update(status=PlayoffStatus.STAGE_IN_PLAY, how=list(step.how))
+    elif isinstance(step, ArbiterDecides):
+        out.update(status=PlayoffStatus.ARBITER_DECIDES, reason=step.reason)
+    elif isinstance(step, NextStage):
+        sp = step.spec
+        out.update(status=PlayoffStatus.NEXT_STAGE, how=list(step.how), next={
+            "stage": len(po.stages) + 1, "name": sp.name, "kind": sp.kind, "players": list(sp.players),
+            "pairs": [list(p) for p in sp.pairs], "colours": sp.colours, "pair_by_arbiter": sp.pair_by_arbiter,
+            "time_control": sp.time_control, "quote": sp.quote})
+    return out
+
+
 def standings_json(view: TournamentView, provisional: bool = False) -> dict:
     """STANDINGS (module docstring). Raises ValueError when recorded results contradict each other."""
     t = view.tournament
-    rows = view.standings(provisional)
+    rows = view.final_standings(provisional)
     at = view.at_board()
     changes = view.rating_changes()
     return {"tournament": view.name, "slug": t.slug if t else None, "round": view.current_round,

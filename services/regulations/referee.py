@@ -281,9 +281,10 @@ def _lateness_terms(state: HallState, g: GameState):
     (ms), the event's fine for not being at the board (or None), the default time (ms; None where
     FIDE Laws 6.7 does not apply: a checkers event that sets none) and each side's arrival as the
     default counts it (an excused side from the start); None when neither applies to ``g`` (no file,
-    defaulted, an Armageddon game or one followed by one, a round with no start)."""
+    defaulted, an Armageddon game or one followed by one, a game after another on its board in its
+    round: a play-off match's second game, which starts when the first ends, not at the round's start)."""
     t = state.config
-    if t is None or g.defaulted or g.kind == GameKind.ARMAGEDDON or g.follow_up:
+    if t is None or g.defaulted or g.kind == GameKind.ARMAGEDDON or g.follow_up or _after_another(state, g):
         return None
     start = round_start_ms(state, g)
     if start is None:
@@ -294,6 +295,16 @@ def _lateness_terms(state: HallState, g: GameState):
     default_ms = None if t.game != Variant.CHESS and kind not in regs.default_time_ms else regs.default_time_for(kind)
     arrived = {side: start if side in g.excused else g.arrived[side] for side in ("white", "black")}
     return start, regs.fine_not_at_board, default_ms, arrived
+
+
+def _after_another(state: HallState, g: GameState) -> bool:
+    """Whether ``g`` is played on its board after another game of its round (set up in the same
+    ``round_started``: a play-off stage's later games, a checkers match's second)."""
+    r = state.rounds.get(g.round)
+    if r is None:
+        return False
+    on_board = [gid for gid in r.games if gid in state.games and state.games[gid].board == g.board]
+    return bool(on_board) and on_board[0] != g.id
 
 
 def _lateness_next(state: HallState, g: GameState) -> int | None:

@@ -69,7 +69,10 @@ def _players_of_file(state: HallState, g: GameState, ch: Changes) -> None:
 
 
 @folds(RoundStarted)
-def _round_started(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> None:
+def start_round(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> None:
+    """A round set up: its games on their boards (each hall board with the games it plays, in
+    order); a numbered round's pairings reach the tournament part. Also folds a play-off stage's
+    games (``fold_playoff``)."""
     number = str(ev.round)
     old = state.rounds.pop(number, None)
     if old is not None:  # a round set up again replaces its pairing
@@ -79,7 +82,7 @@ def _round_started(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> 
                    ev.end_ms, byes=list(ev.byes))
     state.rounds[number] = r
     state.current = number
-    before, state.boards = state.boards, {}
+    before, state.boards = {**state.resting, **state.boards}, {}
     for setup in ev.games:
         g = new_game(state, setup, number)
         state.games[g.id] = g
@@ -91,6 +94,7 @@ def _round_started(state: HallState, ev: RoundStarted, at: int, ch: Changes) -> 
                 _carry(before[g.board], board)
         else:  # the board's first game is set: this one follows it (a checkers match)
             board.games.append(g.id)
+    state.resting = {b: old_board for b, old_board in before.items() if b not in state.boards}
     try:
         rnd = int(number)
     except ValueError:
@@ -153,6 +157,15 @@ def _lots(state: HallState, ev: LotsDrawn, at: int, ch: Changes) -> None:
     numbers = {int(k): int(v) for k, v in ev.numbers.items()}
     if ev.purpose == "pairing_numbers":
         state.tournament.pairing_numbers = numbers
+        return
+    po = state.tournament.playoff
+    if ev.purpose == "playoff_colours" and ev.stage is not None:
+        po.colour_lots[ev.stage] = numbers
+        ch.standings = True
+        return
+    if ev.purpose == "playoff_order":
+        po.order_lots = numbers
+        ch.standings = True
         return
     state.tournament.lots = numbers
     ch.standings = True

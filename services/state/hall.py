@@ -74,6 +74,9 @@ class HallState:
         self.current: str | None = None
         self.games: dict[str, GameState] = {}
         self.boards: dict[str, BoardState] = {}
+        # hall boards of earlier rounds that have no game in the current one: a later round on such a
+        # board carries its devices' last seqs from here (a play-off board left out of one stage)
+        self.resting: dict[str, BoardState] = {}
         self.tournament = TournamentState()
         self.default_tournament = tournament
         self.errors: list[tuple[int | None, str, str]] = []
@@ -155,7 +158,7 @@ class HallState:
     def snapshot(self) -> dict:
         """Everything the state holds, for comparing two states field for field (tests)."""
         return {"rounds": self.rounds, "current": self.current, "games": self.games,
-                "boards": self.boards, "tournament": self.tournament}
+                "boards": self.boards, "resting": self.resting, "tournament": self.tournament}
 
 
 def used_seq(event: Event) -> tuple[str, Device, int] | None:
@@ -180,7 +183,8 @@ def drop_awaiting(board, device, seq: int) -> None:
 def load_handlers() -> None:
     """Import the fold modules (each registers its handlers)."""
     from services.state import (fold_board, fold_clock, fold_correction, fold_draft, fold_games, fold_moves,  # noqa: F401
-                                fold_notes, fold_pairing, fold_penalties, fold_results, fold_round)
+                                fold_notes, fold_pairing, fold_penalties, fold_playoff, fold_results,
+                                fold_round)
 
 
 load_handlers()

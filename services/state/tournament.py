@@ -16,6 +16,7 @@ from decimal import Decimal
 from services.hall.tournament_games import BYE_CODES, GameRecord, result_code
 from services.regulations.model import Player, Tournament
 from services.state.draft import PairingDraft
+from services.state.playoff import PlayoffState
 from services.tournament.initial_ranking import initial_order
 
 _FLIPPED = {"1-0": "0-1", "0-1": "1-0"}
@@ -35,7 +36,8 @@ class TournamentState:
     ``late_entries``: start number -> {"first_round", "missed"} of players entered after the
     registration (also in ``players``; their missed rounds already started are bye records);
     ``forbidden``: groups of start numbers that must not meet (sorted tuples, each once);
-    ``acceleration``: "baku" or None.
+    ``acceleration``: "baku" or None; ``playoff``: the play-off and the event's end
+    (:class:`~services.state.playoff.PlayoffState`).
 
     ``drafts``: round -> :class:`~services.state.draft.PairingDraft`, the rounds paired into a draft
     before they start (docs/pairing.md "The round's life cycle"); ``roster``: players were
@@ -59,6 +61,7 @@ class TournamentState:
     drafts: dict[int, PairingDraft] = field(default_factory=dict)
     roster: bool = False
     second_parent: dict[str, str] = field(default_factory=dict)
+    playoff: PlayoffState = field(default_factory=PlayoffState)
 
     # --- folding (called by services.state.hall) -------------------------------------------------
     def register(self, t: Tournament, data: dict) -> None:
@@ -162,6 +165,8 @@ class TournamentState:
 
     def set_result(self, gid: str, result: str, forfeit: bool) -> bool:
         """Record ``result`` for game ``gid``; False when it is not a result this record can hold."""
+        if self.playoff.set_result(gid, result):
+            return True
         if gid in self.second_parent:
             code = result_code(_FLIPPED.get(result, result), forfeit)
             if code is None or code[1] is not None:

@@ -83,6 +83,7 @@ class PrizeAward:
     withheld: Decimal = Decimal(0)
     unpaid_fines: Decimal = Decimal(0)
     note: str = ""
+    pending: bool = False
 
 
 @dataclass
@@ -98,26 +99,32 @@ class PrizeResult:
         return {a.start_no: a for a in self.awards}
 
 
-def _groups(rows: list[Ranked], rule: PrizeRule) -> list[list[Ranked]]:
+def _groups(rows: list[Ranked], rule: PrizeRule, decided: Sequence[int] = (),
+            first_place: bool = True) -> list[list[Ranked]]:
     key = (lambda r: r.points) if rule.sharing == "score" else (lambda r: r.rank)
-    groups: list[list[Ranked]] = []
-    for r in rows:
-        if groups and key(groups[-1][0]) == key(r):
+    groups: list[list[Ranked]] = [[r] for r in rows[:len(decided)]]
+    for r in rows[len(decided):]:
+        if len(groups) > len(decided) and key(groups[-1][0]) == key(r):
             groups[-1].append(r)
         else:
             groups.append([r])
-    if not rule.first_prize_shared and groups and len(groups[0]) > 1:
+    if not rule.first_prize_shared and first_place and not decided and groups and len(groups[0]) > 1:
         groups = [[groups[0][0]], groups[0][1:]] + groups[1:]
     return groups
 
 
 def distribute(ranking: Iterable[Ranked], rule: PrizeRule, *, fines: Mapping[int, Decimal | int] | None = None,
-               forfeited_or_withdrew: Iterable[int] = ()) -> PrizeResult:
+               forfeited_or_withdrew: Iterable[int] = (), decided: Sequence[int] = (),
+               pending: Iterable[int] = ()) -> PrizeResult:
     """Share ``rule.prizes`` over ``ranking`` (best first; ties by rank or score as the rule says).
 
     ``fines``: start number -> total fines (e.g. 2 late arrivals = 1000). ``forfeited_or_withdrew``:
-    players who forfeited a game or withdrew. Raises ValueError for an unknown ``sharing``, a negative
-    fine, or a ranking that is not in rank order.
+    players who forfeited a game or withdrew. ``decided``: the play-off's order, the first rows of
+    ``ranking``: each of them takes his own place's prize, never shared ("Places decided by a play-off
+    are paid by its result"). ``pending``: players whose places a play-off still has to decide:
+    their places' prizes are not paid (awards with ``pending``). Raises ValueError for an unknown
+    ``sharing``, a negative fine, a ranking that is not in rank order, or ``decided`` that is not
+    the ranking's start.
     """
     if rule.sharing not in ("score", "tiebreak"):
         raise ValueError(f"unknown prize sharing {rule.sharing!r} (score or tiebreak)")
@@ -127,10 +134,20 @@ def distribute(ranking: Iterable[Ranked], rule: PrizeRule, *, fines: Mapping[int
     owed = {s: Decimal(v) for s, v in (fines or {}).items()}
     if any(v < 0 for v in owed.values()):
         raise ValueError("a fine cannot be negative")
+    if [r.start_no for r in rows[:len(decided)]] != list(decided):
+        raise ValueError("the play-off's order must open the ranking")
     out = set(forfeited_or_withdrew) if rule.withhold_after_forfeit else set()
+    waiting = set(pending)
     result = PrizeResult()
     place = 0
-    for group in _groups(rows, rule):
+    held = [r for r in rows if r.start_no in waiting]
+    if held:  # the tie the play-off decides: its places are held, nothing paid
+        places = tuple(range(1, len(held) + 1))
+        result.awards += [PrizeAward(r.start_no, places, Decimal(0), pending=True,
+                                     note="decided by the play-off: not paid before it has decided") for r in held]
+        rows = [r for r in rows if r.start_no not in waiting]
+        place = len(held)
+    for group in _groups(rows, rule, decided, first_place=not held):
         places = tuple(range(place + 1, place + 1 + len(group)))
         place += len(group)
         pot = sum((rule.prizes[p - 1] for p in places if p <= len(rule.prizes)), Decimal(0))

@@ -13,6 +13,7 @@ see any of this (the dashboard serves it only to logged-in arbiters).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecision, ArmageddonDecided,
                              ArmageddonScheduled, BoardGameCalled, BothFlagsFell, ClockAdjusted, ClockDisagreement,
@@ -27,6 +28,7 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
                                        PlayerEntered, PlayerWithdrew, PlayersRegistered)
 from services.events.rounds import PairingDrafted, PairingPublished, PairingSwapped
+from services.events.base import Device
 from services.events.vocabulary import AlertKind, AlertSeverity, AlertStatus, EndedBy, GameResult, Termination
 from services.state import HallState
 from services.views.alert_since import Since
@@ -195,7 +197,10 @@ class AlertQueue:
         game this round or whose game is over (put away, switched off), and a board's stray retained
         status (a board not in this round) told once (``_born``)."""
         if isinstance(event, DeviceOffline):
-            game = state.board_game(event.board)
+            # the device's own game: a match's clock set for game 2 counts while the board is still game 1's
+            board = state.boards.get(event.board)
+            device = cast(Device, event.device) if event.device in ("board", "clock") else "board"
+            game = state.games.get(board.current(device)) if board else None
             return game is None or game.ended
         return isinstance(event, MessageRejected) and _stray_status(event) and str(event.board) in self._unknown_boards
 

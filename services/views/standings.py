@@ -28,6 +28,8 @@ from services.tournament.prizes import PrizeResult, PrizeRule, distribute
 from services.tournament.rating_change import RatingChange, rating_changes
 from services.tournament.scoring import CLASSICAL, NORWAY, Scoring
 from services.tournament.standings import StandingRow
+from services.tournament.playoff_walk import Step
+from services.views.playoff import decided_order, final_rows, playoff_step, prize_pending
 from services.views.spectator import game_json
 
 ROUND_ROBIN = ("round-robin", "double-round-robin")
@@ -220,13 +222,25 @@ class TournamentView:
                          source=t.source or t.name)
 
     def prizes(self, provisional: bool = False) -> PrizeResult | None:
-        """The prize money by the standings now (final once the last round is over), fines deducted
-        and forfeits withheld where the file says so; None when the file gives no prize amounts."""
+        """The prize money by the final ranking now (final once the last round and the play-off are
+        over), fines deducted and forfeits withheld where the file says so; the places a play-off
+        decides are paid by its order, and held (``pending``) while it has not decided
+        (``services.views.playoff``); None when the file gives no prize amounts."""
         rule = self.prize_rule()
         if rule is None:
             return None
-        return distribute(self.standings(provisional), rule, fines=self.fines,
-                          forfeited_or_withdrew=self.forfeited_or_withdrew())
+        return distribute(self.final_standings(provisional), rule, fines=self.fines,
+                          forfeited_or_withdrew=self.forfeited_or_withdrew(), decided=decided_order(self),
+                          pending=prize_pending(self))
+
+    def final_standings(self, provisional: bool = False) -> list[StandingRow]:
+        """The standings with the play-off's order on top once it has decided (the final ranking;
+        the rows keep the main event's points and tie-breaks)."""
+        return final_rows(self, self.standings(provisional))
+
+    def playoff_step(self) -> Step | None:
+        """Where the play-off stands (``services.views.playoff.playoff_step``): None when none is due."""
+        return playoff_step(self)
 
     def finished(self) -> bool:
         """The last round of the file has been played to the end (every game has a result)."""

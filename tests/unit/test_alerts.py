@@ -57,7 +57,8 @@ def test_a_device_offline_after_its_boards_game_is_over_is_no_alert():
     [a] = q.apply(4, 7, "device_offline", {"board": "2", "device": "board"})  # 1-2 still in play
     assert a.kind == "device_offline" and a.board == "2"
     assert a.game == "1-2"  # the entry names no game: the alert names the board's (a new user's run)
-    q.apply(5, 8, "match_game_started", {"game": "1-1b", "follows": "1-1", "board": "1"})
+    q.apply(5, 8, "device_game_began", {"game": "1-1b", "follows": "1-1", "board": "1", "device": "clock",
+                                        "seq": 1, "evidence": "starting_times"})
     assert q.apply(6, 9, "device_offline", {"board": "1", "device": "clock"})
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from services.eventlog.base import Entry
+from services.hall.playoff_stage import stage_entry
 from services.hall.round_from_file import round_from_tournament
 from services.hall.setup import round_from_pgn
 from services.hall.tournament_log import tournament_from_data, tournament_registered_data
@@ -202,6 +203,17 @@ def test_us_2023_fines_and_forfeits_in_the_prize_money() -> None:
     log.add("player_withdrew", {"player": "Player 10", "from_round": 2, "by": "chief"})
     # rule 6 order: "2. Most Blacks" puts 10 first; "5. Won Games" puts 1 (over the board) above 2 (forfeit)
     assert [r.start_no for r in log.view.standings()][:3] == [10, 1, 2]
+    # rule 6: "If two or more Players are tied for first, a playoff shall be held to determine final
+    # standings among all tied players": 10, 1 and 2 share the first place, their prizes wait for it
+    # (issue 30: "Places decided by a play-off are paid by its result, never by tie-break first")
+    assert {a.start_no for a in log.view.prizes().awards if a.pending} == {10, 1, 2}
+    # "Three or Four Players: ... a rapid round robin (G/10 +2 increment)": 10 wins both, 1 beats 2
+    stage = stage_entry(log.view, 1, ["1"], start_ms=None)
+    log.add(*stage.encode())
+    order = {10: 0, 1: 1, 2: 2}
+    for g in stage.games:
+        log.end(g.id, "1-0" if order[g.white_no] < order[g.black_no] else "0-1")
+    assert [r.start_no for r in log.view.final_standings()][:3] == [10, 1, 2]
     awards = log.view.prizes().by_start_no()
     assert awards[10].gross == 10000 and awards[10].withheld == 10000 and awards[10].net == 0
     assert awards[1].gross == 6000 and awards[1].fines == 500 and awards[1].net == 5500

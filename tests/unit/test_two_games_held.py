@@ -166,6 +166,23 @@ ROUND_2 = {"round": "2", "event": "Test", "site": "", "date": "2024.04.05", "gam
      "time_control": "5400+30", "fen": None, "kind": "classical"}]}
 
 
+def test_a_board_left_out_of_a_round_carries_its_seq_into_the_next_it_plays():
+    # a play-off stage on board 2 only, the next stage on board 1 again (issue 30's live play-off):
+    # board 1's devices go on from the seq they last sent two rounds before (docs/protocol.md
+    # "Fields"); their next message is no hole
+    d = Driver("1")
+    for uci in ("e2e4", "e7e5"):
+        d.move("1", uci)
+    d.external("round_started", {**ROUND_2, "games": [{**ROUND_2["games"][0], "board": "2"}]})
+    d.external("round_started", {**ROUND_2, "round": "3", "games": [{**ROUND_2["games"][0], "id": "3-1",
+                                                                      "round": "3"}]})
+    assert d.hall.state.boards["1"].carried == {"board": 2}
+    d.move("1", "d2d4", seq=3)
+    assert d.hall.state.games["3-1"].moves == ["d2d4"]
+    assert not d.of("message_held") and not d.of("seq_gap")
+    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+
+
 def test_a_new_round_still_takes_devices_that_count_from_1_again():
     d = Driver("1")
     for uci in ("e2e4", "e7e5", "g1f3"):

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import checkers, correction, game, registration, results, round_tools, rounds  # noqa: F401 - each registers
+from . import checkers, correction, game, playoff, registration, results, round_tools, rounds  # noqa: F401 - each registers
 from .base import ACTIONS, Action, ActionError, Context, action, convert, decode
 
 __all__ = ["ACTIONS", "Action", "ActionError", "Context", "action", "build", "convert", "decode"]
