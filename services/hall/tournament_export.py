@@ -35,10 +35,12 @@ def tournament_pgn(view: TournamentView) -> str:
 def tournament_trf(view: TournamentView) -> str:
     """The tournament so far as TRF16 text (the rounds started; games in progress are left blank):
     the results as they stand now (a result corrected after a later round was paired included), the
-    ranks in the final order, the tournament section from the file (``services.hall.tournament_trf``).
+    ranks in the final order (a decided play-off's on top; the play-off's games are not rounds of the
+    report: its crosstable is the main event's), the tournament section from the file (``services.hall.tournament_trf``).
     Raises ValueError when recorded results contradict each other or a field does not fit TRF columns."""
-    fld, rows = view.rank()
+    fld, _ = view.rank()
     records = view.records()
+    final = view.final_standings()  # a play-off's order on top once it has decided
     matches = any(g.second is not None for g, _ in records)
     t = view.tournament
     info = {s: p for s, p in view.players.items()}
@@ -50,7 +52,7 @@ def tournament_trf(view: TournamentView) -> str:
     return dump_trf(trf_from_field(
         fld, name=view.name or "Tournament", rounds_total=rounds_total,
         site=t.site if t else (view.round_info(view.current_round).get("site") or ""),
-        system=t.system if t else "", players_info=info, ranks={r.start_no: r.rank for r in rows},
+        system=t.system if t else "", players_info=info, ranks={r.start_no: r.rank for r in final},
         dates=[s.start for s in t.rounds] if t else (), initial_color=None,
         seconds=second_games(g for g, _ in records) if matches else None,
         federation=t.federation if t else "", chief_arbiter=t.chief_arbiter if t else "",

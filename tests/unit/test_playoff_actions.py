@@ -29,9 +29,11 @@ from playoff_event import main_event, three_tied, tied_top, tournament, winner
 from dashboard.arbiter.actions import ActionError, build
 from gateway.hall import Hall
 from services.clock.catalogue import armageddon_by_bid
+from services.hall.tournament_export import tournament_trf
 from services.hall.tournament_json import standings_json
 from services.regulations.controls import control_of
 from services.tournament.playoff_walk import Decided, NextStage, Playing
+from services.tournament.trf import parse_trf
 from services.views.standings import TournamentView
 
 NOW = 1_686_400_000_000  # 2023-06-10, after the last round
@@ -220,6 +222,12 @@ def test_us_2013_three_tied_armageddon_bid_then_the_final() -> None:
     done = ev.view.playoff_step()
     assert isinstance(done, Decided) and done.order == (second, top[0], third)
     assert [r.start_no for r in ev.view.final_standings()[:3]] == [second, top[0], third]
+    # the rating report's ranks (TRF16 86-89) are the final order; its rounds the main event's
+    report = parse_trf(tournament_trf(ev.view))
+    assert [s for s, _ in sorted(((s, p.rank) for s, p in report.players.items()), key=lambda x: x[1])[:3]] == \
+        [second, top[0], third]
+    assert report.total_rounds == ev.t.rounds_total and all(len(p.games) == ev.t.rounds_total
+                                                              for p in report.players.values())
     with pytest.raises(ActionError, match="has decided"):
         ev.act("start_playoff_stage", {"stage": 3, "boards": ["1"]})
 
