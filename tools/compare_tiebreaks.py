@@ -17,6 +17,13 @@ Usage::
     python tools/compare_tiebreaks.py --tbs /work/scratch/tbs --python /work/scratch/tbs/.venv/bin/python \
         --events 240 --seed 30 [--out DIR] [--edition 2026|2024] [--keep DIR]
 
+``--reports N``: also the rating reports we export (``venue export --format trf``) of the chess seed
+events (events/*.toml, played N times with seeded results through the arbiter's actions,
+tests/trf_events.py): the oracle must read each (it refuses a file whose points column disagrees with
+its codes) and compute the event's tie-breaks as we do from the file, as any TRF16 reader sees it (our
+own VPS/VPT lines left out: the classical points), each with the C.07 text the oracle picks from the
+file's start date (before 1 March 2026: Aug-2024).
+
 ``--edition 2024`` writes a start date (TRF ``042``) before 1 March 2026, which makes the
 TieBreakServer apply the Aug-2024 text of C.07 (its ``find_tmversion``), and runs ours with
 ``--edition 2024``. ``--out``: each differing event as ``NAME.trf``, ``NAME.tbs.tsv``, ``NAME.ours.tsv``.
@@ -38,7 +45,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from venue import tiebreaks as venue_tiebreaks  # noqa: E402
 
@@ -257,6 +265,36 @@ def ours(path: Path, swiss: bool, tiebreaks: list[str], edition: str) -> str:
     return buf.getvalue()
 
 
+ORACLE_NAMES = {"KSX": "KS/L-1"}
+"""Our tie-break names the oracle spells otherwise."""
+
+REPORT_EVENTS = ("norway-chess-2023.toml", "us-championship-2013.toml", "us-championship-2023.toml",
+                 "us-womens-championship-2013.toml", "us-womens-championship-2023.toml")
+
+
+def reports(count: int) -> list[tuple[str, str, bool, list[str], str]]:
+    """``(name, TRF text without VPS/VPT lines, swiss, tie-breaks, edition)`` of each seed event's
+    report, played ``count`` times (seeds 1..count)."""
+    from trf_events import event, play
+
+    from services.hall.tournament_export import tournament_trf
+    from services.tournament.standings import tiebreak_specs
+    from services.tournament.trf import parse_trf
+
+    out = []
+    for name in REPORT_EVENTS:
+        for seed in range(1, count + 1):
+            view = play(event(name), seed)
+            text = "\n".join(line for line in tournament_trf(view).splitlines() if line[:3] not in ("VPS", "VPT"))
+            start = parse_trf(text).header_value("042") or ""
+            edition = "2024" if start and start < "2026/03/01" else "2026"
+            # LOT: no lots were drawn in these events (ours blank, the oracle 0)
+            specs = [s.text for s in tiebreak_specs(view.tiebreak_order()) if s.name != "LOT"]
+            swiss = view.tournament is not None and view.tournament.system == "swiss-dutch"
+            out.append((f"{name[:-5]}-seed{seed}", text + "\n", swiss, specs, edition))
+    return out
+
+
 def _cells(tsv: str) -> dict[tuple[str, str], Decimal | None]:
     """Every value by (start number, column), as a number: the oracle prints a missing value as "-0"
     (ours ""), and a Koya score with no qualifying opponent as "0" (ours "0.0": the same value)."""
@@ -275,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--edition", choices=("2026", "2024"), default="2026")
     ap.add_argument("--out", type=Path, help="write differing events here")
     ap.add_argument("--keep", type=Path, help="write every event and the oracle's answer here")
+    ap.add_argument("--reports", type=int, default=0, help="also the seed events' reports, played N times each")
     args = ap.parse_args(argv)
     differing: Counter = Counter()
     placed: Counter = Counter()
@@ -304,6 +343,23 @@ def main(argv: list[str] | None = None) -> int:
                 (args.out / f"{ev.name}.trf").write_text(ev.text)
                 (args.out / f"{ev.name}.tbs.tsv").write_text(want)
                 (args.out / f"{ev.name}.ours.tsv").write_text(got)
+    report_equal, report_differing = 0, []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text, swiss, specs, edition in reports(args.reports):
+            path = Path(tmp) / f"{name}.trf"
+            path.write_text(text)
+            # Koya Extended: ours "KSX", the oracle's "KS/L-1" (the limit ½ point lower)
+            theirs = oracle(args.tbs, args.python, path, swiss, [ORACLE_NAMES.get(s, s) for s in specs])
+            for mine, its in ORACLE_NAMES.items():
+                theirs = theirs.replace(f"\t{its}", f"\t{mine}", 1)
+            want, got = _cells(theirs), _cells(ours(path, swiss, specs, edition))
+            if want == got:
+                report_equal += 1
+            else:
+                report_differing.append(name)
+    if args.reports:
+        print(f"reports compared: {report_equal + len(report_differing)} (seed events x {args.reports}), "
+              f"equal: {report_equal}, differing: {', '.join(report_differing) or 0}")
     n = len(events)
     print(f"events compared: {n} ({sum(e.swiss for e in events)} Swiss, {sum(not e.swiss for e in events)} "
           f"round robin), C.07 edition {args.edition}, seed {args.seed}")
@@ -313,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     print("unplayed rounds placed (kind: first / middle / last round):")
     for kind in KINDS:
         print(f"  {kind:<15} {placed[kind, 'first']:>4} {placed[kind, 'middle']:>5} {placed[kind, 'last']:>5}")
-    return 0 if equal == n else 1
+    return 0 if equal == n and not report_differing else 1
 
 
 if __name__ == "__main__":
