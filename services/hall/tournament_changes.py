@@ -35,8 +35,11 @@ _ABSENT = object()
 
 def file_part(data: dict) -> dict:
     """A ``tournament_registered`` entry's data without what records the registration itself
-    (``changes``, ``by``), as plain JSON: what a tournament file says."""
-    return json.loads(json.dumps({k: v for k, v in data.items() if k not in NOT_THE_FILE}))
+    (``changes``, ``by``), as plain JSON: what a tournament file says. A top-level setting that is
+    empty (``""``, ``[]``, null) counts as absent: the log's entry spells an unset
+    ``federation``/``chief_arbiter``/``deputy_arbiters`` as its default, the file leaves it out."""
+    return json.loads(json.dumps({k: v for k, v in data.items()
+                                  if k not in NOT_THE_FILE and v not in ("", [], None)}))
 
 
 def registration_changes(registered: dict, filed: dict) -> list[dict]:

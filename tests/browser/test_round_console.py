@@ -92,10 +92,21 @@ async def until(page, check, what: str, timeout_s: float = 30.0) -> dict:
 
     for _ in range(int(timeout_s / 0.1)):
         t = await tools(page)
-        if check(t):
+        if check(t) and await console_shows(page, t):
             return t
         await asyncio.sleep(0.1)
     raise AssertionError(f"not within {timeout_s} s: {what}: {t}")
+
+
+async def console_shows(page, t: dict) -> bool:
+    """The console page shows the draft the round tools hold (its buttons name the version shown:
+    a click before the page caught up is refused as stale, rightly)."""
+    d = t.get("draft")
+    if not d or d.get("started"):
+        return True
+    status = await page.inner_text("#rc-status")
+    head = f"Round {d['round']}, version {d['version']}:"
+    return head in status and (f"{head} published" in status) == bool(d["is_published"])
 
 
 async def submit(page, form: str, selects: dict | None = None, fills: dict | None = None) -> str:
