@@ -159,7 +159,7 @@ class Gateway:
         self.ready = asyncio.Event()
         self.connected = asyncio.Event()
         self.counts = {"messages": 0, "entries": 0, "reconnects": 0, "store_errors": 0,
-                       "internal_errors": 0, "dropped": 0}
+                       "internal_errors": 0, "dropped": 0, "retained": 0}
         self._pending: list[tuple[str, dict, int]] = []
         self._coalesce = Coalescer()
         self._repeats = Repeats()
@@ -236,6 +236,7 @@ class Gateway:
                 password=self.password, keepalive=self.keepalive, max_inflight=FEEDBACK_INFLIGHT)
             # each message is queued as it is read (inside data_received: no task, no queue per message)
             client.on_message = functools.partial(self._enqueue, client)
+            client.on_retained = functools.partial(self._retained, client)
             client.on_read = self._on_read
             # current before CONNACK: the session's kept messages can come in the same read as it
             self._client = client
@@ -314,6 +315,22 @@ class Gateway:
             self._acks.append((client, mid, qos))  # dropped: nothing to redeliver
             return
         self._inbox.setdefault(source, deque()).append((client, topic, payload, mid, qos))
+
+    def _retained(self, client: MqttClient, topic: str, payload: bytes, mid: int, qos: int) -> None:
+        """A retained message the broker sends because the gateway subscribed (``MqttClient.on_retained``).
+        A status is retained by the protocol (docs/protocol.md "Status"): it is handled as any other.
+        A retained move, position, clock or result is a copy of a message from the past (the gateway
+        had it as it was published, or it predates the gateway's session): it is acknowledged and
+        counted, never recorded (issue 28: a retained move was recorded again at every gateway start
+        and became the first move of the next round's game on that board)."""
+        if topic.endswith("/status"):
+            self._enqueue(client, topic, payload, mid, qos)
+            return
+        self.counts["retained"] += 1
+        self._acks.append((client, mid, qos))
+        self._wake.set()
+        log.warning("gateway %s: a retained message on %s ignored (device messages must not be retained; "
+                    "clear it with an empty retained message)", self.tournament, topic[:200])
 
     def _release_statuses(self) -> None:
         """Queue each held status whose topic's bucket has a token again (the timer's turn): a
