@@ -235,6 +235,12 @@ class AlertQueue:
         if isinstance(event, GameEnded):
             changed += self._lapse(event.game) + self._superseded(
                 [a for a in self._open(event.game) if a.kind in MOOT_AT_END and a.id != seq], seq, at, "its game ended")
+            # "Armageddon game to be played" is about the drawn game (its ``game``) and names the
+            # Armageddon game in its evidence: done once that game has its result
+            changed += self._superseded(
+                [a for a in self.alerts.values() if a.status == AlertStatus.OPEN
+                 and a.kind == AlertKind.ARMAGEDDON_SCHEDULED and a.evidence.get("id") == event.game],
+                seq, at, "the Armageddon game has its result")
         elif isinstance(event, RoundStarted):
             changed += self._superseded(self._of_rounds_over(state), seq, at, "a new round started")
         elif isinstance(event, DeviceOnline):

@@ -263,6 +263,13 @@ async def test_a_five_round_swiss_through_the_console(shared_data, tmp_path):
         assert final["next_round"] is None
         standings = await page.evaluate("() => fetch('/api/standings').then(r => r.json())")
         trf = await page.evaluate("() => fetch('/api/tournament.trf').then(r => r.text())")
+        # issue 27 "Acceptance": no alert left open that needs nothing (every game has its result)
+        for _ in range(100):  # the console's desk follows the log: the last slip may be on its way
+            desk = await page.evaluate("() => fetch('/api/arbiter/alerts').then(r => r.json())")
+            if not desk["alerts"]:
+                break
+            await asyncio.sleep(0.1)
+        assert [(a["kind"], a["text"]) for a in desk["alerts"]] == []
 
     # the console's standings are venue tiebreaks on the exported TRF
     trf_path = tmp_path / "event.trf"
