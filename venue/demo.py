@@ -24,7 +24,8 @@ from pathlib import Path
 from services.events import RoundStarted
 from services.events.vocabulary import GameStatus, Termination, Variant
 from venue.demo_workdir import demo_workdir
-from venue.serve import CliError, dashboard_at, gateway_ready, simulator
+from venue.errors import CliError
+from venue.serve import dashboard_at, gateway_ready, simulator
 
 TOURNAMENT = "candidates-2024"
 ROUND_FILE = "candidates_2024_round5.pgn"

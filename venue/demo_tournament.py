@@ -45,7 +45,8 @@ from services.events import ArmageddonScheduled, DrawClaimReported, DrawOfferRef
 from services.events.vocabulary import GameStatus, Variant
 from venue.demo import ROUND_FILE, STOPS_WHEN_DONE, _task, wall_clock, watch
 from venue.demo_workdir import demo_workdir
-from venue.serve import CliError, dashboard_at, gateway_ready
+from venue.errors import CliError
+from venue.serve import dashboard_at, gateway_ready
 from venue.tournament import missing_passwords
 
 CHECKERS_FILE = "tinsley_chinook_1992.pdn"
