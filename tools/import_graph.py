@@ -7,14 +7,17 @@ module to each product module it names, and reports:
 
 - **circles**: the strongly connected components of more than one module (Tarjan's algorithm), plus a
   module importing itself;
+- **unreached modules**: a module no other product module imports and that is no entry point
+  (``ENTRY_POINTS``: what Python or a command loads by name), i.e. one only tests reach: dead code;
 - **arrows against the layers** (docs/CONTRIBUTING.md "Layout"): ``services`` (pure) is the ground
   floor and imports none of the others; ``gateway``, ``dashboard`` and ``devices`` stand on it and
   import no ``venue`` (the command line, the top floor); ``devices`` (the simulated boards and clocks)
   speak the protocol and import neither ``gateway`` nor ``dashboard``.
 
 An arrow goes to the module an import names: ``from pkg import name`` is an arrow to ``pkg.name`` when
-that is a module, else to ``pkg`` (its ``__init__``). ``tests/unit/test_import_graph.py`` fails on any
-circle or forbidden arrow.
+that is a module, else to ``pkg`` (its ``__init__``). Importing ``a.b.c`` also runs the ``__init__``
+of ``a`` and ``a.b``; that is Python's package loading, not an arrow of the module's own.
+``tests/unit/test_import_graph.py`` fails on any circle, forbidden arrow or unreached module.
 
 Usage: ``python tools/import_graph.py [--edges]`` (prints the figures; exit status 1 when anything is
 found).
@@ -38,6 +41,19 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "dashboard": frozenset({"venue"}),
     "devices": frozenset({"gateway", "dashboard", "venue"}),
     "venue": frozenset(),
+}
+
+# Modules loaded by name, not by an import another product module writes: the package __init__ files
+# aside, these are what a command line starts (the reason beside each).
+ENTRY_POINTS: dict[str, str] = {
+    "venue.__main__": "python -m venue",
+    "venue.pair": "venue/cli.py _passthrough: importlib.import_module(f'venue.{name}')",
+    "venue.tiebreaks": "venue/cli.py _passthrough",
+    "venue.export": "venue/cli.py _passthrough",
+    "venue.broadcast": "venue/cli.py _passthrough",
+    "venue.round": "venue/cli.py _passthrough",
+    "venue.players": "venue/cli.py _passthrough",
+    "devices.cli": "python -m devices.cli (the simulators' own command line, with options venue simulate lacks)",
 }
 
 
@@ -158,6 +174,14 @@ def against_layers(edges: Iterable[Arrow]) -> list[Arrow]:
     return [a for a in edges if a.target.split(".")[0] in FORBIDDEN[a.source.split(".")[0]]]
 
 
+def unreached(known: dict[str, Path], edges: Iterable[Arrow]) -> list[str]:
+    """Modules no other product module imports, packages and ``ENTRY_POINTS`` aside: only tests reach
+    them."""
+    targets = {a.target for a in edges}
+    return sorted(m for m, path in known.items()
+                  if m not in targets and path.name != "__init__.py" and m not in ENTRY_POINTS)
+
+
 def circle_arrows(component: list[str], edges: Iterable[Arrow]) -> list[Arrow]:
     """The arrows inside one circle (where to cut it)."""
     members = set(component)
@@ -179,10 +203,14 @@ def main(argv: list[str]) -> int:
     print(f"{len(wrong)} arrows from a lower layer to a higher one")
     for a in wrong:
         print(f"  {a.source} -> {a.target}  ({a.path}:{a.line})")
+    dead = unreached(known, edges)
+    print(f"{len(dead)} modules no product module imports (entry points aside)")
+    for m in dead:
+        print(f"  {m}")
     if "--edges" in argv:
         for a in edges:
             print(f"{a.source} -> {a.target}")
-    return 1 if found or wrong else 0
+    return 1 if found or wrong or dead else 0
 
 
 if __name__ == "__main__":
