@@ -31,6 +31,7 @@ from services.events.rounds import PairingDrafted, PairingPublished, PairingSwap
 from services.events.base import Device
 from services.events.vocabulary import AlertKind, AlertSeverity, AlertStatus, EndedBy, GameResult, Termination
 from services.state import HallState
+from services.views.alert import Alert
 from services.views.alert_since import Since
 from services.views.alert_text import rule_of, sentence
 from services.views.not_at_board import RoundPresence
@@ -112,47 +113,6 @@ MOOT_AT_END = frozenset({AlertKind.DRAW_CLAIM_REPORTED, AlertKind.DRAW_OFFER_REF
 # (and device messages lost for good: the record may lack them, docs/arbiter.md).
 KEPT_AFTER_THE_ROUND = frozenset({AlertKind.SCORE_SHEET_DIFFERENCES, AlertKind.PENALTY_WITHDRAWN, AlertKind.SEQ_GAP})
 UNKNOWN_BOARD_TITLE = "Status from a board with no game this round (ignored)"
-
-
-@dataclass(eq=False)
-class Alert:
-    """One alert: ``id`` (= the log seq it came from), ``at`` (ms), ``kind`` (entry type, ``AlertKind``),
-    ``severity`` (``AlertSeverity``: "action" | "warning" | "info"), ``title``, ``game`` and ``board``
-    (or None), ``evidence`` (the entry's data), ``status`` (``AlertStatus``: "open" | "resolved" |
-    "lapsed" | "withdrawn": a penalty proposal the gateway withdrew, ``penalty_withdrawn`` |
-    "superseded": its game's result is final, ``MOOT_AT_END``), ``resolution`` (the closing action's
-    data, with ``by`` and ``at``), ``count`` (how many entries it stands for: repeats of a ``GROUPED``
-    type from the same board, device and game), ``last_at`` (ms of the latest; ``evidence`` is then the
-    latest entry's data, ``id`` and ``at`` the first's), ``since`` (what later entries made of the
-    condition, ``services.views.alert_since``; None: nothing to follow), ``players`` (``{"white",
-    "black"}``: the names of its game's players, None without a game), ``rule`` (the rule it applies,
-    ``services.views.alert_text.rule_of``) and ``text`` (its sentence with the figures, or None:
-    the console words it from the evidence)."""
-
-    id: int
-    at: int
-    kind: str
-    severity: str
-    title: str
-    game: str | None
-    board: str | None
-    evidence: dict
-    status: str = AlertStatus.OPEN
-    resolution: dict | None = None
-    count: int = 1
-    last_at: int | None = None
-    since: dict | None = None
-    players: dict | None = None
-    rule: str | None = None
-    text: str | None = None
-
-    def to_json(self) -> dict:
-        """The alert as sent to arbiters' consoles (``/ws/arbiter``, the API)."""
-        return {"id": self.id, "at": self.at, "kind": self.kind, "severity": self.severity,
-                "title": self.title, "game": self.game, "board": self.board,
-                "evidence": self.evidence, "status": self.status, "resolution": self.resolution,
-                "count": self.count, "last_at": self.last_at if self.last_at is not None else self.at,
-                "since": self.since, "players": self.players, "rule": self.rule, "text": self.text}
 
 
 @dataclass
