@@ -7,7 +7,8 @@
 1. registers the tournament file as ``services.hall.registration`` decides: the same file appends
    nothing; a changed file is registered with its changes between rounds, refused while a round is
    in play unless the organiser gives ``--accept-changes`` (CliError, nothing written);
-2. starts the round asked for (``--round N``; round 1 when the log has none) with its real start in
+2. starts the round asked for (``--round N``; round 1 when the log has none, unless the file lists no
+   players: an event run from the console, whose rounds the console starts) with its real start in
    ``round_started`` (``start_ms``: ``--round-start``, else the file's schedule), or carries on with
    the round in the log: a round already in the log is never set up again and its start never moved
    (``--round-start`` is then ignored, and said so);
@@ -54,7 +55,10 @@ async def start_up(log, t, round_no: int | None, start_ms: int | None = None, ac
     if t is None and round_no is not None:
         raise CliError("--round N (a round number) needs --tournament FILE.toml to pair it from")
     carry = _round_to_carry_on(state, round_no)
-    if carry is None and t is not None:
+    # a file without players is an event registered from the console (players imported there, each
+    # round paired, published and started there: docs/arbiter.md): no round is started for it unasked
+    console_run = t is not None and not t.players and round_no is None
+    if carry is None and t is not None and not console_run:
         _check_startable(state, t, round_no or 1, start_ms, now_ms)  # before anything is written
     out = StartUp()
     if t is not None:
@@ -64,6 +68,10 @@ async def start_up(log, t, round_no: int | None, start_ms: int | None = None, ac
         out.lines.append(round_line(state, carry, now_ms, start_ms is not None, round_no))
     elif t is None:
         out.lines.append("no round in the log yet")
+    elif console_run:
+        out.lines.append("no round in the log yet; the file lists no players: register them in the arbiters' "
+                         "console (Round panel) or with venue players, then pair, publish and start round 1 there "
+                         "(or venue round pair|publish|start 1)")
     else:
         number = round_no or 1
         out.setup = await pair_and_log(log, view, number, start_ms)

@@ -189,3 +189,16 @@ async def test_rounds_are_started_in_order_and_never_while_one_is_in_play(log):
     with pytest.raises(CliError, match="rounds are played in order .* start round 2"):
         await start_up(log, preset(), 3, start_ms=NOW, now_ms=NOW)
     assert await types(log) == ["tournament_registered", "round_started"]
+
+
+async def test_a_file_without_players_is_registered_and_no_round_started_unasked(log):
+    # An event run from the console (docs/arbiter.md): the players are imported there and each round is
+    # paired, published and started there. A new user's `venue serve --tournament club.toml` with no
+    # players registered the file, then failed "cannot pair round 1: no player (001) lines", exit 2.
+    t = preset(lambda text: text[:text.index("[[players]]")])
+    assert t.players == ()
+    done = await start_up(log, t, None, now_ms=NOW)
+    assert await types(log) == ["tournament_registered"] and done.setup is None and not done.added
+    assert "the file lists no players: register them in the arbiters' console" in done.lines[-1]
+    again = await start_up(log, t, None, now_ms=NOW)  # a restart: nothing more, still no round
+    assert await types(log) == ["tournament_registered"] and again.setup is None
