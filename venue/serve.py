@@ -368,6 +368,13 @@ def warn_passwords(t) -> None:
         print(f"venue: warning: {name} is not set: that arbiter cannot log in", flush=True)
 
 
+def no_logins_note(slug: str) -> str:
+    """Why nobody can log in to the console when the tournament was named by its slug: the arbiters'
+    logins and password variables are the file's and are never in the log (docs/arbiter.md)."""
+    return (f"note: no tournament file given (--tournament {slug}): arbiters cannot log in; give the "
+            "tournament's FILE.toml to --tournament for their logins (or set VENUE_ARBITERS)")
+
+
 async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | None, variant: str,
                     host: str, port: int, round_start: str | None = None, accept_changes: bool = False) -> int:
     """``venue serve``: gateway and dashboard in one process. ``tournament``: a slug or a tournament
@@ -405,6 +412,8 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
                     print(f"  {line}")
                 print(f"  dashboard   {url}/")
                 print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")
+                if t is None and not accounts.by_login:
+                    print(f"  note        {no_logins_note(slug)}")
                 print(f"  MQTT        {redact(mqtt)}")
                 print(f"  event log   {redact(store)}")
                 print("Ctrl-C to stop.", flush=True)
@@ -503,10 +512,8 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int, *,
             print(f"venue dashboard: {slug} from {redact(store)}")
             print(f"  dashboard   {url}/")
             print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")
-            if t is None:  # the arbiters' logins and passwords come from the file, not the log
-                print(f"venue dashboard: note: no tournament file given (--tournament {slug}): arbiters "
-                      "cannot log in; give the tournament's FILE.toml to --tournament for their logins",
-                      flush=True)
+            if t is None:
+                print(f"venue dashboard: {no_logins_note(slug)}", flush=True)
             if await _log_is_empty(log):
                 # The usual cause is a dashboard pointed at another store, database or slug than
                 # the gateway: say so, rather than serve an empty hall in silence.
