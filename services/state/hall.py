@@ -182,7 +182,7 @@ def drop_awaiting(board, device, seq: int) -> None:
 
 def load_handlers() -> None:
     """Import the fold modules (each registers its handlers)."""
-    from services.state import (fold_board, fold_clock, fold_correction, fold_draft, fold_games, fold_moves,  # noqa: F401
+    from services.state import (fold_analysis, fold_board, fold_clock, fold_correction, fold_draft, fold_games, fold_moves,  # noqa: F401
                                 fold_notes, fold_pairing, fold_penalties, fold_playoff, fold_results,
                                 fold_round)
 
