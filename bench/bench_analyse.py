@@ -16,7 +16,9 @@ readable in the log, ``bench_gateway``'s figure); for ``on`` also the evaluation
 (``position_evaluated``: one line of the analyser's output each) per second of the analyser's life,
 and the CPU the analyser and its engine used (cores: CPU seconds per second, /proc). The ratio is
 on / off. ``--repeat 2`` runs off, on, on, off (drift of the shared machine hits both alike) and
-pools the p99s.
+pools the p99s. ``--engine-row`` adds **engine**: the engine alone searching all the while at
+``venue analyse``'s priority (SCHED_IDLE), with no analyser and no log traffic: how much of ``on``'s
+cost is the engine's CPU.
 
 Needs Mosquitto (started here on a free port with deploy tuning, as ``bench_gateway``), Redis on
 127.0.0.1:6379 (keys of a unique slug, deleted after; the analyser is stopped before), and
@@ -109,16 +111,32 @@ async def run_one(mode: str, args, games, mqtt, tmp: Path, k: int) -> Result:
     row = bg.Row("this", args.boards[0], args.paces[0], 1, run=k)
     analysis = Analysis(tmp / f"analyse-{mode}-{k}.out") if mode == "on" else None
     set_up, clean = bg.log_set_up, bl.cleanup_redis
+    bare: list[asyncio.subprocess.Process] = []
 
     async def set_up_then_analyse(slug, setup, t):
         n = await set_up(slug, setup, t)
         if analysis is not None:
             await start_analysis(analysis, slug, args)
+        if mode == "engine":  # the engine alone, searching all along at venue analyse's priority: no log
+            from venue.analyse import DEBIAN_STOCKFISH, default_engine, idle_priority
+
+            proc = await asyncio.create_subprocess_exec(default_engine() or DEBIAN_STOCKFISH,
+                                                        stdin=asyncio.subprocess.PIPE,
+                                                        stdout=asyncio.subprocess.DEVNULL, preexec_fn=idle_priority)
+            assert proc.stdin is not None
+            proc.stdin.write(b"uci\nsetoption name Threads value 1\nposition startpos\ngo infinite\n")
+            await proc.stdin.drain()
+            bare.append(proc)
         return n
 
     async def stop_then_clean(slug):
         if analysis is not None:
             await stop_analysis(analysis)
+        for proc in bare:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+        bare.clear()
         await clean(slug)
 
     bg.log_set_up, bl.cleanup_redis = set_up_then_analyse, stop_then_clean
@@ -141,8 +159,10 @@ def table(results: list[Result]) -> str:
     lines = [head, "-" * len(head)]
     off = [x for r in results if r.mode == "off" and not r.row.error for x in r.row.appended]
     base = pct(off, .99)
-    for mode in ("off", "on"):
+    for mode in ("off", "engine", "on"):
         rs = [r for r in results if r.mode == mode]
+        if not rs:
+            continue
         ok = [r for r in rs if not r.row.error]
         if not ok:
             lines.append(f"{mode:<10}FAILED: {rs[0].row.error if rs else 'not run'}")
@@ -170,6 +190,8 @@ def parse_args(argv=None):
     p.add_argument("--budget-ms", type=int, default=200, help="venue analyse --budget-ms (default 200)")
     p.add_argument("--max-boards", type=int, default=100, help="venue analyse --max-boards (default 100)")
     p.add_argument("--repeat", type=int, default=1, help="1: off, on; 2: off, on, on, off (default 1)")
+    p.add_argument("--engine-row", action="store_true", help="also a row with the engine alone searching at "
+                   "venue analyse's priority (no analyser, no log traffic): where the cost of 'on' comes from")
     add_lock_option(p)
     a = p.parse_args(argv)
     # what bench_gateway.run_row reads
@@ -189,7 +211,9 @@ async def main(argv=None) -> int:
     t_begin = time.perf_counter()
     load = os.getloadavg()
     games = world_cup_games(bl.WORLD_CUP, args.pace)
-    order = ["off", "on"] + (["on", "off"] if args.repeat > 1 else [])
+    order = ["off"] + (["engine"] if args.engine_row else []) + ["on"]
+    if args.repeat > 1:
+        order += order[::-1]
     results: list[Result] = []
     tmp = Path(tempfile.mkdtemp(prefix="venue-bench-analyse-"))
     try:
@@ -212,7 +236,7 @@ async def main(argv=None) -> int:
     print(f"settings: {args.boards[0]} boards {args.pace} (bench_gateway's hall load: FIDE World Cup 2025 games at "
           f"their real pace), {args.warmup_s:g} s + {args.duration:g} s played, this tree's gateway in its own process; "
           f"on = venue analyse --budget-ms {args.budget_ms} --max-boards {args.max_boards} (Debian's Stockfish, one "
-          f"thread, nice 10) following the same Redis log; p50/p99 = publish -> move_played readable; p99 ratio = "
+          f"thread, SCHED_IDLE; the analyser at nice 10) following the same Redis log; p50/p99 = publish -> move_played readable; p99 ratio = "
           f"row / off; evals/s = position_evaluated written per second of the analyser's life; analyser cores = its "
           f"and its engine's CPU s per s.")
     print(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start; "
