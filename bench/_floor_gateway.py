@@ -33,7 +33,7 @@ import chess
 import msgspec
 
 from gateway.mqtt_client import MqttClient
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 
 FLUSH_EVERY_S = 0.010  # as gateway/service.py
 WHATIF = set(filter(None, os.environ.get("FLOOR_WHATIF", "").split(",")))

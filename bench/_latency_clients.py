@@ -22,7 +22,7 @@ from collections import defaultdict
 import aiomqtt
 import websockets
 
-from gateway import mqtt_adapter as adapter
+from devices import mqtt_adapter as adapter
 
 
 def _no_delay(client: aiomqtt.Client) -> None:

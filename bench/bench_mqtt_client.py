@@ -98,7 +98,7 @@ async def sub_gmqtt(port: int, n: int) -> None:
 async def sub_aiomqtt(port: int, n: int) -> None:
     import aiomqtt
 
-    from gateway import mqtt_adapter as adapter
+    from devices import mqtt_adapter as adapter
 
     batch: list = []
     client = aiomqtt.Client("127.0.0.1", port, identifier="bench-sub-aiomqtt", clean_session=False,

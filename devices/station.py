@@ -42,8 +42,8 @@ import chess
 from devices.checkers_faults import illegal_move as illegal_checkers_move
 from devices.feedback import publish_acked, take_feedback
 from devices.script import Ply, Script
-from gateway.mqtt_url import parse_mqtt_url
-from gateway.mqtt_adapter import cut_link, no_delay
+from services.protocol.mqtt_url import parse_mqtt_url
+from devices.mqtt_adapter import cut_link, no_delay
 
 log = logging.getLogger(__name__)
 
@@ -312,7 +312,7 @@ class SimulatedBoard:
         if client is None or client is not self._client:
             return  # an old link, already replaced: the current one is fine
         self._up.clear()
-        cut_link(client)  # no public way to fail the link: gateway/mqtt_adapter.py
+        cut_link(client)  # no public way to fail the link: devices/mqtt_adapter.py
 
     async def _go_offline(self) -> None:
         client = self._client
@@ -336,7 +336,7 @@ def passing_placements(board: chess.Board, move: chess.Move) -> list[str]:
 
     Castling: rook first, king in the hand, castled. Captures: the captured piece lifted first
     (en passant: from its own square). Other moves: the piece in the hand, then placed. Every
-    passing state matches no legal move except the rook-first one (see gateway.placement).
+    passing state matches no legal move except the rook-first one (see services.protocol.placement).
     """
     states = []
     work = chess.BaseBoard(board.board_fen())

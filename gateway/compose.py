@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import chess
 
-from gateway import placement as pl
+from services.protocol import placement as pl
 from gateway.payload import ids
 from services.events import MoveComposed
 from services.events.vocabulary import Variant

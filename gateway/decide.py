@@ -48,7 +48,7 @@ from collections.abc import Callable
 import chess
 
 from gateway import compose, irregular, laws, which_game
-from gateway import placement as pl
+from services.protocol import placement as pl
 from gateway.payload import UCI, Message, ids
 from services.events.base import Device
 from services.clock.expiry import judge_period_added

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NoReturn
 
-from gateway.placement import normalize
+from services.protocol.placement import normalize
 from services.events import Device
 
 KINDS = ("move", "position", "clock", "result", "status")

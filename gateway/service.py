@@ -53,7 +53,7 @@ from collections import deque
 from gateway.mqtt_client import MqttClient, MqttError
 from gateway.coalesce import Coalescer, Repeats, stateless
 from gateway.hall import Hall, Step
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 from gateway.payload import feedback_topic, topic_filters
 from services.eventlog._rows import BatchIds
 from services.eventlog.base import BadEntryError, EventLog, LogReplaced

@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 import chess
 
-from gateway import placement as pl
+from services.protocol import placement as pl
 from gateway.games import new_game
 from gateway.payload import UCI, Message
 from services.events.base import Device

@@ -7,7 +7,8 @@ from __future__ import annotations
 from services.eventlog.base import Entry
 from services.events import BadEvent, decode
 from services.state import HallState
-from services.views.alerts import Alert, AlertQueue
+from services.views.alert import Alert
+from services.views.alerts import AlertQueue
 
 
 class FoldedAlerts(AlertQueue):

@@ -43,7 +43,7 @@ import chess
 import websockets
 
 from devices.script import Script
-from gateway.placement import MOVE, infer_move
+from services.protocol.placement import MOVE, infer_move
 from devices.station import lift_and_put_back, passing_placements
 
 SIGNAL = {"1-0": ("e4", "d5"), "0-1": ("e5", "d4"), "1/2-1/2": ("e4", "d4")}  # (white king, black king)
@@ -95,7 +95,7 @@ def game_events(script: Script, *, rotated: bool = False, signal: bool = True) -
 
 
 def _one_move(position: chess.Board, placement: str) -> chess.Move | None:
-    """The legal move from ``position`` that gives ``placement``, or None (gateway.placement's
+    """The legal move from ``position`` that gives ``placement``, or None (services.protocol.placement's
     reading: LiveChess reads moves as any placement board does)."""
     guess = infer_move(position, placement)
     return chess.Move.from_uci(guess.move) if guess.kind == MOVE and guess.move else None

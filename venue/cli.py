@@ -125,7 +125,7 @@ def parser() -> argparse.ArgumentParser:
 
     br = sub.add_parser("bridge", allow_abbrev=False, help="real boards: publish DGT e-boards read by DGT LiveChess (docs/boards.md)")
     kinds = br.add_subparsers(dest="bridge", metavar="KIND", required=True)
-    from devices.livechess.cli import add_arguments
+    from venue.bridge_livechess import add_arguments
 
     add_arguments(kinds.add_parser("livechess", help="DGT LiveChess's local websocket API -> the device protocol"))
 
@@ -217,7 +217,7 @@ def _run(args: argparse.Namespace) -> int:
         coro = serve.run_dashboard(args.store, args.tournament, args.host, args.port,
                                    refuse_until_caught_up=args.refuse_until_caught_up)
     elif args.command == "bridge":
-        from devices.livechess import cli as livechess
+        from venue import bridge_livechess as livechess
 
         coro = livechess.run(args)
     else:

@@ -43,9 +43,10 @@ from pathlib import Path
 
 from services.events import ArmageddonScheduled, DrawClaimReported, DrawOfferRefused
 from services.events.vocabulary import GameStatus, Variant
-from venue.demo import ROUND_FILE, STOPS_WHEN_DONE, _task, wall_clock, watch
+from venue.demo_run import ROUND_FILE, STOPS_WHEN_DONE, run_task, wall_clock, watch
 from venue.demo_workdir import demo_workdir
-from venue.serve import CliError, dashboard_at, gateway_ready
+from venue.errors import CliError
+from venue.serve import dashboard_at, gateway_ready
 from venue.tournament import missing_passwords
 
 CHECKERS_FILE = "tinsley_chinook_1992.pdn"
@@ -216,13 +217,13 @@ async def run_tournament_demo(path: str, speed: float = 60.0, host: str = "127.0
                 except ValueError as exc:
                     raise CliError(f"a shipped game does not replay: {exc}") from None
                 gateway = _gateway(log, mqtt_url, t, speed)
-                gateway_task = _task(stack, gateway.run(), "gateway")  # stopped before the broker
+                gateway_task = run_task(stack, gateway.run(), "gateway")  # stopped before the broker
                 await gateway_ready(gateway, gateway_task)
                 url, app = await stack.enter_async_context(
                     dashboard_at(log, host, port, clock_rate=speed, accounts=accounts))
                 _header(out, path, filed, t, setup, lines, speed, url, mqtt_url, store, accounts, exit_when_done)
-                sim = _task(stack, play_scripts(mqtt_url, t.slug, scripts, speed=speed, kind=kind),
-                            "simulators")
+                sim = run_task(stack, play_scripts(mqtt_url, t.slug, scripts, speed=speed, kind=kind),
+                                "simulators")
                 waiting = await _play_round(app.state.feed.view, log, sim, gateway_task, out)
                 if waiting:
                     out(f"every board has played its game; {len(waiting)} game(s) wait for an "

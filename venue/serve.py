@@ -20,6 +20,7 @@ import uvicorn
 
 from dashboard.direct_ws import DirectProtocol
 from services.events import RoundStarted
+from venue.errors import CliError, read_text
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -163,11 +164,6 @@ def quiet_uvicorn() -> None:
 # --- the venue commands: serve, gateway, dashboard, simulate ---------------------------------------
 
 
-class CliError(Exception):
-    """A failure the user can fix (bad URL, unreachable service, missing file, busy port): the
-    command prints the message and exits with code 2."""
-
-
 def run_until_stopped(coro) -> int:
     """Run ``coro`` (returns an exit code) until it ends, Ctrl-C or SIGTERM; cleanup runs in its
     ``finally`` blocks. Returns its code, or 0 when stopped."""
@@ -222,20 +218,9 @@ def redact(url: str) -> str:
     return url
 
 
-def read_text(path: str) -> str:
-    """The UTF-8 text of ``path``; CliError when it is missing or unreadable."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except FileNotFoundError:
-        raise CliError(f"file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
-
-
 async def check_mqtt(url: str, timeout: float = 5.0) -> None:
     """CliError unless ``url`` is a valid ``mqtt://`` URL whose broker accepts TCP connections."""
-    from gateway.mqtt_url import parse_mqtt_url
+    from services.protocol.mqtt_url import parse_mqtt_url
 
     try:
         target = parse_mqtt_url(url)

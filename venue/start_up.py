@@ -27,7 +27,7 @@ from services.events import RoundStarted
 from services.state import HallState
 from services.views.standings import TournamentView
 
-from venue.serve import CliError
+from venue.errors import CliError
 
 
 @dataclass

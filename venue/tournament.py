@@ -22,7 +22,7 @@ from services.views.standings import TournamentView
 from services.regulations.fields import TournamentFileError
 from services.regulations.model import Tournament
 from services.regulations.tournament_file import load_tournament
-from venue.serve import CliError, read_text
+from venue.errors import CliError, read_text
 
 
 def is_file_argument(value: str) -> bool:

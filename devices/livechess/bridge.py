@@ -35,7 +35,7 @@ from devices.livechess.api import (LiveChessError, eboards_call, error_text, par
                                    read_response, subscribe_call)
 from devices.livechess.link import RETRY_S, BoardLink
 from devices.livechess.store import SeqStore
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 
 log = logging.getLogger(__name__)
 

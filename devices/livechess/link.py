@@ -31,7 +31,7 @@ from typing import Callable
 import aiomqtt
 
 from devices.feedback import publish_acked, read_feedback, take_feedback
-from gateway.mqtt_adapter import no_delay
+from devices.mqtt_adapter import no_delay
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import chess
 
-from gateway import placement as pl
+from services.protocol import placement as pl
 
 SIGNAL_MOVED = 4  # squares besides the kings' an arbiter's result signal may change (pieces moved off
 # the centre squares for the kings); a placement further from the position is not that position

@@ -37,8 +37,8 @@ from dataclasses import asdict, dataclass, replace
 
 from devices.livechess.api import BoardEvent, EBoard, LiveClock
 from devices.livechess.recover import Covered, recover, squares_apart
-from gateway import placement as pl
-from gateway.placement import START_PLACEMENT, is_rotated_start
+from services.protocol import placement as pl
+from services.protocol.placement import START_PLACEMENT, is_rotated_start
 
 Out = tuple[str, object, "Reading"]  # (topic's last level, payload: a dict without seq or the status
 # text, what has been sent once this message is: kept with its seq, so a restart resumes exactly)

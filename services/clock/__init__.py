@@ -5,8 +5,7 @@
 - ``GameClock``, ``PressResult``: a clock fed by start/press/pause/resume/set events;
 - ``expiry``: clocks that add the next period when the current one runs out (FIDE Laws 6.9), and
   the device event ``period_added``;
-- ``carry_over``: match clocks (checkers Master division);
-- ``catalogue``: the controls of the regulations in ../shared/regulations, by name.
+- ``carry_over``: match clocks (checkers Master division).
 """
 
 from services.clock.control import TimeControl

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.clock.period import Period
+from services.clock.pgn import format_time_control, read_time_control
 from services.rules.base import BLACK, WHITE
 
 KINDS = ("periods", "sandclock", "untimed", "unknown")
@@ -101,16 +102,13 @@ class TimeControl:
     def parse_pgn(cls, text: str) -> TimeControl:
         """Read PGN TimeControl notation (PGN standard 9.6.1), e.g. ``"40/5400+30:1800+30"``,
         ``"300+2"``, ``"?"``, ``"-"``, ``"*60"``. Raises ``TimeControlSyntaxError``."""
-        from services.clock.pgn import parse_time_control
-
-        return parse_time_control(text)
+        kind, periods = read_time_control(text)
+        return cls(periods, periods, kind=kind)
 
     def to_pgn(self) -> str:
         """Write PGN TimeControl notation. Raises ``NotExpressibleInPgn`` (with the reason) when the
         notation cannot say it: sides differ, an increment from a move other than 1, a delay,
         fractions of a second, a match clock."""
-        from services.clock.pgn import format_time_control
-
         return format_time_control(self)
 
     @property

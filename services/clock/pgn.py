@@ -1,4 +1,4 @@
-"""PGN TimeControl notation (PGN standard 9.6.1) read into and written from ``TimeControl``.
+"""PGN TimeControl notation (PGN standard 9.6.1): the notation of ``TimeControl.parse_pgn`` and ``.to_pgn``.
 
 Field kinds, joined by ``:`` one per period: ``?`` (unknown), ``-`` (none), ``40/9000`` (moves/
 seconds), ``300`` (sudden death, seconds), ``4500+60`` (seconds + increment seconds), ``*180``
@@ -6,13 +6,17 @@ seconds), ``300`` (sudden death, seconds), ``4500+60`` (seconds + increment seco
 written too. An increment in PGN counts from move 1 of its period's moves: the notation has no way
 to say "from move 41", to give White and Black different times, a delay, or fractions of a second;
 ``format_time_control`` raises ``NotExpressibleInPgn`` for those.
+
+The notation is read into a kind and its periods (``read_time_control``) and written from anything
+that has a time control's fields (``Notated``), so ``services.clock.control`` builds its
+``TimeControl`` from here without this module importing it back.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
-from services.clock.control import TimeControl
 from services.clock.errors import NotExpressibleInPgn, TimeControlSyntaxError
 from services.clock.period import Period
 
@@ -20,8 +24,24 @@ _FIELD = re.compile(r"(?:(\d+)/)?(\d+)(?:\+(\d+))?")
 _SANDCLOCK = re.compile(r"\*(\d+)")
 
 
-def parse_time_control(text: str) -> TimeControl:
-    """``TimeControl`` from a PGN TimeControl tag value, e.g. ``"40/5400+30:1800+30"``.
+class Notated(Protocol):
+    """What the notation writes of a time control (``services.clock.control.TimeControl``'s fields)."""
+
+    @property
+    def white(self) -> tuple[Period, ...]: ...
+    @property
+    def black(self) -> tuple[Period, ...]: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def carries_over(self) -> bool: ...
+
+
+def read_time_control(text: str) -> tuple[str, tuple[Period, ...]]:
+    """``(kind, periods)`` of a PGN TimeControl tag value, e.g. ``"40/5400+30:1800+30"``: the kind
+    (``"unknown"`` for ``?``, ``"untimed"`` for ``-``, ``"sandclock"`` for ``*600``, else
+    ``"periods"``) and the periods both sides play (none for ``?`` and ``-``; a sandclock's one
+    rest-of-game period holds all its sand).
 
     Seconds become milliseconds. Raises ``TimeControlSyntaxError`` for anything else (e.g. the DGT
     LiveChess value ``"15 min/game + 10 sec/move"``), for a move count of 0, and for a
@@ -31,15 +51,15 @@ def parse_time_control(text: str) -> TimeControl:
         raise TimeControlSyntaxError(repr(text), "not a string")
     value = text.strip()
     if value == "?":
-        return TimeControl.unknown()
+        return "unknown", ()
     if value == "-":
-        return TimeControl.untimed()
+        return "untimed", ()
     m = _SANDCLOCK.fullmatch(value)
     if m:
         seconds = int(m.group(1))
         if seconds == 0:
             raise TimeControlSyntaxError(text, "a sandclock needs a positive number of seconds")
-        return TimeControl.sandclock(seconds * 1000)
+        return "sandclock", (Period(None, seconds * 1000),)
     if not value:
         raise TimeControlSyntaxError(text, "empty")
     periods = []
@@ -55,10 +75,10 @@ def parse_time_control(text: str) -> TimeControl:
         if moves is None and i < len(fields) - 1:
             raise TimeControlSyntaxError(text, f"sudden-death field {field!r} is not the last")
         periods.append(Period(moves, int(m.group(2)) * 1000, int(m.group(3) or 0) * 1000))
-    return TimeControl.symmetric(*periods)
+    return "periods", tuple(periods)
 
 
-def format_time_control(control: TimeControl) -> str:
+def format_time_control(control: Notated) -> str:
     """PGN TimeControl value of ``control``: ``"?"``, ``"-"``, ``"*600"`` or fields such as
     ``"40/5400+30:1800+30"`` (an increment of 0 is not written).
 

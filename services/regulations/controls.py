@@ -5,7 +5,7 @@ what PGN cannot write, a table:
 ``{ white = "10m", black = "7m", increment = "1s", increment_from_move = 41 }`` (Norway Armageddon),
 ``{ white = "90m", black = "90m", match_clock = true }`` (checkers match clocks, ACF/WCDF X.A.b),
 ``{ bidding = true, base = "45m" }`` (US 2013 Armageddon by bidding: fixed only once the bid is in,
-``services.clock.catalogue.armageddon_by_bid``). Extra keys ``draw_goes_to`` and ``alternative`` are
+``services.tournament.playoffs.armageddon_by_bid``). Extra keys ``draw_goes_to`` and ``alternative`` are
 for the regulations, not the clock.
 """
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from services.events import (BoardGameCalled, DeviceGameBegan, DrawClaimReported, MatchGameStarted,
                              MessageAwaitingGame)
+from services.state.applied import called_done
 from services.state.changes import Changes
 from services.state.hall import HallState, folds
 from services.state.model import BoardState, GameState
@@ -31,21 +32,6 @@ def begin(board: BoardState, device, seq: int, game: str) -> None:
         board.game = board.current("board")
         board.held, board.pending, board.physical = False, None, None
     called_done(board)
-
-
-def called_done(board: BoardState) -> None:
-    """The arbiter's call (``board_game_called``) is answered once nothing waits and every device
-    the board has plays the called game."""
-    if board.called is not None and not board.awaiting and all(
-            board.games.index(board.current(d)) >= board.games.index(board.called) for d in board.devices):
-        board.called = None
-
-
-def drop_awaiting(board: BoardState, device, seq: int) -> None:
-    """Message ``seq`` of ``device`` was applied to its game: it no longer waits."""
-    if board.awaiting:
-        board.awaiting = [m for m in board.awaiting if (m["device"], m["seq"]) != (device, seq)]
-        called_done(board)
 
 
 def awaits(g: GameState, what: str, on: bool) -> None:

@@ -23,8 +23,13 @@ messages: seqs, holds, placements), ``fold_moves`` (moves, claims), ``fold_clock
 the per-ply clocks), ``fold_penalties`` (offences counted, presses that completed no move),
 ``fold_results`` (ends, reopenings, standings), ``fold_notes`` (what the regulations noted:
 presence, defaults, timers), ``fold_pairing`` (the arbiter's actions for the next Swiss pairing:
-requested byes, late entries, forbidden pairs, acceleration) and ``fold_draft`` (the next round's
-draft pairing: paired, changed by hand, published).
+requested byes, late entries, forbidden pairs, acceleration), ``fold_draft`` (the next round's
+draft pairing: paired, changed by hand, published) and ``fold_analysis`` (the engine's evaluations
+for the broadcast audience). Each registers its handlers here with ``@folds``;
+the package (``services/state/__init__.py``) imports them all, so a ``HallState`` from
+``services.state`` (or from this module, which Python reaches through the package) always has every
+handler, and this module imports none of them (issue 26: no import circle between the fold and its
+handlers).
 """
 
 from __future__ import annotations
@@ -32,9 +37,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from services.eventlog.base import Entry
-from services.events import BadEvent, Device, Event, decode
-from services.events.device import FromDevice, MessageAwaitingGame, MessageHeld, MessageRejected, MoveRejected
+from services.events import BadEvent, Event, decode
+from services.events.device import MessageAwaitingGame, MoveRejected
 from services.regulations.model import Tournament
+from services.state.applied import drop_awaiting, used_seq
 from services.state.changes import Changes
 from services.state.model import BoardState, GameState, RoundState
 from services.state.tournament import TournamentState
@@ -159,32 +165,3 @@ class HallState:
         """Everything the state holds, for comparing two states field for field (tests)."""
         return {"rounds": self.rounds, "current": self.current, "games": self.games,
                 "boards": self.boards, "resting": self.resting, "tournament": self.tournament}
-
-
-def used_seq(event: Event) -> tuple[str, Device, int] | None:
-    """``(board, device, seq)`` when ``event`` records a device message as applied (its ``seq`` used
-    up), else None."""
-    if isinstance(event, MessageRejected):
-        if event.applied and event.seq is not None and event.board is not None and event.device is not None:
-            return event.board, event.device, event.seq
-        return None
-    if isinstance(event, FromDevice) and event.seq is not None and not isinstance(event, MessageHeld):
-        return event.board, event.device, event.seq
-    return None
-
-
-def drop_awaiting(board, device, seq: int) -> None:
-    """``services.state.fold_games.drop_awaiting`` (imported late: the fold modules import this one)."""
-    from services.state.fold_games import drop_awaiting as drop
-
-    drop(board, device, seq)
-
-
-def load_handlers() -> None:
-    """Import the fold modules (each registers its handlers)."""
-    from services.state import (fold_analysis, fold_board, fold_clock, fold_correction, fold_draft, fold_games, fold_moves,  # noqa: F401
-                                fold_notes, fold_pairing, fold_penalties, fold_playoff, fold_results,
-                                fold_round)
-
-
-load_handlers()

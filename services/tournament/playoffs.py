@@ -7,7 +7,7 @@ each stage says when it is played (``condition``).
 
 Time controls are data: ``{"white_ms", "black_ms", "increment_ms", "increment_from_move"}`` (ms, as
 services/clock takes them), the PGN ``TimeControl`` tag where PGN can express it, and the name of the
-matching entry of services/clock/catalogue.py.
+regulation's control (the tests' ``tests/regulation_controls.py`` holds it under that name).
 
 Regulations (../shared/regulations):
 * US Championship 2023, "6. Playoff Procedures" (:data:`US_2023`);

@@ -16,7 +16,7 @@ entries that follow, so a restarted dashboard says the same.
   it), and an open one is resolved by the board;
 - a ``seq_gap`` (``expected .. got-1`` skipped once the hold ran out: docs/protocol.md) has
   ``{"arrived": RANGES, "missing": RANGES, "lost": bool}`` (RANGES: ``[[first, last], ...]`` in
-  order): a skipped message that arrives late and is applied (``services.state.hall.used_seq``, the
+  order): a skipped message that arrives late and is applied (``services.state.applied.used_seq``, the
   fold's own test) moves from ``missing`` to ``arrived``; with none missing the alert is resolved by
   the device (nothing lost). A round set up after it makes those still missing ``lost``: the devices
   count from seq 1 again (every board's ``DeviceSeq`` starts anew), so they can no longer be applied.
@@ -26,15 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from services.events import Event, GameCorrected, GameEnded, MovePlayed, MoveRejected, PlacementSeen, RoundStarted, SeqGap
 from services.events.vocabulary import AlertStatus
-from services.state.hall import used_seq
+from services.state.applied import used_seq
 from services.state.model import take_out
-
-if TYPE_CHECKING:  # alerts imports this module
-    from services.views.alerts import Alert
+from services.views.alert import Alert
 
 # how a held board was released -> what the alert's title says of it from then on
 RELEASED_WORDS = {
@@ -50,7 +47,7 @@ BALLOT_RELEASED_TITLES = {how: f"Move off the ballot: {words}" for how, words in
 GAP_ARRIVED_TITLE = "Device messages arrived late: nothing lost (seq gap closed)"
 GAP_LOST_TITLE = "Device messages lost (seq gap)"
 
-Close = Callable[["Alert", dict, str], None]
+Close = Callable[[Alert, dict, str], None]
 """``close(alert, resolution, status)``: the queue's way of closing an alert."""
 
 

@@ -31,6 +31,7 @@ from services.events.rounds import PairingDrafted, PairingPublished, PairingSwap
 from services.events.base import Device
 from services.events.vocabulary import AlertKind, AlertSeverity, AlertStatus, EndedBy, GameResult, Termination
 from services.state import HallState
+from services.views.alert import Alert
 from services.views.alert_since import Since
 from services.views.alert_text import rule_of, sentence
 from services.views.not_at_board import RoundPresence
@@ -114,47 +115,6 @@ KEPT_AFTER_THE_ROUND = frozenset({AlertKind.SCORE_SHEET_DIFFERENCES, AlertKind.P
 UNKNOWN_BOARD_TITLE = "Status from a board with no game this round (ignored)"
 
 
-@dataclass(eq=False)
-class Alert:
-    """One alert: ``id`` (= the log seq it came from), ``at`` (ms), ``kind`` (entry type, ``AlertKind``),
-    ``severity`` (``AlertSeverity``: "action" | "warning" | "info"), ``title``, ``game`` and ``board``
-    (or None), ``evidence`` (the entry's data), ``status`` (``AlertStatus``: "open" | "resolved" |
-    "lapsed" | "withdrawn": a penalty proposal the gateway withdrew, ``penalty_withdrawn`` |
-    "superseded": its game's result is final, ``MOOT_AT_END``), ``resolution`` (the closing action's
-    data, with ``by`` and ``at``), ``count`` (how many entries it stands for: repeats of a ``GROUPED``
-    type from the same board, device and game), ``last_at`` (ms of the latest; ``evidence`` is then the
-    latest entry's data, ``id`` and ``at`` the first's), ``since`` (what later entries made of the
-    condition, ``services.views.alert_since``; None: nothing to follow), ``players`` (``{"white",
-    "black"}``: the names of its game's players, None without a game), ``rule`` (the rule it applies,
-    ``services.views.alert_text.rule_of``) and ``text`` (its sentence with the figures, or None:
-    the console words it from the evidence)."""
-
-    id: int
-    at: int
-    kind: str
-    severity: str
-    title: str
-    game: str | None
-    board: str | None
-    evidence: dict
-    status: str = AlertStatus.OPEN
-    resolution: dict | None = None
-    count: int = 1
-    last_at: int | None = None
-    since: dict | None = None
-    players: dict | None = None
-    rule: str | None = None
-    text: str | None = None
-
-    def to_json(self) -> dict:
-        """The alert as sent to arbiters' consoles (``/ws/arbiter``, the API)."""
-        return {"id": self.id, "at": self.at, "kind": self.kind, "severity": self.severity,
-                "title": self.title, "game": self.game, "board": self.board,
-                "evidence": self.evidence, "status": self.status, "resolution": self.resolution,
-                "count": self.count, "last_at": self.last_at if self.last_at is not None else self.at,
-                "since": self.since, "players": self.players, "rule": self.rule, "text": self.text}
-
-
 @dataclass
 class AlertQueue:
     """All alerts in log order: a projection of the one fold. ``apply(seq, at, event, state, data)``
@@ -235,6 +195,12 @@ class AlertQueue:
         if isinstance(event, GameEnded):
             changed += self._lapse(event.game) + self._superseded(
                 [a for a in self._open(event.game) if a.kind in MOOT_AT_END and a.id != seq], seq, at, "its game ended")
+            # "Armageddon game to be played" is about the drawn game (its ``game``) and names the
+            # Armageddon game in its evidence: done once that game has its result
+            changed += self._superseded(
+                [a for a in self.alerts.values() if a.status == AlertStatus.OPEN
+                 and a.kind == AlertKind.ARMAGEDDON_SCHEDULED and a.evidence.get("id") == event.game],
+                seq, at, "the Armageddon game has its result")
         elif isinstance(event, RoundStarted):
             changed += self._superseded(self._of_rounds_over(state), seq, at, "a new round started")
         elif isinstance(event, DeviceOnline):

@@ -25,17 +25,14 @@ absence after it closed opens the round's next one. Pure: entries in, the alert 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from services.events import (ArbiterDecision, ClockPressed, DefaultForfeit, Event, MovePlayed, PlayerArrived,
                              PlayerNotAtBoard, PresenceNoted)
 from services.events.vocabulary import AlertKind, AlertSeverity, AlertStatus
+from services.state import HallState
+from services.views.alert import Alert
 
-if TYPE_CHECKING:  # alerts imports this module
-    from services.state import HallState
-    from services.views.alerts import Alert
-
-NewAlert = Callable[[int, int, str, str, str, dict], "Alert"]
+NewAlert = Callable[[int, int, str, str, str, dict], Alert]
 """``new_alert(seq, at, kind, severity, title, data)`` -> the registered Alert."""
 
 KIND = AlertKind.NOT_AT_BOARD

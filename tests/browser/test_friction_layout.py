@@ -23,7 +23,7 @@ from services.hall.setup import round_from_pgn
 from services.hall.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.rules.checkers_pdn import read_pdn
-from venue.demo import demo_round_text
+from venue.demo_run import demo_round_text
 from venue.serve import serving
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"

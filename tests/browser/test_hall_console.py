@@ -45,7 +45,7 @@ from live_helpers import entries_matching
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
 from gateway import Gateway, embedded_broker
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
 from services.regulations.tournament_file import load_tournament

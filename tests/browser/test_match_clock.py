@@ -40,7 +40,7 @@ from browser_helpers import ARGS, CHROMIUM, ENV, LOGIN, referee_page, wait_for
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
 from gateway import Gateway, embedded_broker
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.hall.round_from_file import round_from_tournament
 from services.hall.tournament_log import tournament_registered_data

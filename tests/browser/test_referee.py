@@ -43,7 +43,7 @@ from eventually import eventually_async
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
 from gateway import Gateway, embedded_broker
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
 from services.hall.tournament_log import tournament_registered_data

@@ -21,7 +21,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from test_round_console import console_hall, submit, until
+from test_round_console import console_hall, open_alerts, submit, until
 
 from services.regulations.tournament_file import load_tournament
 
@@ -100,6 +100,9 @@ async def test_norway_chess_three_rounds_with_armageddons_by_slip(tmp_path):
                 await until(page, lambda x: x["latest_round"] == rnd + 1, f"round {rnd + 1} started")
                 d = following
         standings = await page.evaluate("() => fetch('/api/standings?provisional=1').then(r => r.json())")
+        # issue 27 "Acceptance": no alert left open that needs nothing (every game has its result;
+        # an "Armageddon game to be played" closes with the Armageddon's result)
+        assert [(a["kind"], a["game"]) for a in await open_alerts(page)] == []
     assert standings["scoring"] == "norway-armageddon" and len(by_alert) == 1
     got = {r["start_no"]: r["points"] for r in standings["rows"]}
     assert got == expected

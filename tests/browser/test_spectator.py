@@ -117,7 +117,7 @@ def demo_games() -> list:
 
     import chess.pgn
 
-    from venue.demo import demo_round_text
+    from venue.demo_run import demo_round_text
 
     f, games = io.StringIO(demo_round_text()), []
     while (g := chess.pgn.read_game(f)) is not None:

@@ -26,7 +26,7 @@ import aiomqtt
 import pytest
 
 from gateway import Gateway, embedded_broker
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.regulations.tournament_file import load_tournament
 from tests.integration.test_regulations_live import wait_for

@@ -28,7 +28,7 @@ from live_helpers import running
 from devices.checkers_script import scripts_from_pdn
 from devices.simulate import play_scripts
 from gateway import Gateway, embedded_broker
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.hall.setup import round_from_pgn
 from services.rules.checkers_pdn import read_pdn, replay

@@ -30,7 +30,8 @@ import httpx
 import pytest
 
 from services.eventlog.redis import tournament_keys
-from venue.demo import ROUND_FILE, run_demo
+from venue.demo import run_demo
+from venue.demo_run import ROUND_FILE
 
 pytestmark = pytest.mark.live
 

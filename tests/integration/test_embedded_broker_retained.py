@@ -25,7 +25,7 @@ import aiomqtt
 import pytest
 from live_helpers import broker
 
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 
 pytestmark = pytest.mark.live
 

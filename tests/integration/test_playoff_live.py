@@ -21,155 +21,70 @@ the board (allowed: the draw rule "does not apply to Blitz and Armageddon games"
 
 from __future__ import annotations
 
-import asyncio
-import json
-import re
 import time
-import uuid
 
-import aiomqtt
-import httpx
 import pytest
-from dashboard_helpers import LOGIN, PASSWORD, accounts
-from eventlog_helpers import delete_redis_log
-from live_helpers import entries_matching, running
-from playoff_event import main_event, tournament
-
-from gateway import Gateway
-from services.eventlog import open_log
-from venue.serve import dashboard_at
+from live_helpers import entries_matching
+from playoff_console import FOOLS_MATE, playoff_hall
 
 pytestmark = pytest.mark.integration
-
-REDIS = "redis://127.0.0.1:6379/0"
-MQTT = ("127.0.0.1", 1883)
-FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
-
-
-class Board:
-    """Board 1's e-board and clock, publishing as devices do (docs/protocol.md); each play-off round
-    counts its messages from 1 again."""
-
-    def __init__(self, client: aiomqtt.Client, slug: str):
-        self.client, self.slug, self.seqs = client, slug, {"board": 0, "clock": 0}
-
-    def new_round(self) -> None:
-        self.seqs = {"board": 0, "clock": 0}
-
-    async def send(self, kind: str, **body) -> None:
-        device = "clock" if kind == "clock" else "board"
-        self.seqs[device] += 1
-        await self.client.publish(f"venue/{self.slug}/boards/1/{kind}", json.dumps({"seq": self.seqs[device], **body}),
-                                  qos=1)
-
-    async def play(self, moves: list[str], white_ms: int, black_ms: int) -> None:
-        """The clock started for White, then each move and its press (a second a move)."""
-        left = {"white": white_ms, "black": black_ms}
-        await self.send("clock", event="start", white_ms=white_ms, black_ms=black_ms, running="white")
-        for i, uci in enumerate(moves):
-            side, other = ("white", "black") if i % 2 == 0 else ("black", "white")
-            await self.send("move", move=uci)
-            left[side] -= 1000
-            await self.send("clock", event="press", white_ms=left["white"], black_ms=left["black"], running=other)
-
-
-class Console:
-    """The arbiters' console over HTTP: signed in, the page's CSRF token on every action."""
-
-    def __init__(self, http: httpx.AsyncClient):
-        self.http, self.headers = http, {}
-
-    async def sign_in(self) -> None:
-        page = (await self.http.get("/arbiter")).text
-        [token] = re.findall(r'<meta name="csrf-token" content="([^"]+)"', page)
-        self.headers = {"X-CSRFToken": token}
-        r = await self.http.post("/api/arbiter/login", json={"login": LOGIN, "password": PASSWORD})
-        assert r.status_code == 200, r.text
-
-    async def act(self, action: str, **body) -> httpx.Response:
-        return await self.http.post("/api/arbiter/actions", json={"action": action, **body}, headers=self.headers)
-
-    async def ok(self, action: str, **body) -> dict:
-        r = await self.act(action, **body)
-        assert r.status_code == 200, r.text
-        return r.json()
-
-    async def standings(self, pred, timeout: float = 20.0) -> dict:
-        """GET /api/standings once ``pred`` holds for it (the dashboard follows the log)."""
-        async with asyncio.timeout(timeout):
-            while True:
-                d = (await self.http.get("/api/standings")).json()
-                if pred(d):
-                    return d
-                await asyncio.sleep(0.05)
 
 
 async def test_norway_play_off_created_in_the_console_and_played_at_the_board(monkeypatch) -> None:
     monkeypatch.delenv("VENUE_ALLOWED_ORIGINS", raising=False)
-    slug = f"it-playoff-{uuid.uuid4().hex[:8]}"
-    t = tournament("norway-chess-2023.toml", slug)
-    log = open_log(REDIS, slug)
-    await log.append_many([(type_, data, None) for type_, data in main_event(t)])
-    gateway = Gateway(log, f"mqtt://{MQTT[0]}:{MQTT[1]}", slug, client_id=f"gw-{slug}")
-    try:
-        async with running(gateway), dashboard_at(log, "127.0.0.1", 0, accounts=accounts()) as (url, _), \
-                httpx.AsyncClient(base_url=url) as http, aiomqtt.Client(*MQTT, identifier=f"dev-{slug}") as mqtt:
-            console, board = Console(http), Board(mqtt, slug)
-            await console.sign_in()
-            d = await console.standings(lambda d: d["finished"])
-            assert [(r["start_no"], r["points"]) for r in d["rows"][:2]] == [(2, 24), (1, 24)]
-            assert d["playoff"]["status"] == "next_stage" and d["playoff"]["next"]["name"] == "blitz match"
-            held = {a["start_no"]: a for a in d["prizes"]["awards"]}
-            assert held[1]["pending"] and held[2]["pending"] and held[10]["net"] == "250000"
+    async with playoff_hall("norway-chess-2023.toml") as hall:
+        log, console, board = hall.log, hall.console, hall.board()
+        d = await console.standings(lambda d: d["finished"])
+        assert [(r["start_no"], r["points"]) for r in d["rows"][:2]] == [(2, 24), (1, 24)]
+        assert d["playoff"]["status"] == "next_stage" and d["playoff"]["next"]["name"] == "blitz match"
+        held = {a["start_no"]: a for a in d["prizes"]["awards"]}
+        assert held[1]["pending"] and held[2]["pending"] and held[10]["net"] == "250000"
 
-            # a result for a stage that does not exist yet: refused, nothing recorded
-            r = await console.act("enter_playoff_result", stage=2, game=1, result="1-0", how="slip")
-            assert r.status_code == 400 and "does not exist" in r.json()["error"]
+        # a result for a stage that does not exist yet: refused, nothing recorded
+        r = await console.act("enter_playoff_result", stage=2, game=1, result="1-0", how="slip")
+        assert r.status_code == 400 and "does not exist" in r.json()["error"]
 
-            # stage 1 a little ahead, so the players are checked in before it starts (FIDE Laws 6.7.1)
-            start = int(time.time() * 1000) + 5000
-            await console.ok("start_playoff_stage", stage=1, boards=["1"], start_ms=start)
-            await entries_matching(log, lambda e: e.type == "playoff_stage_started")
-            for side in ("white", "black"):
-                await console.ok("check_in", game="P1-1", side=side)
-            await board.play(FOOLS_MATE, 180_000, 180_000)  # 2 (White) mated: 1 wins game 1
-            first = await entries_matching(log, lambda e: e.type == "game_ended" and e.data["game"] == "P1-1")
-            assert (first[0].data["result"], first[0].data["termination"]) == ("0-1", "checkmate")
-            await board.play(FOOLS_MATE, 180_000, 180_000)  # game 2 on the same board: 1 White, mated
-            ended = await entries_matching(log, lambda e: e.type == "game_ended" and e.data["game"] == "P1-2")
-            assert (ended[0].data["result"], ended[0].data["termination"]) == ("0-1", "checkmate")
-            began = await entries_matching(log, lambda e: e.type == "device_game_began")
-            assert {(e.data["device"], e.data["game"]) for e in began} == {("board", "P1-2"), ("clock", "P1-2")}
+        # stage 1 a little ahead, so the players are checked in before it starts (FIDE Laws 6.7.1)
+        start = int(time.time() * 1000) + 5000
+        await console.ok("start_playoff_stage", stage=1, boards=["1"], start_ms=start)
+        await entries_matching(log, lambda e: e.type == "playoff_stage_started")
+        for side in ("white", "black"):
+            await console.ok("check_in", game="P1-1", side=side)
+        await board.play(FOOLS_MATE, 180_000, 180_000)  # 2 (White) mated: 1 wins game 1
+        first = await entries_matching(log, lambda e: e.type == "game_ended" and e.data["game"] == "P1-1")
+        assert (first[0].data["result"], first[0].data["termination"]) == ("0-1", "checkmate")
+        await board.play(FOOLS_MATE, 180_000, 180_000)  # game 2 on the same board: 1 White, mated
+        ended = await entries_matching(log, lambda e: e.type == "game_ended" and e.data["game"] == "P1-2")
+        assert (ended[0].data["result"], ended[0].data["termination"]) == ("0-1", "checkmate")
+        began = await entries_matching(log, lambda e: e.type == "device_game_began")
+        assert {(e.data["device"], e.data["game"]) for e in began} == {("board", "P1-2"), ("clock", "P1-2")}
 
-            d = await console.standings(lambda d: d["playoff"]["status"] == "next_stage")
-            assert d["playoff"]["next"]["name"] == "second blitz match"
-            await console.ok("start_playoff_stage", stage=2, boards=["1"])
-            await entries_matching(log, lambda e: e.type == "playoff_stage_started" and e.data["stage"] == 2)
-            for game in (1, 2):
-                await console.ok("enter_playoff_result", stage=2, game=game, result="1/2-1/2", how="slip")
-            d = await console.standings(lambda d: (d["playoff"]["next"] or {}).get("name") == "Armageddon")
+        d = await console.standings(lambda d: d["playoff"]["status"] == "next_stage")
+        assert d["playoff"]["next"]["name"] == "second blitz match"
+        await console.ok("start_playoff_stage", stage=2, boards=["1"])
+        await entries_matching(log, lambda e: e.type == "playoff_stage_started" and e.data["stage"] == 2)
+        for game in (1, 2):
+            await console.ok("enter_playoff_result", stage=2, game=game, result="1/2-1/2", how="slip")
+        d = await console.standings(lambda d: (d["playoff"]["next"] or {}).get("name") == "Armageddon")
 
-            r = await console.act("draw_lots", purpose="playoff_colours", stage=3, numbers={"2": 1, "10": 2})
-            assert r.status_code == 400 and "two players of the Armageddon game" in r.json()["error"]
-            await console.ok("draw_lots", purpose="playoff_colours", stage=3, numbers={"2": 1, "1": 2})
-            await console.standings(lambda d: True)
-            await entries_matching(log, lambda e: e.type == "lots_drawn")
-            board.new_round()
-            await console.ok("start_playoff_stage", stage=3, boards=["1"])
-            await entries_matching(log, lambda e: e.type == "playoff_stage_started" and e.data["stage"] == 3)
-            await board.play(["e2e4", "e7e5"], 600_000, 420_000)
-            await board.send("result", result="1/2-1/2", reason="agreement")
-            await entries_matching(log, lambda e: e.type == "armageddon_decided" and e.data["game"] == "P3-1")
+        r = await console.act("draw_lots", purpose="playoff_colours", stage=3, numbers={"2": 1, "10": 2})
+        assert r.status_code == 400 and "two players of the Armageddon game" in r.json()["error"]
+        await console.ok("draw_lots", purpose="playoff_colours", stage=3, numbers={"2": 1, "1": 2})
+        await console.standings(lambda d: True)
+        await entries_matching(log, lambda e: e.type == "lots_drawn")
+        board.new_round()
+        await console.ok("start_playoff_stage", stage=3, boards=["1"])
+        await entries_matching(log, lambda e: e.type == "playoff_stage_started" and e.data["stage"] == 3)
+        await board.play(["e2e4", "e7e5"], 600_000, 420_000)
+        await board.send("result", result="1/2-1/2", reason="agreement")
+        await entries_matching(log, lambda e: e.type == "armageddon_decided" and e.data["game"] == "P3-1")
 
-            d = await console.standings(lambda d: d["playoff"]["status"] == "decided")
-            assert d["playoff"]["order"] == [1, 2]
-            assert [(r["rank"], r["start_no"]) for r in d["rows"][:3]] == [(1, 1), (2, 2), (3, 10)]
-            paid = {a["start_no"]: a for a in d["prizes"]["awards"]}
-            assert (paid[1]["net"], paid[2]["net"], paid[10]["net"]) == ("750000", "400000", "250000")
-            assert not paid[1]["pending"]
-            cross = (await http.get("/api/crosstable")).json()
-            assert [r["start_no"] for r in cross["rows"][:2]] == [2, 1]  # the main event's tie-breaks
-            assert gateway.counts.get("internal_errors", 0) == 0
-    finally:
-        await log.close()
-        await delete_redis_log(REDIS, slug)
+        d = await console.standings(lambda d: d["playoff"]["status"] == "decided")
+        assert d["playoff"]["order"] == [1, 2]
+        assert [(r["rank"], r["start_no"]) for r in d["rows"][:3]] == [(1, 1), (2, 2), (3, 10)]
+        paid = {a["start_no"]: a for a in d["prizes"]["awards"]}
+        assert (paid[1]["net"], paid[2]["net"], paid[10]["net"]) == ("750000", "400000", "250000")
+        assert not paid[1]["pending"]
+        cross = (await console.http.get("/api/crosstable")).json()
+        assert [r["start_no"] for r in cross["rows"][:2]] == [2, 1]  # the main event's tie-breaks
+        assert hall.gateway.counts.get("internal_errors", 0) == 0

@@ -25,7 +25,7 @@ from live_helpers import entries_matching
 
 from dashboard.arbiter.actions import build
 from gateway import Gateway, embedded_broker
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.eventlog.redis import tournament_keys
 from services.regulations.tournament_file import load_tournament

@@ -16,7 +16,7 @@ import pytest
 from devices.cli import main as cli_main
 from devices.simulate import simulate
 from gateway import embedded_broker
-from gateway.mqtt_url import parse_mqtt_url
+from services.protocol.mqtt_url import parse_mqtt_url
 
 pytestmark = pytest.mark.live
 

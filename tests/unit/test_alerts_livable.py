@@ -61,6 +61,23 @@ def test_a_games_moot_alerts_are_superseded_when_its_result_is_final():
     assert q.alerts[2].resolution["note"] == "superseded: its game ended"
 
 
+def test_the_armageddon_to_be_played_closes_with_the_armageddon_games_result():
+    # Norway Chess 2023: "If the classical game is drawn, an Armageddon game will be played"; once it has
+    # its result (here by slip, FIDE Laws 8.7) the "to be played" alert asks nothing more of the arbiter
+    q = FoldedAlerts()
+    q.apply(1, 0, "round_started", round_of("1", "2"))
+    q.apply(2, 1, "game_ended", ended("1-1", "1", "1/2-1/2", "agreement"))
+    arm = {**round_of("1")["games"][0], "id": "1-1-A", "kind": "armageddon", "follows": "1-1", "variant": "chess",
+           "time_control": {"white": "10m", "black": "7m", "increment": "1s", "increment_from_move": 41}}
+    [scheduled] = q.apply(3, 2, "armageddon_scheduled", arm)
+    assert (scheduled.kind, scheduled.status) == ("armageddon_scheduled", "open")
+    q.apply(4, 3, "game_ended", ended("1-2", "2"))  # another game's end leaves it open
+    assert scheduled.status == "open"
+    q.apply(5, 4, "game_ended", ended("1-1-A", "1", "0-1", "result_slip", "arbiter"))
+    assert scheduled.status == "superseded"
+    assert scheduled.resolution["note"] == "superseded: the Armageddon game has its result"
+
+
 def test_the_next_round_supersedes_the_last_rounds_alerts_but_a_score_sheet_difference():
     q = FoldedAlerts()
     q.apply(1, 0, "round_started", round_of("1", "2"))

@@ -146,7 +146,7 @@ def test_demo_result_lines_name_black_first_in_checkers():
     (Black's) first; the demo's line follows PDN for checkers. London 1992 game 18 (the demo's
     board 3, game 2; venue/data/tinsley_chinook_1992_matches.pdn: Black "MF Tinsley", White
     "Chinook", Result "1-0") was won by Black when White's flag fell: venue code "0-1"."""
-    from venue.demo import result_line
+    from venue.demo_run import result_line
 
     g = {"board": "3", "white": "Chinook", "black": "MF Tinsley", "result": "0-1",
          "termination": "time_forfeit", "variant": "checkers", "match": {"game_no": 2}}

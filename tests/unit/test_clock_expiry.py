@@ -6,9 +6,10 @@ the game with an addition of 30 seconds (increment) per move starting from move 
 from __future__ import annotations
 
 import pytest
+import regulation_controls as catalogue
 
 from services.clock import (
-    PERIOD_ON_EXPIRY, GameClock, TimeControl, carry_over, catalogue, judge_period_added,
+    PERIOD_ON_EXPIRY, GameClock, TimeControl, carry_over, judge_period_added,
 )
 from services.clock.expiry import expiries, period_at
 

@@ -1,5 +1,5 @@
 """The demo prints every time in one zone, and names it: this machine's clock
-(``venue.demo.wall_clock``). A new user's run of the checkers demo read "round 1 starts
+(``venue.demo_run.wall_clock``). A new user's run of the checkers demo read "round 1 starts
 2026-12-01T20:06:00-05:00" (the event's zone) over progress lines "01:04:45" (the machine's, UTC),
 with no zone named on the latter.
 
@@ -20,7 +20,7 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from venue.demo import demo_round_text, watch
+from venue.demo_run import demo_round_text, watch
 from venue.demo_tournament import start_words, starting_now
 from venue.tournament import load_file
 

@@ -29,7 +29,7 @@ from devices.livechess.link import BoardLink
 from devices.livechess.recover import Covered, recover
 from devices.livechess.store import SeqStore
 from devices.livechess.translate import Reading
-from gateway import placement as pl
+from services.protocol import placement as pl
 
 START_FEN = chess.STARTING_FEN
 

@@ -1,4 +1,4 @@
-"""gateway.placement: the move a placement board shows, orientation (F06), the result signal (F07).
+"""services.protocol.placement: the move a placement board shows, orientation (F06), the result signal (F07).
 
 Expected moves are the Laws of Chess (3.8.2 castling, 3.7.3.1 en passant, 3.7.3.3 promotion) as
 python-chess 1.11.2 plays them; F06 and F07 are ../shared/cases/field-cases.md.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from gateway.placement import (
+from services.protocol.placement import (
     MOVE,
     ROTATED_START,
     SAME,

@@ -25,10 +25,10 @@ from decimal import Decimal
 
 import pytest
 from playoff_event import main_event, three_tied, tied_top, tournament, winner
+from regulation_controls import armageddon_by_bid
 
 from dashboard.arbiter.actions import ActionError, build
 from gateway.hall import Hall
-from services.clock.catalogue import armageddon_by_bid
 from services.hall.tournament_export import tournament_trf
 from services.hall.tournament_json import standings_json
 from services.regulations.controls import control_of

@@ -11,7 +11,7 @@ import pytest
 
 from devices.script import scripts_from_pgn, time_control
 from devices.station import FAULTS, lift_and_put_back, passing_placements, _illegal_move
-from gateway.placement import MOVE, SAME, TRANSIENT, infer_move
+from services.protocol.placement import MOVE, SAME, TRANSIENT, infer_move
 
 FIRST_GAME = """[Event "Candidates"]
 [Round "1"]

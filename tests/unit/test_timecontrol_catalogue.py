@@ -1,4 +1,4 @@
-"""The regulations' time controls (services/clock/catalogue.py), checked at their move boundaries.
+"""The regulations' time controls (tests/regulation_controls.py), checked at their move boundaries.
 
 Each test quotes its regulation line from ../shared/regulations.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from services.clock import FlagFallen, GameClock, carry_over
-from services.clock.catalogue import CATALOGUE, armageddon_by_bid, control
+from regulation_controls import CATALOGUE, armageddon_by_bid, control
 
 S = 1000
 MIN = 60 * S

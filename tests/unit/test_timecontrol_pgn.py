@@ -10,7 +10,7 @@ from services.clock import (
     TimeControl,
     TimeControlSyntaxError,
 )
-from services.clock.catalogue import armageddon_by_bid, control
+from regulation_controls import armageddon_by_bid, control
 
 S = 1000
 

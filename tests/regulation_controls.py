@@ -1,4 +1,10 @@
-"""The time controls of the regulations the venue must run (../shared/regulations), by name.
+"""The time controls of the regulations the venue must run (../shared/regulations), by name: the tests'
+source for a regulation's control (the clock's, the PGN notation's and the play-offs' tests take their
+controls and expected values from here, each with the regulation's words).
+
+Test data, not product code: no product module reads it (it was ``services/clock/catalogue.py``, which
+only tests imported; issue 26). ``tests/unit/test_timecontrol_catalogue.py`` checks each quote against
+its regulation file.
 
 Each ``Entry`` carries the regulation's own words in ``quote``. Names are ``"<event>/<use>"``:
 
@@ -32,8 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.clock.control import TimeControl
-from services.clock.period import Period
+from services.clock import Period, TimeControl
 from services.rules.base import WHITE, other
 
 MINUTE = 60_000

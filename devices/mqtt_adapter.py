@@ -28,11 +28,11 @@ def check(client: aiomqtt.Client) -> None:
     adapter uses (run at start-up and by the tests, so an upgrade fails at once, not mid-round)."""
     lost = [name for name in AIOMQTT_ATTRIBUTES if getattr(client, name, None) is None]
     if lost:
-        raise RuntimeError(f"aiomqtt.Client lacks {', '.join(lost)}: gateway/mqtt_adapter.py needs updating")
+        raise RuntimeError(f"aiomqtt.Client lacks {', '.join(lost)}: devices/mqtt_adapter.py needs updating")
     inner = client._client  # noqa: SLF001
     missing = [name for name in PAHO_ATTRIBUTES if not callable(getattr(inner, name, None))]
     if missing:
-        raise RuntimeError(f"paho-mqtt Client lacks {', '.join(missing)}: gateway/mqtt_adapter.py needs updating")
+        raise RuntimeError(f"paho-mqtt Client lacks {', '.join(missing)}: devices/mqtt_adapter.py needs updating")
 
 
 def no_delay(client: aiomqtt.Client) -> None:

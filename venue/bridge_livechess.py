@@ -1,4 +1,8 @@
-"""``venue bridge livechess``: run the DGT LiveChess bridge (docs/boards.md)."""
+"""``venue bridge livechess``: run the DGT LiveChess bridge (docs/boards.md).
+
+The command's options and its run (a command of the ``venue`` line: its errors are ``CliError``, the
+broker checked as ``venue serve`` checks it); the bridge itself is ``devices.livechess``, which knows
+nothing of the command line."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import logging
 from pathlib import Path
 
 from devices.livechess.api import DEFAULT_URL
+from venue.errors import CliError
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +42,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     """Run a parsed ``venue bridge livechess`` until cancelled. Raises CliError on bad input."""
+    # here, not at the top: building the parser (every venue command) loads no MQTT client or web stack
     from devices.livechess.bridge import LiveChessBridge, parse_board_map
     from devices.simulate import board_logins
-    from venue.serve import CliError, check_mqtt, redact
+    from venue.serve import check_mqtt, redact
 
     try:
         boards = parse_board_map(args.boards)
