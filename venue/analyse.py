@@ -64,16 +64,19 @@ class EngineError(RuntimeError):
 class Analyser:
     """Follows ``log`` into ``state`` (the live fold) and appends an evaluation of each position
     ``positions_due`` names. ``budget_ms`` a position; ``max_boards`` from board 1; ``out`` one line
-    per evaluation. ``evaluated``: how many were written; ``stale``: analysed but left by the game
-    before the answer came (not written)."""
+    per evaluation; ``idle``: the engine at idle priority (``idle_priority``, the product's way).
+    ``evaluated``: how many were written; ``stale``: analysed but left by the game before the answer
+    came (not written)."""
 
     def __init__(self, log: EventLog, engine_path: str, budget_ms: int = DEFAULT_BUDGET_MS,
-                 max_boards: int = DEFAULT_MAX_BOARDS, out: Callable[[str], None] = print):
+                 max_boards: int = DEFAULT_MAX_BOARDS, out: Callable[[str], None] = print, idle: bool = True):
         self.log = log
         self.engine_path = engine_path
         self.budget_ms = check_budget(budget_ms)
         self.max_boards = check_max_boards(max_boards)
         self.out = out
+        self.idle = idle  # the engine at idle priority (idle_priority); tests on a busy machine run it as usual
+        self._transport: asyncio.SubprocessTransport | None = None
         self.state = HallState()
         self.analysed: dict[str, tuple[int, str]] = {}
         self.evaluated = 0
@@ -89,7 +92,10 @@ class Analyser:
         import chess.engine
 
         try:
-            _transport, engine = await chess.engine.popen_uci([self.engine_path], preexec_fn=idle_priority)
+            if self.idle:
+                self._transport, engine = await chess.engine.popen_uci([self.engine_path], preexec_fn=idle_priority)
+            else:
+                self._transport, engine = await chess.engine.popen_uci([self.engine_path])
             await engine.configure(ENGINE_OPTIONS)
         except (OSError, chess.engine.EngineError) as exc:
             raise EngineError(f"cannot start the engine {self.engine_path}: {exc}") from None
@@ -140,8 +146,9 @@ class Analyser:
             reader.cancel()
             try:
                 await asyncio.wait_for(engine.quit(), timeout=2)
-            except (asyncio.TimeoutError, Exception):  # the engine may be gone already: nothing to keep
-                pass
+            except (asyncio.TimeoutError, Exception):  # gone already, or starved at idle priority
+                if self._transport is not None:
+                    self._transport.kill()  # never leave an engine behind (nor wait for one)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -230,7 +230,8 @@ def test_venue_analyse_with_stockfish_writes_one_evaluation_per_position(games):
         log = MemoryLog("analyse-test")
         await log.append_many([(e.type, e.data, e.at) for e in round_log(games, {"1": 6, "2": 5})])
         lines: list[str] = []
-        analyser = Analyser(log, engine, budget_ms=100, max_boards=1, out=lines.append)
+        # at the usual priority: at idle priority a busy test machine may starve the engine
+        analyser = Analyser(log, engine, budget_ms=100, max_boards=1, out=lines.append, idle=False)
         task = asyncio.create_task(analyser.run())
         try:
             for _ in range(600):  # bounded: 30 s
