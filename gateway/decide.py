@@ -51,6 +51,7 @@ from gateway import compose, irregular, laws, which_game
 from services.protocol import placement as pl
 from gateway.payload import UCI, Message, ids
 from services.events.base import Device
+from services.clock.ceiling import MARGIN_MS, most_ms
 from services.clock.expiry import judge_period_added
 from services.clock.flags import flag_fall
 from services.clock.instant import event_instant, may_have_waited, rfc3339_ms
@@ -74,6 +75,10 @@ PASSING = "passing state: no legal move gives this placement"
 SIGNAL_WAIT = "result signal: waiting for the other king"
 PENDING = "pending: waiting for the next placement (castling with the rook first?)"
 CLAIM_PASSED = "claim passed to the arbiter: the board waits for the decision"
+# A device's clock messages that would change an ended game's clock (issue 28: "later set, resume,
+# period_added on the ended game were still logged"): after the end only the arbiter's actions act
+# on the game. A press or pause after the end (the clock stopped, a last press) is still recorded.
+NOT_AFTER_END = ("start", "set", "resume", "period_added")
 CLOCK_EVENTS = {"start": ClockStarted, "press": ClockPressed, "pause": ClockPaused, "resume": ClockResumed,
                 "set": ClockSet, "period_added": ClockPeriodAdded}
 
@@ -323,6 +328,13 @@ class Decider:
 
     def _on_clock(self, turn, board: BoardState, g: GameState, msg: Message) -> None:
         body = msg.body
+        refused = self._clock_refusal(g, body)
+        if refused is not None:
+            turn.emit(MessageRejected(board=msg.board, topic=f"venue/{self.hall.tournament}/boards/{msg.board}/clock",
+                                      device=msg.device, seq=msg.seq, raw=msg.raw or None, applied=True,
+                                      reason=refused))
+            turn.answer(msg, False, refused)
+            return
         if body["event"] in ("press", "resume", "start") and g.id == board.game:
             self._release(turn, board)
             g = self.state.games[board.game]
@@ -343,6 +355,26 @@ class Decider:
         if not g.ended and event == "press" and body.get("running") in ("white", "black"):
             irregular.pressed(self, turn, board, g, "black" if body["running"] == "white" else "white")
         turn.answer(msg, True, None)
+
+    def _clock_refusal(self, g: GameState, body: dict) -> str | None:
+        """Why a device's clock message is not applied to game ``g``, or None: a figure above what
+        the game's time control can reach (``services.clock.ceiling``), or a message that would
+        change the clock of a game that has ended (``NOT_AFTER_END``). Either is recorded as
+        ``message_rejected`` (its ``seq`` used up) and answered ``accepted: false``."""
+        if g.ended and body["event"] in NOT_AFTER_END:
+            return f"game over: a clock's {body['event']} does not act on an ended game (only the arbiter's actions do)"
+        control = None
+        for side in ("white", "black"):
+            figure = body[f"{side}_ms"]
+            if figure <= MARGIN_MS:
+                continue  # under every bound (each adds MARGIN_MS): no control to read on most presses
+            if control is None:
+                control = control_of(g.setup, self.state.config) or False
+            most = most_ms(control or None, side, completed_moves(g, side))
+            if figure > most:
+                return (f"bad clock figure: {side}_ms {figure} is more than the game's time control can reach "
+                        f"(at most {most} ms with the margins of docs/protocol.md)")
+        return None
 
     def _made(self, turn, g: GameState, msg: Message) -> dict:
         """The clock entry's ``made_at``/``earliest_at`` (``services.clock.instant``): when a clock

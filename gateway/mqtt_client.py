@@ -19,7 +19,10 @@ What it does, with the sections of MQTT Version 3.1.1 (OASIS Standard, 29 Octobe
 - PUBLISH in (3.3) at QoS 0 or 1, handed to ``on_message(topic, payload, mid, qos)`` from
   ``data_received``, then ``on_read()`` once for the whole read (the caller handles a read's messages
   at once, with no task woken per read); the PUBACK (3.4) of a QoS 1 message is sent only by ``ack(mid)`` (4.3.2: the
-  receiver owns the message once it sends PUBACK, so the gateway sends it once the log has it);
+  receiver owns the message once it sends PUBACK, so the gateway sends it once the log has it); a
+  PUBLISH with RETAIN set (3.3.1.3: the server sets it only on a retained message it sends because of
+  a new subscription, never on one forwarded as it is published) goes to ``on_retained`` instead
+  when that is set;
 - PUBLISH out at QoS 0 or 1 with at most ``max_inflight`` QoS 1 messages awaiting their PUBACK, the
   rest queued in order (4.3.2, 4.6); a new link does not resend what an old one left unacknowledged
   (the feedback of a lost link is stale; paho under aiomqtt, one client per link, did the same);
@@ -189,7 +192,8 @@ class MqttClient(asyncio.Protocol):
     ``cut()`` (drop the link without DISCONNECT). Attributes: ``session_present`` (3.2.2.2),
     ``inflight`` (identifiers of outgoing QoS 1 messages without PUBACK), ``queued`` (beyond them),
     ``on_read`` (None, or a callable run with no argument at the end of every read that carried a
-    PUBLISH, after its ``on_message`` calls; it must not raise).
+    PUBLISH, after its ``on_message`` calls; it must not raise), ``on_retained`` (None, or a callable
+    like ``on_message`` that takes the PUBLISHes with RETAIN set instead of ``on_message``).
     Used as ``async with`` it connects and closes.
     """
 
@@ -202,6 +206,7 @@ class MqttClient(asyncio.Protocol):
         self.username, self.password, self.will = username, password, will
         self.on_message = on_message
         self.on_read: Callable[[], object] | None = None
+        self.on_retained: Callable[[str, bytes, int, int], object] | None = None
         self._published = False  # this read carried a PUBLISH (``on_read``)
         self.session_present = False
         self.inflight: set[int] = set()
@@ -378,8 +383,9 @@ class MqttClient(asyncio.Protocol):
                 if mid:  # unreadable: acknowledged so the broker does not redeliver it forever
                     self.ack(mid)
                 return
-            if self.on_message is not None:
-                self.on_message(topic, payload, mid, qos)
+            handler = self.on_retained if first & 1 and self.on_retained is not None else self.on_message
+            if handler is not None:
+                handler(topic, payload, mid, qos)
                 self._published = True
         elif kind == 4:  # PUBACK of our QoS 1 message (3.4)
             self.inflight.discard((body[0] << 8) | body[1])

@@ -199,9 +199,7 @@ def parse(tournament: str, topic: str, payload: bytes | str) -> Message:
         raise BadMessage(reason, board=board, kind=kind, device=default_device) from None
     if not isinstance(body, dict):
         raise BadMessage("not a JSON object", board=board, kind=kind, device=default_device)
-    if _SURROGATE.search(text) and not _is_text(body):
-        raise BadMessage("not UTF-8 text: a \\u escape names half of a surrogate pair (e.g. \\ud800)",
-                         board=board, kind=kind, device=default_device)
+    _check_text(text, body, board, kind, default_device)
     device = default_device
     if kind == "result":
         device = body.get("device", "board")
@@ -223,9 +221,18 @@ def parse(tournament: str, topic: str, payload: bytes | str) -> Message:
 
 
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+NOT_TEXT = "not UTF-8 text: a \\u escape names half of a surrogate pair (e.g. \\ud800)"
 
 
-def _is_text(body: dict) -> bool:
+def _check_text(text: str, body: object, board: str, kind: str, device: Device) -> None:
+    """Raise BadMessage when any string of the decoded payload ``body`` (any field, any key, at any
+    depth, of any topic) is not valid Unicode text. Issue 28: a status's ``battery`` of ``"\\ud800"``
+    passed validation and failed at the store; every topic goes through this one check."""
+    if _SURROGATE.search(text) and not _is_text(body):
+        raise BadMessage(NOT_TEXT, board=board, kind=kind, device=device)
+
+
+def _is_text(body: object) -> bool:
     """Whether every string in ``body`` is valid Unicode text (JSON's ``\\ud800`` escapes decode to
     lone surrogates, which UTF-8 cannot encode: such text must never reach the log or a page)."""
     try:
@@ -246,9 +253,12 @@ def _status(board: str, payload: bytes | str, raw: str) -> Message:
     text, battery = raw.strip(), None
     if text.startswith(('"', "{")):
         try:
-            text = json.loads(text)
+            decoded = json.loads(text)
         except ValueError:
             pass
+        else:
+            _check_text(text, decoded, board, "status", "board")
+            text = decoded
     if isinstance(text, dict):
         battery = text.get("battery")
         if battery is not None and (isinstance(battery, bool) or not isinstance(battery, (str, int, float))

@@ -10,7 +10,8 @@
 3. queues each message per device and handles the queues in turn as soon as a read's messages are
    queued (``MqttClient.on_read``: no task woken per read; beyond ``HANDLE_SLICE`` messages the rest
    waits for the work loop, so the reader and the flush get their turn; one flooding device cannot delay
-   the others; over ``RATE_PER_S`` a device's messages are dropped and counted), folds what
+   the others; over ``RATE_PER_S`` a device's messages are dropped and counted, its status messages
+   too, of which the latest refused one is kept and applied once the rate allows: issue 28), folds what
    ``Hall.handle`` decides, and appends the entries with one ``append_many`` per loop tick;
    repeated rejections and duplicates from one device are folded into one entry with a count
    (``gateway.coalesce``);
@@ -101,13 +102,15 @@ class _Bucket:
     def __init__(self, at: float):
         self.tokens, self.at, self.dropped = float(RATE_BURST), at, 0
 
-    def take(self, at: float) -> bool:
+    def take(self, at: float, count: bool = True) -> bool:
+        """Take a token at ``at`` (monotonic s): True when there was one; else False, and the
+        message is counted as dropped unless ``count`` is False."""
         self.tokens = min(RATE_BURST, self.tokens + (at - self.at) * RATE_PER_S)
         self.at = at
         if self.tokens >= 1:
             self.tokens -= 1
             return True
-        self.dropped += 1
+        self.dropped += count
         return False
 
 
@@ -156,7 +159,7 @@ class Gateway:
         self.ready = asyncio.Event()
         self.connected = asyncio.Event()
         self.counts = {"messages": 0, "entries": 0, "reconnects": 0, "store_errors": 0,
-                       "internal_errors": 0, "dropped": 0}
+                       "internal_errors": 0, "dropped": 0, "retained": 0}
         self._pending: list[tuple[str, dict, int]] = []
         self._coalesce = Coalescer()
         self._repeats = Repeats()
@@ -165,6 +168,11 @@ class Gateway:
         self._inbox: dict[str, deque] = {}
         self._buckets: dict[str, _Bucket] = {}
         self._dropping: set[str] = set()  # topics with drops not yet reported (not every bucket per turn)
+        # A status topic's latest message refused by the rate limit, unacknowledged, kept until its
+        # bucket has a token again (``_release_statuses``): a status says what holds now, so the
+        # flood's last word must still be applied, and only the last matters.
+        self._held_status: dict[str, tuple[MqttClient, str, bytes, int, int]] = {}
+        self._monotonic = time.monotonic  # the rate limit's clock (a test's own)
         self._work = asyncio.Event()
         self._wake = asyncio.Event()
         self._stopping = False
@@ -228,6 +236,7 @@ class Gateway:
                 password=self.password, keepalive=self.keepalive, max_inflight=FEEDBACK_INFLIGHT)
             # each message is queued as it is read (inside data_received: no task, no queue per message)
             client.on_message = functools.partial(self._enqueue, client)
+            client.on_retained = functools.partial(self._retained, client)
             client.on_read = self._on_read
             # current before CONNACK: the session's kept messages can come in the same read as it
             self._client = client
@@ -286,16 +295,52 @@ class Gateway:
     def _enqueue(self, client: MqttClient, topic: str, payload: bytes, mid: int, qos: int) -> None:
         """Queue one message of ``client`` (``MqttClient.on_message``): per board, after the rate limit."""
         source, _, kind = topic.rpartition("/")  # venue/{t}/boards/{b}: one board's devices
-        now = time.monotonic()
+        now = self._monotonic()
         bucket = self._buckets.get(topic)
         if bucket is None:
             bucket = self._buckets[topic] = _Bucket(now)
-        if kind != "status" and not bucket.take(now):
+        if not bucket.take(now):
+            # Issue 28: status messages had no limit (50,000 online/offline flips in 10 s became
+            # 50,000 entries). A refused status is kept as the topic's latest word instead; the one
+            # it replaces is the message dropped (the first refused one drops nothing).
+            if kind == "status":
+                replaced = self._held_status.pop(topic, None)
+                self._held_status[topic] = (client, topic, payload, mid, qos)
+                if replaced is None:
+                    bucket.dropped -= 1
+                    return
+                client, mid, qos = replaced[0], replaced[3], replaced[4]
             self.counts["dropped"] += 1
             self._dropping.add(topic)
             self._acks.append((client, mid, qos))  # dropped: nothing to redeliver
             return
         self._inbox.setdefault(source, deque()).append((client, topic, payload, mid, qos))
+
+    def _retained(self, client: MqttClient, topic: str, payload: bytes, mid: int, qos: int) -> None:
+        """A retained message the broker sends because the gateway subscribed (``MqttClient.on_retained``).
+        A status is retained by the protocol (docs/protocol.md "Status"): it is handled as any other.
+        A retained move, position, clock or result is a copy of a message from the past (the gateway
+        had it as it was published, or it predates the gateway's session): it is acknowledged and
+        counted, never recorded (issue 28: a retained move was recorded again at every gateway start
+        and became the first move of the next round's game on that board)."""
+        if topic.endswith("/status"):
+            self._enqueue(client, topic, payload, mid, qos)
+            return
+        self.counts["retained"] += 1
+        self._acks.append((client, mid, qos))
+        self._wake.set()
+        log.warning("gateway %s: a retained message on %s ignored (device messages must not be retained; "
+                    "clear it with an empty retained message)", self.tournament, topic[:200])
+
+    def _release_statuses(self) -> None:
+        """Queue each held status whose topic's bucket has a token again (the timer's turn): a
+        status flood ends with the device's latest status applied, at the rate limit's pace."""
+        now = self._monotonic()
+        for topic, held in list(self._held_status.items()):
+            if self._buckets[topic].take(now, count=False):
+                del self._held_status[topic]
+                self._inbox.setdefault(topic.rpartition("/")[0], deque()).append(held)
+                self._work.set()
 
     def _on_read(self) -> None:
         """A read's messages are queued (``MqttClient.on_read``): handle a slice of the queues now;
@@ -379,6 +424,8 @@ class Gateway:
             await asyncio.sleep(0.2)
             at = now_ms()
             try:
+                if self._held_status:
+                    self._release_statuses()
                 repeats = self._repeats.due(at)
                 if repeats:
                     self._pending.extend(repeats)

@@ -104,7 +104,8 @@ def _entry(args: argparse.Namespace, view: TournamentView) -> tuple[str, dict]:
             import random
 
             ballots = draw_ballots(view, len(d.boards), random.SystemRandom())
-    return RoundStarted.TYPE, start_data(view, n, start_ms=_start_ms(args.at, now), version=seen, ballots=ballots)
+    return RoundStarted.TYPE, start_data(view, n, start_ms=_start_ms(args.at, now), version=seen, ballots=ballots,
+                                         now_ms=now)
 
 
 def print_draft(view: TournamentView, n: int, out=None) -> None:

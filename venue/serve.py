@@ -47,13 +47,18 @@ class _Server(uvicorn.Server):
 async def serving(app, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning",
                   send_buffer: int = SEND_BUFFER) -> AsyncIterator[str]:
     """Serve ``app`` on ``host:port`` while the block runs; yields ``http://HOST:PORT``.
-    ``send_buffer``: the kernel send buffer of each connection, in bytes (see ``SEND_BUFFER``)."""
+    ``send_buffer``: the kernel send buffer of each connection, in bytes (see ``SEND_BUFFER``).
+    Forwarded headers are believed from ``dashboard.proxies.trusted_proxies()`` only (ValueError
+    for ``FORWARDED_ALLOW_IPS=*``)."""
     # DirectProtocol: uvicorn's websockets-sansio protocol that lets the hub write one shared frame to
     # every idle spectator (dashboard/direct_ws.py). No permessage-deflate: it would compress every delta once per spectator (3/4 of the
     # dashboard's CPU with 1,000 spectators, bench/bench_latency.py); the deltas are small anyway.
+    from dashboard.proxies import trusted_proxies
+
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
                             ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=2,
-                            ws_per_message_deflate=False, ws=DirectProtocol)
+                            ws_per_message_deflate=False, ws=DirectProtocol,
+                            proxy_headers=True, forwarded_allow_ips=trusted_proxies())
     server = _Server(config)
     sock = bind(host, port, send_buffer)  # bound here so a busy port is an OSError, not uvicorn's sys.exit
     bound = sock.getsockname()[1]
@@ -291,6 +296,8 @@ async def dashboard_at(log, host: str, port: int, **app_options) -> AsyncIterato
     except OSError as exc:
         raise CliError(f"cannot serve the dashboard on {host}:{port}: {exc.strerror or exc}"
                        " (choose another with --port)") from None
+    except ValueError as exc:  # dashboard.proxies: FORWARDED_ALLOW_IPS='*'
+        raise CliError(str(exc)) from None
     try:
         yield url, app
     finally:

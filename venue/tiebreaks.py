@@ -29,7 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--tiebreaks", required=True, help="comma-separated, in order: e.g. PTS,DE,BPG,KS,SB,WON")
     p.add_argument("--edition", choices=EDITIONS, default=EDITIONS[0], help="C.07 edition (default %(default)s)")
     p.add_argument("--pab", choices=("1", "0.5"), default="1", help="points for a pairing-allocated bye")
-    p.add_argument("--rounds", type=int, default=None, help="rounds to count (default: XXR or the longest line)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="rounds to count (default: the rounds played, the longest player line; XXR's later "
+                        "rounds are not played yet)")
     p.add_argument("--tsv", action="store_true",
                    help="the fixtures' TSV (start-number order, no names) instead of the standings")
     return p
@@ -49,7 +51,13 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.file, encoding="utf-8", errors="strict") as fh:
             text = fh.read()
         t = parse_trf(text)
-        field = field_from_trf(t, PAB_HALF if args.pab == "0.5" else CLASSICAL, rounds=args.rounds)
+        # mid-event, XXR's rounds not yet played are no unplayed rounds (C.07 counts the rounds played
+        # so far): counting them gave every player virtual opponents (a new user's Buchholz 26 for 2)
+        most = max(t.total_rounds or 0, t.rounds_played)
+        if args.rounds is not None and not 1 <= args.rounds <= most:
+            raise ValueError(f"--rounds {args.rounds}: the file has rounds 1 to {most}")
+        rounds = args.rounds if args.rounds is not None else t.rounds_played
+        field = field_from_trf(t, PAB_HALF if args.pab == "0.5" else CLASSICAL, rounds=rounds)
         table = compute_tiebreaks(field, specs, round_robin=args.system == "round-robin", edition=args.edition)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         print(f"venue tiebreaks: {args.file}: {exc}", file=sys.stderr)

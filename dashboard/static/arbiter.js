@@ -583,7 +583,7 @@
         what = `at the board since ${clockTime(i.arrived_at)}`;
       } else if (i.state === "defaulted") {
         what = `lost by default (${esc(i.result || "")}): not at the board by ${clockTime(i.deadline_ms)}` + (i.arrived_at ? `, came at ${clockTime(i.arrived_at)}` : "");
-        acts = `<button type="button" class="overrule" data-game="${esc(i.game)}">Let the game go on (6.7.1)</button>`;
+        acts = `<button type="button" class="overrule" data-game="${esc(i.game)}" data-side="${i.side}" title="this player is at the board now: checked in, and the game goes on (a player still absent is defaulted again)">At the board: let the game go on (6.7.1)</button>`;
       } else {
         what = "decided by the arbiter";
       }
@@ -682,8 +682,13 @@
     }
     for (const b of $("detail").querySelectorAll("button.checkin")) b.addEventListener("click", () => checkIn(b.dataset.game, b.dataset.side, b));
     for (const b of $("detail").querySelectorAll("button.overrule")) {
-      // not naming the round's alert: this decides one board, the others stay listed
-      b.addEventListener("click", () => act({ id: null, game: b.dataset.game }, "set_result", null, null, null, "*"));
+      // 6.7.1 "unless the arbiter decides otherwise": the arbiter sees this player at the board, so the
+      // player is checked in first (reopening alone would default the player again at once: nothing
+      // shows the player there). Not naming the round's alert: this decides one board.
+      b.addEventListener("click", async () => {
+        await checkIn(b.dataset.game, b.dataset.side, b);
+        act({ id: null, game: b.dataset.game }, "set_result", null, null, null, "*");
+      });
     }
     for (const b of $("detail").querySelectorAll("[data-propose]")) b.addEventListener("click", () => applyProposal(a, b));
     wireBack();

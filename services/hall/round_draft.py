@@ -398,13 +398,24 @@ def unfinished_games(view, before_round: int) -> list[str]:
     return out
 
 
+PAST_START_MS = 60_000
+"""How far before now a round's start may be given (a click's or a command's own delay, a clock a
+little off); further back is refused (``start_data``)."""
+
+
 def start_data(view, round_no: int, *, start_ms: int, version: int | None = None,
-               ballots: Sequence[dict | None] | None = None) -> dict:
+               ballots: Sequence[dict | None] | None = None, now_ms: int | None = None) -> dict:
     """The ``round_started`` data that starts round ``round_no``'s published draft at ``start_ms``
     (ms since the epoch: now, or the time it starts; the default time counts from it, FIDE Laws
     6.7.1), with ``draft_version``; ``ballots`` for a checkers match event (``round_data``).
     DraftError: an earlier round has a game without a result (naming each), no draft, not
-    published, changed since it was published or since the arbiter saw it (409), started already."""
+    published, changed since it was published or since the arbiter saw it (409), started already;
+    ``start_ms`` more than ``PAST_START_MS`` before ``now_ms`` (when given): the default time would
+    have run from a time nobody could be seen at the board, and players would lose at once."""
+    if now_ms is not None and start_ms < now_ms - PAST_START_MS:
+        ago = (now_ms - start_ms) // 60_000
+        raise DraftError(f"the start is {ago} min in the past: the default time counts from it (FIDE Laws 6.7.1), "
+                         "so players not yet seen would lose at once; start it now, or at a time to come")
     t = _tournament(view)
     latest = _latest(view)
     if round_no <= latest:

@@ -245,22 +245,26 @@ def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     press, or the arbiter's check-in (older logs: a ``presence_noted``); never from a clock start
     (6.6: White's clock is started at the scheduled time whoever is present); after
     the arbiter overruled a default, the players then at the board are excused (6.7.1 "unless the
-    arbiter decides otherwise") and a player still absent is defaulted again."""
-    from services.events import DefaultForfeit, PlayerNotAtBoard
+    arbiter decides otherwise") and a player still absent is defaulted again.
+
+    A default time of zero (the Laws' own when the regulations specify none) is not declared here:
+    no device shows who sat at the board at the instant of the start (a first move or press comes
+    after it), so a default declared from evidence would take the game from players who were there;
+    the arbiter is told who is not seen at the board (``player_not_at_board`` without a fine) and
+    declares the default (a forfeit result, judged against the default time: rulings.py)."""
+    from services.events import DefaultForfeit
 
     terms = _lateness_terms(state, g)
     if terms is None:
         return []
     start, fine, default_ms, arrived = terms
     out: list[Event] = []
-    if fine is not None:
-        for side in ("white", "black"):
+    if fine is not None or default_ms == 0:
+        sides: tuple[Side, Side] = ("white", "black")
+        for side in sides:
             if side not in g.fine_alerted and lateness.not_at_board_at_start(start, g.arrived[side], now_ms):
-                out.append(PlayerNotAtBoard(
-                    game=g.id, board=g.board, side=side, player=g.player(side), fine=fine.amount,
-                    currency=fine.currency, rule=rule_for(state, "fines", f"a fine of {fine.amount} {fine.currency} "
-                                                                          "for not being at the board at the start")))
-    if default_ms is None:
+                out.append(_not_at_board(state, g, side, fine))
+    if not default_ms:
         return out
     verdict = lateness.default_verdict(start, default_ms, now_ms, arrived["white"], arrived["black"])
     if verdict is None:
@@ -274,6 +278,21 @@ def _lateness(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     out.append(GameEnded(game=g.id, board=g.board, result=GameResult(verdict.result), termination=Termination.FORFEIT,
                          forfeit=True, ply=g.ply, by=EndedBy.REGULATIONS, rule=rule))
     return out
+
+
+def _not_at_board(state: HallState, g: GameState, side: Side, fine) -> Event:
+    """``player_not_at_board`` for ``side``: the event's fine (US 2023 rule 1), or, with a default
+    time of zero, the arbiter told who is not (yet) seen at the board (FIDE Laws 6.7.1)."""
+    from services.events import PlayerNotAtBoard
+
+    if fine is not None:
+        rule = rule_for(state, "fines", f"a fine of {fine.amount} {fine.currency} for not being at the board at the start")
+        return PlayerNotAtBoard(game=g.id, board=g.board, side=side, player=g.player(side), fine=fine.amount,
+                                currency=fine.currency, rule=rule)
+    how = ("FIDE Laws 6.7.1; default time zero: a player not at the board at the start loses, as the arbiter "
+           "declares")
+    return PlayerNotAtBoard(game=g.id, board=g.board, side=side, player=g.player(side),
+                            rule=rule_for(state, "default_time", how, detail=how))
 
 
 def _lateness_terms(state: HallState, g: GameState):
@@ -316,9 +335,9 @@ def _lateness_next(state: HallState, g: GameState) -> int | None:
         return None
     start, fine, default_ms, arrived = terms
     fines = [lateness.fine_due_at(start, g.arrived[side]) for side in ("white", "black")
-             if fine is not None and side not in g.fine_alerted]
+             if (fine is not None or default_ms == 0) and side not in g.fine_alerted]
     default = lateness.default_due_at(start, default_ms, arrived["white"], arrived["black"]) \
-        if default_ms is not None else None
+        if default_ms else None
     return earliest(*fines, default)
 
 

@@ -40,7 +40,7 @@ import aiomqtt
 import chess
 import pytest
 from browser_helpers import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, abasov_nepomniachtchi, candidates
-from live_helpers import entries_matching
+from live_helpers import entries_matching, log_until
 
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
@@ -215,6 +215,37 @@ async def test_one_start_alert_for_the_round_closes_as_players_arrive():
         assert await page.text_content("#open-count") == "0"
         arrived = await entries_matching(log, lambda e: e.type == "player_arrived")
         assert len(arrived) == 11
+    await log.close()
+
+
+async def test_a_default_overruled_from_the_alert_checks_the_player_in_and_the_game_goes_on():
+    # FIDE Laws 6.7.1: "Any player who arrives at the chessboard after the default time shall lose the
+    # game unless the arbiter decides otherwise"; US 2023 rule 1: "Players more than 30 (thirty) minutes
+    # late ... shall forfeit". The round started 31 minutes ago and nobody was seen: every game 0-0 by
+    # default. The arbiter sees both players of board 1 at the board and lets the game go on, one line
+    # each; before, the button only reopened the game and the regulations defaulted it again at once
+    # (a new user's run: "Let the game go on" had no effect).
+    slug = f"overrule-{uuid.uuid4().hex[:8]}"
+    log = open_log("memory://", slug)
+    t = us2023(slug, int(time.time() * 1000) - 31 * 60_000)
+    first = (await start_round(log, await register(log, t), 1))["games"][0]
+    game = first["id"]
+    async with hall(log, slug, tournament=t) as (page, broker, _, _url):
+        await entries_matching(log, lambda e: e.type == "game_ended" and e.data["game"] == game)
+        await page.click('.alert[data-kind="not_at_board"]')
+        for side in ("white", "black"):
+            button = f'#detail .presence[data-board="{first["board"]}"][data-side="{side}"] button.overrule'
+            await page.click(button)
+            await entries_matching(log, lambda e, s=side: e.type == "player_arrived" and e.data["side"] == s)
+        decided = await log_until(log, lambda es: sum(e.type == "arbiter_decision" for e in es) >= 2)
+        assert [e.data["result"] for e in decided if e.type == "arbiter_decision"] == ["*", "*"]
+        # White in, the game reopened: Black, still not seen, defaulted again (1-0); then Black in: it goes on
+        ends = [e.data["result"] for e in await log.read() if e.type == "game_ended" and e.data["game"] == game]
+        assert ends == ["0-0", "1-0"]
+        await asyncio.sleep(1.5)  # waiting for something not to happen: a third default (the timer answers at once)
+        assert [e.data["result"] for e in await log.read() if e.type == "game_ended" and e.data["game"] == game] == ends
+        games = await page.evaluate(f"() => fetch('/api/games/{game}').then(r => r.json())")
+        assert games["result"] == "*"
     await log.close()
 
 

@@ -122,3 +122,10 @@ async def test_the_arbiters_console_works_through_nginx_on_its_port(tmp_path):
         r = httpx.post(f"http://{d.address}/api/arbiter/login", json={"login": ARBITER[0], "password": ARBITER[1]},
                        headers={"Origin": "http://elsewhere.example"})
         assert r.status_code == 403  # and another page's still is not
+        # Issue 28: a client naming a new X-Forwarded-For per try escaped the login limit. nginx sets the
+        # header to the address it sees: this client (127.0.0.1, nginx's own host) is counted as itself.
+        async with httpx.AsyncClient(base_url=f"http://{d.address}", timeout=5) as c:
+            codes = [(await c.post("/api/arbiter/login", json={"login": "guess", "password": "wrong"},
+                                   headers={**origin, "X-Forwarded-For": f"198.51.100.{i}"})).status_code
+                     for i in range(1, 7)]
+        assert codes == [401] * 5 + [429], codes

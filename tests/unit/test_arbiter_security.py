@@ -27,6 +27,7 @@ from pathlib import Path
 from importlib import resources
 
 import httpx
+import yaml
 import pytest
 from dashboard_helpers import LOGIN, PASSWORD, T0, accounts, csrf_of, log_in, recorded
 from eventually import eventually_async
@@ -414,3 +415,66 @@ def test_settings_are_read_from_the_environment_and_checked():
     for bad in ("hall.example.org", "https://hall.example.org/arbiter", "ftp://hall.example.org", "null"):
         with pytest.raises(ValueError):
             allowed_origins({"VENUE_ALLOWED_ORIGINS": bad})
+
+
+# --- whose X-Forwarded-For is believed (issue 28) -------------------------------------------------
+
+NGINX = "172.31.250.10"  # nginx's fixed address in deploy/compose.yaml
+
+
+def behind_uvicorn(app, environ: dict):
+    """``app`` as ``venue dashboard`` serves it: uvicorn's proxy-headers middleware with the trust
+    of ``dashboard.proxies.trusted_proxies`` (venue/serve.py)."""
+    import uvicorn
+
+    from dashboard.proxies import trusted_proxies
+
+    config = uvicorn.Config(app, proxy_headers=True, forwarded_allow_ips=trusted_proxies(environ), log_level="warning")
+    config.load()
+    return config.loaded_app
+
+
+def test_a_random_x_forwarded_for_from_an_untrusted_peer_does_not_escape_the_login_limit(round5):
+    """Issue 28: "The login rate limit is bypassed behind the shipped compose setting
+    FORWARDED_ALLOW_IPS="*": a random X-Forwarded-For per try gave 200 wrong logins, no 429". With
+    compose's setting now (nginx's address only), a peer that is not nginx naming a new address per
+    try is counted as itself: its sixth wrong login is refused."""
+    import random
+
+    compose = yaml.safe_load((Path(__file__).resolve().parents[2] / "deploy" / "compose.yaml").read_text())
+    trusted = compose["services"]["dashboard1"]["environment"]["FORWARDED_ALLOW_IPS"]
+    assert trusted == compose["services"]["nginx"]["networks"]["default"]["ipv4_address"] == NGINX
+    app = behind_uvicorn(create_app(hall_log(round5), accounts=accounts()), {"FORWARDED_ALLOW_IPS": trusted})
+    rng = random.Random(28)
+    with TestClient(app, client=("192.0.2.40", 40000)) as client:
+        codes = [client.post("/api/arbiter/login", json={"login": LOGIN, "password": "wrong"},
+                             headers={"X-Forwarded-For": f"198.51.100.{rng.randrange(1, 255)}"}).status_code
+                 for _ in range(6)]
+    assert codes == [401] * 5 + [429]
+    # nginx's own requests are believed: two clients behind it are counted apart (the second's first
+    # try would be the sixth, 429, were they one address).
+    with TestClient(app, client=(NGINX, 40000)) as via_nginx:
+        codes = [via_nginx.post("/api/arbiter/login", json={"login": LOGIN, "password": "wrong"},
+                                headers={"X-Forwarded-For": address}).status_code
+                 for address in ["203.0.113.1"] * 5 + ["203.0.113.2"]]
+    assert codes == [401] * 6
+
+
+def test_believing_every_peer_is_refused_at_start():
+    """``FORWARDED_ALLOW_IPS="*"`` (compose's old setting) is what let a client name its address."""
+    from dashboard.proxies import DEFAULT, trusted_proxies
+
+    for bad in ("*", "127.0.0.1, *", " "):
+        with pytest.raises(ValueError, match="FORWARDED_ALLOW_IPS"):
+            trusted_proxies({"FORWARDED_ALLOW_IPS": bad})
+    assert trusted_proxies({}) == DEFAULT == "127.0.0.1,::1"  # uvicorn's default: nginx on this host
+    assert trusted_proxies({"FORWARDED_ALLOW_IPS": "10.0.0.5, 10.0.0.6"}) == "10.0.0.5,10.0.0.6"
+
+
+def test_the_shipped_nginx_sets_x_forwarded_for_to_the_address_it_sees():
+    """nginx is the edge: it replaces a client's own X-Forwarded-For (appending it let a client on
+    nginx's host, seen as 127.0.0.1 and so trusted, name any address)."""
+    conf = (Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "nginx.conf").read_text()
+    lines = [line.split("#")[0].strip() for line in conf.splitlines()]
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in lines
+    assert not [line for line in lines if "proxy_add_x_forwarded_for" in line]

@@ -77,6 +77,10 @@ def test_import_pair_swap_publish_start_and_a_forfeit_slip(hall) -> None:
     assert r.status_code == 400 and "it was never published" in r.json()["error"]
     assert act(client, headers, action="publish_pairing", round=1, version=2).status_code == 200
     tools_when(client, lambda d: d["draft"]["is_published"])
+    # a start long past: the default time (FIDE Laws 6.7.1) would have run out before anyone was seen
+    # (a new user's "2020-01-01" lost a whole round by default)
+    r = act(client, headers, action="start_round", round=1, version=2, start_ms=int(time.time() * 1000) - 3_600_000)
+    assert r.status_code == 400 and "the start is 60 min in the past" in r.json()["error"]
     r = act(client, headers, action="start_round", round=1, version=2)
     assert r.status_code == 200, r.text
     [started] = r.json()["entries"]

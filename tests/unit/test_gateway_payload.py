@@ -172,3 +172,37 @@ def test_status_with_battery():
                 b'{"battery": "87%"}'):
         with pytest.raises(BadMessage):
             parse(T, topic("status"), bad)
+
+
+# Issue 28 item 6: `status {"status":"online","battery":"\ud800"}` passed validation and failed at the
+# store ("internal error"). A lone surrogate escape is refused wherever it stands, on every topic.
+SURROGATE_CASES = [
+    ("status", rb'{"status": "online", "battery": "\ud800"}'),  # the report's message
+    ("status", rb'{"status": "online", "battery": "87%", "note": "\udfff"}'),
+    ("status", rb'{"status": "online", "\ud800": 1}'),
+    ("move", rb'{"seq": 1, "move": "\ud800"}'),
+    ("move", rb'{"seq": 1, "move": "e2e4", "sent_at": "\udbff"}'),
+    ("move", rb'{"seq": 1, "move": "e2e4", "extra": {"deep": ["\ud800"]}}'),
+    ("position", rb'{"seq": 1, "placement": "\ud800"}'),
+    ("position", rb'{"seq": 1, "placement": "8/8/8/8/8/8/8/8", "x": "\ud800"}'),
+    ("clock", rb'{"seq": 1, "event": "\ud800", "white_ms": 1, "black_ms": 1}'),
+    ("clock", rb'{"seq": 1, "event": "press", "white_ms": 1, "black_ms": 1, "running": "white", "\uDC00k": 0}'),
+    ("result", rb'{"seq": 1, "result": "1-0", "reason": "\ud800"}'),
+    ("result", rb'{"seq": 1, "result": "1-0", "device": "\ud800"}'),
+]
+
+
+@pytest.mark.parametrize("kind, payload", SURROGATE_CASES)
+def test_a_lone_surrogate_is_refused_on_every_topic_in_every_field(kind, payload):
+    with pytest.raises(BadMessage) as err:
+        parse(T, topic(kind), payload)
+    assert err.value.reason.startswith("not UTF-8 text"), err.value.reason
+    assert (err.value.board, err.value.kind) == ("3", kind)
+
+
+@pytest.mark.parametrize("kind, payload", [
+    ("status", rb'{"status": "online", "battery": "\ud83d\ude00"}'),  # a whole pair is text (U+1F600)
+    ("move", rb'{"seq": 1, "move": "e2e4", "note": "\ud83d\ude00"}'),
+])
+def test_a_whole_surrogate_pair_is_text(kind, payload):
+    assert parse(T, topic(kind), payload).kind == kind

@@ -24,7 +24,11 @@ async def test_each_match_gets_a_drawn_ballot_recorded_in_the_round():
         assert number in deck and one["ballot"]["moves"] == list(deck[number].moves)
         numbers.append(number)
     assert len(set(numbers)) == 5
-    for entry in await log.read():  # round 2 needs round 1's results; record them all drawn
+    # start_round pairs from the view folded from the log: round 1 as logged, then its results (round 2
+    # needs them; all drawn). Without round 1 folded, round 2's draw could not see its ballots.
+    for entry in await log.read(view.seq):
+        view.apply(entry)
+    for entry in await log.read():
         for g in entry.data.get("games", []) if entry.type == "round_started" else []:
             view.apply(await log.append("game_ended", {"game": g["id"], "board": g["board"],
                                                        "result": "1/2-1/2", "termination": "agreement"}))

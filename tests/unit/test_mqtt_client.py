@@ -287,3 +287,18 @@ def round_started(*boards: str) -> dict:
               "black_elo": None, "variant": "chess", "time_control": "5400+30", "fen": None,
               "kind": "classical"} for b in boards]
     return {"round": "1", "event": "Test", "site": "", "date": "2024.04.04", "games": games}
+
+
+def test_a_publish_with_retain_set_goes_to_on_retained():
+    """MQTT 3.1.1 3.3.1.3: the server sets RETAIN only on a retained message sent because of a new
+    subscription; the gateway takes those apart (issue 28: a retained move was recorded again at every
+    start). Without ``on_retained`` they go to ``on_message`` as before."""
+    live, retained = [], []
+    client = m.MqttClient("h", 1, "c", on_message=lambda *a: live.append(a))
+    stream = m.publish_packet("a", b"1", 1, 1, retain=True) + m.publish_packet("b", b"2", 1, 2)
+    client.data_received(stream)
+    assert live == [("a", b"1", 1, 1), ("b", b"2", 2, 1)] and retained == []
+    live.clear()
+    client.on_retained = lambda *a: retained.append(a)
+    client.data_received(stream)
+    assert live == [("b", b"2", 2, 1)] and retained == [("a", b"1", 1, 1)]

@@ -155,3 +155,29 @@ def test_an_overruled_default_fires_again_for_the_player_still_absent():
     out = e.observe("arbiter_decision", {"game": "1-1", "result": "*", "by": "chief"}, start + 32 * MIN)
     assert types(out) == ["default_forfeit", "game_ended"]
     assert (out[0][1]["side"], out[1][1]["result"]) == ("white", "0-1")
+
+
+def test_a_default_time_of_zero_is_left_to_the_arbiter():
+    # FIDE Laws 6.7.1: "If the default time is not specified, then it is zero. Any player who arrives at
+    # the chessboard after the default time shall lose the game unless the arbiter decides otherwise."
+    # No device shows who sat at the board at the instant of the start (White's first move comes after
+    # it), so the default is the arbiter's to declare: a new user's file without [regulations.default_time]
+    # had every game of a round started "now" ended 0-0 by default in the second it started.
+    text = (EVENTS / "norway-chess-2023.toml").read_text()
+    cut = text.index("[regulations.default_time]")
+    text = text[:cut] + text[text.index("\n\n", cut) + 2:]
+    t = load_tournament(text, "no-default-time.toml")
+    assert t.regulations.default_time_for("classical") == 0
+    e = Enforcer(t)
+    start = t.round(1).start_ms
+    e.observe("round_started", {"round": "1", "games": [
+        {"id": "1-1", "board": "1", "round": "1", "white": "A", "black": "B", "variant": "chess",
+         "kind": "classical"}]}, start - MIN)
+    out = e.tick(start + 1)
+    # the arbiter is told who is not seen at the board, and no fine is named (Norway fines none)
+    assert [(t_, d["side"], d.get("fine")) for t_, d in out] == [("player_not_at_board", "white", None),
+                                                                 ("player_not_at_board", "black", None)]
+    assert "6.7.1" in out[0][1]["rule"]
+    assert e.tick(start + 60 * MIN) == [] and not e.games["1-1"].ended
+    e.observe("move_played", played("1-1", 1, turn="white"), start + 5000)
+    assert "default_forfeit" not in types(e.tick(start + 61 * MIN)) and not e.games["1-1"].ended

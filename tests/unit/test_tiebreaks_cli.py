@@ -57,3 +57,21 @@ def test_broken_file_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_missing_file_and_bad_system(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(tmp_path / "none.trf"), "--system", "swiss", "--tiebreaks", "PTS"]) == 2
     assert main([str(tmp_path / "none.trf"), "--system", "knockout", "--tiebreaks", "PTS"]) == 2
+
+
+def test_mid_event_counts_the_rounds_played_not_xxr(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ../shared/data/SOURCES.md: the Gros 2010 file has "XXR 9 but results only for rounds 1-5". Its
+    # tie-breaks now are those after round 5 (FIDE C.07 over the rounds played); the four rounds not
+    # played yet are no unplayed rounds (counted, they gave everyone virtual opponents: a new user's
+    # Buchholz 26 for 2 on another file).
+    f = str(shared_data / "trf" / "xx_open_internacional_de_gros_2010_after_r5.trf")
+    args = [f, "--system", "swiss", "--tiebreaks", "PTS,BH", "--tsv"]
+    assert main(args) == 0
+    default = capsys.readouterr().out
+    assert main([*args, "--rounds", "5"]) == 0
+    assert capsys.readouterr().out == default
+    assert main([*args, "--rounds", "9"]) == 0
+    assert capsys.readouterr().out != default
+    for bad in ("0", "10"):
+        assert main([*args, "--rounds", bad]) == 2
+        assert capsys.readouterr().err.strip() == f"venue tiebreaks: {f}: --rounds {bad}: the file has rounds 1 to 9"
