@@ -53,6 +53,7 @@ ENTRY_POINTS: dict[str, str] = {
     "venue.broadcast": "venue/cli.py _passthrough",
     "venue.round": "venue/cli.py _passthrough",
     "venue.players": "venue/cli.py _passthrough",
+    "venue.analyse": "venue/cli.py _passthrough",
     "devices.cli": "python -m devices.cli (the simulators' own command line, with options venue simulate lacks)",
 }
 

@@ -1,4 +1,4 @@
-"""``venue broadcast lichess --round-id ID[:BOARDS] [--round-id ID2:BOARDS ...] --store URL --tournament SLUG
+"""``venue broadcast lichess [--round-id ID[:BOARDS] [--round-id ID2:BOARDS ...]] --store URL --tournament SLUG
 [--round R] [--url BASE]``
 
 Pushes a round to lichess broadcast rounds with the push API (``POST
@@ -9,7 +9,9 @@ the token from ``LICHESS_TOKEN``:
   for the games it drops: ``services.views.relay_rounds``): a larger round goes to several lichess
   rounds, each with the hall boards it carries (``--round-id abcd1234:1-100 --round-id
   efgh5678:101-200``); a mapping that leaves a lichess round over 100 boards, or a board in two, is
-  refused, and so is (at the first push) one that gives a lichess round more than 100 games;
+  refused, and so is (at the first push) one that gives a lichess round more than 100 games; without
+  ``--round-id`` the mapping is the registered tournament file's ``[broadcast] lichess_rounds``
+  (``["abcd1234:1-100", "efgh5678:101-200"]``, checked when the file is read);
 - whole-round snapshots per lichess round (its games, PGN with %clk, ``services.views.relay``), each
   game checked by python-chess before it is sent;
 - lichess's answer read per game (``services.views.relay.read_answer``): a game it refused, cut short
@@ -42,7 +44,7 @@ from typing import Callable
 from services.eventlog import EventLogError, open_log
 from services.views.delay import DelayedHall
 from services.views.relay import PgnCache, read_answer, round_text
-from services.views.relay_rounds import MAX_GAMES, Assignment, LichessRound, MappingError, assign, parse_round_ids
+from services.views.relay_rounds import FILE, MAX_GAMES, Assignment, LichessRound, MappingError, assign, parse_round_ids
 from services.views.spectator import SpectatorView
 
 LICHESS = "https://lichess.org"
@@ -140,6 +142,25 @@ class Pusher:
     def __post_init__(self) -> None:
         self.targets = {r.id: Target(r) for r in self.rounds}
 
+    def _mapped(self) -> bool:
+        """Whether the lichess rounds are known: given (``--round-id``), or else the registered
+        tournament file's ``[broadcast] lichess_rounds`` once the log has it (read when the first
+        ``tournament_registered`` is folded; a later change of the file does not move games between
+        lichess rounds mid-run). Raises MappingError when the log has a tournament or a round and no
+        mapping is to be had."""
+        if self.targets:
+            return True
+        t = self.hall.live.config
+        if t is not None and t.broadcast_lichess_rounds:
+            self.rounds = parse_round_ids(list(t.broadcast_lichess_rounds), FILE)
+            self.targets = {r.id: Target(r) for r in self.rounds}
+            self.out("lichess rounds from the tournament file: " + ", ".join(r.label() for r in self.rounds))
+            return True
+        if t is not None or self.hall.live.current is not None:
+            raise MappingError("no lichess round: give --round-id ID (--round-id ID:1-100 --round-id ID2:101-200 "
+                               "for a larger event), or [broadcast] lichess_rounds in the tournament file")
+        return False
+
     def snapshot(self) -> tuple[Assignment, dict | None] | None:
         """The round's games as the public may see them now, split between the lichess rounds, and
         the round's info; None before the round exists."""
@@ -181,6 +202,8 @@ class Pusher:
         """The pushes to make now (``step``'s first half: the folds only). Raises MappingError
         (``_check``)."""
         self.hall.release(now_ms)
+        if not self._mapped():
+            return []
         snap = self.snapshot()
         if snap is None:
             return []
@@ -254,10 +277,10 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(allow_abbrev=False, prog="venue broadcast", description="push a round to a lichess broadcast")
     sub = p.add_subparsers(dest="platform", required=True)
     li = sub.add_parser("lichess", allow_abbrev=False, help="lichess's push API (token in LICHESS_TOKEN)")
-    li.add_argument("--round-id", required=True, action="append", metavar="ID[:BOARDS]",
+    li.add_argument("--round-id", action="append", metavar="ID[:BOARDS]",
                     help="a lichess broadcast round's id, with the hall boards it carries when the round has "
                     f"more than {MAX_GAMES} (lichess keeps {MAX_GAMES} games a round): --round-id ID:1-100 "
-                    "--round-id ID2:101-200")
+                    "--round-id ID2:101-200 (default: the tournament file's [broadcast] lichess_rounds)")
     li.add_argument("--store", required=True, help="event log URL: sqlite:///PATH, redis://HOST:PORT/DB")
     li.add_argument("--tournament", required=True, help="tournament slug")
     li.add_argument("--round", help="our round to push (default: the current round at the first push)")
@@ -274,7 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        rounds = parse_round_ids(args.round_id)
+        # none given: the registered tournament file's [broadcast] lichess_rounds (Pusher._mapped)
+        rounds = parse_round_ids(args.round_id) if args.round_id else []
     except MappingError as exc:
         print(f"venue broadcast: error: {exc}", file=sys.stderr)
         return 2

@@ -16,7 +16,9 @@ Subcommands::
     venue export ...      (venue.export.main: PGN or TRF of a tournament from its log)
     venue round pair|swap|publish|start|show N --store URL --tournament SLUG  (venue.round.main)
     venue players import FILE|add NAME|list --store URL --tournament SLUG   (venue.players.main)
-    venue broadcast lichess --round-id ID[:BOARDS] ... --store URL --tournament SLUG  (venue.broadcast.main: pushes)
+    venue broadcast lichess [--round-id ID[:BOARDS] ...] --store URL --tournament SLUG  (venue.broadcast.main: pushes)
+    venue analyse --store URL --tournament SLUG [--engine PATH] [--budget-ms N] [--max-boards N]
+                  (venue.analyse.main: engine evaluations for the broadcast audience; off by default)
     venue hash-password   (an argon2 hash for [[arbiters]] in a tournament file)
 
 Exit codes: 0 done (or stopped with Ctrl-C), 2 a usage error or a clear failure (bad URL, broker or
@@ -139,6 +141,8 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser("hash-password", allow_abbrev=False, help="an argon2 hash for [[arbiters]] password_hash", add_help=False)
     sub.add_parser("broadcast", allow_abbrev=False, help="push a round to a lichess broadcast (venue broadcast lichess --help)",
                    add_help=False)
+    sub.add_parser("analyse", allow_abbrev=False, help="engine evaluations for the broadcast audience (venue analyse "
+                   "--help)", add_help=False)
     return p
 
 
@@ -225,7 +229,7 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] in ("pair", "tiebreaks", "export", "broadcast", "round", "players"):
+    if args_list and args_list[0] in ("pair", "tiebreaks", "export", "broadcast", "round", "players", "analyse"):
         return _passthrough(args_list[0], args_list[1:])
     from venue.serve import CliError  # the web stack, loaded only by the commands that run it
 

@@ -133,6 +133,27 @@
       ? `<span class="claim">Draw claimable</span> ${g.claimable.map((c) => Venue.esc(Venue.claimText(c))).join("; ")}` : "";
   }
 
+  // The engine's evaluation (venue analyse; docs/spectators.md "Engine evaluation"): in the public
+  // GAME only, for a position the public has seen (the fold keeps it for the game's position then).
+  // White's share of the bar by lichess's winning-chances curve: 50 + 50 * (2 / (1 + e^(-0.00368208 cp)) - 1).
+  function renderEval(g) {
+    const box = document.getElementById("eval"), e = g.evaluation;
+    if (!e || e.ply > g.ply || g.variant !== "chess") { box.hidden = true; return; }
+    const white = e.mate !== null && e.mate !== undefined ? (e.mate > 0 ? 100 : e.mate < 0 ? 0 : (e.ply % 2 ? 100 : 0))
+      : 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * (e.score_cp || 0))) - 1);
+    document.getElementById("eval-white").style.height = `${white.toFixed(1)}%`;
+    document.getElementById("eval-score").textContent = e.mate !== null && e.mate !== undefined
+      ? `#${e.mate}` : `${e.score_cp >= 0 ? "+" : ""}${(e.score_cp / 100).toFixed(2)}`;
+    // the line from the position after ply e.ply: ply n is move ceil(n / 2), White's when n is odd
+    document.getElementById("eval-line").textContent = e.best_line_san.map((san, i) => {
+      const ply = e.ply + i + 1, no = Math.ceil(ply / 2);
+      return (ply % 2 === 1 ? `${no}. ` : i === 0 ? `${no}... ` : "") + san;
+    }).join(" ");
+    document.getElementById("eval-note").textContent = `${e.engine}, depth ${e.depth}` +
+      (e.ply < g.ply ? ` · after ${Venue.moveLabel(g, e.ply)}` : "");
+    box.hidden = false;
+  }
+
   function render() {
     const g = game();
     if (!g) { document.getElementById("result-box").textContent = "This game is not in the current round."; return; }
@@ -151,7 +172,7 @@
       const link = document.getElementById("pgn-link");
       link.href = `/api/games/${encodeURIComponent(g.id)}.pdn`; link.textContent = "PDN";
     }
-    renderPlayers(g); renderMoves(g); renderResult(g); renderBoard(g);
+    renderPlayers(g); renderMoves(g); renderResult(g); renderEval(g); renderBoard(g);
   }
 
   function tick() {

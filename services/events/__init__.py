@@ -4,6 +4,7 @@
     from services.events import GameEnded, MovePlayed, decode
 """
 
+from .analysis import PositionEvaluated  # noqa: F401
 from .arbiter import *  # noqa: F401,F403
 from .base import (REGISTRY, RESULTS_PLAYED, SIDES, SPECIAL_SCORES, BadEvent, Event, Side, UnknownEvent,  # noqa: F401
                    decode, encode)

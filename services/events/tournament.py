@@ -74,6 +74,7 @@ class TournamentRegistered(Event, kw_only=True):
     changes: list[dict] = []
     by: str | None = None
     broadcast_delay_ms: int = 0
+    broadcast_lichess_rounds: list[str] = []
 
 
 @entry("round_started")

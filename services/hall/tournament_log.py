@@ -47,7 +47,8 @@ def tournament_registered_data(t: Tournament) -> dict:
                          (only when not A.5 and B.3), "guidelines_iii": true (only when set: FIDE
                          Guidelines III announced), "move_timers": [name...] (only when the file
                          names them, [] included: checkers X.B.a, X.B.c)},
-         "broadcast_delay_ms": ms (0: no delay; docs/broadcast.md)}
+         "broadcast_delay_ms": ms (0: no delay; docs/broadcast.md),
+         "broadcast_lichess_rounds": ["ID:BOARDS", ...] (only when set: ``[broadcast] lichess_rounds``)}
     """
     r = t.regulations
     fine = r.fine_not_at_board
@@ -85,6 +86,8 @@ def tournament_registered_data(t: Tournament) -> dict:
         },
         # always, as the folded entry has it (0 when the file sets none): a file read again compares equal
         "broadcast_delay_ms": t.broadcast_delay_ms,
+        # only when set, so the logs of files without it stay as they were registered
+        **({"broadcast_lichess_rounds": list(t.broadcast_lichess_rounds)} if t.broadcast_lichess_rounds else {}),
     }
 
 
@@ -126,6 +129,7 @@ def tournament_from_data(data: dict) -> Tournament:
             move_timers=None if regs.get("move_timers") is None else tuple(str(m) for m in regs["move_timers"])),
         site=data.get("site", ""),
         broadcast_delay_ms=int(data.get("broadcast_delay_ms") or 0),
+        broadcast_lichess_rounds=tuple(str(x) for x in data.get("broadcast_lichess_rounds") or ()),
         federation=str(data.get("federation") or ""), chief_arbiter=str(data.get("chief_arbiter") or ""),
         deputy_arbiters=tuple(str(a) for a in data.get("deputy_arbiters") or ()),
     )

@@ -20,6 +20,7 @@ from msgspec import Meta
 
 from services.struct_errors import FieldError
 from services.tournament.tiebreaks import parse_spec
+from services.views.relay_rounds import FILE, MappingError, parse_round_ids
 
 from .controls import control_from_spec, starting_time_problem
 from .fields import duration_ms
@@ -304,15 +305,25 @@ MAX_BROADCAST_DELAY_MS = 3600 * 1000
 
 class Broadcast(Table):
     """``[broadcast]``: how long the public sees the hall behind, whole seconds or a duration
-    (0 to 3600 s, docs/broadcast.md)."""
+    (0 to 3600 s, docs/broadcast.md); ``lichess_rounds``: the lichess broadcast rounds ``venue
+    broadcast lichess`` pushes to when given no ``--round-id``, each ``"ID"`` or ``"ID:BOARDS"``
+    (``["abcd1234:1-100", "efgh5678:101-200"]``), refused as the command line's would be (a round
+    over lichess's 100 games, a board in two: ``services.views.relay_rounds.check_mapping``)."""
 
     delay: Annotated[int | str, Meta(description="must be whole seconds or a duration such as \"15m\"")] = 0
+    lichess_rounds: Annotated[list[str], Meta(description="must be a list of lichess round ids with their "
+                                                          "boards, e.g. [\"abcd1234:1-100\", \"efgh5678:101-200\"]")] = []
 
     def __post_init__(self) -> None:
         if isinstance(self.delay, str):
             check_duration("delay", self.delay)
         if not 0 <= self.ms() <= MAX_BROADCAST_DELAY_MS:
             raise FieldError("delay", f"must be between 0 and 3600 seconds, not {self.ms() / 1000:g}")
+        if self.lichess_rounds:
+            try:
+                parse_round_ids(self.lichess_rounds, FILE)
+            except MappingError as exc:
+                raise FieldError("lichess_rounds", str(exc)) from None
 
     def ms(self) -> int:
         """The delay in ms."""

@@ -185,7 +185,9 @@ class Tournament:
     PGN cannot write, e.g. Armageddon with different times per side); ``kind``: the kind of the
     event's main games; ``broadcast_delay_ms``: how long the public routes and pushes lag the hall
     (``[broadcast] delay``, 0 to 3600 s: elite events delay the public feed 15 to 30 minutes so
-    nobody can relay moves to a player; docs/broadcast.md); arbiters see the hall live. ``federation``
+    nobody can relay moves to a player; docs/broadcast.md); arbiters see the hall live.
+    ``broadcast_lichess_rounds``: ``[broadcast] lichess_rounds``, the lichess rounds and the hall
+    boards each carries (``"ID:1-100"``, checked) for ``venue broadcast lichess`` without ``--round-id``. ``federation``
     (FIDE code), ``chief_arbiter`` and ``deputy_arbiters`` (as the rating report names them: title,
     name, FIDE id) are the TRF16 header's 032, 102 and 112 lines."""
 
@@ -204,6 +206,7 @@ class Tournament:
     site: str = ""
     source: str = ""
     broadcast_delay_ms: int = 0
+    broadcast_lichess_rounds: tuple[str, ...] = ()
     federation: str = ""
     chief_arbiter: str = ""
     deputy_arbiters: tuple[str, ...] = ()

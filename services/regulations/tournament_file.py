@@ -60,6 +60,7 @@ def load_tournament(text: str, source: str = "<tournament file>") -> Tournament:
                       arbiters=tuple(ArbiterAccount(login=a.login, name=a.name, password_hash=a.password_hash,
                                                     password_env=a.password_env) for a in f.arbiters),
                       site=t.site, source=source, broadcast_delay_ms=f.broadcast.ms(),
+                      broadcast_lichess_rounds=tuple(f.broadcast.lichess_rounds),
                       federation=t.federation, chief_arbiter=t.chief_arbiter,
                       deputy_arbiters=tuple(t.deputy_arbiters))
 

@@ -8,5 +8,5 @@ the fold is whole as soon as anything of ``services.state`` is imported.
 from services.state.changes import Changes  # noqa: F401
 from services.state.hall import HallState  # noqa: F401
 from services.state.model import BoardState, DeviceSeq, GameState, Pending, Proposal, RoundState, Timer  # noqa: F401
-from services.state import (fold_board, fold_clock, fold_correction, fold_draft, fold_games, fold_moves,  # noqa: F401
+from services.state import (fold_analysis, fold_board, fold_clock, fold_correction, fold_draft, fold_games, fold_moves,  # noqa: F401
                             fold_notes, fold_pairing, fold_penalties, fold_playoff, fold_results, fold_round)

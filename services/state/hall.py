@@ -23,8 +23,9 @@ messages: seqs, holds, placements), ``fold_moves`` (moves, claims), ``fold_clock
 the per-ply clocks), ``fold_penalties`` (offences counted, presses that completed no move),
 ``fold_results`` (ends, reopenings, standings), ``fold_notes`` (what the regulations noted:
 presence, defaults, timers), ``fold_pairing`` (the arbiter's actions for the next Swiss pairing:
-requested byes, late entries, forbidden pairs, acceleration) and ``fold_draft`` (the next round's
-draft pairing: paired, changed by hand, published). Each registers its handlers here with ``@folds``;
+requested byes, late entries, forbidden pairs, acceleration), ``fold_draft`` (the next round's
+draft pairing: paired, changed by hand, published) and ``fold_analysis`` (the engine's evaluations
+for the broadcast audience). Each registers its handlers here with ``@folds``;
 the package (``services/state/__init__.py``) imports them all, so a ``HallState`` from
 ``services.state`` (or from this module, which Python reaches through the package) always has every
 handler, and this module imports none of them (issue 26: no import circle between the fold and its

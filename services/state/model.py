@@ -256,7 +256,9 @@ class GameState:
     ``proposals`` (every ``penalty_proposed`` as a :class:`Proposal`, in order),
     ``awaiting`` (the arbiter's decisions the game waits for that may end it: "claim" while a
     ``draw_claim_reported`` is undecided, FIDE Laws 9.2/9.3; "penalty" while a ``penalty_proposed``
-    that loses the game is, 7.5.5: the board holds its devices' later messages meanwhile)."""
+    that loses the game is, 7.5.5: the board holds its devices' later messages meanwhile),
+    ``evaluation`` (the engine's latest ``position_evaluated`` of a position the game stood in when
+    it was folded, as the public GAME shows it: ``services.state.fold_analysis``)."""
 
     id: str
     board: str
@@ -312,6 +314,7 @@ class GameState:
     unfounded: tuple[str, int, str | None] | None = None
     proposals: list[Proposal] = field(default_factory=list)
     awaiting: set[str] = field(default_factory=set)
+    evaluation: dict | None = None
 
     @property
     def ply(self) -> int:

@@ -10,7 +10,7 @@ boards is broadcast on several lichess rounds (boards 1-100, 101-200, ...), each
 
 A mapping is one ``LichessRound`` per lichess round id: the boards it carries (``Boards``: ranges of
 hall board numbers, or every board). ``parse_round_ids`` reads the command line's
-``--round-id ID:1-100`` (several), ``check_mapping`` refuses one that cannot work (a range over the
+``--round-id ID:1-100`` (several) or the tournament file's ``[broadcast] lichess_rounds``, ``check_mapping`` refuses one that cannot work (a range over the
 limit, a board in two rounds, the same id twice), ``assign`` splits a round's games between the
 lichess rounds in a stable order (each board's first game by board number, then the boards' further
 games: an Armageddon game, a match's game 2) and keeps out what a lichess round cannot take. Pure.
@@ -92,38 +92,58 @@ class LichessRound:
         return self.id if self.boards is None else f"{self.id} (boards {self.boards})"
 
 
-def parse_round_id(spec: str) -> LichessRound:
-    """``ID`` or ``ID:BOARDS`` (``abcd1234:1-100``) -> LichessRound. Raises MappingError."""
+FLAG = "--round-id"
+"""How the command line spells one lichess round (``venue broadcast lichess --round-id``)."""
+
+FILE = "lichess_rounds"
+"""How the tournament file spells the mapping (``[broadcast] lichess_rounds = ["ID:1-100", ...]``)."""
+
+
+def _spell(specs: list[str], source: str) -> str:
+    """``specs`` (``["ID:1-100", "ID2:101-200"]``) as the ``source`` (FLAG or FILE) writes them."""
+    if source == FILE:
+        return "lichess_rounds = [" + ", ".join(f'"{s}"' for s in specs) + "]"
+    return " ".join(f"{FLAG} {s}" for s in specs)
+
+
+def parse_round_id(spec: str, source: str = FLAG) -> LichessRound:
+    """``ID`` or ``ID:BOARDS`` (``abcd1234:1-100``) -> LichessRound. ``source``: FLAG or FILE, how
+    messages name the item. Raises MappingError."""
     ident, sep, boards = spec.partition(":")
     ident = ident.strip()
     if not _ID.match(ident):
-        raise MappingError(f"--round-id {spec!r}: a lichess round id is letters and digits (from the round's URL)")
+        where = f"{FLAG} {spec!r}" if source == FLAG else f"{spec!r}"
+        raise MappingError(f"{where}: a lichess round id is letters and digits (from the round's URL)")
     return LichessRound(ident, parse_boards(boards) if sep else None)
 
 
-def parse_round_ids(specs: list[str]) -> list[LichessRound]:
-    """Every ``--round-id`` given, read and checked (``check_mapping``). Raises MappingError."""
-    rounds = [parse_round_id(s) for s in specs]
-    check_mapping(rounds)
+def parse_round_ids(specs: list[str], source: str = FLAG) -> list[LichessRound]:
+    """Every ``--round-id`` given (or the tournament file's ``lichess_rounds``: ``source`` FILE),
+    read and checked (``check_mapping``). Raises MappingError."""
+    rounds = [parse_round_id(s, source) for s in specs]
+    check_mapping(rounds, source)
     return rounds
 
 
-def check_mapping(rounds: list[LichessRound]) -> None:
+def check_mapping(rounds: list[LichessRound], source: str = FLAG) -> None:
     """Refuse a mapping that cannot work: none; one id twice; an id without boards beside others
     (which boards would it carry?); a board in two rounds; a round given more than ``MAX_GAMES``
-    boards (lichess would keep the first 100 and answer success for the rest). Raises MappingError."""
+    boards (lichess would keep the first 100 and answer success for the rest). ``source``: FLAG or
+    FILE, how the hints spell a mapping. Raises MappingError."""
     if not rounds:
-        raise MappingError("no lichess round: give --round-id ID (or ID:1-100 for each round of a larger event)")
+        raise MappingError(f"no lichess round: give {_spell(['ID'], source)} (or ID:1-100 for each round of a "
+                           "larger event)")
     ids = [r.id for r in rounds]
     for ident in ids:
         if ids.count(ident) > 1:
             raise MappingError(f"lichess round {ident} is given twice")
     if len(rounds) > 1 and any(r.boards is None for r in rounds):
-        raise MappingError("with several lichess rounds, give each its boards: --round-id ID:1-100 --round-id ID2:101-200")
+        raise MappingError("with several lichess rounds, give each its boards: "
+                           + _spell(["ID:1-100", "ID2:101-200"], source))
     for r in rounds:
         if r.boards is not None and r.boards.count > MAX_GAMES:
             raise MappingError(f"lichess round {r.id} would carry {r.boards.count} boards ({r.boards}): lichess keeps "
-                               f"at most {MAX_GAMES} games a round; split them, e.g. {_split_hint(r)}")
+                               f"at most {MAX_GAMES} games a round; split them, e.g. {_split_hint(r, source)}")
     seen: dict[int, str] = {}
     for r in rounds:
         for a, b in (r.boards.ranges if r.boards else ()):
@@ -133,12 +153,12 @@ def check_mapping(rounds: list[LichessRound]) -> None:
                 seen[n] = r.id
 
 
-def _split_hint(r: LichessRound) -> str:
+def _split_hint(r: LichessRound, source: str = FLAG) -> str:
     assert r.boards is not None
     first = r.boards.ranges[0][0]
     last = r.boards.ranges[-1][1]
     mid = first + MAX_GAMES - 1
-    return f"--round-id {r.id}:{first}-{mid} --round-id ID2:{mid + 1}-{min(last, mid + MAX_GAMES)}"
+    return _spell([f"{r.id}:{first}-{mid}", f"ID2:{mid + 1}-{min(last, mid + MAX_GAMES)}"], source)
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,11 @@ GAME (what ``game(id)`` / ``games()`` return, and what the dashboard's API serve
      "match": {"id", "game_no": 1|2, "games": 2, "follows"?}|None,  # checkers matches
      "ballot": {"ballot": ACF number, "moves": [3 moves], "name"}|None,
      "match_clock": {"option", "how", "coin", "by", "at"},  # only once the referee chose it (X.A.a)
-     "stood": [{"ply", "fen"}, ...]}  # only when an illegal move stood (FIDE Laws A.5.2): its ply in
+     "stood": [{"ply", "fen"}, ...],  # only when an illegal move stood (FIDE Laws A.5.2): its ply in
                                       # ``moves`` is not legal there; ``fen`` is the position it left
+     "evaluation": {"ply", "score_cp": int|None, "mate": int|None, "best_line_san": [str, ...],
+                    "depth", "engine"}|None}  # the public view only: the engine's reading of the
+                                      # position after ``ply`` (``position_evaluated``, White's view)
 
 ``clock.at`` is the time of the reading, so a browser shows ``white_ms - (now - at)`` for the running
 side (in a delayed broadcast ``at`` is moved on by the delay, so the clock shown is the clock as it
@@ -106,6 +109,10 @@ def game_json(g: GameState, public: bool = False, shift_ms: int = 0) -> dict:
         "last_move": g.last_move, "match": s.get("match"), "ballot": s.get("ballot"), "follows": s.get("follows"),
         "corrections": g.corrections,
     }
+    if public:
+        # the engine's reading, for the broadcast audience only: never the arbiters' or the hall's
+        # screens (issue 31 item 4); shown against the ply it was made for
+        out["evaluation"] = copy.deepcopy(g.evaluation)
     if g.match_clock is not None:
         out["match_clock"] = dict(g.match_clock)
     if g.stood:
