@@ -96,6 +96,8 @@ def termination_of(how: str | None, forfeit: bool, reason: str | None = None) ->
     "forfeit" for a forfeit, else "arbiter"); ``reason``: the board's reported termination for
     ``how`` "board". Raises SlipError for an unknown ``how`` or a ``reason`` the rules do not know."""
     how = how or ("forfeit" if forfeit else "arbiter")
+    if forfeit and how == "slip":
+        how = "forfeit"  # a forfeit written on the slip (+/-, 1-0F): no game was played, its end is the forfeit
     if how not in HOW:
         raise SlipError(f"how: one of {', '.join(HOW)}, not {how!r}")
     if forfeit and how not in ("forfeit", "arbiter"):

@@ -93,6 +93,11 @@ def test_the_termination_says_how_and_pgn_tags_it():
     assert _tag(_enter(view, 1, 2, "0-1"), "Termination") == '[Termination "adjudication"]'
     g = _enter(view, 1, 3, "+/-")
     assert (g.termination, g.forfeit, _tag(g, "Termination")) == ("forfeit", True, '[Termination "rules infraction"]')
+    # a forfeit written on the slip (the console's "How" left at "slip": a new user's +/- was refused)
+    g = _enter(view, 1, 7, "-/+", how="slip")
+    assert (g.termination, g.forfeit, g.result) == ("forfeit", True, "0-1")
+    with pytest.raises(SlipError, match="a forfeit is the arbiter's or a forfeit, not 'claim'"):
+        _enter(view, 1, 8, "+/-", how="claim")
     assert _enter(view, 1, 4, "1/2-1/2", how="board", reason="agreement").termination == "agreement"
     assert _enter(view, 1, 5, "1/2-1/2", how="claim").termination == "claim_upheld"
     line_of_3 = next(line for line in tournament_trf(view).splitlines() if line.startswith("001    3 "))
