@@ -235,7 +235,10 @@ async def test_a_default_overruled_from_the_alert_checks_the_player_in_and_the_g
         await page.click('.alert[data-kind="not_at_board"]')
         for side in ("white", "black"):
             button = f'#detail .presence[data-board="{first["board"]}"][data-side="{side}"] button.overrule'
-            await page.click(button)
+            await page.wait_for_selector(button)
+            # the button as it is now (the alert's detail is drawn again as each entry of the last click
+            # arrives: CI once saw it redrawn throughout Playwright's wait for a still element)
+            await page.eval_on_selector(button, "b => b.click()")
             await entries_matching(log, lambda e, s=side: e.type == "player_arrived" and e.data["side"] == s)
         decided = await log_until(log, lambda es: sum(e.type == "arbiter_decision" for e in es) >= 2)
         assert [e.data["result"] for e in decided if e.type == "arbiter_decision"] == ["*", "*"]
