@@ -9,8 +9,8 @@ store (docs/tournament-log.md "Registration"; the console's ``import_players`` a
 Before round 1 is drafted every registration gives everyone the start numbers of FIDE C.04.2's
 initial order (rating, title, name); afterwards a new player is a late entry (the console's
 ``enter_player``). Exit codes: 0 done; 1 refused (a malformed file, with its file and line; a name
-or FIDE ID registered already; numbers fixed): nothing registered; 2 a usage error or a store that
-cannot be read.
+or FIDE ID registered already; numbers fixed): nothing registered; 2 a usage error, a file to import
+that cannot be read or a store that cannot be read.
 """
 
 from __future__ import annotations
@@ -52,10 +52,20 @@ def _players(args: argparse.Namespace) -> tuple[list[RegisteredPlayer], str | No
             with open(args.file, encoding="utf-8-sig") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"{args.file}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+            raise Unreadable(f"{args.file}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
         return read_players(text, args.file), args.file.rsplit("/", 1)[-1]
     row = ",".join(x.replace(",", " ") for x in (args.name, args.rating, args.title, args.fide_id, args.federation))
-    return read_players(f"Name,Rating,Title,FIDE ID,Fed\n{row}\n", "the command line"), None
+    try:
+        return read_players(f"Name,Rating,Title,FIDE ID,Fed\n{row}\n", CLI), None
+    except ValueError as exc:  # the options' own names, not the CSV line the options were written as
+        raise ValueError(str(exc).removeprefix(f"{CLI}:2: ").replace("FIDE ID:", "--fide-id:", 1)) from None
+
+
+CLI = "the command line"
+
+
+class Unreadable(ValueError):
+    """The file to import cannot be read (missing, a folder, not UTF-8): a usage error, exit 2."""
 
 
 def print_players(view: TournamentView, out=None) -> None:
@@ -75,6 +85,9 @@ async def run(args: argparse.Namespace) -> int:
         try:
             players, source = _players(args)
             entry = await log.append(*registration_entry(view.state, players, source, by=BY).encode())
+        except Unreadable as exc:
+            print(f"venue players {args.action}: error: {exc}", file=sys.stderr)
+            return 2
         except ValueError as exc:
             print(f"venue players {args.action}: refused, nothing registered: {exc}", file=sys.stderr)
             return 1

@@ -121,3 +121,35 @@ def test_players_import_then_pair(tmp_path: Path, capsys: pytest.CaptureFixture)
     assert "13 boards (swiss-dutch)" in capsys.readouterr().out
     assert venue(["players", "add", "Too Late", *where]) == 1
     assert "start numbers are fixed (round 1 is drafted)" in capsys.readouterr().err
+
+
+def test_a_start_in_the_past_is_refused_and_nothing_written(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # FIDE Laws 6.7.1: the default time counts from the start, so a start long past ("2020-01-01", a new
+    # user's typo of the year) would have every player not yet seen lose at once; refused with one line
+    # (the console's start_round too: test_console_rounds_api.py)
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    where = ["--store", url, "--tournament", slug]
+    assert venue(["round", "pair", "1", *where]) == 0 and venue(["round", "publish", "1", *where]) == 0
+    before = _types(url, slug)
+    capsys.readouterr()
+    assert venue(["round", "start", "1", "--at", "2020-01-01T10:00:00+00:00", *where]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "min in the past" in err[0] and "6.7.1" in err[0]
+    assert _types(url, slug) == before
+    assert venue(["round", "start", "1", *where]) == 0
+    assert _types(url, slug) == [*before, "round_started"]
+
+
+def test_players_bad_input_says_which(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # README: a missing file exits 2 with one line; an option's bad value is named as the option (a new
+    # user's `--rating 4000` read "the command line:2: rating ..."); nothing registered either way
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    where = ["--store", url, "--tournament", slug]
+    missing = tmp_path / "nofile.csv"
+    assert venue(["players", "import", str(missing), *where]) == 2
+    assert capsys.readouterr().err.strip() == (f"venue players import: error: {missing}: cannot read it: "
+                                               "No such file or directory")
+    assert venue(["players", "add", "Someone", "--rating", "4000", *where]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("venue players add: refused, nothing registered: rating: '4000'") and "command line" not in err
+    assert _types(url, slug) == ["tournament_registered"]
