@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const CSRF = document.querySelector('meta[name="csrf-token"]').content;
   const TYPES = new Set(["playoff_stage_started", "armageddon_bid", "lots_drawn", "blitz_order_recorded",
-                         "pairing_number_chosen", "game_ended", "armageddon_decided"]);
+                         "pairing_number_chosen", "game_ended", "armageddon_decided", "arbiter_decision"]);
   function esc(s) { return String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c])); }
   async function post(body) {
     const r = await fetch("/api/arbiter/actions", { method: "POST", credentials: "same-origin", body: JSON.stringify(body),
@@ -59,6 +59,13 @@
       if (po.status === "decided") lines.push(`<b>Decided:</b> ${po.order.map(who).map(esc).join(", ")}`);
     }
     $("po-status").innerHTML = lines.map((x) => `<div>${x}</div>`).join("");
+    // only the forms this event can use now (a new user found the play-off's on a plain Swiss): the
+    // play-off's once there is one, the bid where a stage's colours are bid, the Blitz order and the
+    // pairing numbers before the first round; the lots always (C.07's last tie-break)
+    const bid = !!(po && po.next && po.next.colours === "bid");
+    $("po-start").hidden = $("po-result").hidden = !po;
+    $("po-bid").hidden = !bid;
+    $("po-blitz").hidden = $("po-choose").hidden = !!d.round;
   }
 
   function wire(id, body) {
@@ -86,7 +93,8 @@
 
   document.addEventListener("venue:arbiter", (ev) => {
     const m = ev.detail;
-    if (m.type === "snapshot" || (m.type === "action" && TYPES.has(m.action.type))) load();
+    // "hall": a new round's boards (the Round panel follows it the same way)
+    if (m.type === "snapshot" || m.type === "hall" || (m.type === "action" && TYPES.has(m.action.type))) load();
   });
   load();
 })();

@@ -49,6 +49,9 @@
     if (panel.hidden) return;
     const d = t.draft, rnd = t.next_round;
     const before = t.latest_round === 0 && !d;
+    // the page head as the log stands now (it was drawn once, at load: "Round 1" after round 2 started)
+    $("event-name").textContent = t.event;
+    $("event-round").textContent = t.latest_round ? `Round ${t.latest_round}` : "";
     for (const f of panel.querySelectorAll(".rc-before")) f.hidden = !before;
     for (const f of panel.querySelectorAll(".rc-draft")) f.hidden = !d || d.started;
     $("rc-system").textContent = SYSTEMS[t.system] || t.system || "";

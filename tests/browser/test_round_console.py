@@ -271,6 +271,17 @@ async def test_a_five_round_swiss_through_the_console(shared_data, tmp_path):
             d = await pair_publish_start(page, rnd)
             await slips(page, rnd, d, rng)
         final = await until(page, lambda t: t["latest_round"] == 5, "five rounds")
+        # the page's head follows the rounds, never reloaded (a new user saw "Round 1" in round 2)
+        await page.wait_for_function("() => document.querySelector('#event-round').textContent === 'Round 5'")
+        assert await page.text_content("#event-name") == "2013 U.S. Championship"
+        # the Event's end panel offers what this event can use: no Norway Blitz order or pairing-number
+        # choice once round 1 started; the play-off's forms only with a play-off, the bid only for it
+        await page.wait_for_selector("#po-blitz", state="hidden")
+        assert await page.is_hidden("#po-choose")
+        po = (await page.evaluate("() => fetch('/api/standings').then(r => r.json())"))["playoff"]
+        await page.wait_for_selector("#po-start", state="hidden" if po is None else "visible")
+        bid = bool(po and po["next"] and po["next"]["colours"] == "bid")
+        await page.wait_for_selector("#po-bid", state="visible" if bid else "hidden")
         assert final["next_round"] is None
         standings = await page.evaluate("() => fetch('/api/standings').then(r => r.json())")
         trf = await page.evaluate("() => fetch('/api/tournament.trf').then(r => r.text())")
