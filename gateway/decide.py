@@ -227,7 +227,7 @@ class Decider:
         position: 5.2.2) ends the game with ``game_ended`` by "rules" at ply 0; otherwise the claims
         the start allows (a halfmove clock of 99: the fifty-move claim with any quiet move, 9.3.1)
         are offered with ``draw_claimable`` at ply 0."""
-        if g.ended or g.ply or not g.setup.get("fen"):
+        if g.ended or g.ply or not g.setup.fen:
             return
         try:
             game = self.hall.rules.game(g)
@@ -338,7 +338,7 @@ class Decider:
         if body["event"] in ("press", "resume", "start") and g.id == board.game:
             self._release(turn, board)
             g = self.state.games[board.game]
-        before = dict(g.clock) if g.clock else None
+        before = g.clock.as_json() if g.clock else None
         event = body["event"]
         period = {"side": body["side"], "period": body["period"]} if event == "period_added" else {}
         made = self._made(turn, g, msg)
@@ -388,7 +388,7 @@ class Decider:
         waited = msg.late or may_have_waited(read, self.hall.link_since)
         if not waited and msg.read_at is None:
             return {}  # read now on a live link (nearly every press): the entry's ``at``
-        prev = g.clock_earliest if g.clock_earliest is not None else g.clock["at"] if g.clock else None
+        prev = g.clock_earliest if g.clock_earliest is not None else g.clock.at if g.clock else None
         if waited:
             if prev is None:
                 r = self.state.rounds.get(g.round)
@@ -490,9 +490,9 @@ class Decider:
         """``checkers_match.ballot_deviation`` for a checkers game with a ballot from the standard
         start, else None."""
         setup = g.setup
-        if g.variant != "checkers" or not setup.get("ballot") or setup.get("fen") or g.ply >= 3:
+        if g.variant != "checkers" or not setup.ballot or setup.fen or g.ply >= 3:
             return None
-        return ballot_deviation(setup["ballot"], list(g.moves), move)
+        return ballot_deviation(setup.ballot, list(g.moves), move)
 
     def _refuse(self, turn, board: BoardState, g: GameState, msg: Message, move: str, reason: str, *,
                 hold: bool, extra: dict | None = None) -> None:

@@ -55,7 +55,7 @@ def presses_due(decider, turn, g) -> None:
     illegal move holds the board), each proposed once."""
     if g.variant != Variant.CHESS or g.ended or g.watch is None:
         return
-    if g.setup.get("fen"):
+    if g.setup.fen:
         try:
             decider.hall.rules.game(g)
         except ValueError:
@@ -109,7 +109,7 @@ def stands(decider, turn, board, g, msg, move: str, source: str) -> bool:
     position.push(step)  # F05's bare push, on purpose: this move stood
     if not position.is_valid() or not position.is_legal(reply):
         return False
-    left = new_game({**g.setup, "fen": position.fen()})
+    left = new_game({"variant": g.setup.variant, "fen": position.fen()})
     claims = [c.to_json() for c in left.claimable()]
     previous = list(g.claimable)
     proposal = proposal_of(g, side, ir.OFFENCE_OF[ir.ILLEGAL], board.held_press) \

@@ -268,7 +268,7 @@ def _starting_times(state, n: GameState | None, c: GameState) -> tuple[int, int]
         return None
     if n is not None:
         if n.prepared:
-            return (n.clock["white_ms"], n.clock["black_ms"]) if n.clock is not None else None
+            return (n.clock.white_ms, n.clock.black_ms) if n.clock is not None else None
         control = control_of(n.setup, state.config)
         if control is not None and control.carries_over:
             return None

@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     def correction(view: TournamentView) -> list:
         g = next(g for g in view.games.values() if g.round == 2 and g.black is not None and g.result == "1-0")
         board = next(view.state.games[i].board for i in view.state.rounds["2"].games
-                     if view.state.games[i].setup.get("white_no") == g.white)
+                     if view.state.games[i].setup.white_no == g.white)
         enter(view, 2, board, "0-1")
         corrected.add(3)  # round 3 was paired on the old result
         return []

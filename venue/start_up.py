@@ -21,6 +21,8 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import msgspec
+
 from services.hall.registration import Registration, registration, rounds_in_play
 from services.hall.tournament_changes import describe
 from services.hall.tournament_log import ENTRY_TYPE
@@ -155,7 +157,7 @@ def _highest(state: HallState) -> int:
 
 def _setup_of(state: HallState, number: str) -> dict:
     r = state.rounds[number]
-    return {**r.info(), "games": [state.games[g].setup for g in r.games if g in state.games]}
+    return {**r.info(), "games": [msgspec.to_builtins(state.games[g].setup) for g in r.games if g in state.games]}
 
 
 def registration_lines(reg: Registration, t) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Event, Side, entry
+from .tournament import TimeControlTable, TimeControlSpec, time_control_spec
 
 
 class ArbiterAction(Event, kw_only=True):
@@ -165,7 +166,7 @@ class MatchClockChosen(ArbiterAction, kw_only=True):
     """A checkers match's clock chosen (X.A.a): ``option`` "90" or "80+10", ``time_control``."""
 
     option: str
-    time_control: Any = None
+    time_control: TimeControlSpec = None
     match: str | None = None
     games: list[str] = []
     wishes: dict = {}
@@ -174,6 +175,11 @@ class MatchClockChosen(ArbiterAction, kw_only=True):
     coin: str | None = None
     previous: str | None = None
     rule: str | None = None
+
+    def __post_init__(self) -> None:
+        """A table given as a dict becomes a ``TimeControlTable``, as reading the entry makes it."""
+        if self.time_control is not None and not isinstance(self.time_control, (str, TimeControlTable)):
+            self.time_control = time_control_spec(self.time_control)
 
 
 @entry("game_corrected")

@@ -13,6 +13,54 @@ from .base import Event, entry
 from .vocabulary import ByeCode
 
 
+class TimeControlTable(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A time control PGN cannot write, as the tournament file's table gives it
+    (``services.regulations.controls``, docs/tournament-file.md): ``white``/``black`` (each side's
+    time: a duration text such as "10m", or ms), ``increment`` (per move from
+    ``increment_from_move``, a duration or ms), ``delay``/``delay_kind`` ("simple" or "bronstein"),
+    ``match_clock`` (checkers match clocks, X.A.b: carried into the match's second game),
+    ``bidding``/``base`` (Armageddon by bidding, ``base`` a duration), ``draw_goes_to`` and
+    ``alternative`` (for the regulations, not the clock). A key not given stays out when written
+    (``omit_defaults``): the JSON is the table as given."""
+
+    white: str | int | None = None
+    black: str | int | None = None
+    increment: str | int | None = None
+    increment_from_move: int | None = None
+    delay: str | int | None = None
+    delay_kind: str | None = None
+    match_clock: bool | None = None
+    bidding: bool | None = None
+    base: str | int | None = None
+    draw_goes_to: str | None = None
+    alternative: str | None = None
+
+    def table(self) -> dict[str, Any]:
+        """The keys given, as the file's table has them (a new dict)."""
+        return msgspec.to_builtins(self)
+
+
+TimeControlSpec = str | TimeControlTable | None  # PGN TimeControl text (PGN standard 9.6.1), a table, or none
+
+
+def time_control_spec(value: Any) -> TimeControlSpec:
+    """``value`` (PGN text, a table as a dict or :class:`TimeControlTable`, or None) as a
+    :class:`TimeControlSpec` (a table's unknown keys left out, as reading an entry leaves them:
+    the tournament file's tables are checked against ``controls.TABLE_KEYS`` before they reach the
+    log). Raises msgspec.ValidationError for a table key of the wrong type, ValueError for any
+    other kind of value."""
+    if value is None or isinstance(value, (str, TimeControlTable)):
+        return value
+    if isinstance(value, dict):
+        return msgspec.convert(value, TimeControlTable, strict=False)
+    raise ValueError("a time control is PGN TimeControl text or a table")
+
+
+def spec_json(spec: TimeControlSpec) -> str | dict[str, Any] | None:
+    """``spec`` as the API and the log write it: the PGN text, the table's keys given (a new dict), or None."""
+    return spec.table() if isinstance(spec, TimeControlTable) else spec
+
+
 class Setup(msgspec.Struct, kw_only=True):
     """One game of a round (SETUP, docs/events.md): ``id`` "{round}-{board}" (a checkers match's
     games "{round}-{board}.1"/".2", an Armageddon game "{game}-A"), ``board`` (hall board label),
@@ -41,13 +89,26 @@ class Setup(msgspec.Struct, kw_only=True):
     white_team: str | None = None
     black_team: str | None = None
     variant: str = "chess"
-    time_control: Any = None
+    time_control: TimeControlSpec = None
     fen: str | None = None
     kind: str | None = None
     match: dict | None = None
     ballot: dict | None = None
     follows: str | None = None
     rule: str | None = None
+
+    def __post_init__(self) -> None:
+        """A table given as a dict (built in code, not read) becomes a :class:`TimeControlTable`,
+        as reading it from the log would make it: the live state equals the one rebuilt from the log."""
+        if self.time_control is not None and not isinstance(self.time_control, (str, TimeControlTable)):
+            self.time_control = time_control_spec(self.time_control)
+
+    def setup(self) -> "Setup":
+        """This SETUP's own fields as a plain :class:`Setup` (an entry that is also one, an
+        ``armageddon_scheduled``, without its entry's fields)."""
+        if type(self) is Setup:
+            return self
+        return Setup(**{f: getattr(self, f) for f in Setup.__struct_fields__})
 
 
 @entry("tournament_registered")

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from services.events.playoff import ArmageddonBid, Bid, BlitzOrderRecorded, PairingNumberChosen, PlayoffStageStarted
-from services.events.tournament import LotsDrawn, Setup
+from services.events.tournament import LotsDrawn, Setup, TimeControlSpec, TimeControlTable
 from services.hall.round_from_file import player_details
 from services.tournament.playoff_walk import ArbiterDecides, Decided, NextStage, Playing, StageSpec
 from services.tournament.playoffs import US_2013, US_2013_ARMAGEDDON_BASE_MS, armageddon_by_bid
@@ -92,13 +92,13 @@ def _colours(view, spec: StageSpec, stage: int, players: Sequence[int]) -> list[
     return out
 
 
-def _clock_spec(tc: dict) -> str | dict:
+def _clock_spec(tc: dict) -> TimeControlSpec:
     """A play-off time control (``playoffs.control`` data) as a SETUP's ``time_control``: PGN text
     where PGN can say it, else a table in ms (services.regulations.controls)."""
     if tc.get("pgn"):
         return tc["pgn"]
-    return {"white": tc["white_ms"], "black": tc["black_ms"], "increment": tc.get("increment_ms", 0),
-            "increment_from_move": tc.get("increment_from_move", 1)}
+    return TimeControlTable(white=tc["white_ms"], black=tc["black_ms"], increment=tc.get("increment_ms", 0),
+                            increment_from_move=tc.get("increment_from_move", 1))
 
 
 def stage_entry(view, stage: int, boards: Sequence[str], *, start_ms: int | None = None,

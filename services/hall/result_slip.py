@@ -71,8 +71,8 @@ def find_game(state, round_no: int | str, board: int | str, part: str | int | No
         raise SlipError(f"board: round {round_no} has no game on board {board} "
                         f"(its boards: {', '.join(sorted({state.games[g].board for g in r.games}, key=_order))})")
     if part in (None, ""):
-        main = [g for g in games if g.kind != "armageddon" and not (g.setup.get("match") or {}).get("follows")]
-        if len(main) == 1 and not (main[0].setup.get("match")):
+        main = [g for g in games if g.kind != "armageddon" and not (g.setup.match or {}).get("follows")]
+        if len(main) == 1 and not (main[0].setup.match):
             return main[0]
         raise SlipError(f"game: board {board} of round {round_no} has a match ({', '.join(g.id for g in games)}): "
                         "say which game (1 or 2)")
@@ -81,7 +81,7 @@ def find_game(state, round_no: int | str, board: int | str, part: str | int | No
         if not found:
             raise SlipError(f"game: board {board} of round {round_no} has no Armageddon game")
         return found[-1]
-    found = [g for g in games if str((g.setup.get("match") or {}).get("game_no")) == str(part)]
+    found = [g for g in games if str((g.setup.match or {}).get("game_no")) == str(part)]
     if not found:
         raise SlipError(f"game: board {board} of round {round_no} has no game {part}")
     return found[0]

@@ -50,6 +50,7 @@ from __future__ import annotations
 from services.clock import ClockError, GameClock, TimeControl
 from services.clock.expiry import PERIOD_ON_EXPIRY, PERIOD_ON_MOVE
 from services.clock.reading import clock_text
+from services.events.tournament import Setup
 from services.events.vocabulary import Variant
 from services.rules.base import BLACK, SIDES, WHITE, other
 
@@ -322,7 +323,7 @@ class ClockWatch:
     __hash__ = None  # type: ignore[assignment]
 
 
-def watch_for(setup: dict, first_side: str, tournament, rate: float = 1.0) -> ClockWatch:
+def watch_for(setup: Setup, first_side: str, tournament, rate: float = 1.0) -> ClockWatch:
     """The clock model of a game from its SETUP (``time_control``, else the tournament file's
     control of its ``kind``), with the file's tolerance (``tournament``: a ``Tournament`` or None:
     then only a SETUP's own control is modelled, with the default tolerance). Checkers: counts are
@@ -333,9 +334,9 @@ def watch_for(setup: dict, first_side: str, tournament, rate: float = 1.0) -> Cl
 
     regs = tournament.regulations if tournament is not None else None
     control = control_of(setup, tournament)
-    checkers = setup.get("variant") == Variant.CHECKERS
+    checkers = setup.variant == Variant.CHECKERS
     untimed = 3 if (checkers and regs is not None and regs.ballot_moves_before_clock
-                    and not setup.get("fen")) else 0
+                    and not setup.fen) else 0
     return ClockWatch(control, regs.clock_tolerance_ms if regs is not None else 2000, rate,
                       check_counts=not checkers, first_side=first_side, untimed_plies=untimed,
                       period_added=regs.period_added if regs is not None else PERIOD_ON_MOVE)

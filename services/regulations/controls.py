@@ -12,6 +12,7 @@ for the regulations, not the clock.
 from __future__ import annotations
 
 from services.clock import Period, TimeControl
+from services.events.tournament import Setup, TimeControlTable
 
 from .fields import duration_ms
 
@@ -24,6 +25,8 @@ def control_from_spec(spec) -> TimeControl | None:
     Raises ValueError (with the reason) on a spec that cannot be read."""
     if isinstance(spec, str):
         return TimeControl.parse_pgn(spec)
+    if isinstance(spec, TimeControlTable):
+        spec = spec.table()
     if not isinstance(spec, dict):
         raise ValueError("a time control is PGN TimeControl text or a table")
     unknown = set(spec) - TABLE_KEYS
@@ -48,12 +51,12 @@ def control_from_spec(spec) -> TimeControl | None:
     return control
 
 
-def control_of(setup: dict, tournament) -> TimeControl | None:
+def control_of(setup: Setup, tournament) -> TimeControl | None:
     """The control a game is played under: its SETUP's ``time_control``, else the tournament file's
     control for the game's ``kind`` (else the event's kind); None when there is none or it cannot
     be read. ``tournament``: a ``Tournament`` or None."""
-    kind = setup.get("kind") or (tournament.kind if tournament is not None else None)
-    spec = setup.get("time_control") or (tournament.time_controls.get(kind) if tournament is not None else None)
+    kind = setup.kind or (tournament.kind if tournament is not None else None)
+    spec = setup.time_control or (tournament.time_controls.get(kind) if tournament is not None else None)
     try:
         return control_from_spec(spec) if spec else None
     except ValueError:

@@ -24,7 +24,7 @@ def next_game(state, g):
     """The match game that follows ``g`` (its ``match.follows``), or None."""
     for gid in state.rounds[g.round].games if g.round in state.rounds else ():
         other = state.games.get(gid)
-        if other is not None and (other.setup.get("match") or {}).get("follows") == g.id:
+        if other is not None and (other.setup.match or {}).get("follows") == g.id:
             return other
     return None
 
@@ -34,12 +34,12 @@ def match_answers(state, g) -> list[Event]:
     fall by a player (not a forfeit the regulations gave), that player forfeits the next game too
     (X.A.b "as well as the next game if not started": ``match_forfeit`` + ``game_ended``); otherwise
     ``match_game_ready`` with the clock times carried over (game 2's White has game 1's Black's time)."""
-    if not g.ended or not isinstance(g.setup.get("match"), dict):
+    if not g.ended or not isinstance(g.setup.match, dict):
         return []
     nxt = next_game(state, g)
     if nxt is None or nxt.prepared or nxt.ended or nxt.started_at is not None:
         return []
-    base = {"game": nxt.id, "board": nxt.board, "match": nxt.setup["match"].get("id")}
+    base = {"game": nxt.id, "board": nxt.board, "match": (nxt.setup.match or {}).get("id")}
     by_flag = g.termination == TIME_FORFEIT and g.ended_by != "regulations"
     flag_side = g.flagged or (_loser(g.result) if by_flag else None)
     if by_flag and flag_side in ("white", "black") and 1 in flag_forfeits(0, next_started=False):
@@ -50,9 +50,9 @@ def match_answers(state, g) -> list[Event]:
                              result=result, rule=rule),
                 GameEnded(game=nxt.id, board=nxt.board, result=result, termination=Termination.FORFEIT, forfeit=True,
                           ply=0, by=EndedBy.REGULATIONS, rule=rule)]
-    reading = dict(g.clock, at=g.clock["at"]) if g.clock else None
+    reading = g.clock.as_json() if g.clock else None
     clock = carried_times(reading, g.ended_at or 0, state.clock_rate)
     return [MatchGameReady(**base, follows=g.id, game_no=2, white=nxt.white, black=nxt.black,
-                           ballot=nxt.setup.get("ballot"), white_ms=clock["white_ms"] if clock else None,
+                           ballot=nxt.setup.ballot, white_ms=clock["white_ms"] if clock else None,
                            black_ms=clock["black_ms"] if clock else None, running=None,
                            rule=rule_for(state, "match_carry", RULE_CARRY))]

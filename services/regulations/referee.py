@@ -177,8 +177,8 @@ def _armageddon(state: HallState, g: GameState) -> ArmageddonScheduled:
     s = g.setup
     return ArmageddonScheduled(
         id=f"{g.id}-A", board=g.board, round=g.round, white=g.white, black=g.black,
-        white_elo=s.get("white_elo"), black_elo=s.get("black_elo"), white_no=s.get("white_no"),
-        black_no=s.get("black_no"), variant=g.variant, time_control=control, fen=None, kind=GameKind.ARMAGEDDON,
+        white_elo=s.white_elo, black_elo=s.black_elo, white_no=s.white_no,
+        black_no=s.black_no, variant=g.variant, time_control=control, fen=None, kind=GameKind.ARMAGEDDON,
         follows=g.id, rule=rule_for(state, "armageddon", "a drawn game is followed by an Armageddon game with the "
                                                          "same colours (tournament file: armageddon.after_draw)"))
 

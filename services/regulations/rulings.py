@@ -216,11 +216,11 @@ def _loser(result: str) -> str | None:
 def _remaining(g, side: str, now_ms: int | None) -> int | None:
     """``side``'s time on the last clock reading, run on to ``now_ms`` when its clock runs."""
     clock = g.clock
-    if not clock or clock.get(f"{side}_ms") is None:
+    if clock is None:
         return None
-    left = int(clock[f"{side}_ms"])
-    if clock.get("running") == side and not g.ended and now_ms is not None:
-        left -= max(0, now_ms - int(clock.get("at") or now_ms))
+    left = clock.side_ms(side)
+    if clock.running == side and not g.ended and now_ms is not None:
+        left -= max(0, now_ms - (clock.at or now_ms))
     return left
 
 

@@ -34,13 +34,13 @@ def replay(g, plies: int | None = None) -> Game:
     A.5.2) from that position, the earlier moves kept as the record's. Raises MoveRefused or
     ValueError when the record cannot be replayed."""
     moves = g.moves if plies is None else g.moves[:plies]
-    game = new_game(g.setup)
+    game = new_game({"variant": g.setup.variant, "fen": g.setup.fen})
     for ply, move in enumerate(moves, start=1):
         fen = g.stood.get(ply)
         if fen is None:
             game.play(move)
         else:
-            game = Continued(new_game({**g.setup, "fen": fen}), moves[:ply], g.san[:ply])
+            game = Continued(new_game({"variant": g.setup.variant, "fen": fen}), moves[:ply], g.san[:ply])
     return game
 
 

@@ -12,11 +12,14 @@ the gateway's (``gateway.which_game``): each entry names its game."""
 
 from __future__ import annotations
 
+import msgspec
+
 from services.events import (ClockAdjusted, GameStatus, ClockPaused, ClockPeriodAdded, ClockPressed, ClockResumed, ClockSet,
                              ClockStarted, GamePaused, GameResumed, MatchClockChosen, MatchGameReady)
 from services.events.device import ClockReading
+from services.events.tournament import TimeControlTable
 from services.events.vocabulary import Variant
-from services.state.clock_reading import frozen_clock
+from services.state.clock_reading import ClockShown, frozen_clock
 from services.regulations.clock_watch import watch_for
 from services.state.changes import Changes
 from services.state.fold_games import PENALTY, awaits
@@ -36,8 +39,7 @@ def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
     event = _EVENT[type(ev)]
     running = ev.running
     made = ev.made_at if ev.made_at is not None else at
-    g.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": None if g.ended else running,
-               "at": made}
+    g.clock = ClockShown(white_ms=ev.white_ms, black_ms=ev.black_ms, running=None if g.ended else running, at=made)
     g.clock_earliest = ev.earliest_at
     g.clock_event = ev.TYPE
     fields = {"clock"}
@@ -71,7 +73,7 @@ def _untimed(state: HallState, g: GameState) -> int:
     checkers game when the event plays them before starting the clock (X.A.d), else 0."""
     t = state.config
     if (g.variant == Variant.CHECKERS and t is not None and t.regulations.ballot_moves_before_clock
-            and not g.setup.get("fen")):
+            and not g.setup.fen):
         return min(g.ply, BALLOT_PLIES)
     return 0
 
@@ -79,8 +81,8 @@ def _untimed(state: HallState, g: GameState) -> int:
 @folds(ClockAdjusted)
 def _adjusted(state: HallState, ev: ClockAdjusted, at: int, ch: Changes) -> None:
     g = state.games[ev.game or ""]
-    running = g.clock["running"] if g.clock else None
-    g.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": running, "at": at}
+    running = g.clock.running if g.clock else None
+    g.clock = ClockShown(white_ms=ev.white_ms, black_ms=ev.black_ms, running=running, at=at)
     g.clock_earliest = None
     if g.watch is not None:
         g.watch.adjust(ev.white_ms, ev.black_ms, at)
@@ -98,14 +100,14 @@ def _paused(state: HallState, ev, at: int, ch: Changes) -> None:
     if g.clock is None or g.ended:
         return
     if isinstance(ev, GamePaused):
-        if g.clock["running"] is None:
+        if g.clock.running is None:
             return
-        g.paused = g.clock["running"]
+        g.paused = g.clock.running
         g.clock = frozen_clock(g.clock, at)
     else:
         if g.paused is None:
             return
-        g.clock = {**g.clock, "running": g.paused, "at": at}
+        g.clock = msgspec.structs.replace(g.clock, running=g.paused, at=at)
         g.paused = None
     g.clock_earliest = None  # the arbiter's instant is known
     ch.game(g.id, "clock")
@@ -119,7 +121,7 @@ def _match_ready(state: HallState, ev: MatchGameReady, at: int, ch: Changes) -> 
     g.prepared = True
     if g.status != GameStatus.WAITING or ev.white_ms is None or ev.black_ms is None:
         return
-    g.clock = {"white_ms": ev.white_ms, "black_ms": ev.black_ms, "running": None, "at": at}
+    g.clock = ClockShown(white_ms=ev.white_ms, black_ms=ev.black_ms, at=at)
     if g.watch is not None:
         g.watch.carry(ev.white_ms, ev.black_ms)
     ch.game(g.id, "clock")
@@ -138,10 +140,10 @@ def _match_clock(state: HallState, ev: MatchClockChosen, at: int, ch: Changes) -
         g.time_control = ev.time_control
         g.match_clock = dict(choice)
         fields = {"time_control", "match_clock"}
-        if g.status == GameStatus.WAITING and (g.setup.get("match") or {}).get("game_no") == 1:
-            g.clock = {"white_ms": base_ms, "black_ms": base_ms, "running": None, "at": at}
+        if g.status == GameStatus.WAITING and (g.setup.match or {}).get("game_no") == 1:
+            g.clock = ClockShown(white_ms=base_ms, black_ms=base_ms, at=at)
             fields.add("clock")
-        if g.started_at is None and not g.ended and isinstance(ev.time_control, dict):
-            g.setup = {**g.setup, "time_control": dict(ev.time_control)}
+        if g.started_at is None and not g.ended and isinstance(ev.time_control, TimeControlTable):
+            g.setup = msgspec.structs.replace(g.setup, time_control=ev.time_control)
             g.watch = watch_for(g.setup, g.first_side, state.config, state.clock_rate)
         ch.game(g.id, *fields)

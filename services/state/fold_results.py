@@ -47,7 +47,7 @@ def _decision(state: HallState, ev: ArbiterDecision, at: int, ch: Changes) -> No
         # FIDE Laws 6.7.1 "unless the arbiter decides otherwise": the same moves, the game on again.
         # A default overruled excuses the players at the board by now (checked in, moved, pressed)
         # and is armed again for a player still absent, who is defaulted once more.
-        g.status = GameStatus.PLAYING if g.ply or (g.clock or {}).get("running") else GameStatus.WAITING
+        g.status = GameStatus.PLAYING if g.ply or (g.clock is not None and g.clock.running) else GameStatus.WAITING
         g.result, g.termination, g.forfeit, g.ended_by, g.ended_at = GameResult.UNFINISHED, None, False, None, None
         if g.defaulted:
             g.excused |= {side for side, when in g.arrived.items() if when is not None}

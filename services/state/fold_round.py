@@ -23,8 +23,7 @@ def new_game(state: HallState, setup: Setup, round_no: str) -> GameState:
     variant = setup.variant or "chess"
     fen = start_fen(variant, setup.fen)
     first = side_to_move(variant, fen)
-    data = {f: getattr(setup, f) for f in setup.__struct_fields__}
-    g = GameState(id=setup.id, board=setup.board, round=setup.round or round_no, setup=data, variant=variant,
+    g = GameState(id=setup.id, board=setup.board, round=setup.round or round_no, setup=setup.setup(), variant=variant,
                   kind=setup.kind, white=setup.white or "", black=setup.black or "", start_fen=fen,
                   first_side=first, fen=fen, turn=first, time_control=setup.time_control)
     g.watch = watch_for(g.setup, g.first_side, state.config, state.clock_rate)
@@ -48,7 +47,7 @@ def _players_of_file(state: HallState, g: GameState, ch: Changes) -> None:
     if state.config is None:
         return
     for side in ("white", "black"):
-        start_no = g.setup.get(f"{side}_no")
+        start_no = getattr(g.setup, f"{side}_no")
         if start_no is None:
             continue
         try:
@@ -58,9 +57,9 @@ def _players_of_file(state: HallState, g: GameState, ch: Changes) -> None:
         fresh = {side: p.name, **player_details(side, p)}
         for key, _ in DETAILS:
             fresh.setdefault(f"{side}_{key}", None)
-        changed = [k for k, v in fresh.items() if g.setup.get(k) != v]
+        changed = [k for k, v in fresh.items() if getattr(g.setup, k) != v]
         if changed:
-            g.setup = {**g.setup, **fresh}
+            g.setup = msgspec.structs.replace(g.setup, **fresh)
             if side == "white":
                 g.white = p.name
             else:
@@ -126,8 +125,8 @@ def _armageddon(state: HallState, ev: ArmageddonScheduled, at: int, ch: Changes)
         for side in ("white", "black"):
             was = "white" if parent.white == g.player(side) else "black" if parent.black == g.player(side) else None
             for key, _ in DETAILS:
-                if was is not None and g.setup.get(f"{side}_{key}") is None:
-                    g.setup[f"{side}_{key}"] = parent.setup.get(f"{was}_{key}")
+                if was is not None and getattr(g.setup, f"{side}_{key}") is None:
+                    setattr(g.setup, f"{side}_{key}", getattr(parent.setup, f"{was}_{key}"))
     state.games[g.id] = g
     r = state.rounds.get(round_no)
     if r is not None and g.id not in r.games:

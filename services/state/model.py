@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.events.base import Device, Side
+from services.events.tournament import Setup, TimeControlSpec
 from services.events.vocabulary import GameResult, GameStatus, Termination
-from services.events.device import ClockReading
+from services.state.clock_reading import ClockShown
 
 from services.regulations.clock_watch import ClockWatch
 
@@ -220,11 +221,14 @@ class Proposal:
 
 @dataclass
 class GameState:
-    """One game. Identity and players come from its SETUP (``setup``, docs/events.md); the public
+    """One game. Identity and players come from its SETUP (``setup``: ``services.events.Setup``,
+    docs/events.md; ``time_control``: its PGN text or ``TimeControlTable``, a match clock's once
+    chosen); the public
     fields named as in the spectators' GAME (README "Dashboard API") are kept by the fold:
     ``moves``, ``san``, ``fen``, ``ply``, ``turn``, ``clocks`` (the mover's time after each ply,
     PGN %clk), ``move_at`` (when each ply reached the log, ms; None for a ply an arbiter entered in a
-    correction), ``clock`` (the clock device's latest reading ``{white_ms, black_ms, running, at}``;
+    correction), ``clock`` (the clock device's latest reading, a
+    ``services.state.clock_reading.ClockShown``: ``white_ms``, ``black_ms``, ``running``, ``at`` (ms),
     ``at`` when it was made, ``services.clock.instant``), ``clock_earliest`` (the earliest instant
     that reading can have been made when it is known only within a window, its ``earliest_at``;
     else None), ``status`` ("waiting"/"playing"/"ended"), ``clock_event`` (the type of the latest
@@ -263,7 +267,7 @@ class GameState:
     id: str
     board: str
     round: str
-    setup: dict
+    setup: Setup
     variant: str
     kind: str | None
     white: str
@@ -272,12 +276,12 @@ class GameState:
     first_side: Side
     fen: str
     turn: Side
-    time_control: Any = None
+    time_control: TimeControlSpec = None
     moves: list[str] = field(default_factory=list)
     san: list[str] = field(default_factory=list)
     clocks: list[int | None] = field(default_factory=list)
     move_at: list[int | None] = field(default_factory=list)
-    clock: dict | None = None
+    clock: ClockShown | None = None
     clock_earliest: int | None = None
     clock_event: str | None = None
     status: GameStatus = GameStatus.WAITING

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from services.events.tournament import Setup
 from services.hall.tournament_games import BYE_CODES, GameRecord, result_code
 from services.regulations.model import Player, Tournament
 from services.state.draft import PairingDraft
@@ -120,34 +121,34 @@ class TournamentState:
         return Player(start_no, p["name"], p.get("rating"), p.get("fide_id"), p.get("federation"), p.get("title"),
                       p.get("team"), p.get("k_factor"))
 
-    def start_no(self, setup: dict, side: str) -> int:
+    def start_no(self, setup: Setup, side: str) -> int:
         """The start number of ``side`` in ``setup`` (``white_no``/``black_no``, else by name; a
         new number for a name never seen)."""
-        no = setup.get(f"{side}_no")
+        no = getattr(setup, f"{side}_no")
         if isinstance(no, int) and not isinstance(no, bool) and no in self.players:
             return no
-        name = setup.get(side) or ""
+        name = getattr(setup, side) or ""
         for sno, p in self.players.items():
             if p["name"] == name:
                 return sno
         sno = max(self.players, default=0) + 1
-        self.players[sno] = {"name": name, "rating": setup.get(f"{side}_elo"), "fide_id": None,
+        self.players[sno] = {"name": name, "rating": getattr(setup, f"{side}_elo"), "fide_id": None,
                              "federation": None, "title": None}
         return sno
 
-    def round_started(self, rnd: int, setups: list[dict], byes: list) -> None:
+    def round_started(self, rnd: int, setups: list[Setup], byes: list) -> None:
         """A round's pairings (a round set up again replaces its pairing)."""
         for gid in [g for g, r in self.records.items() if r.round == rnd]:
             del self.records[gid]
         for setup in setups:
-            gid = str(setup["id"])
-            follows = (setup.get("match") or {}).get("follows")
+            gid = str(setup.id)
+            follows = (setup.match or {}).get("follows")
             if follows in self.records:  # a checkers match's second game: on the first game's record
                 self.records[follows].second, self.records[follows].second_id = "*", gid
                 self.second_parent[gid] = follows
                 continue
-            self.records[gid] = GameRecord(gid, rnd, str(setup.get("board") or ""), self.start_no(setup, "white"),
-                                           self.start_no(setup, "black"), kind=setup.get("kind") or "classical")
+            self.records[gid] = GameRecord(gid, rnd, str(setup.board or ""), self.start_no(setup, "white"),
+                                           self.start_no(setup, "black"), kind=setup.kind or "classical")
         for bye in byes or []:
             sno, code = (bye, "U") if isinstance(bye, int) else (int(bye["start_no"]), bye.get("code", "U"))
             if code in BYE_CODES and sno in self.players:

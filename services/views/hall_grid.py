@@ -41,7 +41,7 @@ def alert_counts(open_alerts) -> dict[str, int]:
 def _clock_state(g: GameState) -> str | None:
     if g.clock is None:
         return None
-    if g.clock.get("running"):
+    if g.clock.running:
         return "running"
     return "paused" if g.paused is not None or g.clock_event in ("clock_paused", "game_paused") else "stopped"
 
@@ -56,7 +56,7 @@ def board_row(state, board: str, game_id: str, counts: dict[str, int], now_ms: i
     device = {"device_online": "online", "device_offline": "offline"}.get(b.status) if b else None
     row = {"board": board, "game": g.id, "white": g.white, "black": g.black, "variant": g.variant,
            "status": g.status, "result": g.result, "termination": g.termination, "ply": g.ply, "turn": g.turn,
-           "last_san": g.san[-1] if g.san else None, "clock": dict(g.clock) if g.clock else None,
+           "last_san": g.san[-1] if g.san else None, "clock": g.clock.as_json() if g.clock else None,
            "clock_state": _clock_state(g), "device": device, "battery": b.battery if b else None,
            "held": bool(b and b.held), "holding": len(b.awaiting) if b else 0,
            "holding_for": b.awaiting[0]["reason"] if b and b.awaiting else None,

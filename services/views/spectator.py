@@ -52,6 +52,7 @@ import copy
 from collections.abc import Iterator, Mapping
 
 from services.eventlog.base import Entry
+from services.events.tournament import spec_json
 from services.state import Changes, GameState, HallState
 
 GAME_FIELDS = ("id", "board", "round", "white", "black", "white_elo", "black_elo", "white_title", "black_title",
@@ -94,19 +95,19 @@ def game_json(g: GameState, public: bool = False, shift_ms: int = 0) -> dict:
     by public_claims); ``shift_ms``: added to ``clock.at`` (a delayed broadcast: a running clock then
     counts down from the reading as it stood that long ago)."""
     s = g.setup
-    clock = dict(g.clock) if g.clock else None
+    clock = g.clock.as_json() if g.clock else None
     if clock is not None and shift_ms:
         clock["at"] = clock["at"] + shift_ms
     out = {
         "id": g.id, "board": g.board, "round": g.round, "white": g.white, "black": g.black,
-        "white_elo": _elo(s.get("white_elo")), "black_elo": _elo(s.get("black_elo")),
-        **{k: s.get(k) for k in PLAYER_DETAILS}, "variant": g.variant,
-        "time_control": copy.deepcopy(g.time_control), "kind": g.kind, "start_fen": g.start_fen,
+        "white_elo": _elo(s.white_elo), "black_elo": _elo(s.black_elo),
+        **{k: getattr(s, k) for k in PLAYER_DETAILS}, "variant": g.variant,
+        "time_control": spec_json(g.time_control), "kind": g.kind, "start_fen": g.start_fen,
         "first_side": g.first_side, "fen": g.fen, "ply": g.ply, "turn": g.turn, "moves": list(g.moves),
         "san": list(g.san), "clocks": list(g.clocks), "spent": [spent(g, p) for p in range(1, g.ply + 1)],
         "clock": clock, "status": g.status, "result": g.result, "scored": g.scored, "termination": g.termination,
         "claimable": public_claims(g.claimable) if public else copy.deepcopy(g.claimable),
-        "last_move": g.last_move, "match": s.get("match"), "ballot": s.get("ballot"), "follows": s.get("follows"),
+        "last_move": g.last_move, "match": s.match, "ballot": s.ballot, "follows": s.follows,
         "corrections": g.corrections,
     }
     if public:
@@ -177,8 +178,8 @@ class SpectatorView:
         follows now: the match's first game not over (the one in play, or the next to be played: game
         2 waits with the clocks carried over, 11-Man National 2017 X.A.b), else its last game; None
         when no game is of that match."""
-        games = sorted((g for g in self.state.games.values() if (g.setup.get("match") or {}).get("id") == match_id),
-                       key=lambda g: g.setup["match"].get("game_no") or 0)
+        games = sorted((g for g in self.state.games.values() if (g.setup.match or {}).get("id") == match_id),
+                       key=lambda g: (g.setup.match or {}).get("game_no") or 0)
         if not games:
             return None
         return next((g.id for g in games if not g.ended), games[-1].id)

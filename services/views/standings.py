@@ -178,7 +178,7 @@ class TournamentView:
             if g.ended or g.status not in (GameStatus.PLAYING, GameStatus.WAITING):
                 continue
             for side in ("white", "black"):
-                sno = g.setup.get(f"{side}_no")
+                sno = getattr(g.setup, f"{side}_no")
                 if isinstance(sno, int) and out.get(sno) != GameStatus.PLAYING:
                     out[sno] = g.status
         return out

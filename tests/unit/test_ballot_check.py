@@ -66,7 +66,7 @@ def test_a_balloted_jump_is_recognised_in_any_notation(shared_data):
 
 def test_the_gateway_refuses_a_move_off_the_ballot_and_holds_the_board(shared_data):
     gw = Gateway()  # London 1992 games 25/26 as a match on ballot 15 (test_gateway_match)
-    assert gw.hall.state.board_game("1").setup["ballot"]["moves"] == shared_deck(shared_data)[15]["moves"]
+    assert gw.hall.state.board_game("1").setup.ballot["moves"] == shared_deck(shared_data)[15]["moves"]
     gw.clock("start", 90 * 60_000, 90 * 60_000, "black")
     step = gw.send("move", {"move": "11-15"})
     (fb,) = [f for _, f in step.feedback]

@@ -21,6 +21,7 @@ sys.path.insert(0, str(REPO / "bench"))
 import bench_gateway as bg  # noqa: E402
 from _latency_hall import HallGame  # noqa: E402
 
+from services.events.tournament import Setup  # noqa: E402
 from services.hall.setup import round_from_pgn  # noqa: E402
 from services.regulations import referee  # noqa: E402
 from services.regulations.clock_watch import watch_for  # noqa: E402
@@ -118,7 +119,7 @@ def test_the_clocks_show_what_the_control_gives_and_the_clock_model_agrees():
     assert [(b["seq"], b["white_ms"], b["black_ms"], b["running"]) for b in bodies[1:]] == [
         (2, 301_500, 300_000, "black"), (3, 301_500, 300_500, "white"), (4, 304_500, 300_500, "black"),
         (5, 304_500, 299_500, "white"), (6, 304_500, 299_500, "black")]
-    watch = watch_for({"time_control": "300+3", "variant": "chess"}, "white", None)
+    watch = watch_for(Setup(id="1-1", board="1", time_control="300+3", variant="chess"), "white", None)
     timeline = sorted([(t, 0, "move", ply) for t, _, ply in events] +
                       [(m[0], 1, "clock", body) for m, body in zip(messages, bodies)], key=lambda x: x[:2])
     found = []
@@ -131,7 +132,7 @@ def test_the_clocks_show_what_the_control_gives_and_the_clock_model_agrees():
     assert found == []
     assert watch.tick(round(t * 1000) + 10_000) == []
     # the same model reports a figure 2.5 s off the control (the tolerance is 2 s): the check bites
-    off = watch_for({"time_control": "300+3", "variant": "chess"}, "white", None)
+    off = watch_for(Setup(id="1-1", board="1", time_control="300+3", variant="chess"), "white", None)
     off.on_clock("start", 300_000, 300_000, "white", 700)
     off.on_move("white", 2200)
     assert [f["kind"] for f in off.on_clock("press", 304_000, 300_000, "black", 2202)] == ["time"]

@@ -194,10 +194,10 @@ def test_the_pause_after_the_boards_result_is_the_drawn_games(drawn_game):
     assert b.kinds(b.arm) == ["clock_set", "clock_started"] + ["clock_pressed"] * len(moves)
     assert figures(b.clock_entries(b.arm)[0][1]) == ARMAGEDDON_MS
     g = b.state(b.arm)
-    assert (g.clock["white_ms"], g.clock["black_ms"], g.clock["running"]) == (
+    assert (g.clock.white_ms, g.clock.black_ms, g.clock.running) == (
         moves[-1]["white_ms"], moves[-1]["black_ms"], "white")
     assert g.clocks == [p[f"{p['side']}_ms"] for p in moves]  # each ply's %clk is the Armageddon's
-    assert (b.state(DRAWN).clock["white_ms"], b.state(DRAWN).clock["black_ms"]) == (paused["white"], paused["black"])
+    assert (b.state(DRAWN).clock.white_ms, b.state(DRAWN).clock.black_ms) == (paused["white"], paused["black"])
     b.no_false_alarm()
 
 
@@ -235,7 +235,7 @@ def test_the_pause_resent_after_the_armageddons_setting_is_the_drawn_games(drawn
     b.clock("pause", paused, None, seq=pause, after_ms=1_000)
     assert b.kinds(b.arm) == ["clock_set"]
     g = b.state(b.arm)
-    assert (g.clock["white_ms"], g.clock["black_ms"], g.clock_event) == (*ARMAGEDDON_MS.values(), "clock_set")
+    assert (g.clock.white_ms, g.clock.black_ms, g.clock_event) == (*ARMAGEDDON_MS.values(), "clock_set")
     b.clock("start", ARMAGEDDON_MS, "white", after_ms=START_AFTER_MS)
     b.play(b.armageddon())
 
@@ -253,7 +253,7 @@ def test_the_pause_resent_after_the_armageddon_started_leaves_its_clock_running(
     moves = b.armageddon()
     b.play(moves[:2])
     b.clock("pause", paused, None, seq=pause, after_ms=1_000)
-    assert b.state(b.arm).clock["running"] == "white"
+    assert b.state(b.arm).clock.running == "white"
     b.play(moves[2:])
 
     assert b.kinds(b.arm) == ["clock_set", "clock_started"] + ["clock_pressed"] * len(moves)
@@ -308,7 +308,7 @@ def test_a_clock_set_without_a_message_runs_for_the_armageddon(drawn_game):
 
     assert b.kinds(b.arm) == ["clock_resumed"] + ["clock_pressed"] * len(moves)
     b.drawn_ends_with(paused)
-    assert b.state(b.arm).clock["running"] == "white"
+    assert b.state(b.arm).clock.running == "white"
     b.rebuilt_same()
 
 
@@ -330,7 +330,7 @@ def test_a_gateway_rebuilt_before_the_late_pause_answers_it_the_same(drawn_game)
 
 
 def figures_of(g) -> tuple:
-    return g.clock["white_ms"], g.clock["black_ms"], g.clock["running"]
+    return g.clock.white_ms, g.clock.black_ms, g.clock.running
 
 
 @pytest.mark.parametrize("then", ["start", "resume"])
@@ -379,7 +379,7 @@ def test_the_armageddons_setting_and_start_before_the_boards_result_are_the_arma
 
     assert figures_of(b.state(DRAWN)) == (paused["white"], paused["black"], None)
     g = b.state(b.arm)
-    assert (g.clock["white_ms"], g.clock["black_ms"], g.clock["running"]) == (
+    assert (g.clock.white_ms, g.clock.black_ms, g.clock.running) == (
         arm_moves[-1]["white_ms"], arm_moves[-1]["black_ms"], "white")
     assert g.clocks == [p[f"{p['side']}_ms"] for p in arm_moves] and g.started_at is not None
     b.no_false_alarm()

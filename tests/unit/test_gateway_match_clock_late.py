@@ -79,8 +79,8 @@ def test_the_pause_of_game_one_after_the_first_move_of_game_two_is_game_ones():
     # X.A.b: game 2's White is game 1's Black, with the time that showed at the end of game 1
     assert (first[1]["white_ms"], first[1]["black_ms"]) == (clocks["black"], clocks["white"])
     state = gw.hall.state
-    assert state.games["1-1.1"].clock["running"] is None
-    assert state.games["1-1.2"].clock["running"] == TWO.first_side
+    assert state.games["1-1.1"].clock.running is None
+    assert state.games["1-1.2"].clock.running == TWO.first_side
     assert state.boards["1"].game == "1-1.2" and state.boards["1"].devices["clock"].last == pause + 1
     assert not gw.entries("seq_gap")
     again = Hall(T)  # the state is the fold of the log (DESIGN.md "one fold")
@@ -169,7 +169,7 @@ def test_the_pause_of_game_one_resent_after_game_twos_clock_started_is_game_ones
     assert (kind, last["seq"], last["white_ms"], last["black_ms"]) == ("clock_paused", pause, clocks["white"],
                                                                        clocks["black"])
     assert [t for t, _ in gw.clock_entries("1-1.2")] == ["clock_started"]
-    assert gw.hall.state.games["1-1.2"].clock["running"] == TWO.first_side
+    assert gw.hall.state.games["1-1.2"].clock.running == TWO.first_side
     again = Hall(T)
     for (type_, data), at in zip(gw.log, gw.stamps):
         again.fold(type_, data, at)

@@ -92,7 +92,7 @@ def test_a_period_added_after_the_moves_were_made_is_in_time(caruana_gukesh):
     play(d, caruana_gukesh, 81)
     d.clock("1", "period_added", BASE + 40 * INC, SECOND, "black", side="black", period=2)
     assert d.of("flag_fell") == [] and d.of("game_ended") == []
-    assert d.hall.state.games["1-1"].clock["black_ms"] == SECOND
+    assert d.hall.state.games["1-1"].clock.black_ms == SECOND
 
 
 @pytest.mark.parametrize("mode, counter", [("on_expiry", False), ("on_move", True)])

@@ -21,6 +21,7 @@ import pytest
 
 from dashboard.arbiter.actions import ActionError, build
 from services.eventlog.base import Entry
+from services.events.tournament import spec_json
 from services.hall.round_from_file import round_from_tournament
 from services.views.spectator import SpectatorView as HallView
 from referee_harness import Referee as Enforcer
@@ -169,7 +170,7 @@ def test_game_two_carries_game_one_times_under_the_chosen_control():
     e = Enforcer(preset())  # the referee applies the match rules (services.regulations.match_rules) too
     for type_, data in (("round_started", round_one()), entry):
         e.observe(type_, data, 0)
-    assert e.games["1-1.2"].setup["time_control"] == SPEC_80_10
+    assert spec_json(e.games["1-1.2"].setup.time_control) == SPEC_80_10
     game2 = e.games["1-1.2"].watch
     assert game2.control.periods("white")[0].increment_ms == TEN_S
     game2.carry(61 * MIN, 47 * MIN)

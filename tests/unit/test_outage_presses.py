@@ -187,7 +187,7 @@ def test_a_press_read_once_the_backlog_is_over_is_judged_at_its_read_instant():
     h.d.send("1", "clock", body, after_ms=1)
     press = h.d.of("clock_pressed")[-1]
     assert "made_at" not in press and "earliest_at" not in press
-    assert g.clock["at"] == moves[25]["at"]
+    assert g.clock.at == moves[25]["at"]
     assert h.findings() == []
 
 

@@ -252,7 +252,7 @@ def test_a_loss_declared_on_a_proposal_then_withdrawn_asks_the_arbiter_to_act(in
     alert = next(a for a in queue_of(d).open_alerts() if a.kind == "penalty_proposed" and a.evidence["game_lost"])
     act(d, "set_result", {"game": "1-1", "result": lost["result"], "alert": alert.id})
     g = d.hall.state.games["1-1"]
-    d.clock("1", "press", g.clock["white_ms"], g.clock["black_ms"], lost["side"])  # the opponent's
+    d.clock("1", "press", g.clock.white_ms, g.clock.black_ms, lost["side"])  # the opponent's
     assert d.of("penalty_withdrawn") == []
     withdraw(d, lost["side"], lost["presses"])
     [withdrawn] = d.of("penalty_withdrawn")

@@ -127,7 +127,7 @@ def test_a_correction_after_the_round_moves_the_standings_and_names_the_next_dra
     for board in range(1, 13):
         _enter(view, 1, board, "1/2-1/2", how="slip")
     _fold(view, draft_round(view, 2))
-    white = view.state.games["1-1"].setup["white_no"]
+    white = view.state.games["1-1"].setup.white_no
     g = _enter(view, 1, 1, "1-0", how="arbiter", note="slip was wrong")
     points = {row.start_no: row.points for row in view.standings()}
     assert points[white] == 1.0
@@ -151,4 +151,4 @@ def test_an_armageddon_has_its_own_result():
     assert arm.id == "1-1-A" and find_game(view.state, 1, 1).id == "1-1"
     _enter(view, 1, 1, "0-1", part="armageddon", how="slip")
     points = {row.start_no: row.points for row in view.standings(provisional=True)}
-    assert (points[classical.setup["white_no"]], points[classical.setup["black_no"]]) == (1.0, 1.5)
+    assert (points[classical.setup.white_no], points[classical.setup.black_no]) == (1.0, 1.5)

@@ -153,7 +153,7 @@ def test_a_correction_after_the_next_round_is_in_the_report() -> None:
     before = parse_trf(tournament_trf(view))
     g = next(g for g in view.games.values() if g.round == 2 and g.result == "1-0")
     board = next(view.state.games[i].board for i in view.state.rounds["2"].games
-                 if view.state.games[i].setup.get("white_no") == g.white)
+                 if view.state.games[i].setup.white_no == g.white)
     enter(view, 2, board, "0-1")
     after = parse_trf(tournament_trf(view))
     assert [before.players[g.white].game(2).result, before.players[g.black].game(2).result] == ["1", "0"]

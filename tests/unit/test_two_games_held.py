@@ -133,7 +133,7 @@ def test_a_devices_counter_holds_the_next_games_messages_until_the_game_before_i
     b.arm = scheduled["id"]
     (began,) = b.d.of("device_game_began")
     assert (began["device"], began["game"], began["evidence"]) == ("clock", b.arm, "counter")
-    assert b.kinds(b.arm) == ["clock_set"] and b.state(DRAWN).clock["white_ms"] == paused["white"]
+    assert b.kinds(b.arm) == ["clock_set"] and b.state(DRAWN).clock.white_ms == paused["white"]
     b.rebuilt_same()
 
 
