@@ -6,7 +6,9 @@ entries to append (``(type, data)``, docs/events.md) and the feedback to publish
 (``services.state.HallState``) the moment it is decided (``emit``), and the regulations' answers
 (``services.regulations.referee``) are decided and folded after it: the live state is exactly the
 fold of what the gateway appends, so ``Hall.fold`` over the log rebuilds it, and a rebuilt gateway
-answers the next message exactly as the live one would.
+answers the next message exactly as the live one would. The regulations' clock models
+(``hall.watches``, ``services.regulations.clock_watches``) follow each entry right after the state
+has folded it, live and in a rebuild alike.
 
 Ordering (DESIGN.md "Device protocol"; state in ``services.state.model.DeviceSeq``): each device's
 messages are applied exactly once and in ``seq`` order:
@@ -45,6 +47,7 @@ from services.events import (BoardGameCalled, Device, DeviceOffline, DeviceOnlin
                              MessageDuplicate, MessageHeld, MessageRejected, SeqGap)
 from services.events.vocabulary import Variant
 from services.regulations import referee
+from services.regulations.clock_watches import ClockWatches, Finding
 from services.rules.base import Game
 from services.state import Changes, HallState
 from services.state.model import DeviceSeq
@@ -77,14 +80,16 @@ class Turn:
         self.hall = hall
         self.now = now_ms
         self.step = step or Step()
-        self.emitted: list[tuple[Event, Changes]] = []
+        self.emitted: list[tuple[Event, Changes, list[Finding]]] = []
         self.done = 0  # how many of ``emitted`` the regulations and the Laws have answered
 
     def emit(self, event: Event) -> None:
-        changes = self.hall.state.apply_event(event, self.now)
+        """Fold ``event`` at once (the state, then the clock models), note it for the timer and the
+        log, and queue it for the regulations' answer (``answers``)."""
+        changes, findings = self.hall.watches.apply(self.hall.state, event, self.now)
         self.hall.touched(event, changes)
         self.step.entries.append(event.encode())
-        self.emitted.append((event, changes))
+        self.emitted.append((event, changes, findings))
 
     def answer(self, msg: Message, accepted: bool, reason: str | None, fen: str | None = None) -> None:
         if not fen:  # a played move's answer names its FEN: the board's game is looked up otherwise
@@ -100,9 +105,9 @@ class Turn:
         answered = 0
         budget = MAX_ANSWERS + 20 * (len(self.emitted) - self.done)  # a drained backlog decides many at once
         while self.done < len(self.emitted):
-            event, changes = self.emitted[self.done]
+            event, changes, findings = self.emitted[self.done]
             self.done += 1
-            for answer in referee.answers(self.hall.state, event, changes, self.now):
+            for answer in referee.answers(self.hall.state, event, changes, self.now, self.hall.watches, findings):
                 if not self.hall.owns(answer):
                     continue  # another shard's board: that shard emits it
                 answered += 1
@@ -173,6 +178,7 @@ class Hall:
         self.hold_ms = hold_ms
         self.ask_every_ms = ask_every_ms
         self.state = HallState(config, clock_rate)
+        self.watches = ClockWatches()  # the regulations' clock models, beside the fold (the decisions' own)
         self.rules = RulesCache()
         self.decider = Decider(self)
         self.faults = 0
@@ -218,8 +224,8 @@ class Hall:
 
     # ----- replay and entries others append -----------------------------------------------------
     def fold(self, type: str, data: dict, at: int = 0, seq: int | None = None) -> None:
-        """Replay one log entry (any type; unknown ones are ignored)."""
-        self.state.fold(type, data, at, seq)
+        """Replay one log entry (any type; unknown ones are ignored) into the state and the clock models."""
+        self.watches.fold(self.state, type, data, at, seq)
         self._all = True  # a rebuild: the first tick looks at everything (and every board's holds)
         self._waiting = None
 
@@ -262,12 +268,12 @@ class Hall:
             self.state.fold(type, data, at, seq)
             self._all = True
             return turn.step
-        changes = self.state.apply_event(event, at, seq)
+        changes, findings = self.watches.apply(self.state, event, at, seq)
         self.touched(event, changes)
         about = getattr(event, "board", None) is not None or getattr(event, "game", None) is not None
         if self.boards is not None and about and not self.owns(event):
             return turn.step  # another shard's board: that shard answers it
-        turn.emitted.append((event, changes))
+        turn.emitted.append((event, changes, findings))
         self._answer(turn)
         return turn.step
 
@@ -388,7 +394,7 @@ class Hall:
                 failed.append(g)
         for g in games:
             try:
-                for event in referee.due(self.state, g, now_ms):
+                for event in referee.due(self.state, g, now_ms, self.watches):
                     turn.emit(event)
             except Exception as exc:  # noqa: BLE001 - time must keep passing for the other boards
                 self._fault(exc)
@@ -483,9 +489,10 @@ class Hall:
         tests/unit/test_timer_instants.py checks it against a look at every game on every tick."""
         if g.ended:
             return None
-        presses = g.watch.next_due(g.reported, kinds=PRESS_WITHOUT_MOVE) \
-            if g.variant == Variant.CHESS and g.watch is not None else None  # all ``presses_due`` looks for
-        return referee.earliest(referee.next_due(self.state, g, now_ms), presses)
+        watch = self.watches.get(g.id)
+        presses = watch.next_due(g.reported, kinds=PRESS_WITHOUT_MOVE) \
+            if g.variant == Variant.CHESS and watch is not None else None  # all ``presses_due`` looks for
+        return referee.earliest(referee.next_due(self.state, g, now_ms, watch), presses)
 
     def _another_move_for_a_refused_seq(self, board, dev: DeviceSeq, msg: Message) -> bool:
         """True when ``msg`` carries the seq of a move that was refused, with another move

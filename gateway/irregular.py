@@ -53,14 +53,15 @@ def pressed(decider, turn, board, g, presser: Side) -> None:
 def presses_due(decider, turn, g) -> None:
     """Presses without a move that lasted past the grace period (7.5.3; 7.5.1 when the side's
     illegal move holds the board), each proposed once."""
-    if g.variant != Variant.CHESS or g.ended or g.watch is None:
+    watch = decider.hall.watches.get(g.id)
+    if g.variant != Variant.CHESS or g.ended or watch is None:
         return
     if g.setup.fen:
         try:
             decider.hall.rules.game(g)
         except ValueError:
             return  # a start position that cannot be played (7.2.1): no move can be made, none is missing
-    for finding in g.watch.tick(turn.now, g.reported):
+    for finding in watch.tick(turn.now, g.reported):
         if finding.get("kind") != "press_without_move":
             continue
         side = finding["side"]

@@ -5,7 +5,8 @@ without devices. Entries are folded into a ``services.state.HallState``; the pro
 ``Referee(tournament)``: ``observe(type, data, at)`` folds one entry and returns the regulations'
 answers to it (folded already, answers to answers included); ``tick(now)`` returns (and folds) what
 is due as time passes; ``review_result(game, result, reason, seq)`` what a device's result gets;
-``games``: the state's GameStates by id.
+``games``: the state's GameStates by id; ``watches``: the regulations' clock models beside the fold
+(``services.regulations.clock_watches``), as the gateway keeps them.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from __future__ import annotations
 from gateway.hall import Turn
 from services.events import decode
 from services.regulations import referee
+from services.regulations.clock_watches import ClockWatches
 from services.state import HallState
 
 
 class Referee:
     def __init__(self, tournament, clock_rate: float = 1.0):
         self.state = HallState(tournament, clock_rate)
+        self.watches = ClockWatches()
 
     @property
     def games(self):
@@ -27,7 +30,7 @@ class Referee:
     def observe(self, type: str, data: dict, at: int) -> list[tuple[str, dict]]:
         turn = Turn(self, at)
         event = decode(type, data)
-        turn.emitted.append((event, self.state.apply_event(event, at)))
+        turn.emitted.append((event, *self.watches.apply(self.state, event, at)))
         turn.answers()
         return turn.step.entries
 
@@ -45,7 +48,7 @@ class Referee:
 
     def tick(self, now_ms: int) -> list[tuple[str, dict]]:
         turn = Turn(self, now_ms)
-        for event in referee.tick(self.state, now_ms):
+        for event in referee.tick(self.state, now_ms, self.watches):
             turn.emit(event)
         turn.answers()
         return turn.step.entries

@@ -5,6 +5,7 @@ five-minute rule) and X.B.c (the one-minute rule), and impending time trouble on
 from __future__ import annotations
 
 from services.events import EndedBy, Event, GameEnded, GameResult, MoveTimerForfeit, Termination, MoveTimerWarning, TimeTroubleImpending
+from services.regulations.clock_watch import ClockWatch
 from services.regulations.move_timer import FIVE_MINUTE, ONE_MINUTE, MoveTimer, TimerRule, next_instant
 from services.regulations.quotes import rule_for
 
@@ -46,32 +47,30 @@ def timer_next(g) -> int | None:
     return next_instant(_rule(g.timer), g.timer.turn_began, g.timer.warned == g.timer.turn_began)
 
 
-def _trouble_watched(g) -> bool:
+def _trouble_watched(g, w: ClockWatch | None) -> bool:
     """Whether X.A.d's time trouble is watched for ``g``: a checkers game in play on a match clock
-    (the control's ``carries_over``, X.A.a) whose clock model has started."""
-    w = g.watch
+    (the control's ``carries_over``, X.A.a) whose clock model ``w`` has started."""
     return not (g.ended or g.first_side != "black" or w is None or w.control is None or not w.control.carries_over
                 or w.model is None or not w.model.started)
 
 
-def time_trouble_next(g, now_ms: int) -> int | None:
+def time_trouble_next(g, now_ms: int, w: ClockWatch | None) -> int | None:
     """The earliest instant (ms; ``now_ms`` when it is due already) at which ``time_trouble`` can
-    alert for game ``g`` by time alone: a side not yet alerted whose running clock reaches 5:00
+    alert for game ``g`` (clock model ``w``) by time alone: a side not yet alerted whose running clock reaches 5:00
     (``ClockWatch.when_left``: exact without a delay, earlier with one; the clock rate counted); None
     when only an entry can (no side left to alert, or their clocks stopped)."""
-    if not _trouble_watched(g):
+    if w is None or not _trouble_watched(g, w):
         return None
-    instants = [g.watch.when_left(side, TIME_TROUBLE_MS, now_ms) for side in ("black", "white")
+    instants = [w.when_left(side, TIME_TROUBLE_MS, now_ms) for side in ("black", "white")
                 if side not in g.time_trouble]
     return min((at for at in instants if at is not None), default=None)
 
 
-def time_trouble(state, g, now_ms: int) -> list[Event]:
+def time_trouble(state, g, now_ms: int, w: ClockWatch | None) -> list[Event]:
     """X.A.d for a checkers game on a match clock (the control's ``carries_over``, X.A.a) whose
-    clock model runs and whose game is in play: one ``time_trouble_impending`` per side per game when
+    clock model ``w`` runs and whose game is in play: one ``time_trouble_impending`` per side per game when
     that side's time in the model (what its clock shows) is 5:00 or less."""
-    w = g.watch
-    if not _trouble_watched(g):
+    if w is None or not _trouble_watched(g, w):
         return []
     out: list[Event] = []
     for side in ("black", "white"):

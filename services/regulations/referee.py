@@ -30,6 +30,8 @@ from services.events import (ArmageddonDecided, ArmageddonScheduled, ClockDisagr
                              EndedBy, Event, GameEnded, GameKind, GameResult, Side, Termination, Variant)
 from services.regulations import lateness
 from services.regulations.checkers_rounds import late_start_due_at
+from services.regulations.clock_watch import ClockWatch
+from services.regulations.clock_watches import ClockWatches, Finding
 from services.regulations.clock_rules import time_trouble, time_trouble_next, timer_answers, timer_next
 from services.regulations.match_rules import match_answers
 from services.regulations.quotes import rule_for
@@ -38,14 +40,15 @@ from services.state import Changes, GameState, HallState
 DRAW = GameResult.DRAW
 
 
-def answers(state: HallState, event: Event, changes: Changes, now_ms: int) -> list[Event]:
-    """What the regulations say once ``event`` has been folded into ``state`` at ``now_ms``: the
-    clock model's findings, a claim found incorrect, and what became due for the games the entry
-    touched. A clock started is no evidence that anyone is at the board (FIDE Laws 6.6: "At the
+def answers(state: HallState, event: Event, changes: Changes, now_ms: int, watches: ClockWatches,
+            findings: list[Finding]) -> list[Event]:
+    """What the regulations say once ``event`` has been folded into ``state`` at ``now_ms`` (and
+    followed by the clock models ``watches``, which found ``findings`` in it): the clock model's
+    findings, a claim found incorrect, and what became due for the games the entry touched. A clock started is no evidence that anyone is at the board (FIDE Laws 6.6: "At the
     time determined for the start of the game White's clock is started", whoever is present)."""
     out: list[Event] = []
     regulated = state.config is not None
-    for gid, finding in changes.findings if regulated else ():
+    for gid, finding in findings if regulated else ():
         g = state.games.get(gid)
         if g is not None:
             out.append(disagreement(state, g, finding))
@@ -54,7 +57,7 @@ def answers(state: HallState, event: Event, changes: Changes, now_ms: int) -> li
     for gid in list(changes.games):
         g = state.games.get(gid)
         if g is not None:
-            out.extend(due(state, g, now_ms))
+            out.extend(due(state, g, now_ms, watches))
     return out
 
 
@@ -71,20 +74,22 @@ def _incorrect_claim(state: HallState, event: DrawClaimDecided) -> list[Event]:
     return [propose(state, g, event.side or g.turn, CLAIM)]
 
 
-def tick(state: HallState, now_ms: int, games=None) -> list[Event]:
+def tick(state: HallState, now_ms: int, watches: ClockWatches, games=None) -> list[Event]:
     """Everything due at ``now_ms`` for every game of the current round (and games still open in
-    earlier rounds); ``games``: only these (a gateway shard's boards' games)."""
+    earlier rounds), with the clock models ``watches``; ``games``: only these (a gateway shard's
+    boards' games)."""
     out: list[Event] = []
     for g in state.games.values() if games is None else games:
-        out.extend(due(state, g, now_ms))
+        out.extend(due(state, g, now_ms, watches))
     return out
 
 
-def due(state: HallState, g: GameState, now_ms: int) -> list[Event]:
-    """The entries the regulations owe for game ``g`` at ``now_ms`` (see the module docstring); first
+def due(state: HallState, g: GameState, now_ms: int, watches: ClockWatches) -> list[Event]:
+    """The entries the regulations owe for game ``g`` at ``now_ms`` (see the module docstring; its
+    clock model in ``watches``); first
     a penalty proposed at a press the record can also read as the replacement move's, marked in
     doubt for the arbiter (the Laws', with or without a tournament file: ``irregularities.in_doubt``)."""
-    out = _owed(state, g, now_ms)
+    out = _owed(state, g, now_ms, watches.get(g.id))
     if g.unfounded is not None:
         from services.regulations.irregularities import in_doubt
 
@@ -92,27 +97,28 @@ def due(state: HallState, g: GameState, now_ms: int) -> list[Event]:
     return out
 
 
-def _owed(state: HallState, g: GameState, now_ms: int) -> list[Event]:
-    """What the regulations owe for ``g`` at ``now_ms`` (``due``, the withdrawal aside)."""
+def _owed(state: HallState, g: GameState, now_ms: int, watch: ClockWatch | None) -> list[Event]:
+    """What the regulations owe for ``g`` (clock model ``watch``) at ``now_ms`` (``due``, the
+    withdrawal aside)."""
     out = _after_end(state, g)
     if out or g.ended or state.config is None:
         return out  # without a tournament file the Laws alone apply (and a checkers match's rules)
     out += _late_start(state, g, now_ms)
     if out:
         return out
-    if g.watch is not None:
-        out += [disagreement(state, g, f) for f in g.watch.tick(now_ms, g.reported) if not _penalised(g, f)]
+    if watch is not None:
+        out += [disagreement(state, g, f) for f in watch.tick(now_ms, g.reported) if not _penalised(g, f)]
     out += timer_answers(state, g, now_ms)
     if any(isinstance(e, GameEnded) for e in out):
         return out
-    out += time_trouble(state, g, now_ms)
+    out += time_trouble(state, g, now_ms, watch)
     out += _lateness(state, g, now_ms)
     return out
 
 
-def next_due(state: HallState, g: GameState, now_ms: int) -> int | None:
+def next_due(state: HallState, g: GameState, now_ms: int, watch: ClockWatch | None) -> int | None:
     """The earliest instant (ms) at which time alone, with no new entry, can make ``due`` return
-    something for ``g`` (``now_ms`` or earlier: due now); None when only an entry can. The earliest
+    something for ``g`` (clock model ``watch``; ``now_ms`` or earlier: due now); None when only an entry can. The earliest
     of each rule's own instant, each exact or earlier than the truth (never later: a late instant
     would miss a default or a flag): the late start (X.B.e), a count mismatch's grace running out
     (``ClockWatch.next_due``), the move timer, time trouble (X.A.d, a running clock), the fines and
@@ -123,8 +129,8 @@ def next_due(state: HallState, g: GameState, now_ms: int) -> int | None:
     if g.ended or state.config is None:
         return None
     return earliest(_late_start_next(state, g),
-                    g.watch.next_due(g.reported) if g.watch is not None else None,
-                    timer_next(g), time_trouble_next(g, now_ms), _lateness_next(state, g))
+                    watch.next_due(g.reported) if watch is not None else None,
+                    timer_next(g), time_trouble_next(g, now_ms, watch), _lateness_next(state, g))
 
 
 def earliest(*instants: int | None) -> int | None:

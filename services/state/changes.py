@@ -11,8 +11,9 @@ class Changes:
     """``rounds``: a round began or a game was added to one (a projection resends that round);
     ``games``: game id -> GAME field names changed; ``appended``: game id -> the ply added (push
     ``moves``/``san``); ``clk``: game id -> plies whose ``clocks`` value was set; ``standings``:
-    results, players or scoring may have changed; ``findings``: ``(game id, finding)`` of the
-    regulations' clock model (``ClockWatch.on_clock``) for the regulations to report; ``drafts``: the
+    results, players or scoring may have changed; ``voided``: ``(game id, side)`` of each press taken
+    out of the per-ply record (it completed no ply, FIDE Laws 7.5.1, 7.5.3), in order, for the
+    regulations' clock model (``services.regulations.clock_watches``); ``drafts``: the
     rounds whose draft pairing changed (``services.state.draft``)."""
 
     rounds: set[str] = field(default_factory=set)
@@ -20,7 +21,7 @@ class Changes:
     appended: dict[str, int] = field(default_factory=dict)
     clk: dict[str, list[int]] = field(default_factory=dict)
     standings: bool = False
-    findings: list[tuple[str, dict]] = field(default_factory=list)
+    voided: list[tuple[str, str]] = field(default_factory=list)
     drafts: set[int] = field(default_factory=set)
 
     def game(self, gid: str, *fields: str) -> None:

@@ -1,12 +1,12 @@
 """Folding clock readings: the clock device's events, the arbiter's adjustments and pauses, a
 checkers match's carried and chosen clocks. Each press is kept per side and matched to its ply by
-counting (``services.state.plies``); the regulations' clock model (``GameState.watch``) is fed the
-same events at the same instants.
+counting (``services.state.plies``). The regulations' clock model is not the fold's: it follows
+the same entries at the same instants beside it (``services.regulations.clock_watches``).
 
 A clock entry's instant is its ``made_at`` when it has one (the event was made before the gateway
 applied it: ``services.clock.instant``), else its ``at``: the shown clock's ``at`` (its figures were
-true then), the start, a player's arrival and the clock model all take it; ``earliest_at`` opens
-the model's window (``ClockWatch.on_clock``). What counts entries (a press in doubt, the grace
+true then), the start and a player's arrival take it (and the clock model, whose window
+``earliest_at`` opens: ``ClockWatch.on_clock``). What counts entries (a press in doubt, the grace
 periods) keeps ``at``, the order the gateway applied them in. Which game a clock message is for is
 the gateway's (``gateway.which_game``): each entry names its game."""
 
@@ -20,7 +20,6 @@ from services.events.device import ClockReading
 from services.events.tournament import TimeControlTable
 from services.events.vocabulary import Variant
 from services.state.clock_reading import ClockShown, frozen_clock
-from services.regulations.clock_watch import watch_for
 from services.state.changes import Changes
 from services.state.fold_games import PENALTY, awaits
 from services.state.hall import HallState, folds
@@ -56,15 +55,12 @@ def _reading(state: HallState, ev: ClockReading, at: int, ch: Changes) -> None:
         if g.arrived[presser] is None:
             g.arrived[presser] = made
         ms = ev.white_ms if presser == "white" else ev.black_ms
-        settle_doubt(g, presser, True, at)  # a press in doubt: the illegal move's, or the replacement's
+        settle_doubt(g, presser, True, ch)  # a press in doubt: the illegal move's, or the replacement's
         g.presses[presser].append(ms)
         ply = ply_of_press(g, presser, len(g.presses[presser]))
         if 1 <= ply <= g.ply:
             g.clocks[ply - 1] = ms
             ch.clock_of(g.id, ply)
-    if g.watch is not None and not g.ended:
-        for finding in g.watch.on_clock(event, ev.white_ms, ev.black_ms, running, at, ev.made_at, ev.earliest_at):
-            ch.findings.append((g.id, finding))
     ch.game(g.id, *fields)
 
 
@@ -84,8 +80,6 @@ def _adjusted(state: HallState, ev: ClockAdjusted, at: int, ch: Changes) -> None
     running = g.clock.running if g.clock else None
     g.clock = ClockShown(white_ms=ev.white_ms, black_ms=ev.black_ms, running=running, at=at)
     g.clock_earliest = None
-    if g.watch is not None:
-        g.watch.adjust(ev.white_ms, ev.black_ms, at)
     if ev.penalty is not None:
         penalty_applied(g, ev.side, ev.add_ms)
         awaits(g, PENALTY, False)  # the arbiter applied a penalty in time: the game goes on (7.5.5)
@@ -122,8 +116,6 @@ def _match_ready(state: HallState, ev: MatchGameReady, at: int, ch: Changes) -> 
     if g.status != GameStatus.WAITING or ev.white_ms is None or ev.black_ms is None:
         return
     g.clock = ClockShown(white_ms=ev.white_ms, black_ms=ev.black_ms, at=at)
-    if g.watch is not None:
-        g.watch.carry(ev.white_ms, ev.black_ms)
     ch.game(g.id, "clock")
 
 
@@ -145,5 +137,4 @@ def _match_clock(state: HallState, ev: MatchClockChosen, at: int, ch: Changes) -
             fields.add("clock")
         if g.started_at is None and not g.ended and isinstance(ev.time_control, TimeControlTable):
             g.setup = msgspec.structs.replace(g.setup, time_control=ev.time_control)
-            g.watch = watch_for(g.setup, g.first_side, state.config, state.clock_rate)
         ch.game(g.id, *fields)

@@ -20,7 +20,7 @@ def _move(state: HallState, ev: MovePlayed, at: int, ch: Changes) -> None:
         # Not the next ply: a record doubled by a store retry, or a gap; the state cannot place it.
         raise ValueError(f"ply {ev.ply} does not follow ply {g.ply} of game {g.id}")
     mover = g.mover(ev.ply)
-    settle_doubt(g, mover, False, at)  # the opponent's ply: a press in doubt was the replacement's
+    settle_doubt(g, mover, False, ch)  # the opponent's ply: a press in doubt was the replacement's
     if ev.resumed:
         doubt_at_resume(state, g, mover)
     fields = {"fen", "ply", "turn", "last_move", "claimable"}
@@ -43,8 +43,6 @@ def _move(state: HallState, ev: MovePlayed, at: int, ch: Changes) -> None:
         g.arrived[mover] = at
     if g.started_at is None:
         g.started_at = at
-    if g.watch is not None:
-        g.watch.on_move(mover, at)
     if g.timer is not None and g.timer.side == mover:
         g.timer.side = "black" if mover == "white" else "white"
         g.timer.turn_began = at

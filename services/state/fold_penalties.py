@@ -60,7 +60,7 @@ def _penalty(state: HallState, ev: PenaltyProposed, at: int, ch: Changes) -> Non
             and board.held_by == ev.side:
         board.held_press = k  # taken back with the replacement move, kept if the move stands
     elif ev.how == "press_without_move":
-        void_press(g, ev.side, k, at)
+        void_press(g, ev.side, k, ch)
 
 
 @folds(PenaltyWithdrawn)
@@ -110,14 +110,13 @@ def penalty_applied(g, to: str | None, add_ms: int | None) -> None:
             return
 
 
-def void_press(g, side: str, k: int, at: int) -> None:
-    """``side``'s ``k``-th press completed no ply: out of the per-ply record and the clock model's
-    count (unless a ply on the board owns it by now)."""
+def void_press(g, side: str, k: int, ch: Changes) -> None:
+    """``side``'s ``k``-th press completed no ply: out of the per-ply record, and noted in
+    ``ch.voided`` for the clock model's count (unless a ply on the board owns it by now)."""
     if not 1 <= k <= len(g.presses[side]) or ply_of_press(g, side, k) <= g.ply:
         return
     del g.presses[side][k - 1]
-    if g.watch is not None:
-        g.watch.void_press(side, at)
+    ch.voided.append((g.id, side))
 
 
 def doubt_at_resume(state: HallState, g, mover: str) -> None:
@@ -131,11 +130,11 @@ def doubt_at_resume(state: HallState, g, mover: str) -> None:
         g.doubtful_press = (mover, board.held_press, board.held_move)
 
 
-def settle_doubt(g, side: str, pressed: bool, at: int) -> None:
+def settle_doubt(g, side: str, pressed: bool, ch: Changes) -> None:
     """``side`` pressed (``pressed``) or played a ply in game ``g``, before the fold counts it: the
     press in doubt (``doubt_at_resume``) completed the illegal move when it is ``side``'s own and
-    ``side`` presses again (its latest press: taken out of the per-ply record and the clock model's
-    count, so this press takes its place); it may have completed the replacement move when the
+    ``side`` presses again (its latest press: taken out of the per-ply record and, noted in
+    ``ch.voided``, the clock model's count, so this press takes its place); it may have completed the replacement move when the
     opponent moves or presses first (kept, and the penalty proposed at it owed a
     ``penalty_in_doubt``: ``unfounded``)."""
     doubt = g.doubtful_press
@@ -150,5 +149,4 @@ def settle_doubt(g, side: str, pressed: bool, at: int) -> None:
     if k != len(g.presses[side]):
         return  # no longer the side's latest press: nothing to take back safely
     del g.presses[side][k - 1]
-    if g.watch is not None:
-        g.watch.void_press(side, at)
+    ch.voided.append((g.id, side))

@@ -12,21 +12,19 @@ from services.events.tournament import Setup
 from services.hall.round_from_file import DETAILS, player_details
 from services.hall.tournament_log import tournament_from_data
 from services.state.start import side_to_move, start_fen
-from services.regulations.clock_watch import watch_for
 from services.state.changes import Changes
 from services.state.hall import HallState, folds
 from services.state.model import BoardState, GameState, RoundState
 
 
 def new_game(state: HallState, setup: Setup, round_no: str) -> GameState:
-    """The GameState of a SETUP at ply 0, with the regulations' clock model of its control."""
+    """The GameState of a SETUP at ply 0."""
     variant = setup.variant or "chess"
     fen = start_fen(variant, setup.fen)
     first = side_to_move(variant, fen)
     g = GameState(id=setup.id, board=setup.board, round=setup.round or round_no, setup=setup.setup(), variant=variant,
                   kind=setup.kind, white=setup.white or "", black=setup.black or "", start_fen=fen,
                   first_side=first, fen=fen, turn=first, time_control=setup.time_control)
-    g.watch = watch_for(g.setup, g.first_side, state.config, state.clock_rate)
     return g
 
 
@@ -34,9 +32,7 @@ def new_game(state: HallState, setup: Setup, round_no: str) -> GameState:
 def _registered(state: HallState, ev: TournamentRegistered, at: int, ch: Changes) -> None:
     data = msgspec.to_builtins(ev)  # every field, as registered
     state.tournament.register(tournament_from_data(data), data)
-    for g in state.games.values():  # the clock models of games not started take the new rules
-        if g.started_at is None:
-            g.watch = watch_for(g.setup, g.first_side, state.config, state.clock_rate)
+    for g in state.games.values():
         _players_of_file(state, g, ch)
     ch.standings = True
 

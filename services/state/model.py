@@ -22,8 +22,6 @@ from services.events.tournament import Setup, TimeControlSpec
 from services.events.vocabulary import GameResult, GameStatus, Termination
 from services.state.clock_reading import ClockShown
 
-from services.regulations.clock_watch import ClockWatch
-
 
 def take_out(ranges: list[list[int]], seq: int) -> bool:
     """Take ``seq`` out of ``ranges`` (``[first, last]`` seq ranges, changed in place: the range
@@ -244,8 +242,7 @@ class GameState:
     start), ``defaulted``, ``excused`` (sides the arbiter let play after a default: FIDE Laws 6.7.1
     "unless the arbiter decides otherwise"), ``fine_alerted``, ``follow_up`` (an Armageddon game follows it),
     ``late_start_ruled``, ``time_trouble`` (sides alerted, X.A.d), ``timer``, ``paused`` (the side
-    whose clock ran when an arbiter paused), ``flagged`` (the side whose flag fell), ``watch``
-    (``services.regulations.clock_watch.ClockWatch``: the time control's model of the clock),
+    whose clock ran when an arbiter paused), ``flagged`` (the side whose flag fell),
     ``reported`` (clock mismatches already reported), ``ended_by`` and ``ended_at``, ``scored`` (the
     result the regulations scored a drawn Armageddon game as), ``prepared`` (a match's next game was
     made ready or forfeited, X.A.b), ``offences`` (side -> offence -> how many penalties were
@@ -305,7 +302,6 @@ class GameState:
     timer: Timer | None = None
     paused: str | None = None
     flagged: str | None = None
-    watch: ClockWatch | None = None
     reported: set[tuple] = field(default_factory=set)
     ended_by: str | None = None
     ended_at: int | None = None

@@ -25,6 +25,7 @@ from services.events.tournament import Setup  # noqa: E402
 from services.hall.setup import round_from_pgn  # noqa: E402
 from services.regulations import referee  # noqa: E402
 from services.regulations.clock_watch import watch_for  # noqa: E402
+from services.regulations.clock_watches import ClockWatches  # noqa: E402
 from services.regulations.tournament_file import load_tournament  # noqa: E402
 from services.state import HallState  # noqa: E402
 
@@ -73,33 +74,33 @@ def _round() -> dict:
     return round_from_pgn(pgn)
 
 
-def _folded(entries) -> HallState:
-    state = HallState()
+def _folded(entries) -> tuple[HallState, ClockWatches]:
+    state, watches = HallState(), ClockWatches()
     for type_, data, at in entries:
-        state.fold(type_, data, at or 0)
-    return state
+        watches.fold(state, type_, data, at or 0)
+    return state, watches
 
 
 def test_under_us_2023_the_checked_in_round_owes_nothing_past_the_default_time():
     t = load_tournament(US_2023.read_text(), str(US_2023))
     start = 1_796_000_000_000
-    state = _folded(bg.set_up_entries(_round(), t, start))
+    state, watches = _folded(bg.set_up_entries(_round(), t, start))
     assert state.config.name == "2023 U.S. Championship"
     assert t.regulations.default_time_for("blitz") == 30 * MINUTE  # rule 1: "more than 30 (thirty) minutes late"
     assert [referee.round_start_ms(state, g) for g in state.current_games()] == [start, start]
-    assert referee.tick(state, start + 30 * MINUTE + 1) == []
+    assert referee.tick(state, start + 30 * MINUTE + 1, watches) == []
 
 
 def test_without_the_check_ins_rule_1_fines_and_then_defaults_every_player():
     t = load_tournament(US_2023.read_text(), str(US_2023))
     start = 1_796_000_000_000
-    state = _folded(bg.set_up_entries(_round(), t, start, checkin=False))
-    fines = referee.tick(state, start + 1)
+    state, watches = _folded(bg.set_up_entries(_round(), t, start, checkin=False))
+    fines = referee.tick(state, start + 1, watches)
     assert sorted((e.board, e.side, e.fine) for e in fines) == [("1", "black", 500), ("1", "white", 500),
                                                                 ("2", "black", 500), ("2", "white", 500)]
     for e in fines:
-        state.apply_event(e, start + 1)
-    late = referee.tick(state, start + 30 * MINUTE + 1)
+        watches.apply(state, e, start + 1)
+    late = referee.tick(state, start + 30 * MINUTE + 1, watches)
     assert [(type(e).__name__, e.board, e.result) for e in late] == [
         ("DefaultForfeit", "1", "0-0"), ("GameEnded", "1", "0-0"), ("DefaultForfeit", "2", "0-0"), ("GameEnded", "2", "0-0")]
 

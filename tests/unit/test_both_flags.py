@@ -100,7 +100,7 @@ def test_both_flags_without_the_guidelines_wait_for_the_arbiter():
     d.clock("1", "pause", 0, 0, None)  # the clock says it again: no news
     assert len(d.of("both_flags_fell")) == 1
     # a gateway rebuilt from the log has the same state and says nothing more
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 def test_both_flags_under_the_guidelines_draw_in_the_last_period_and_continue_before_it():

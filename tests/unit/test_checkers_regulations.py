@@ -268,7 +268,7 @@ def test_ballot_moves_timed_by_default():
     assert "Red's clock is started, Red's first balloted move is made" in X_A_D
     e = ballot_enforcer(False)
     assert play(e, FIRST_WAY) == []
-    model = e.games["1-1"].watch.model
+    model = e.watches.get("1-1").model
     assert (model.remaining("white", 60 * S), model.remaining("black", 60 * S)) == (FULL - 47 * S, FULL - 13 * S)
 
 
@@ -278,7 +278,7 @@ def test_ballot_moves_before_the_clock_charge_nothing():
     assert "prior to starting white's clock for white's second move" in X_A_D
     e = ballot_enforcer(True)
     assert play(e, ALTERNATIVE) == []
-    model = e.games["1-1"].watch.model
+    model = e.watches.get("1-1").model
     assert (model.remaining("white", 65 * S), model.remaining("black", 65 * S)) == (FULL - 40 * S, FULL)
 
 

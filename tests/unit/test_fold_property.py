@@ -290,7 +290,7 @@ def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway(data, event, start):
             arbiter_action(data, run)
         elif step_kind == "check":
             fresh = run.rebuilt()
-            assert fresh.state.snapshot() == run.hall.state.snapshot()
+            assert fresh.state.snapshot() == run.hall.state.snapshot() and fresh.watches == run.hall.watches
             assert fresh.state.errors == []
             fresh.link_since = run.hall.link_since  # the same link: the same messages may have waited
             for topic, payload in messages(data, run):
@@ -298,7 +298,7 @@ def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway(data, event, start):
                 assert again.entries == live.entries
                 assert again.feedback == live.feedback
                 run.log.extend((t, d, run.now) for t, d in live.entries)
-                assert fresh.state.snapshot() == run.hall.state.snapshot()
+                assert fresh.state.snapshot() == run.hall.state.snapshot() and fresh.watches == run.hall.watches
             # time passing: the same answers (resend requests are feedback, asked again by each)
             run.now += data.draw(st.sampled_from([1_000, 31 * MIN]))
             ticked = run.hall.tick(run.now)
@@ -310,7 +310,7 @@ def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway(data, event, start):
                 run.log.extend((t, d, run.now) for t, d in step.entries)
         assert run.hall.faults == 0, run.hall.last_fault
     fresh = run.rebuilt()
-    assert fresh.state.snapshot() == run.hall.state.snapshot()
+    assert fresh.state.snapshot() == run.hall.state.snapshot() and fresh.watches == run.hall.watches
     assert fresh.state.errors == []
 
 
@@ -438,18 +438,18 @@ def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway_on_boards_that_play_
             two_game_arbiter(data, run)
         elif step_kind == "restart":  # the gateway restarted: the new one goes on from the log alone
             fresh = run.rebuilt()
-            assert fresh.state.snapshot() == run.hall.state.snapshot()
+            assert fresh.state.snapshot() == run.hall.state.snapshot() and fresh.watches == run.hall.watches
             run.hall = fresh
         elif step_kind == "check":
             fresh = run.rebuilt()
-            assert fresh.state.snapshot() == run.hall.state.snapshot()
+            assert fresh.state.snapshot() == run.hall.state.snapshot() and fresh.watches == run.hall.watches
             assert fresh.state.errors == []
             board = data.draw(st.sampled_from(["1", "2"]))
             topic, payload = two_game_message(data, run, board)
             live, again = run.hall.handle(topic, payload, run.now), fresh.handle(topic, payload, run.now)
             assert (again.entries, again.feedback) == (live.entries, live.feedback)
             run.log.extend((t_, d, run.now) for t_, d in live.entries)
-            assert fresh.state.snapshot() == run.hall.state.snapshot()
+            assert fresh.state.snapshot() == run.hall.state.snapshot() and fresh.watches == run.hall.watches
         else:
             board = data.draw(st.sampled_from(["1", "2"]))
             topic, payload = two_game_message(data, run, board)
@@ -457,5 +457,5 @@ def test_a_gateway_rebuilt_from_the_log_is_the_live_gateway_on_boards_that_play_
             run.log.extend((t_, d, run.now) for t_, d in step.entries)
         assert run.hall.faults == 0, run.hall.last_fault
     fresh = run.rebuilt()
-    assert fresh.state.snapshot() == run.hall.state.snapshot()
+    assert fresh.state.snapshot() == run.hall.state.snapshot() and fresh.watches == run.hall.watches
     assert fresh.state.errors == []

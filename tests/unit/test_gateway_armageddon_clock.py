@@ -173,7 +173,7 @@ class Board:
         self.rebuilt_same()
 
     def rebuilt_same(self) -> None:
-        assert self.d.rebuilt().state.snapshot() == self.d.hall.state.snapshot()
+        assert (again := self.d.rebuilt()).state.snapshot() == self.d.hall.state.snapshot() and again.watches == self.d.hall.watches
 
 
 def figures(entry: dict) -> dict:

@@ -112,7 +112,7 @@ def test_the_move_meant_under_a_refused_moves_seq_is_played_not_ignored_as_a_dup
     fresh = Hall(T)  # the state folded from the log answers the same
     for (t, data), at in zip(d.entries, d.stamps):
         fresh.fold(t, data, at)
-    assert fresh.state.snapshot() == d.hall.state.snapshot()
+    assert fresh.state.snapshot() == d.hall.state.snapshot() and fresh.watches == d.hall.watches
     step = fresh.handle(f"venue/{T}/boards/1/move", b'{"seq": 3, "move": "d2d4"}', d.now + 10)
     assert [t for t, _ in step.entries] == ["message_duplicate"]  # seq 3 was used by a move played
 
@@ -344,7 +344,7 @@ def test_replay_rebuilds_the_same_state():
     assert fresh.state.board_game("1").fen == d.hall.state.board_game("1").fen
     assert fresh.state.boards["2"].held
     assert fresh.state.board_game("1").clock == d.hall.state.board_game("1").clock
-    assert fresh.state.snapshot() == d.hall.state.snapshot()  # every field: seqs, holds, clocks, presses
+    assert fresh.state.snapshot() == d.hall.state.snapshot() and fresh.watches == d.hall.watches  # every field: seqs, holds, clocks, presses
     step = fresh.handle(f"venue/{T}/boards/1/move", b'{"seq": 3, "move": "g1f3"}', 0)
     assert step.entries[0][0] == "message_duplicate"
     step = fresh.handle(f"venue/{T}/boards/1/move", b'{"seq": 4, "move": "b8c6"}', 0)

@@ -96,7 +96,7 @@ def test_f05_the_press_completes_the_illegal_move_and_two_minutes_are_proposed()
     assert len(d.of("penalty_proposed")) == 1
     g = d.hall.state.games["1-1"]
     assert g.moves == ["e2e4", "e7e5", "e1e2"] and g.clocks == [90 * MIN - 1000, 90 * MIN - 1000, 90 * MIN - 5000]
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 def test_the_second_completed_illegal_move_loses():
@@ -213,7 +213,7 @@ def test_in_blitz_an_illegal_move_the_opponent_plays_on_from_stands():
     assert g.clocks[2] == 3 * MIN - 3000  # the press that completed it: its ply's clock
     assert not d.hall.state.boards["1"].held
     fresh = d.rebuilt()
-    assert fresh.state.snapshot() == d.hall.state.snapshot()
+    assert fresh.state.snapshot() == d.hall.state.snapshot() and fresh.watches == d.hall.watches
     live = d.move("1", "e3d3")
     again = fresh.handle("venue/hall-test/boards/1/move", b'{"seq": 5, "move": "e3d3"}', d.now)
     assert again.entries == live.entries and live.entries[0][1]["san"] == "Kd3"
@@ -288,7 +288,7 @@ def test_the_penalty_of_an_illegal_move_that_stood_is_closed_as_no_longer_due():
     act(d, "pause", {"game": "1-1"})
     with pytest.raises(ActionError, match="no penalty is proposed for black"):
         act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": 2 * MIN})
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 def test_an_illegal_move_that_leaves_its_own_king_in_check_never_stands():

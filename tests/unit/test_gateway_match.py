@@ -116,7 +116,7 @@ def test_game_two_follows_game_one_on_the_same_board_with_the_carried_clock():
         again.fold(type_, data, at)
     board = again.state.boards["1"]
     assert (board.game, again.state.games[board.game].moves) == ("1-1.2", moves_26)
-    assert again.state.snapshot() == gw.hall.state.snapshot()
+    assert again.state.snapshot() == gw.hall.state.snapshot() and again.watches == gw.hall.watches
 
 
 def test_a_flag_in_game_one_forfeits_game_two_which_is_never_begun():

@@ -110,7 +110,7 @@ class Match(LateClock):
         return again
 
     def rebuilt_same(self) -> None:
-        assert self.rebuilt().state.snapshot() == self.hall.state.snapshot()
+        assert (again := self.rebuilt()).state.snapshot() == self.hall.state.snapshot() and again.watches == self.hall.watches
 
 
 MATCH_PAIRS = [pytest.param(GAME_7, GAME_8, 123, id="games_7_8_legal_in_game_twos_start"),

@@ -173,4 +173,4 @@ def test_the_pause_of_game_one_resent_after_game_twos_clock_started_is_game_ones
     again = Hall(T)
     for (type_, data), at in zip(gw.log, gw.stamps):
         again.fold(type_, data, at)
-    assert again.state.snapshot() == gw.hall.state.snapshot()
+    assert again.state.snapshot() == gw.hall.state.snapshot() and again.watches == gw.hall.watches

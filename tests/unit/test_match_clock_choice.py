@@ -171,7 +171,7 @@ def test_game_two_carries_game_one_times_under_the_chosen_control():
     for type_, data in (("round_started", round_one()), entry):
         e.observe(type_, data, 0)
     assert spec_json(e.games["1-1.2"].setup.time_control) == SPEC_80_10
-    game2 = e.games["1-1.2"].watch
+    game2 = e.watches.get("1-1.2")
     assert game2.control.periods("white")[0].increment_ms == TEN_S
     game2.carry(61 * MIN, 47 * MIN)
     clock(e, "1-1.2", "started", 61 * MIN, 47 * MIN, "black", 100_000)

@@ -138,7 +138,7 @@ def test_the_restarted_gateway_folds_to_the_live_state(sent_at):
     """A gateway restarted again after the backlog (the log folded once more) holds exactly the
     live state, clock model included (DESIGN.md: the state after a restart is the state before)."""
     h = play_through_outage(sent_at)
-    assert h.d.rebuilt().state.snapshot() == h.d.hall.state.snapshot()
+    assert (again := h.d.rebuilt()).state.snapshot() == h.d.hall.state.snapshot() and again.watches == h.d.hall.watches
     g = h.d.hall.state.games["1-1"]
     assert g.clocks[:25] == [int(n.clock() * 1000) for n in list(source_game().mainline())[:25]]
 
@@ -200,7 +200,7 @@ def test_a_sent_at_far_off_is_not_trusted():
     queued = h.d.of("clock_pressed")[OUTAGE.start - 1:OUTAGE.stop - 1]
     assert {e["earliest_at"] for e in queued} == {moves[OUTAGE.start - 2]["at"]}
     assert h.findings() == []
-    assert h.d.rebuilt().state.snapshot() == h.d.hall.state.snapshot()
+    assert (again := h.d.rebuilt()).state.snapshot() == h.d.hall.state.snapshot() and again.watches == h.d.hall.watches
 
 
 def test_a_held_press_is_judged_when_it_was_read():
@@ -224,7 +224,7 @@ def test_a_held_press_is_judged_when_it_was_read():
     assert press["made_at"] == p["at"]
     # 1.8 s short: inside the tolerance when judged at its read instant, 3.8 s (a finding) at the gap's
     assert h.findings() == []
-    assert h.d.rebuilt().state.snapshot() == h.d.hall.state.snapshot()
+    assert (again := h.d.rebuilt()).state.snapshot() == h.d.hall.state.snapshot() and again.watches == h.d.hall.watches
     json.dumps(press)
 
 
@@ -251,4 +251,4 @@ def test_a_press_resent_after_a_loss_is_judged_before_the_ones_read_after_it():
     assert (resent["seq"], resent["made_at"], resent["earliest_at"]) == (seq, held["at"], moves[2]["at"])
     assert h.d.hall.state.games["1-1"].clocks[:5] == [p[f"{p['side']}_ms"] for p in moves]
     assert h.findings() == []
-    assert h.d.rebuilt().state.snapshot() == h.d.hall.state.snapshot()
+    assert (again := h.d.rebuilt()).state.snapshot() == h.d.hall.state.snapshot() and again.watches == h.d.hall.watches

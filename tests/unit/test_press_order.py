@@ -84,7 +84,7 @@ def test_every_ply_keeps_its_own_press_whatever_the_order(index, order):
     g = d.hall.state.games["1-1"]
     assert g.moves == [m.uci() for m in game.mainline_moves()]
     assert g.clocks == [int(n.clock() * 1000) for n in game.mainline()]
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 @pytest.mark.parametrize("order", ORDERS[1:])
@@ -117,7 +117,7 @@ def test_a_gateway_restarted_while_the_press_is_in_doubt_decides_the_same(then):
     d.clock("1", "press", 90 * MIN - 3000, 90 * MIN - 1000, "black")
     d.move("1", "e1e2")
     fresh = d.rebuilt()
-    assert fresh.state.snapshot() == d.hall.state.snapshot()
+    assert fresh.state.snapshot() == d.hall.state.snapshot() and fresh.watches == d.hall.watches
     if then == "white presses again":
         topic, raw, expected = "clock", {"seq": 5, "event": "press", "white_ms": 90 * MIN - 5000,
                                          "black_ms": 90 * MIN - 1000, "running": "black"}, 90 * MIN - 5000
@@ -127,5 +127,5 @@ def test_a_gateway_restarted_while_the_press_is_in_doubt_decides_the_same(then):
         live = d.move("1", "b8c6")
     again = fresh.handle(f"venue/hall-test/boards/1/{topic}", json.dumps(raw).encode(), d.now)
     assert again.entries == live.entries
-    assert fresh.state.snapshot() == d.hall.state.snapshot()
+    assert fresh.state.snapshot() == d.hall.state.snapshot() and fresh.watches == d.hall.watches
     assert d.hall.state.games["1-1"].clocks[2] == expected

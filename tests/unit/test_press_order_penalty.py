@@ -114,7 +114,7 @@ def test_a_press_that_may_be_the_replacements_stays_proposed_until_the_arbiter_d
     queue = queue_of(d)
     [alert] = [a for a in queue.open_alerts() if a.kind == "penalty_proposed"]
     assert [a.severity for a in queue.open_alerts() if a.kind == "penalty_in_doubt"] == ["warning"]
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
     withdraw(d, side)
     [withdrawn] = d.of("penalty_withdrawn")
     assert (withdrawn["side"], withdrawn["offence"], withdrawn["offence_no"], withdrawn["presses"], withdrawn["ground"],
@@ -127,7 +127,7 @@ def test_a_press_that_may_be_the_replacements_stays_proposed_until_the_arbiter_d
     assert not [a for a in queue.open_alerts() if a.kind in ("penalty_proposed", "penalty_in_doubt")]
     with pytest.raises(ActionError, match="no penalty proposed for .* is left to withdraw"):
         withdraw(d, side)  # once
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 def test_f05b_a_promotion_pressed_without_its_piece_keeps_its_penalty_when_the_arbiter_puts_the_queen():
@@ -174,7 +174,7 @@ def test_a_press_that_completed_the_illegal_move_is_proposed_at_once_and_stands(
     assert g.offences[side] == {"illegal_move": 1}
     assert g.clocks == [int(n.clock() * 1000) for n in game.mainline()]
     assert [a.status for a in queue_of(d).alerts.values() if a.kind == "penalty_proposed"] == ["open"]
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 @pytest.mark.parametrize("index", range(4))
@@ -192,7 +192,7 @@ def test_the_second_completed_illegal_move_loses_and_a_withdrawn_one_is_not_coun
     assert (second["offence_no"], second["game_lost"], second["result"]) == (2, True, "0-1" if side == "white" else "1-0")
     assert d.hall.state.games["1-1"].offences[side] == {"illegal_move": 2}
     assert len(d.of("penalty_withdrawn")) == 1
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 MIN = 60_000
@@ -261,4 +261,4 @@ def test_a_loss_declared_on_a_proposal_then_withdrawn_asks_the_arbiter_to_act(in
     queue = queue_of(d)
     [notice] = [a for a in queue.open_alerts() if a.kind == "penalty_withdrawn"]
     assert (notice.severity, notice.title) == ("action", WITHDRAWN_APPLIED_TITLE)
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches

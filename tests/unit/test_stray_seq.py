@@ -73,7 +73,7 @@ def test_a_stray_jump_after_a_stray_illegal_move_leaves_the_real_game_recorded(w
     for uci in moves:
         final.push_uci(uci)
     assert d.hall.state.games["1-2"].fen == final.fen()  # the source's final position (0-1, Black resigned)
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 def test_the_strays_own_messages_again_are_duplicates_and_play_nothing():
@@ -114,4 +114,4 @@ def test_seqs_refused_long_ago_stay_open_while_the_board_plays_on():
     for seq, uci in enumerate(moves[10:], start=11):
         d.move("2", uci, seq=seq)
     assert d.played("2") == moves
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches

@@ -114,7 +114,7 @@ def test_nothing_for_a_chess_game():
     e.observe("player_arrived", {"game": "1-1", "side": "black"}, start)
     e.observe("clock_started", {"game": "1-1", "board": "1", "white_ms": 90 * MIN, "black_ms": 90 * MIN,
                                 "running": "white"}, start)
-    assert e.games["1-1"].watch.remaining("white", start + 88 * MIN) == 2 * MIN
+    assert e.watches.get("1-1").remaining("white", start + 88 * MIN) == 2 * MIN
     assert trouble(e.tick(start + 88 * MIN)) == []
 
 

@@ -131,10 +131,11 @@ class Pair:
         for g in o.state.games.values():
             if g.ended:
                 continue
-            if referee.due(o.state, g, at):
+            if referee.due(o.state, g, at, o.watches):
                 return True
-            if g.variant == "chess" and g.watch is not None and any(
-                    f["kind"] == "press_without_move" for f in g.watch.tick(at, g.reported)):
+            watch = o.watches.get(g.id)
+            if g.variant == "chess" and watch is not None and any(
+                    f["kind"] == "press_without_move" for f in watch.tick(at, g.reported)):
                 return True
         return any(dev.waiting and at - (dev.waiting_since or at) >= o.hold_ms
                    for b in o.state.boards.values() for dev in b.devices.values())
@@ -242,7 +243,7 @@ def test_the_timer_says_what_a_look_at_every_game_on_every_tick_says(event, data
                                    else chess_messages(data, pair)):
                 pair.handle(topic, payload)
     pair.tick(pair.now + data.draw(st.sampled_from([0, 1, 5 * HOUR])))
-    assert pair.hall.state.snapshot() == pair.oracle.state.snapshot()
+    assert pair.hall.state.snapshot() == pair.oracle.state.snapshot() and pair.hall.watches == pair.oracle.watches
 
 
 # ----- scripted: each rule driven to its instant ------------------------------------------------

@@ -158,7 +158,7 @@ def test_a_new_round_is_a_boundary_for_devices_that_go_on_with_their_seq():
     d.move("1", "d2d4", seq=3)
     assert d.hall.state.games["2-1"].moves == ["d2d4"] and d.hall.state.games["1-1"].moves == ["e2e4", "e7e5"]
     assert not d.of("message_held") and not d.of("seq_gap")
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 ROUND_2 = {"round": "2", "event": "Test", "site": "", "date": "2024.04.05", "games": [
@@ -180,7 +180,7 @@ def test_a_board_left_out_of_a_round_carries_its_seq_into_the_next_it_plays():
     d.move("1", "d2d4", seq=3)
     assert d.hall.state.games["3-1"].moves == ["d2d4"]
     assert not d.of("message_held") and not d.of("seq_gap")
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 def test_a_new_round_still_takes_devices_that_count_from_1_again():
@@ -191,7 +191,7 @@ def test_a_new_round_still_takes_devices_that_count_from_1_again():
     for seq, uci in enumerate(("d2d4", "d7d5"), start=1):
         d.move("1", uci, seq=seq)
     assert d.hall.state.games["2-1"].moves == ["d2d4", "d7d5"] and not d.of("message_duplicate")
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
 def test_a_new_rounds_two_games_with_devices_counting_from_1_again():
@@ -217,4 +217,4 @@ def test_a_new_rounds_two_games_with_devices_counting_from_1_again():
     d.move("1", "e2e4", seq=2)
     assert d.hall.state.games[scheduled["id"]].moves == ["e2e4"] and d.hall.state.games["2-1"].moves == ["d2d4"]
     assert sorted((b["device"], b["seq"]) for b in d.of("device_game_began")) == [("board", 2), ("clock", 2)]
-    assert d.rebuilt().state.snapshot() == d.hall.state.snapshot()
+    assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
