@@ -1,7 +1,7 @@
 """The gateway's hall: device messages in, log entries and feedback out, over the one fold.
 
 Pure (no I/O, time passed in ms). ``Hall.handle(topic, payload, now_ms)`` returns a ``Step``: the
-entries to append (``(type, data)``, docs/events.md) and the feedback to publish (``(board,
+entries to append (typed events, ``services.events``; docs/events.md) and the feedback to publish (``(board,
 {"ref", "accepted", "reason", "fen"})``, docs/protocol.md). Every entry is folded into ``hall.state``
 (``services.state.HallState``) the moment it is decided (``emit``), and the regulations' answers
 (``services.regulations.referee``) are decided and folded after it: the live state is exactly the
@@ -60,15 +60,22 @@ MAX_ANSWERS = 200  # answers beyond 20 an entry decided; a regulation that keeps
 
 @dataclass
 class Step:
-    """What one message (or one tick) produced: ``entries`` ``[(type, data)]`` for the log, in order,
-    and ``feedback`` ``[(board, payload)]`` for the devices."""
+    """What one message (or one tick) produced: ``events`` (typed entries, ``services.events``) for
+    the log, in order, and ``feedback`` ``[(board, payload)]`` for the devices. The events are
+    written as ``(type, data)`` (``Event.encode``) only where they leave for the log
+    (``gateway.service``); ``entries`` is that view."""
 
-    entries: list[tuple[str, dict]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     feedback: list[tuple[str, dict]] = field(default_factory=list)
 
+    @property
+    def entries(self) -> list[tuple[str, dict]]:
+        """The events as the log gets them: ``[(type, data)]`` (``Event.encode``, docs/events.md), in order."""
+        return [event.encode() for event in self.events]
+
     def extend(self, other: "Step") -> None:
-        """Append ``other``'s entries and feedback after this step's."""
-        self.entries.extend(other.entries)
+        """Append ``other``'s events and feedback after this step's."""
+        self.events.extend(other.events)
         self.feedback.extend(other.feedback)
 
 
@@ -88,7 +95,7 @@ class Turn:
         log, and queue it for the regulations' answer (``answers``)."""
         changes, findings = self.hall.watches.apply(self.hall.state, event, self.now)
         self.hall.touched(event, changes)
-        self.step.entries.append(event.encode())
+        self.step.events.append(event)
         self.emitted.append((event, changes, findings))
 
     def answer(self, msg: Message, accepted: bool, reason: str | None, fen: str | None = None) -> None:
@@ -567,8 +574,8 @@ class Hall:
         except Exception:  # noqa: BLE001
             raw = repr(payload)[:2048]
         detail = f"internal error: {type(exc).__name__}: {exc}"[:300]
-        step = Step(entries=[MessageRejected(board=board, topic=cut_topic(str(topic)), device=None, seq=None,
-                                             reason=detail, raw=raw).encode()])
+        step = Step(events=[MessageRejected(board=board, topic=cut_topic(str(topic)), device=None, seq=None,
+                                            reason=detail, raw=raw)])
         g = self.state.board_game(board) if board is not None else None
         if board is not None and g is not None:
             step.feedback.append((board, {"ref": None, "accepted": False,

@@ -382,10 +382,10 @@ class Gateway:
         for topic, bucket in self._buckets.items():  # (rare) in the buckets' order, as ever
             if topic in topics and bucket.dropped:
                 board = topic.split("/")[3] if topic.count("/") >= 4 else None
-                self._take(Step(entries=[(MessageRejected.TYPE, {
-                    "board": board, "topic": topic[:200], "device": "clock" if topic.endswith("/clock") else "board",
-                    "seq": None, "raw": None, "count": bucket.dropped,
-                    "reason": f"rate limit: {bucket.dropped} messages dropped (over {RATE_PER_S:g}/s)"})]), now_ms())
+                self._take(Step(events=[MessageRejected(
+                    board=board, topic=topic[:200], device="clock" if topic.endswith("/clock") else "board",
+                    seq=None, raw=None, count=bucket.dropped,
+                    reason=f"rate limit: {bucket.dropped} messages dropped (over {RATE_PER_S:g}/s)")]), now_ms())
                 bucket.dropped = 0
 
     def _receive(self, topic: str, payload) -> None:
@@ -409,13 +409,14 @@ class Gateway:
             self._take(self.hall.internal_error(topic, payload, exc), at)
 
     def _take(self, step: Step, at: int) -> None:
-        for type_, data in step.entries:
+        for event in step.events:
+            type_, data = event.encode()  # the typed events leave for the log here
             if stateless(type_, data):
                 self._repeats.add(type_, data, at)
             elif not self._coalesce.merge(self._pending, type_, data):
                 self._pending.append((type_, data, at))
         self._feedback.extend(step.feedback)
-        if step.entries or step.feedback:
+        if step.events or step.feedback:
             self._wake.set()
 
     # ----- time, and entries others append ------------------------------------------------------
