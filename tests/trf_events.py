@@ -21,6 +21,7 @@ from services.hall.result_slip import find_game, parse_result, result_entries
 from services.hall.round_draft import draft_round, publish_entry, start_data
 from services.hall.tournament_log import tournament_registered_data
 from services.regulations.model import Tournament
+from services.regulations.clock_watches import ClockWatches  # none: results by slip, no clock events
 from services.regulations.referee import due
 from services.regulations.tournament_file import load_tournament
 from services.views.standings import TournamentView
@@ -71,7 +72,7 @@ def play(t: Tournament, seed: int, rounds: int | None = None, *, forfeit_rate: f
             text = rng.choice(["1-0", "0-1", "0-0"]) if forfeit else rng.choice(RESULTS)
             enter(view, rnd, board, text, forfeit=forfeit)
             g = find_game(view.state, rnd, board)
-            scheduled = [e for e in due(view.state, g, start + 3_600_000) if isinstance(e, ArmageddonScheduled)]
+            scheduled = [e for e in due(view.state, g, start + 3_600_000, ClockWatches()) if isinstance(e, ArmageddonScheduled)]
             if scheduled:
                 fold(view, *scheduled)
                 enter(view, rnd, board, rng.choice(["1-0", "0-1"]), part="armageddon")

@@ -127,8 +127,8 @@ def test_standings_say_waiting_for_a_game_not_started() -> None:
                                   "turn": "black", "claimable": [], "from": "move"}))
     at = {r["start_no"]: r["at_board"] for r in standings_json(view)["rows"]}
     one, two = view.state.games["1-1"].setup, view.state.games["1-2"].setup
-    assert at[one["white_no"]] == at[one["black_no"]] == "playing"
-    assert at[two["white_no"]] == at[two["black_no"]] == "waiting"
+    assert at[one.white_no] == at[one.black_no] == "playing"
+    assert at[two.white_no] == at[two.black_no] == "waiting"
 
 
 def test_a_checkers_match_counts_two_games() -> None:
@@ -138,4 +138,4 @@ def test_a_checkers_match_counts_two_games() -> None:
                  ("game_ended", {"game": "1-1.2", "board": "1", "result": "1/2-1/2", "termination": "recorded"}))
     played = {r.start_no: r.played for r in view.standings()}
     g = view.state.games["1-1.1"].setup
-    assert played[g["white_no"]] == played[g["black_no"]] == 2
+    assert played[g.white_no] == played[g.black_no] == 2

@@ -23,6 +23,7 @@ from services.hall.round_draft import draft_round, publish_entry, start_data
 from services.hall.tournament_export import tournament_trf
 from services.hall.tournament_log import tournament_registered_data
 from services.hall.view_pgn import game_pgn
+from services.regulations.clock_watches import ClockWatches  # none: results by slip, no clock events
 from services.regulations.referee import due
 from services.regulations.tournament_file import load_tournament
 from services.views.spectator import game_json
@@ -145,7 +146,7 @@ def test_an_armageddon_has_its_own_result():
     Black player (Black again in the Armageddon) gets 1 + 0.5, White 1 (the file's scoring)."""
     view = _started("norway-chess-2023.toml")
     classical = _enter(view, 1, 1, "1/2-1/2", how="slip")
-    [scheduled] = [e for e in due(view.state, classical, 2_000) if isinstance(e, ArmageddonScheduled)]
+    [scheduled] = [e for e in due(view.state, classical, 2_000, ClockWatches()) if isinstance(e, ArmageddonScheduled)]
     _fold(view, scheduled)  # "The player with White pieces will continue with White in Armageddon"
     arm = find_game(view.state, 1, 1, "armageddon")
     assert arm.id == "1-1-A" and find_game(view.state, 1, 1).id == "1-1"
