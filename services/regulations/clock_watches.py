@@ -25,12 +25,13 @@ from __future__ import annotations
 from services.events import (ArmageddonScheduled, ClockAdjusted, ClockPaused, ClockPeriodAdded, ClockPressed,
                              ClockResumed, ClockSet, ClockStarted, Event, MatchClockChosen, MatchGameReady, MovePlayed,
                              RoundStarted, TournamentRegistered)
+from services.events.device import ClockReading
 from services.events.tournament import TimeControlTable
 from services.events.vocabulary import GameStatus
 from services.regulations.clock_watch import ClockWatch, watch_for
 from services.state import Changes, GameState, HallState
 
-_EVENT = {ClockStarted: "start", ClockPressed: "press", ClockPaused: "pause", ClockResumed: "resume",
+_EVENT: dict[type, str] = {ClockStarted: "start", ClockPressed: "press", ClockPaused: "pause", ClockResumed: "resume",
           ClockSet: "set", ClockPeriodAdded: "period_added"}
 
 Finding = tuple[str, dict]  # (game id, a ClockWatch finding: ``kind`` and its evidence)
@@ -58,43 +59,40 @@ class ClockWatches:
     def follow(self, state: HallState, event: Event, at: int, changes: Changes) -> list[Finding]:
         """Show the watches ``event``, just folded into ``state`` at ``at`` (ms) with ``changes``;
         the findings of the clock's figures against the model, in order."""
-        kind = type(event)
         if isinstance(event, RoundStarted):  # a play-off stage's too
             self._set_up(state, [s.id for s in event.games])
             return []
-        if kind is ArmageddonScheduled:
-            self._set_up(state, [event.id])  # type: ignore[attr-defined]
+        if isinstance(event, ArmageddonScheduled):
+            self._set_up(state, [event.id])
             return []
-        if kind is TournamentRegistered:
-            for started in state.games.values():  # the clock models of games not started take the new rules
-                if started.started_at is None:
-                    self._new(state, started)
+        if isinstance(event, TournamentRegistered):
+            for g in state.games.values():  # the clock models of games not started take the new rules
+                if g.started_at is None:
+                    self._new(state, g)
             return []
-        for gid, side in changes.voided:
-            w = self.games.get(gid)
-            if w is not None:
-                w.void_press(side, at)
-        game = getattr(event, "game", None)
-        g = state.games.get(game or "")
-        if kind is MatchClockChosen:
-            self._match_clock(state, event)  # type: ignore[arg-type]
+        if isinstance(event, MatchClockChosen):
+            self._match_clock(state, event)
             return []
-        w = self.games.get(game or "")
-        if g is None or w is None:
+        for gid, side in changes.voided:  # before the entry's own input, as the fold took them back
+            voided = self.games.get(gid)
+            if voided is not None:
+                voided.void_press(side, at)
+        game = state.games.get(getattr(event, "game", None) or "")
+        w = self.games.get(game.id) if game is not None else None
+        if game is None or w is None:
             return []
-        if kind is MovePlayed:
-            if changes.appended.get(g.id) == event.ply:  # type: ignore[attr-defined]  # folded: not a ply out of place
-                w.on_move(g.mover(event.ply), at)  # type: ignore[attr-defined]
-        elif kind in _EVENT:
-            if not g.ended:
-                return [(g.id, f) for f in w.on_clock(_EVENT[kind], event.white_ms, event.black_ms,  # type: ignore[attr-defined]
-                                                      event.running, at, event.made_at,  # type: ignore[attr-defined]
-                                                      event.earliest_at)]  # type: ignore[attr-defined]
-        elif kind is ClockAdjusted:
-            w.adjust(event.white_ms, event.black_ms, at)  # type: ignore[attr-defined]
-        elif kind is MatchGameReady:
-            if g.status == GameStatus.WAITING and event.white_ms is not None and event.black_ms is not None:  # type: ignore[attr-defined]
-                w.carry(event.white_ms, event.black_ms)  # type: ignore[attr-defined]
+        if isinstance(event, MovePlayed):
+            if changes.appended.get(game.id) == event.ply:  # folded: not a ply out of place
+                w.on_move(game.mover(event.ply), at)
+        elif isinstance(event, ClockReading):
+            if not game.ended:
+                return [(game.id, f) for f in w.on_clock(_EVENT[type(event)], event.white_ms, event.black_ms,
+                                                         event.running, at, event.made_at, event.earliest_at)]
+        elif isinstance(event, ClockAdjusted):
+            w.adjust(event.white_ms, event.black_ms, at)
+        elif isinstance(event, MatchGameReady):
+            if game.status == GameStatus.WAITING and event.white_ms is not None and event.black_ms is not None:
+                w.carry(event.white_ms, event.black_ms)
         return []
 
     def _set_up(self, state: HallState, ids: list[str]) -> None:
