@@ -76,32 +76,65 @@ def site_config(port: int, tmp: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-@contextlib.contextmanager
-def shipped_broker(tmp_path: Path, *maker_args: str):
-    """(port, {username: password}) of a Mosquitto running the shipped config with the users and ACL
-    that make-mosquitto-passwords.py makes from ``maker_args``; stopped afterwards."""
-    subprocess.run([sys.executable, MAKER, "--out-dir", tmp_path, *maker_args], check=True, capture_output=True)
-    port = free_port()
-    conf = tmp_path / "mosquitto.conf"
-    conf.write_text(site_config(port, tmp_path))
-    log = (tmp_path / "mosquitto.log").open("w")
-    proc = subprocess.Popen([mosquitto_binary(), "-c", conf], stdout=log, stderr=subprocess.STDOUT)
-    try:
+class Site:
+    """A private Mosquitto running the shipped config: ``port``, ``users`` ({username: password}),
+    ``proc`` (the running process), ``start()`` (wait until it listens; AssertionError with its log
+    when it dies), ``stop()`` (SIGTERM: it saves its persistence file) and ``restart()``."""
+
+    def __init__(self, tmp_path: Path, port: int, users: dict[str, str]):
+        self.tmp_path, self.port, self.users = tmp_path, port, users
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        """Start the broker and wait until it listens."""
+        conf = self.tmp_path / "mosquitto.conf"
+        log = (self.tmp_path / "mosquitto.log").open("a")
+        proc = self.proc = subprocess.Popen([mosquitto_binary(), "-c", conf], stdout=log, stderr=subprocess.STDOUT)
+        log.close()
 
         def listening() -> bool:
             if proc.poll() is not None:
-                pytest.fail((tmp_path / "mosquitto.log").read_text())
+                pytest.fail((self.tmp_path / "mosquitto.log").read_text())
             with contextlib.suppress(OSError):
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return True
             return False
 
         eventually(listening, 10)
-        creds = json.loads((tmp_path / "credentials.json").read_text())
-        users = {d["username"]: d["password"] for d in creds["devices"]}
-        users.update({g["username"]: g["password"] for g in creds["gateways"]})
-        yield port, users
+
+    def stop(self) -> None:
+        """SIGTERM, and wait for the process to end."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+    def restart(self) -> None:
+        """``stop()`` then ``start()`` on the same port and persistence file (an operator's restart)."""
+        self.stop()
+        self.start()
+
+
+@contextlib.contextmanager
+def shipped_site(tmp_path: Path, *maker_args: str):
+    """A running ``Site`` with the users and ACL that make-mosquitto-passwords.py makes from
+    ``maker_args``; stopped afterwards."""
+    subprocess.run([sys.executable, MAKER, "--out-dir", tmp_path, *maker_args], check=True, capture_output=True)
+    port = free_port()
+    (tmp_path / "mosquitto.conf").write_text(site_config(port, tmp_path))
+    creds = json.loads((tmp_path / "credentials.json").read_text())
+    users = {d["username"]: d["password"] for d in creds["devices"]}
+    users.update({g["username"]: g["password"] for g in creds["gateways"]})
+    site = Site(tmp_path, port, users)
+    try:
+        site.start()
+        yield site
     finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
+        site.stop()
+
+
+@contextlib.contextmanager
+def shipped_broker(tmp_path: Path, *maker_args: str):
+    """(port, {username: password}) of a Mosquitto running the shipped config with the users and ACL
+    that make-mosquitto-passwords.py makes from ``maker_args``; stopped afterwards."""
+    with shipped_site(tmp_path, *maker_args) as site:
+        yield site.port, site.users

@@ -610,15 +610,16 @@ async def gateway_ready(gateway, task: asyncio.Task, timeout: float = 15.0) -> N
 async def gateway_stopped(task: asyncio.Task) -> None:
     """Wait for the gateway to end; CliError when it stopped itself because the store no longer
     holds the log it folded (``LogReplaced``: a store restarted without its data, a restore of an
-    older backup): it never writes over a log it does not recognise."""
-    from gateway.service import SessionTakenOver
+    older backup): it never writes over a log it does not recognise; or when the broker delivers it
+    nothing, on a fresh session too (``BrokerDeaf``: its supervisor restarts it)."""
+    from gateway.service import BrokerDeaf, SessionTakenOver
     from services.eventlog.base import EventLogError
 
     try:
         await task
     except EventLogError as exc:
         raise CliError(f"the gateway stopped: {exc}") from None
-    except SessionTakenOver as exc:
+    except (SessionTakenOver, BrokerDeaf) as exc:
         raise CliError(f"the gateway stopped: {exc}") from None
 
 
