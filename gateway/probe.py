@@ -101,6 +101,11 @@ class DeafProbe:
         self._delivered = now
 
     @property
+    def published(self) -> int:
+        """Probes published by this process."""
+        return self._count
+
+    @property
     def unanswered(self) -> int:
         """Probes published on this link and not back yet."""
         return len(self._unanswered)

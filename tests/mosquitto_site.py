@@ -55,8 +55,9 @@ def plain_broker(tmp: Path, port: int) -> "Callable[[], subprocess.Popen]":
     return start
 
 
-def site_config(port: int, tmp: Path) -> str:
-    """The shipped config with only its [site] directives rewritten for a private test broker."""
+def site_config(port: int, tmp: Path, extra: str = "") -> str:
+    """The shipped config with only its [site] directives rewritten for a private test broker, and
+    ``extra`` lines (a setting under test) appended."""
     overrides = {
         "listener": f"listener {port} 127.0.0.1",
         "password_file": f"password_file {tmp / 'passwd'}",
@@ -73,7 +74,7 @@ def site_config(port: int, tmp: Path) -> str:
             line = overrides[key]
         lines.append(line)
     assert seen == set(overrides), f"{CONF} lacks {set(overrides) - seen}"
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + extra
 
 
 class Site:
@@ -115,12 +116,12 @@ class Site:
 
 
 @contextlib.contextmanager
-def shipped_site(tmp_path: Path, *maker_args: str):
+def shipped_site(tmp_path: Path, *maker_args: str, extra: str = ""):
     """A running ``Site`` with the users and ACL that make-mosquitto-passwords.py makes from
-    ``maker_args``; stopped afterwards."""
+    ``maker_args`` (and ``extra`` config lines); stopped afterwards."""
     subprocess.run([sys.executable, MAKER, "--out-dir", tmp_path, *maker_args], check=True, capture_output=True)
     port = free_port()
-    (tmp_path / "mosquitto.conf").write_text(site_config(port, tmp_path))
+    (tmp_path / "mosquitto.conf").write_text(site_config(port, tmp_path, extra))
     creds = json.loads((tmp_path / "credentials.json").read_text())
     users = {d["username"]: d["password"] for d in creds["devices"]}
     users.update({g["username"]: g["password"] for g in creds["gateways"]})

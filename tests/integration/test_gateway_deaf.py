@@ -182,6 +182,44 @@ async def test_on_the_shipped_broker_a_deaf_gateway_alerts_exits_and_hears_after
         device.close()
 
 
+async def test_client_id_prefixes_close_the_hole_on_the_shipped_broker(tmp_path, shared_data):
+    """``clientid_prefixes venue-`` beside the shipped config: the refused connect with the gateway's
+    login as id is refused by the prefix check, which 2.0.11 makes before the client has an id
+    (src/handle_connect.c), so no other client's session is touched; the gateway (its own id
+    ``venue-gateway-{t}``, the board ``venue-...``) hears on and the next move is stored."""
+    slug = f"deaf-{uuid.uuid4().hex[:8]}"
+    ply = moves(shared_data, 2)
+    log = MemoryLog(slug)
+    await log.append("round_started", round_data())
+    with shipped_site(tmp_path, "--tournament", f"{slug}:1-2", extra="clientid_prefixes venue-\n") as site:
+        login = f"gateway-{slug}"
+        url = f"mqtt://{login}:{site.users[login]}@127.0.0.1:{site.port}"
+        device = MqttClient("127.0.0.1", site.port, f"venue-board-{slug}-1", username=f"board-{slug}-1",
+                            password=site.users[f"board-{slug}-1"])
+        await device.connect()
+        board = Board(device, slug)
+        gw, task = start(log, url, slug)
+        await asyncio.wait_for(gw.ready.wait(), 10)
+        board.send(1, ply[0])
+        await log_until(log, lambda es: played(es) == ply[:1])
+        await refused_with_id(site.port, login)
+        await stop(task)
+        gw, task = start(log, url, slug)
+        try:
+            await asyncio.wait_for(gw.ready.wait(), 10)
+            board.send(2, ply[1])
+            await log_until(log, lambda es: played(es) == ply)
+            # enough probes for a verdict: a deaf gateway says so once its oldest unanswered probe is
+            # TIMEOUT_S old (TIMEOUT_S / EVERY_S probes later), and this one must not have
+            enough = gw.probe.published + round(TIMEOUT_S / EVERY_S) + 2
+            await eventually_async(lambda: gw.probe.published >= enough, 10)
+            assert not gw.probe.deaf
+        finally:
+            await stop(task)
+        assert not [e for e in await log.read() if e.type == GatewayDeaf.TYPE]
+        device.close()
+
+
 async def test_on_a_plain_broker_the_refused_connect_is_harmless_and_a_frozen_broker_is_heard_again(tmp_path, shared_data):
     """A plain config: logins and ACL, no ``use_username_as_clientid`` (the gateway's client id is
     ``venue-gateway-{t}``, its choice). Mosquitto 2.0.11 clears a client's id when its password check
