@@ -125,6 +125,33 @@ async def stop(task: asyncio.Task) -> None:
         await task
 
 
+async def restarted_after_a_refused_connect(log, port: int, users: dict, slug: str, url: str, ply: list[str],
+                                            refused_id: str, device_id: str = "b1"):
+    """Board 1 (client id ``device_id``) plays ``ply[0]`` through a gateway, stored; a client without
+    a login connecting with ``refused_id`` is refused; the gateway restarts (its next connection,
+    the issue's step). Returns (the new gateway, its task, the board, its MQTT client)."""
+    device = MqttClient("127.0.0.1", port, device_id, username=f"board-{slug}-1", password=users[f"board-{slug}-1"],
+                        keepalive=60)
+
+    async def up() -> bool:
+        try:
+            await device.connect()
+            return True
+        except MqttError as exc:
+            raise AssertionError(f"the broker is not up yet: {exc}") from None
+    await eventually_async(up, 10)
+    board = Board(device, slug)
+    gw, task = start(log, url, slug)
+    await asyncio.wait_for(gw.ready.wait(), 10)
+    board.send(1, ply[0])
+    await log_until(log, lambda es: played(es) == ply[:1])
+    await refused_with_id(port, refused_id)
+    await stop(task)
+    gw, task = start(log, url, slug)
+    await asyncio.wait_for(gw.ready.wait(), 10)
+    return gw, task, board, device
+
+
 async def test_on_the_shipped_broker_a_deaf_gateway_alerts_exits_and_hears_after_the_broker_restarts(tmp_path, shared_data):
     slug = f"deaf-{uuid.uuid4().hex[:8]}"
     ply = moves(shared_data)
@@ -133,19 +160,8 @@ async def test_on_the_shipped_broker_a_deaf_gateway_alerts_exits_and_hears_after
     with shipped_site(tmp_path, "--tournament", f"{slug}:1-2") as site:
         login = f"gateway-{slug}"
         url = f"mqtt://{login}:{site.users[login]}@127.0.0.1:{site.port}"
-        device = MqttClient("127.0.0.1", site.port, "b1", username=f"board-{slug}-1",
-                            password=site.users[f"board-{slug}-1"])
-        await device.connect()
-        board = Board(device, slug)
-        gw, task = start(log, url, slug)
-        await asyncio.wait_for(gw.ready.wait(), 10)
-        board.send(1, ply[0])
-        await log_until(log, lambda es: played(es) == ply[:1])
-
-        await refused_with_id(site.port, login)  # the gateway's client id is its login
-        await stop(task)  # the gateway's next connection: a restart
-        gw, task = start(log, url, slug)
-        await asyncio.wait_for(gw.ready.wait(), 10)
+        # the gateway's client id is its login
+        gw, task, board, device = await restarted_after_a_refused_connect(log, site.port, site.users, slug, url, ply, login)
         board.send(2, ply[1])
         if mosquitto_version() >= FIXED:  # nothing happened to the gateway's session
             await log_until(log, lambda es: played(es) == ply[:2])
@@ -194,19 +210,9 @@ async def test_client_id_prefixes_close_the_hole_on_the_shipped_broker(tmp_path,
     with shipped_site(tmp_path, "--tournament", f"{slug}:1-2", extra="clientid_prefixes venue-\n") as site:
         login = f"gateway-{slug}"
         url = f"mqtt://{login}:{site.users[login]}@127.0.0.1:{site.port}"
-        device = MqttClient("127.0.0.1", site.port, f"venue-board-{slug}-1", username=f"board-{slug}-1",
-                            password=site.users[f"board-{slug}-1"])
-        await device.connect()
-        board = Board(device, slug)
-        gw, task = start(log, url, slug)
-        await asyncio.wait_for(gw.ready.wait(), 10)
-        board.send(1, ply[0])
-        await log_until(log, lambda es: played(es) == ply[:1])
-        await refused_with_id(site.port, login)
-        await stop(task)
-        gw, task = start(log, url, slug)
+        gw, task, board, device = await restarted_after_a_refused_connect(
+            log, site.port, site.users, slug, url, ply, login, device_id=f"venue-board-{slug}-1")
         try:
-            await asyncio.wait_for(gw.ready.wait(), 10)
             board.send(2, ply[1])
             await log_until(log, lambda es: played(es) == ply)
             # enough probes for a verdict: a deaf gateway says so once its oldest unanswered probe is
@@ -243,27 +249,9 @@ async def test_on_a_plain_broker_the_refused_connect_is_harmless_and_a_frozen_br
         url = f"mqtt://{login}:{users[login]}@127.0.0.1:{port}"
         log = MemoryLog(slug)
         await log.append("round_started", round_data())
-        device = MqttClient("127.0.0.1", port, "b1", username=f"board-{slug}-1", password=users[f"board-{slug}-1"],
-                            keepalive=60)
-
-        async def up() -> bool:
-            try:
-                await device.connect()
-                return True
-            except MqttError as exc:
-                raise AssertionError(f"the broker is not up yet: {exc}") from None
-        await eventually_async(up, 10)
-        board = Board(device, slug)
-        gw, task = start(log, url, slug)
-        await asyncio.wait_for(gw.ready.wait(), 10)
-        board.send(1, ply[0])
-        await log_until(log, lambda es: played(es) == ply[:1])
-
-        await refused_with_id(port, gw.client_id)
-        await stop(task)
-        gw, task = start(log, url, slug)
+        gw, task, board, device = await restarted_after_a_refused_connect(
+            log, port, users, slug, url, ply, f"venue-gateway-{slug}")
         try:
-            await asyncio.wait_for(gw.ready.wait(), 10)
             board.send(2, ply[1])
             await log_until(log, lambda es: played(es) == ply[:2])
             assert not [e for e in await log.read() if e.type == GatewayDeaf.TYPE]
