@@ -15,10 +15,13 @@ publishes a probe to a topic it subscribes to (``probe_topic``) every ``every_ms
 - ``heard(payload, now)``: a message on the probe topic; True when it is one of ours;
 - ``delivered(now)``: anything else came through the broker (a device's message): it delivers, whatever
   the probes say (they may wait behind a backlog);
-- ``verdict(now)``: ``DEAF`` once a link, when the oldest probe still unanswered was published at
-  least ``timeout_ms`` ago, at least ``misses`` probes are unanswered (one late reply after the event
-  loop was busy is not deafness) and nothing at all came through since it was published; ``HEARING``
-  once, when a probe comes back after ``DEAF``; else None.
+- ``verdict(now, answered_at)``: ``DEAF`` once a link, when the oldest probe still unanswered was
+  published at least ``timeout_ms`` ago, at least ``misses`` probes are unanswered (one late reply
+  after the event loop was busy is not deafness), nothing at all came through since it was published,
+  and yet the broker answers on the link (``answered_at``, ms: the last packet it sent, such as the
+  PUBACK of a later probe, which is published at QoS 1): a broker that says nothing at all (frozen,
+  gone) is the keep alive's to notice, and its session must be kept, not dropped for a fresh one;
+  ``HEARING`` once, when a probe comes back after ``DEAF``; else None.
 - ``new_link(now)``: a new connection: what was published on the old one will not come back.
 
 The gateway (``gateway.service``) answers ``DEAF`` by recording ``gateway_deaf`` and reconnecting with
@@ -32,7 +35,7 @@ from collections import deque
 
 DEAF = "deaf"
 HEARING = "hearing"
-EVERY_MS = 2000  # a probe every 2 s: one small QoS 0 message, nothing at a hall's ~3,000 messages/s
+EVERY_MS = 2000  # a probe every 2 s: one small message and its PUBACK, nothing at a hall's ~3,000 messages/s
 TIMEOUT_MS = 6000  # unanswered for 6 s (and 2 probes): deaf; a move is then at most ~8 s unheard before the alert
 MISSES = 2
 
@@ -110,15 +113,15 @@ class DeafProbe:
         """Probes published on this link and not back yet."""
         return len(self._unanswered)
 
-    def verdict(self, now: int) -> str | None:
-        """``DEAF`` (once a link, when it becomes deaf), ``HEARING`` (once, when a probe comes back
-        after ``DEAF``) or None."""
+    def verdict(self, now: int, answered_at: int) -> str | None:
+        """``DEAF`` (once a link, when it becomes deaf while the broker still answers on the link at
+        ``answered_at`` ms), ``HEARING`` (once, when a probe comes back after ``DEAF``) or None."""
         if self.deaf and self._back is not None:
             self.was_deaf_ms = self._back - (self.deaf_since if self.deaf_since is not None else self._back)
             self.deaf, self.deaf_since, self._back = False, None, None
             return HEARING
         if (not self._told and len(self._unanswered) >= self.misses and now - self._unanswered[0][1] >= self.timeout_ms
-                and self._delivered < self._unanswered[0][1]):
+                and self._delivered < self._unanswered[0][1] < answered_at):
             self._told = True
             if not self.deaf:
                 self.deaf, self.deaf_since = True, self._unanswered[0][1]

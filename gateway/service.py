@@ -27,10 +27,12 @@
 7. runs a timer (every 200 ms) for held messages, resend requests and what the regulations owe as
    time passes (default time, move timers);
 8. probes the broker end to end (``gateway.probe``, issue 28: a gateway the broker delivered nothing
-   to while acknowledging every board's publish): every ``probe_every_s`` it publishes a small QoS 0
+   to while acknowledging every board's publish): every ``probe_every_s`` it publishes a small QoS 1
    message on its own topic (``venue/{t}/gateway/{login}/probe``, which only its login may read and
-   write) and expects it back through its subscription. Unanswered for ``probe_timeout_s``: it records
-   ``gateway_deaf`` (the arbiters' alert, ``/api/health`` not ok) and reconnects with a fresh session
+   write) and expects it back through its subscription (at QoS 0). Unanswered for ``probe_timeout_s``
+   while the broker still answers on the link (the probes' PUBACKs; a frozen or gone broker is the keep
+   alive's to notice, and its session is kept): it records ``gateway_deaf`` (the arbiters' alert,
+   ``/api/health`` not ok) and reconnects with a fresh session
    (clean start: what the broker queued in the old one, which never came, is dropped; the devices send
    again what the gateway has not confirmed); still deaf on that fresh link: it records it again and
    ``run`` raises ``BrokerDeaf`` (``venue gateway`` exits 2 for its supervisor). A probe back
@@ -493,10 +495,10 @@ class Gateway:
                 continue
             now = now_ms()
             try:
-                if probe.due(now):
-                    client.publish(self._probe_topic, probe.sent(now), 0)
+                if probe.due(now):  # QoS 1: the broker's PUBACK says it reads this link
+                    client.publish(self._probe_topic, probe.sent(now), 1)
                     client.flush()
-                verdict = None if late else probe.verdict(now)
+                verdict = None if late else probe.verdict(now, int(client.heard_at * 1000))
                 if verdict == DEAF:
                     self._deaf(client, now)
                 elif verdict == HEARING:

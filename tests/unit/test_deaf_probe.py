@@ -14,17 +14,21 @@ from dashboard.api import deaf_error
 from gateway.probe import DEAF, EVERY_MS, HEARING, TIMEOUT_MS, DeafProbe, probe_topic
 
 
-def run(probe: DeafProbe, until: int, step: int = 100, echo=lambda payload, now: True, start: int = 0):
+def run(probe: DeafProbe, until: int, step: int = 100, echo=lambda payload, now: True, start: int = 0,
+        answers=lambda now: True):
     """Drive ``probe`` from ``start`` to ``until`` ms in ``step`` ms ticks as the gateway's loop does;
-    ``echo(payload, now)`` says whether a published probe comes back at once. The verdicts with
-    their times."""
+    ``echo(payload, now)`` says whether a published probe comes back at once, ``answers(now)``
+    whether the broker answers on the link then (the probe's PUBACK). The verdicts with their times."""
+    answered_at = -1
     verdicts = []
     for now in range(start, until + 1, step):
         if probe.due(now):
             payload = probe.sent(now)
             if echo(payload, now):
                 probe.heard(payload, now)
-        verdict = probe.verdict(now)
+        if answers(now):
+            answered_at = now
+        verdict = probe.verdict(now, answered_at)
         if verdict:
             verdicts.append((verdict, now))
     return verdicts
@@ -46,9 +50,9 @@ def test_one_probe_late_is_not_deafness():
     # misses=2: a single probe unanswered past the timeout (the next one came back) is not deaf
     probe = DeafProbe(every_ms=10_000, timeout_ms=3000, instance="a")
     first = probe.sent(0)
-    assert probe.verdict(5000) is None  # one probe out, 5 s old: not enough
+    assert probe.verdict(5000, 5000) is None  # one probe out, 5 s old: not enough
     probe.heard(probe.sent(10_000), 10_000)  # the later one back: the broker delivers in order
-    assert probe.unanswered == 0 and probe.verdict(10_000) is None
+    assert probe.unanswered == 0 and probe.verdict(10_000, 10_000) is None
     assert not probe.heard(first.replace(b"a:", b"b:"), 10_001)  # another process's probe is not ours
 
 
@@ -104,7 +108,7 @@ def test_messages_coming_through_mean_the_broker_delivers():
             probe.sent(now)
         if now % 1000 == 0:
             probe.delivered(now)
-        if (verdict := probe.verdict(now)):
+        if (verdict := probe.verdict(now, now)):
             verdicts.append(verdict)
     assert verdicts == [] and probe.unanswered == 11
 
@@ -114,3 +118,11 @@ def test_a_gateway_restarted_deaf_says_it_hears_again_at_its_first_probe_back():
     probe = DeafProbe(instance="b")
     probe.deaf_before(1000)
     assert run(probe, 50_000, start=40_000) == [(HEARING, 40_000)] and probe.was_deaf_ms == 39_000
+
+
+def test_a_broker_that_says_nothing_at_all_is_not_deaf_but_silent():
+    # frozen from 1000 ms on (SIGSTOP): no probe back and no PUBACK either; the keep alive drops that
+    # link and the gateway keeps its session (a fresh one would drop what the broker queued meanwhile)
+    probe = DeafProbe(instance="a")
+    assert run(probe, 30_000, echo=lambda p, now: now < 1000, answers=lambda now: now < 1000) == []
+    assert probe.unanswered == 15 and not probe.deaf
