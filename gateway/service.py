@@ -535,17 +535,24 @@ class Gateway:
         last = loop.time()
         while True:
             await asyncio.sleep(tick)
-            late = loop.time() - last - tick > max(0.5, tick)  # the loop was busy: replies may wait unread
+            late = loop.time() - last - tick > max(0.5, tick)  # the loop was busy (or the process stopped)
             last = loop.time()
             client = self._client
             if client is None or not self.connected.is_set():
+                continue
+            if late:
+                # what is read after a stall is stamped with the time it is read, not when it came: old
+                # PUBACKs read at SIGCONT on a link the broker has closed would look like a broker that
+                # answers and delivers nothing (and a fresh session drops what it queued): judge again
+                # on the probes published from now on
+                probe.new_link()
                 continue
             now = now_ms()
             try:
                 if probe.due(now):  # QoS 1: the broker's PUBACK says it reads this link
                     client.publish(self._probe_topic, probe.sent(now), 1)
                     client.flush()
-                verdict = None if late else probe.verdict(now, int(client.heard_at * 1000))
+                verdict = probe.verdict(now, int(client.heard_at * 1000))
                 if verdict == DEAF:
                     self._deaf(client, now)
                 elif verdict == HEARING:

@@ -264,13 +264,15 @@ def healthy(port: int) -> bool:
 @dataclass
 class Verdict:
     """What the log holds against the PGN: ``equal``/``total`` games, ``differences`` (one line per
-    game that differs), ``doubled`` (device messages recorded twice), ``clocks`` compared."""
+    game that differs), ``doubled`` (device messages recorded twice), ``clocks`` compared, ``notes``
+    (games equal though the log stops before the PGN's end: the Laws ended them)."""
 
     equal: int
     total: int
     differences: list[str]
     doubled: list[str]
     clocks: int
+    notes: list[str] = field(default_factory=list)
 
 
 # entries made from one applied device message (services/events/device.py), and a game's end
@@ -281,21 +283,33 @@ APPLIED = ("move_played", "move_composed", "clock_started", "clock_pressed", "cl
 def check(entries, scripts) -> Verdict:
     """Compare the log's ``entries`` (folded with ``services.state.HallState``) with ``scripts``
     (devices.script.Script, one per board): each game's moves, the clock after each ply where the
-    log has one (the ``[%clk]`` figure, ms), and its result; and look for a device message
+    log has one (the ``[%clk]`` figure, ms), and its result (a game the Laws ended where the players
+    went on, a dead position or a fivefold repetition, up to that ply); and look for a device message
     (board, device, seq) or a ply recorded twice."""
+    from services.events.vocabulary import Termination
     from services.state import HallState
 
+    # terminations by which the Laws end a game at once, whatever the players did next (5.2.2, 9.6)
+    laws_endings = {Termination.DEAD_POSITION, Termination.INSUFFICIENT_MATERIAL, Termination.FIVEFOLD_REPETITION,
+                    Termination.SEVENTYFIVE_MOVES}
     state = HallState()
     for entry in entries:
         state.apply(entry)
     by_board = {g.board: g for g in state.games.values()}
-    differences, clocks = [], 0
+    differences, notes, clocks = [], [], 0
     for script in scripts:
         game = by_board.get(script.board)
         if game is None:
             differences.append(f"board {script.board}: no game in the log")
             continue
         want = [p.uci for p in script.plies]
+        if (game.termination in laws_endings and len(game.moves) < len(want)
+                and game.moves == want[:len(game.moves)] and str(game.result) == script.result):
+            # the game ended by the Laws on a position the players went on from (FIDE Laws 5.2.2, 9.6:
+            # the game is drawn at once): the log rightly stops there
+            notes.append(f"board {script.board}: ended by the Laws ({game.termination}) at ply "
+                         f"{len(game.moves)}; the PGN goes on to ply {len(want)}")
+            want = want[:len(game.moves)]
         if game.moves != want:
             first = next((i for i, (a, b) in enumerate(zip(game.moves, want)) if a != b), min(len(game.moves), len(want)))
             differences.append(f"board {script.board}: {len(game.moves)} plies of {len(want)}, first difference at ply {first + 1}")
@@ -319,7 +333,7 @@ def check(entries, scripts) -> Verdict:
             seen[key] = entry.seq
     total = len(scripts)
     bad = {d.split(":")[0] for d in differences}
-    return Verdict(total - len(bad), total, differences, doubled, clocks)
+    return Verdict(total - len(bad), total, differences, doubled, clocks, notes)
 
 
 def recoveries(faults: list[Fault], entries) -> None:
@@ -437,7 +451,7 @@ def report(faults: list[Fault], verdict: Verdict, starts: dict[str, int]) -> Non
     print(f"process starts: {', '.join(f'{n} {c}' for n, c in starts.items())}")
     print(f"games equal to their PGN: {verdict.equal}/{verdict.total} ({verdict.clocks} clock figures compared); "
           f"doubled device messages: {len(verdict.doubled)}")
-    for line in verdict.differences[:40] + verdict.doubled[:20]:
+    for line in verdict.notes[:20] + verdict.differences[:40] + verdict.doubled[:20]:
         print(f"  {line}")
 
 

@@ -126,3 +126,23 @@ def test_a_broker_that_says_nothing_at_all_is_not_deaf_but_silent():
     probe = DeafProbe(instance="a")
     assert run(probe, 30_000, echo=lambda p, now: now < 1000, answers=lambda now: now < 1000) == []
     assert probe.unanswered == 15 and not probe.deaf
+
+
+def test_a_stalled_gateway_judges_again_on_new_probes():
+    # A gateway frozen 15 s (SIGSTOP, as the chaos soak does; the loop's own stalls too): the broker
+    # closed its link meanwhile, and what it reads at SIGCONT is stamped with the time it was read.
+    # Judged on the probes from before the stall, old PUBACKs read late would look like a broker that
+    # answers and delivers nothing, and a fresh session would drop what the broker queued. The
+    # gateway's loop calls new_link() after a stall: the probes published since are judged alone.
+    resumed = 17_000
+    answered_at = resumed - 1  # the old PUBACKs, read (and stamped) as the process resumed
+    for stall_seen in (False, True):
+        probe = DeafProbe(instance="a")
+        probe.sent(0)
+        probe.sent(2000)  # both unanswered when the process is stopped at 2,100 ms
+        if stall_seen:
+            probe.new_link()
+        probe.sent(resumed)  # published on the dead link, never acknowledged
+        probe.sent(resumed + 2000)
+        verdict = probe.verdict(resumed + 30_000, answered_at)
+        assert verdict == (None if stall_seen else DEAF)
