@@ -1,7 +1,7 @@
 """Does the broker still deliver to the gateway? An end-to-end probe, decided here (pure: time is
 passed in, in ms).
 
-Issue 28: after a refused connect with the gateway's client id, Mosquitto 2.0.11 answered the
+Issue 28: after a refused connect with the gateway's login as client id, Mosquitto 2.0.11 answered the
 gateway's next connection with CONNACK and SUBACK and then forwarded it nothing, while still
 acknowledging every board's publish (the refused client's clean-up removed the gateway's entry from
 the broker's table of client ids, and the old session kept the subscriptions: deploy/README.md). The
@@ -22,7 +22,8 @@ publishes a probe to a topic it subscribes to (``probe_topic``) every ``every_ms
   PUBACK of a later probe, which is published at QoS 1): a broker that says nothing at all (frozen,
   gone) is the keep alive's to notice, and its session must be kept, not dropped for a fresh one;
   ``HEARING`` once, when a probe comes back after ``DEAF``; else None.
-- ``new_link(now)``: a new connection: what was published on the old one will not come back.
+- ``new_link()``: a new connection (what was published on the old one will not come back), or a
+  stall of the gateway's loop (what it read after it is stamped late): judge again from here.
 
 The gateway (``gateway.service``) answers ``DEAF`` by recording ``gateway_deaf`` and reconnecting with
 a fresh session; ``DEAF`` again on that fresh link makes it exit for its supervisor.
