@@ -420,10 +420,11 @@ little off); further back is refused (``start_data``)."""
 
 
 def start_data(view, round_no: int, *, start_ms: int, version: int | None = None,
-               ballots: Sequence[dict | None] | None = None, now_ms: int | None = None) -> dict:
+               ballots: Sequence[dict | None] | None = None, now_ms: int | None = None,
+               by: str | None = None) -> dict:
     """The ``round_started`` data that starts round ``round_no``'s published draft at ``start_ms``
     (ms since the epoch: now, or the time it starts; the default time counts from it, FIDE Laws
-    6.7.1), with ``draft_version``; ``ballots`` for a checkers match event (``round_data``).
+    6.7.1), with ``draft_version`` and ``by`` (who starts it, when given); ``ballots`` for a checkers match event (``round_data``).
     DraftError: an earlier round has a game without a result (naming each), no draft, not
     published, changed since it was published or since the arbiter saw it (409), started already,
     paired before a result of the round before changed (``_current_results``);
@@ -461,6 +462,8 @@ def start_data(view, round_no: int, *, start_ms: int, version: int | None = None
     except KeyError as exc:
         raise DraftError(f"round {round_no}'s draft names a player the tournament does not have: {exc}") from None
     data["draft_version"] = d.version
+    if by is not None:
+        data["by"] = by
     return data
 
 

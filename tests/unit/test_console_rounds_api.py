@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from dashboard_helpers import LOGIN
 from test_arbiter_security import accounts, csrf_of, log_in
 from test_round_tools_api import tools_when
 
@@ -86,6 +87,14 @@ def test_import_pair_swap_publish_start_and_a_forfeit_slip(hall) -> None:
     [started] = r.json()["entries"]
     assert started["type"] == "round_started" and started["data"]["draft_version"] == 2
     assert len(started["data"]["games"]) == 13
+    # who started it is recorded, and listed with the recorded actions (a new user found it in neither)
+    assert started["data"]["by"] == LOGIN
+    deadline = time.monotonic() + 10
+    while not [a for a in client.get("/api/arbiter/alerts").json()["actions"] if a["type"] == "round_started"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    [action] = [a for a in client.get("/api/arbiter/alerts").json()["actions"] if a["type"] == "round_started"]
+    assert (action["round"], action["games"], action["by"]) == ("1", 13, LOGIN)
 
     deadline = time.monotonic() + 10
     while client.get("/api/rounds").json()["current"] != "1":
