@@ -276,6 +276,7 @@ class SimulatedBoard:
         history = self._history.get(device, {})
         for seq in sorted(s for s in history if s >= first):
             await self._publish(*history[seq], (device, seq))
+            self.resent.append((device, seq))
 
     async def _clock(self, event: str, clocks: dict, running: str | None) -> None:
         topic, payload, key = self._make("clock", "clock", {
