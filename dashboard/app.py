@@ -130,7 +130,8 @@ async def arbiter_page(request: Request) -> Response:
     accounts = getattr(request.app.state, "accounts", None)
     return page(request, "arbiter.html", event=event, title=f"{event} - arbiter",
                 round_label=f"Round {r['round']}" if r.get("round") else "", csrf_token=security.csrf_token(request),
-                print_views=printing.VIEWS, no_logins=accounts is None or not accounts.by_login)
+                print_views=printing.VIEWS, no_logins=accounts is None or not accounts.by_login,
+                signed_in=request.user.is_authenticated)
 
 
 async def _favicon(request: Request) -> RedirectResponse:

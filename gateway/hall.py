@@ -43,7 +43,7 @@ from gateway.games import replay
 from gateway.payload import BadMessage, Message, cut_topic, parse, raw_text, split_topic
 from services.events import (BoardGameCalled, Device, DeviceOffline, DeviceOnline, Event, MessageAwaitingGame,
                              MessageDuplicate, MessageHeld, MessageRejected, ResultHeld, SeqGap)
-from services.events.vocabulary import Variant
+from services.events.vocabulary import GameStatus, Variant
 from services.regulations import referee
 from services.rules.base import Game
 from services.state import Changes, HallState
@@ -62,6 +62,9 @@ class Step:
 
     entries: list[tuple[str, dict]] = field(default_factory=list)
     feedback: list[tuple[str, dict]] = field(default_factory=list)
+    recheck: bool = False
+    """True when the message was left undecided (``Hall.handle`` with ``final=False``): the log's
+    newest entries may place it, so it is to be handled again once they are folded."""
 
     def extend(self, other: "Step") -> None:
         """Append ``other``'s entries and feedback after this step's."""
@@ -272,20 +275,36 @@ class Hall:
         return turn.step
 
     # ----- live ---------------------------------------------------------------------------------
-    def handle(self, topic: str, payload: bytes | str, now_ms: int) -> Step:
+    def handle(self, topic: str, payload: bytes | str, now_ms: int, *, final: bool = True) -> Step:
         """One MQTT message. Never raises: bad input becomes ``message_rejected`` and feedback; a
         fault of ours becomes ``message_rejected`` ``internal error: <type>`` with the raw payload,
         answered on the board's feedback when the topic names a known board. What was decided before
         a fault is kept (it is folded already: it must be stored); a fault of the regulations loses
-        neither the entry they answer nor its feedback (``faults`` counts it)."""
+        neither the entry they answer nor its feedback (``faults`` counts it).
+
+        ``final=False``: a message that entries other processes appended and this hall has not
+        folded yet may place (on a board no round of the hall's has, or on a board whose games are
+        all over: a round started from the console a moment ago, its devices counting from 1 again
+        or going on from their last ``seq``, docs/protocol.md "seq") is left undecided: nothing emitted or answered, the step's ``recheck`` set. The caller
+        handles it again, with ``final=True``, once it has folded the log up to its end."""
         turn = Turn(self, now_ms)
         try:
-            self._handle(turn, topic, payload)
+            self._handle(turn, topic, payload, final)
+            if turn.step.recheck:
+                return turn.step
         except Exception as exc:  # noqa: BLE001 - one message must never stop the hall
             self._fault(exc)
             turn.step.extend(self.internal_error(topic, payload, exc))
         self._answer(turn)
         return turn.step
+
+    def _over(self, board) -> bool:
+        """Whether every game of ``board`` this round is over and nothing on it waits for a decision:
+        a device's message there may be the next round's first (see ``handle``)."""
+        if board.awaiting or board.called:
+            return False
+        games = [self.state.games.get(g) for g in (board.games or [board.game])]
+        return all(g is not None and g.status == GameStatus.ENDED for g in games)
 
     def _answer(self, turn: Turn) -> None:
         try:
@@ -324,7 +343,7 @@ class Hall:
         self.faults += 1
         self.last_fault = f"{type(exc).__name__}: {exc}"[:300]
 
-    def _handle(self, turn: Turn, topic: str, payload) -> None:
+    def _handle(self, turn: Turn, topic: str, payload, final: bool = True) -> None:
         if not payload and topic.endswith("/status"):
             return  # a zero-length retained PUBLISH clears a retained status (MQTT 3.1.1 3.3.1.3): no message
         try:
@@ -332,6 +351,9 @@ class Hall:
         except BadMessage as bad:
             return self._rejected(turn, topic, payload, bad)
         board = self.state.boards.get(msg.board)
+        if board is None and not final:
+            turn.step.recheck = True
+            return None
         if board is None:
             return self._rejected(turn, topic, payload, BadMessage(
                 f"unknown board: {msg.board}", board=msg.board, kind=msg.kind, device=msg.device, seq=msg.seq))
@@ -344,6 +366,9 @@ class Hall:
                 turn.emit(DeviceOnline(board=msg.board, device=msg.device, battery=battery))
             return
         assert msg.seq is not None  # payload.parse: every message but a status has its seq
+        if not final and self._over(board):
+            turn.step.recheck = True
+            return None
         dev = board.devices.get(msg.device) or DeviceSeq()
         if dev.last == 0 and msg.seq > 1 and msg.seq == board.carried.get(msg.device, -1) + 1:
             # a device going on with its seq into a new round (fold_round._carry): its next message

@@ -87,6 +87,7 @@ FLUSH_EVERY_S = 0.010
 # --follow-pace 0.05 --baseline-follow-pace 0.02: 185.6 against 200.7 us an entry), and an arbiter's
 # decision taking effect 30 ms later is not something a person sees.
 FOLLOW_EVERY_S = 0.05
+AFTER_THE_LOG_S = 2.0  # the longest a board's message waits for the log's newest entries (Gateway._after_the_log)
 
 
 def now_ms() -> int:
@@ -166,6 +167,10 @@ class Gateway:
         self._acks: list[tuple[MqttClient, int, int]] = []
         self._feedback: list[tuple[str, dict]] = []
         self._inbox: dict[str, deque] = {}
+        # Sources (a board's topics) whose messages wait until the log is folded up to its end
+        # (``_after_the_log``), in arrival order, unacknowledged: a round another process started.
+        self._paused: dict[str, deque] = {}
+        self._rechecks: set[asyncio.Task] = set()
         self._buckets: dict[str, _Bucket] = {}
         self._dropping: set[str] = set()  # topics with drops not yet reported (not every bucket per turn)
         # A status topic's latest message refused by the rate limit, unacknowledged, kept until its
@@ -203,11 +208,12 @@ class Gateway:
             for task in (mqtt, stop):
                 task.cancel()
             await asyncio.gather(mqtt, stop, return_exceptions=True)
-            for task in (ticker, follower, worker):
+            for task in (ticker, follower, worker, *self._rechecks):
                 task.cancel()
+            await asyncio.gather(*self._rechecks, return_exceptions=True)
+            self._stopping = True  # what is left is decided on what is folded (``_handle_inbox``)
             self._handle_inbox(limit=None)
             self._pending.extend(self._repeats.due(now_ms(), everything=True))
-            self._stopping = True
             self._wake.set()
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(asyncio.shield(flusher), timeout=10)
@@ -364,12 +370,22 @@ class Gateway:
         while self._inbox:
             for source in list(self._inbox):
                 queue = self._inbox[source]
-                client, topic, payload, mid, qos = queue.popleft()
+                item = queue.popleft()
                 if not queue:
                     del self._inbox[source]
-                self._receive(topic, payload)
-                self._acks.append((client, mid, qos))
                 handled += 1
+                paused = self._paused.get(source)
+                if paused is not None:  # behind a message waiting for the log: in its order
+                    paused.append(item)
+                    continue
+                client, topic, payload, mid, qos = item
+                if not self._receive(topic, payload, final=self._stopping):
+                    self._paused[source] = deque([item])
+                    task = asyncio.create_task(self._after_the_log(source), name="gateway-after-the-log")
+                    self._rechecks.add(task)
+                    task.add_done_callback(self._rechecks.discard)
+                    continue
+                self._acks.append((client, mid, qos))
             if limit is not None and handled >= limit:
                 break
         self._wake.set()
@@ -388,17 +404,23 @@ class Gateway:
                     "reason": f"rate limit: {bucket.dropped} messages dropped (over {RATE_PER_S:g}/s)"})]), now_ms())
                 bucket.dropped = 0
 
-    def _receive(self, topic: str, payload) -> None:
+    def _receive(self, topic: str, payload, final: bool = True) -> bool:
         """Handle one MQTT message. Never raises: whatever goes wrong with one message is logged,
         recorded as ``message_rejected`` (``internal error: <type>``, raw payload cut to 2 KB),
-        answered on the board's feedback when the board is known, and the next message is handled."""
+        answered on the board's feedback when the board is known, and the next message is handled.
+        False (``final=False`` only) when the hall left it undecided until the log's newest entries
+        are folded (``Hall.handle``): nothing was taken for it."""
         self.counts["messages"] += 1
         at = now_ms()
         faults = self.hall.faults
         try:
             if isinstance(payload, (int, float)) or payload is None:
                 payload = b"" if payload is None else str(payload).encode()
-            self._take(self.hall.handle(topic, payload, at), at)
+            step = self.hall.handle(topic, payload, at, final=final)
+            if step.recheck:
+                self.counts["messages"] -= 1  # counted when handled for good
+                return False
+            self._take(step, at)
             if self.hall.faults != faults:
                 self.counts["internal_errors"] += self.hall.faults - faults
                 log.error("gateway %s: a fault while handling a message on %s: %s", self.tournament, topic[:200],
@@ -407,6 +429,31 @@ class Gateway:
             self.counts["internal_errors"] += 1
             log.exception("gateway %s: handling a message on %s failed", self.tournament, topic[:200])
             self._take(self.hall.internal_error(topic, payload, exc), at)
+        return True
+
+    async def _after_the_log(self, source: str) -> None:
+        """Handle ``source``'s paused messages once this gateway has folded the log as far as it
+        stood when the first of them came (at most ``AFTER_THE_LOG_S`` s: a store that does not
+        answer leaves them to be decided on what is folded). A round another process started (the
+        console, ``venue round start``) is in the log before its boards can know of it, so the
+        board's first messages of that round are judged in that round, never as the ended game's
+        duplicates or as an unknown board's (DESIGN.md "Device protocol")."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + AFTER_THE_LOG_S
+        try:
+            target = await asyncio.wait_for(self.log.last_seq(), AFTER_THE_LOG_S)
+            while self._last_seq < target and loop.time() < deadline:
+                await asyncio.sleep(FOLLOW_EVERY_S / 2)
+        except asyncio.CancelledError:
+            pass  # stopping: decided on what is folded, stored by the last flush
+        except Exception as exc:  # noqa: BLE001 - the store's trouble: decide on what is folded
+            log.warning("gateway %s: the log's end unknown (%s: %s); deciding %s's messages on what is folded",
+                        self.tournament, type(exc).__name__, str(exc)[:200], source[:200])
+        finally:
+            for client, topic, payload, mid, qos in self._paused.pop(source, ()):
+                self._receive(topic, payload)
+                self._acks.append((client, mid, qos))
+            self._wake.set()
 
     def _take(self, step: Step, at: int) -> None:
         for type_, data in step.entries:

@@ -23,6 +23,10 @@ from services.events import RoundStarted
 from venue.demo_run import STOPS_WHEN_DONE, demo_round_text, run_task, watch
 from venue.demo_workdir import demo_workdir
 from venue.errors import CliError
+
+# The Candidates 2024 were played in Toronto (venue/data/README.md); the round's PGN, copied unchanged
+# from the shared data, has no Site tag, so the exported PGN said "?".
+DEMO_SITE = "Toronto CAN"
 from venue.serve import dashboard_at, gateway_ready, simulator
 
 TOURNAMENT = "candidates-2024"
@@ -45,6 +49,7 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
     simulate = simulator()
     text = demo_round_text()
     setup = round_from_pgn(text)
+    setup["site"] = setup["site"] or DEMO_SITE
     with demo_workdir() as tmp:
         store = f"sqlite:///{Path(tmp) / 'venue.sqlite'}"
         log = open_log(store, TOURNAMENT)

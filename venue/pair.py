@@ -162,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.berger is not None:
             if args.trf is not None:
                 raise ValueError("give either a TRF file or --berger N, not both")
+            if args.berger < 2:
+                raise ValueError(f"--berger {args.berger}: a round robin needs at least 2 players")
             rounds = berger_schedule(args.berger, 2 if args.double else 1)
             if args.round is not None:
                 if not 1 <= args.round <= len(rounds):

@@ -141,6 +141,12 @@ async def run(args: argparse.Namespace) -> int:
     log, view = await open_tournament(args.store, args.tournament)
     try:
         if args.action == "show":
+            drafts = view.state.tournament.drafts
+            if args.round not in drafts:
+                have = ", ".join(str(n) for n in sorted(drafts)) or "none yet (venue round pair N)"
+                print(f"venue round show: round {args.round} has no draft; rounds with a draft: {have}",
+                      file=sys.stderr)
+                return 1
             print_draft(view, args.round)
             return 0
         try:

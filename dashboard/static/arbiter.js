@@ -589,7 +589,18 @@
       }
       return `<li class="presence st-${esc(i.state)}" data-board="${esc(i.board)}" data-side="${i.side}"><b>Board ${esc(i.board)}</b> &middot; ${name}: ${what} ${acts}</li>`;
     };
-    return `<ul class="presence-list">${items.map(line).join("")}</ul>`;
+    const absent = items.filter((i) => i.state === "absent");
+    // Many players are seated at once at a round's start: one click for all the arbiter sees there
+    // (asked first: a player checked in by mistake escapes the default time, FIDE Laws 6.7.1).
+    const all = absent.length > 1 ? `<div class="act"><button type="button" class="checkin-all" title="every player still shown absent is at the board now">Check in all ${absent.length} still absent</button></div>` : "";
+    return `<ul class="presence-list">${items.map(line).join("")}</ul>${all}`;
+  }
+  async function checkInAll(button) {
+    const a = state.alerts.get(state.selected);
+    const absent = ((a && a.evidence && a.evidence.items) || []).filter((i) => i.state === "absent");
+    if (!absent.length || !confirm(`Check in the ${absent.length} players still shown absent? Only if you see each at the board (FIDE Laws 6.7.1).`)) return;
+    button.disabled = true;
+    for (const i of absent) await checkIn(i.game, i.side, null);
   }
 
   // What the Laws give the opponent after a rejected claim (9.5.3) or a confirmed illegal move
@@ -681,6 +692,7 @@
       b.addEventListener("click", () => act(a, b.dataset.act, b.dataset.side, claimKindOf(a), main));
     }
     for (const b of $("detail").querySelectorAll("button.checkin")) b.addEventListener("click", () => checkIn(b.dataset.game, b.dataset.side, b));
+    for (const b of $("detail").querySelectorAll("button.checkin-all")) b.addEventListener("click", () => checkInAll(b));
     for (const b of $("detail").querySelectorAll("button.overrule")) {
       // 6.7.1 "unless the arbiter decides otherwise": the arbiter sees this player at the board, so the
       // player is checked in first (reopening alone would default the player again at once: nothing
@@ -984,5 +996,11 @@
   });
   setInterval(() => { if (!$("console").hidden) loadRoundTools(); }, 15000);
 
-  api("/api/arbiter/me").then(signedIn).catch(() => { $("login-name").focus(); });
+  // The page says whether it was served to a session: asking /api/arbiter/me without one only
+  // put a 401 in the browser's console before every login.
+  if (document.body.dataset.signedIn === "1") {
+    api("/api/arbiter/me").then(signedIn).catch(() => { $("login-name").focus(); });
+  } else {
+    $("login-name").focus();
+  }
 })();

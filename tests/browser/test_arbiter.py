@@ -265,3 +265,36 @@ def test_spectators_feed_carries_no_alert_or_action(hall):
         assert "draw_claim_decided" not in text and note not in text and LOGIN not in text
         assert "A draw can be claimed" not in text
     assert "1/2-1/2" in texts[0]  # what spectators may see: the result itself
+
+
+@pytest.mark.browser
+async def test_the_login_page_asks_nothing_it_is_refused(shared_data):
+    """A new user's finding: /arbiter put a 401 in the browser's console before every login (it
+    asked /api/arbiter/me without a session). The page now knows it was served without one; a
+    reload with the session opens the console without the form."""
+    from playwright.async_api import async_playwright
+
+    slug = f"arb-{uuid.uuid4().hex[:8]}"
+    log = open_log("memory://", slug)
+    await log.append("round_started", round_from_pgn(candidates(shared_data), round="1"))
+    app = create_app(log, accounts=Accounts.load(None, ENV))
+    async with serving(app) as url, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = await browser.new_page()
+            refused: list[str] = []
+            page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            await page.goto(url + "/arbiter")
+            await page.wait_for_selector("#login-name:focus")
+            assert refused == []
+            await page.fill("#login-name", LOGIN)
+            await page.fill("#login-password", PASSWORD)
+            await page.click("#login button[type=submit]")
+            await page.wait_for_selector("#console:not([hidden])")
+            await page.reload()
+            await page.wait_for_selector("#console:not([hidden])")
+            assert await page.is_hidden("#login") and LOGIN in await page.text_content("#who")
+            assert refused == []
+        finally:
+            await browser.close()
+    await log.close()

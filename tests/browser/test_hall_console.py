@@ -218,6 +218,38 @@ async def test_one_start_alert_for_the_round_closes_as_players_arrive():
     await log.close()
 
 
+async def test_every_absent_player_checked_in_with_one_click():
+    """A new user's finding: twelve players seated at a round's start took twelve clicks. One
+    click (and the browser's confirmation) checks in every player still shown absent: one
+    ``player_arrived`` each, and the round's alert closes (US 2023 rule 1's default time, FIDE Laws
+    6.7.1: only a player the arbiter sees at the board is checked in, hence the question)."""
+    slug = f"start-all-{uuid.uuid4().hex[:8]}"
+    log = open_log("memory://", slug)
+    t = us2023(slug, int(time.time() * 1000) - 1000)
+    rs = await start_round(log, await register(log, t), 1)
+    assert len(rs["games"]) == 6
+    async with hall(log, slug, tournament=t) as (page, _broker, _, _url):
+        alert = '.alert[data-kind="not_at_board"]'
+        await page.wait_for_selector(f"{alert} >> text=12 not at the board", timeout=10_000)
+        await page.click(alert)
+        questions: list[str] = []
+
+        async def answer(dialog) -> None:
+            questions.append(dialog.message)
+            await dialog.accept()
+
+        page.on("dialog", answer)
+        await page.click("#detail button.checkin-all >> text=Check in all 12 still absent")
+        await page.wait_for_selector(alert, state="detached", timeout=10_000)
+        assert questions == ["Check in the 12 players still shown absent? Only if you see each at the board "
+                             "(FIDE Laws 6.7.1)."]
+        arrived = await entries_matching(log, lambda e: e.type == "player_arrived")
+        assert sorted((e.data["game"], e.data["side"]) for e in arrived) == sorted(
+            (g["id"], side) for g in rs["games"] for side in ("white", "black"))
+        assert all(e.data["by"] == LOGIN for e in arrived)
+    await log.close()
+
+
 async def test_a_default_overruled_from_the_alert_checks_the_player_in_and_the_game_goes_on():
     # FIDE Laws 6.7.1: "Any player who arrives at the chessboard after the default time shall lose the
     # game unless the arbiter decides otherwise"; US 2023 rule 1: "Players more than 30 (thirty) minutes

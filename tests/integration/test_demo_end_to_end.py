@@ -94,6 +94,9 @@ async def test_demo_on_embedded_broker_and_sqlite():
         base = next(ln.split()[-1] for ln in lines if "spectators" in ln).rstrip("/")
         games = await wait_round_over(base)
         await check_exports(base, games)
+        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+            text = (await http.get("/api/round.pgn")).text
+        assert text.count('[Site "Toronto CAN"]') == 4  # venue/data/README.md: "open section, Toronto"
         for _ in range(100):  # the demo says so, and keeps serving the finished round
             if "round over" in lines:
                 break

@@ -64,10 +64,10 @@ async def test_nested_payload_and_an_internal_fault_do_not_stop_the_gateway(tmp_
                 # a fault of the gateway itself while handling one message (injected)
                 real = gateway.hall.handle
 
-                def broken(topic, payload, now):
+                def broken(topic, payload, now, **how):
                     if "/boards/2/" in topic:
                         raise RuntimeError("injected fault")
-                    return real(topic, payload, now)
+                    return real(topic, payload, now, **how)
 
                 monkeypatch.setattr(gateway.hall, "handle", broken)
                 await device.publish(f"venue/{t}/boards/2/move", b'{"seq": 1, "move": "d2d4"}', qos=1)

@@ -24,6 +24,16 @@ def test_berger_round(capsys) -> None:
     assert capsys.readouterr().out == "5\n10 6\n7 5\n8 4\n9 3\n1 2\n"
 
 
+def test_berger_of_fewer_than_two_players_is_an_error(capsys) -> None:
+    """A new user's finding: ``venue pair --berger 0`` printed nothing and exited 0. FIDE C.05
+    Annex 1's tables start at 3-4 players; a round robin of 2 is one game a round."""
+    for n in ("0", "1", "-3"):
+        assert main(["--berger", n]) == 2
+        assert f"--berger {n}: a round robin needs at least 2 players" in capsys.readouterr().err
+    assert main(["--berger", "2"]) == 0
+    assert capsys.readouterr().out == "1\n1 2\n"
+
+
 def test_broken_file_exit_2(tmp_path: Path, capsys) -> None:
     bad = tmp_path / "bad.trf"
     bad.write_text("001    1      Test0001 Player0001               27x8\nXXR 5\n")

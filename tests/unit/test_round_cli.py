@@ -71,6 +71,21 @@ def test_a_stale_version_is_refused_and_nothing_appended(tmp_path: Path, capsys:
     assert _types(url, slug)[-1] == "pairing_swapped"
 
 
+def test_show_of_a_round_without_a_draft_fails_and_names_the_drafts(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    """A new user's finding: ``venue round show 7`` printed "no draft" and exited 0."""
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    where = ["--store", url, "--tournament", slug]
+    assert venue(["round", "show", "1", *where]) == 1
+    assert "round 1 has no draft; rounds with a draft: none yet (venue round pair N)" in capsys.readouterr().err
+    assert venue(["round", "pair", "1", *where]) == 0
+    capsys.readouterr()
+    assert venue(["round", "show", "7", *where]) == 1
+    assert "round 7 has no draft; rounds with a draft: 1" in capsys.readouterr().err
+    assert venue(["round", "show", "1", *where]) == 0
+    assert "round 1, version 1: draft, not published" in capsys.readouterr().out
+
+
 def test_a_swap_without_a_reason_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     url, slug = _store(tmp_path, "us-championship-2013.toml")
     assert venue(["round", "swap", "1", "1", "2", "--store", url, "--tournament", slug]) == 2
