@@ -65,6 +65,16 @@ def take_feedback(payload: bytes | str, feedback: list, resend, tasks: set) -> N
         task.add_done_callback(tasks.discard)
 
 
+async def clean_start(host: str, port: int, client_id: str, username: str | None, password: str | None) -> None:
+    """Connect once with ``clean_session=1`` and leave: the broker discards the session kept for
+    ``client_id`` (MQTT 3.1.1 3.1.2.4) and the answers queued in it, which an earlier run's (the last
+    round's) messages got and whose ``ref``s this run's reuse (docs/protocol.md "End-to-end
+    acknowledgement"). Raises aiomqtt.MqttError when the broker cannot be reached."""
+    async with aiomqtt.Client(host, port, identifier=client_id, clean_session=True, username=username,
+                              password=password, keepalive=10):
+        pass
+
+
 class Outbox:
     """A device's messages the gateway has not yet said it stored (docs/protocol.md "End-to-end
     acknowledgement", issue 28): a message is done when the gateway's feedback answers it (``ref``

@@ -52,7 +52,7 @@ import aiomqtt
 import chess
 
 from devices.checkers_faults import illegal_move as illegal_checkers_move
-from devices.feedback import Outbox, publish_acked
+from devices.feedback import Outbox, clean_start, publish_acked
 from devices.script import Ply, Script
 from services.protocol.mqtt_url import parse_mqtt_url
 from devices.mqtt_adapter import cut_link, no_delay
@@ -318,10 +318,8 @@ class SimulatedBoard:
             if delay > 0:
                 await asyncio.sleep(delay)
             try:
-                if not self._fresh:  # MQTT 3.1.1 3.1.2.4: a clean session discards the one kept before
-                    async with aiomqtt.Client(self.host, self.port, identifier=self.client_id, clean_session=True,
-                                              username=self.username, password=self.password, keepalive=10):
-                        pass
+                if not self._fresh:
+                    await clean_start(self.host, self.port, self.client_id, self.username, self.password)
                     self._fresh = True
                 async with aiomqtt.Client(
                     self.host, self.port, identifier=self.client_id, will=will, clean_session=False,

@@ -17,7 +17,10 @@ new; and while the link is up, when the gateway has confirmed nothing for ``RETR
 ``RETRY_MAX_S``) while messages wait (a broker that restarted without its sessions drops what is
 published before the gateway subscribes again). A feedback with ``resend_from`` (the gateway found a
 hole; it holds the messages after it, not yet stored) sends that device's messages again from that
-seq on.
+seq on. A link starts afresh (its first connection cleans the session: a bridge started for a new
+round, its seqs from 1 again, must not take the last round's queued answers for its own) and takes
+only its round's feedback (``"round"``, learned from the first answer to one of its messages; the
+messages an earlier run left unconfirmed are sent again, answered ``duplicate``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Callable
 
 import aiomqtt
 
-from devices.feedback import Outbox, publish_acked
+from devices.feedback import Outbox, clean_start, publish_acked
 from devices.mqtt_adapter import no_delay
 
 log = logging.getLogger(__name__)
@@ -63,7 +66,8 @@ class BoardLink:
         self.status: str | None = None
         self.sent: list[tuple[str, str]] = []
         self.feedback: list[dict] = []
-        self.outbox = Outbox(limit=MAX_UNCONFIRMED, on_confirm=on_confirm)
+        self.outbox = Outbox(limit=MAX_UNCONFIRMED, on_confirm=on_confirm, learn_round=True)
+        self._fresh = False  # the session of an earlier run cleaned (once, at the first connect)
         self.unconfirmed = self.outbox.unconfirmed
         self.retry_s = retry_s
         self.resent: list[tuple[str, int]] = []
@@ -162,6 +166,9 @@ class BoardLink:
         """One connection, until it drops: the status again (the will may have said offline
         meanwhile), the feedback subscribed, every message sent before and not confirmed sent again
         (same seq, first-sent order), then the queue let through."""
+        if not self._fresh:
+            await clean_start(self.host, self.port, self.client_id, self.username, self.password)
+            self._fresh = True
         will = aiomqtt.Will(self.topic("status"), "offline", qos=1, retain=True)
         client = aiomqtt.Client(self.host, self.port, identifier=self.client_id, will=will, clean_session=False,
                                 username=self.username, password=self.password, keepalive=10)
