@@ -374,11 +374,27 @@ def _colour_rules(p: RoundPlayer, colour: int, threshold: int | None, names: Map
 
 # --- publishing and starting ----------------------------------------------------------------------
 
+def _current_results(view, d: PairingDraft) -> None:
+    """DraftError when the Swiss draft ``d`` was paired before a result of the round before changed
+    (``PairingDraft.outdated``): its pairing reads the old scores (FIDE C.04.3 pairs from the scores
+    after the previous round), so it is paired again before it is published or started."""
+    if not d.outdated:
+        return
+    games = []
+    for gid in d.outdated:
+        g = view.state.games.get(gid)
+        games.append(f"board {g.board} ({gid}, now {g.result})" if g is not None else gid)
+    raise DraftError(f"round {d.round}'s draft (version {d.version}) was paired before the result of round "
+                     f"{d.round - 1} {', '.join(games)} changed: it reads the old result; pair it again (pair_round)")
+
+
 def publish_entry(view, round_no: int, version: int | None, *, by: str | None = None,
                   note: str | None = None) -> PairingPublished:
     """Publish round ``round_no``'s draft at ``version`` (the one the arbiter saw; None: as it
-    stands). DraftError: no draft, started, published already as it stands, or changed since (409)."""
+    stands). DraftError: no draft, started, published already as it stands, changed since (409), or
+    paired before a result of the round before changed (``_current_results``)."""
     d, seen = _open_draft(view, round_no, version)
+    _current_results(view, d)
     if d.is_published:
         raise DraftError(f"round {round_no}'s draft version {d.version} is published already")
     return PairingPublished(round=round_no, version=seen, by=by, note=note)
@@ -404,12 +420,14 @@ little off); further back is refused (``start_data``)."""
 
 
 def start_data(view, round_no: int, *, start_ms: int, version: int | None = None,
-               ballots: Sequence[dict | None] | None = None, now_ms: int | None = None) -> dict:
+               ballots: Sequence[dict | None] | None = None, now_ms: int | None = None,
+               by: str | None = None) -> dict:
     """The ``round_started`` data that starts round ``round_no``'s published draft at ``start_ms``
     (ms since the epoch: now, or the time it starts; the default time counts from it, FIDE Laws
-    6.7.1), with ``draft_version``; ``ballots`` for a checkers match event (``round_data``).
+    6.7.1), with ``draft_version`` and ``by`` (who starts it, when given); ``ballots`` for a checkers match event (``round_data``).
     DraftError: an earlier round has a game without a result (naming each), no draft, not
-    published, changed since it was published or since the arbiter saw it (409), started already;
+    published, changed since it was published or since the arbiter saw it (409), started already,
+    paired before a result of the round before changed (``_current_results``);
     ``start_ms`` more than ``PAST_START_MS`` before ``now_ms`` (when given): the default time would
     have run from a time nobody could be seen at the board, and players would lose at once."""
     if now_ms is not None and start_ms < now_ms - PAST_START_MS:
@@ -431,6 +449,7 @@ def start_data(view, round_no: int, *, start_ms: int, version: int | None = None
     if d is None:
         raise DraftError(f"round {round_no} has no draft: pair it (pair_round) and publish it (publish_pairing) first")
     _seen(view, round_no, version)
+    _current_results(view, d)
     if not d.is_published:
         why = "it was never published" if d.published is None else \
             f"it changed after version {d.published} was published (now version {d.version})"
@@ -443,6 +462,8 @@ def start_data(view, round_no: int, *, start_ms: int, version: int | None = None
     except KeyError as exc:
         raise DraftError(f"round {round_no}'s draft names a player the tournament does not have: {exc}") from None
     data["draft_version"] = d.version
+    if by is not None:
+        data["by"] = by
     return data
 
 

@@ -81,8 +81,14 @@ def sentence(kind: str, data: dict, game) -> str | None:
         players = f" ({who('white', game)} - {who('black', game)})" if game is not None else ""
         return f"Board {data.get('board')}{players}: the {data.get('device') or 'board'} is offline"
     if kind == AlertKind.MESSAGE_REJECTED and str(data.get("reason", "")).startswith("unknown board"):
-        return (f"Board {data.get('board')} has no game this round: its device's retained status is ignored "
-                f"(reported once)")
+        topic = str(data.get("topic") or "")
+        if topic.endswith("/status"):
+            return (f"Board {data.get('board')} has no game this round: its device's retained status is ignored "
+                    f"(reported once)")
+        what = topic.rpartition("/")[2] or "message"
+        seq = f" (seq {data['seq']})" if data.get("seq") is not None else ""
+        return (f"Board {data.get('board')} has no game this round: its {data.get('device') or 'board'}'s "
+                f"{what} message{seq} was refused; check the board's number on the device")
     return None
 
 

@@ -203,6 +203,9 @@ class AlertQueue:
                 seq, at, "the Armageddon game has its result")
         elif isinstance(event, RoundStarted):
             changed += self._superseded(self._of_rounds_over(state), seq, at, "a new round started")
+            # in the recorded actions as who started which round, not the round's whole set-up
+            self.actions.append({"seq": seq, "at": at, "type": event.TYPE, "round": event.round,
+                                 "games": len(event.games), "by": event.by})
         elif isinstance(event, DeviceOnline):
             for a in list(self.alerts.values()):
                 if (a.status == AlertStatus.OPEN and a.kind == AlertKind.DEVICE_OFFLINE and a.board == event.board
