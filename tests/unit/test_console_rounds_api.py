@@ -170,7 +170,7 @@ def test_a_correction_after_the_round_says_the_next_draft_is_stale(hall) -> None
         r = act(client, headers, action=action, round=2, version=1)
         assert r.status_code == 400, r.text
         assert r.json()["error"] == ("round 2's draft (version 1) was paired before the result of round 1 board 1 "
-                                     "(1-1, now 1-0) changed: it reads the old result; pair it again (pair_round)")
+                                     "(1-1, now 0-1) changed: it reads the old result; pair it again (pair_round)")
     assert act(client, headers, action="pair_round", round=2).status_code == 200
     tools = tools_when(client, lambda d: d["draft"]["version"] == 2)
     assert tools["draft"]["outdated"] == []
