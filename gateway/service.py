@@ -461,9 +461,22 @@ class Gateway:
                 self._repeats.add(type_, data, at)
             elif not self._coalesce.merge(self._pending, type_, data):
                 self._pending.append((type_, data, at))
-        self._feedback.extend(step.feedback)
+        if step.feedback:
+            self._feedback.extend(self._with_round(step.feedback))
         if step.entries or step.feedback:
             self._wake.set()
+
+    def _with_round(self, feedback: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+        """Each answer given ``round``: the round of the game its board plays as it is decided
+        (None when the board has none), so a device tells this game's answers from another's
+        (docs/protocol.md "Feedback": round 2's station, on round 1's kept session, was handed round
+        1's queued answers; issue 28)."""
+        board_game = self.hall.state.board_game
+        for board, payload in feedback:
+            if "round" not in payload:
+                g = board_game(board)
+                payload["round"] = g.round if g is not None else None
+        return feedback
 
     # ----- time, and entries others append ------------------------------------------------------
     async def _tick_loop(self) -> None:

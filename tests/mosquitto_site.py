@@ -44,7 +44,10 @@ def plain_broker(tmp: Path, port: int) -> "Callable[[], subprocess.Popen]":
     (AssertionError when it does not stay up)."""
     conf = tmp / f"mosquitto-{port}.conf"
     conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    return _starter(conf)
 
+
+def _starter(conf: Path) -> "Callable[[], subprocess.Popen]":
     def start() -> subprocess.Popen:
         proc = subprocess.Popen([mosquitto_binary(), "-c", str(conf)], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
@@ -53,6 +56,23 @@ def plain_broker(tmp: Path, port: int) -> "Callable[[], subprocess.Popen]":
         return proc
 
     return start
+
+
+PERSISTENCE = ("persistence", "autosave_interval", "max_inflight_messages", "max_queued_messages")
+
+
+def persistent_broker(tmp: Path, port: int) -> "Callable[[], subprocess.Popen]":
+    """As ``plain_broker``, with the shipped config's persistence settings (``PERSISTENCE``'s
+    directives, as deploy/mosquitto/mosquitto.conf has them: ``persistence true``,
+    ``autosave_interval 30``, ...) and its store in ``tmp``: a broker killed with -9 keeps what it
+    saved last (on an autosave), loses what came since."""
+    shipped = [line for line in CONF.read_text().splitlines()
+               if line.strip() and not line.startswith("#") and line.split()[0] in PERSISTENCE]
+    assert {line.split()[0] for line in shipped} == set(PERSISTENCE), f"{CONF} lacks some of {PERSISTENCE}"
+    conf = tmp / f"mosquitto-{port}.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n" + "\n".join(shipped)
+                    + f"\npersistence_location {tmp}/\n")
+    return _starter(conf)
 
 
 def site_config(port: int, tmp: Path) -> str:

@@ -251,6 +251,8 @@ class AlertKind(StrEnum):
     """A malformed device message (DESIGN.md "Device protocol": bad input is alerted)."""
     SEQ_GAP = "seq_gap"
     """Device messages missing."""
+    RESULT_HELD = "result_held"
+    """A device's result waits behind missing device messages (issue 28)."""
     DEVICE_OFFLINE = "device_offline"
     """A device went offline during its game."""
     CLOCK_DISAGREEMENT = "clock_disagreement"

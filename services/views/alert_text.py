@@ -28,6 +28,7 @@ KIND_RULES: dict[str, str] = {
     AlertKind.SCORE_SHEET_DIFFERENCES: "FIDE Laws 8.1: the score sheet records the moves played",
     AlertKind.MESSAGE_REJECTED: "docs/protocol.md: bad device input is answered, recorded and alerted",
     AlertKind.SEQ_GAP: "docs/protocol.md: each device message is applied once and in order",
+    AlertKind.RESULT_HELD: "docs/protocol.md: a game is never ended by a result sent after messages still missing",
 }
 # A game the Laws or the regulations ended (``game_ended``): the article of its termination.
 ENDING_RULES: dict[str, str] = {

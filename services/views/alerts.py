@@ -23,7 +23,7 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MovePlayed, MoveRejected,
                              MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyInDoubt, PenaltyProposed,
                              PenaltyWithdrawn,
-                             PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
+                             PlayerArrived, ResultHeld, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
                                        PlayerEntered, PlayerWithdrew, PlayersRegistered)
@@ -46,6 +46,7 @@ ALERTING: dict[str, tuple[str, str]] = {
     MoveRejected.TYPE: ("action", "Illegal move on a board"),
     MessageRejected.TYPE: ("info", "Malformed device message"),
     SeqGap.TYPE: ("warning", "Device messages missing (seq gap)"),
+    ResultHeld.TYPE: ("action", "A result waits for missing device messages: the game is not ended from it"),
     DeviceOffline.TYPE: ("warning", "Device offline"),
     ClockDisagreement.TYPE: ("warning", "Clock and board disagree"),
     ArmageddonScheduled.TYPE: ("info", "Armageddon game to be played"),
@@ -107,7 +108,7 @@ RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, Game
 MOOT_AT_END = frozenset({AlertKind.DRAW_CLAIM_REPORTED, AlertKind.DRAW_OFFER_REFUSED, AlertKind.MOVE_REJECTED, AlertKind.MOVE_PLAYED, AlertKind.MESSAGE_REJECTED,
                          AlertKind.DEVICE_OFFLINE, AlertKind.CLOCK_DISAGREEMENT,
                          AlertKind.TIME_TROUBLE_IMPENDING, AlertKind.MOVE_TIMER_WARNING,
-                         AlertKind.PENALTY_PROPOSED})
+                         AlertKind.PENALTY_PROPOSED, AlertKind.RESULT_HELD})
 # ... and when the next round starts, every alert still open about an ended game of an earlier round,
 # but those that may still change a result or the clocks' record (the arbiter decides them).
 # (and device messages lost for good: the record may lack them, docs/arbiter.md).
