@@ -232,6 +232,28 @@ def test_us_2013_three_tied_armageddon_bid_then_the_final() -> None:
         ev.act("start_playoff_stage", {"stage": 3, "boards": ["1"]})
 
 
+def test_a_blitz_order_only_where_the_regulations_choose_pairing_numbers() -> None:
+    """A new user's finding: a US 2013 Swiss showed (and took) Norway's Blitz order before round 1.
+    Only Norway Chess 2023's regulations say "Players will take it in turns to choose their pairing
+    number ... in the order in which they finished in the Blitz tournament"."""
+    from services.hall.tournament_json import standings_json
+    from services.hall.tournament_log import tournament_registered_data
+    from services.views.standings import TournamentView
+
+    for name, chosen in (("us-championship-2013.toml", False), ("us-championship-2023.toml", False),
+                         ("norway-chess-2023.toml", True)):
+        t = tournament(name, T)
+        hall = Hall(T, config=t)
+        hall.fold("tournament_registered", tournament_registered_data(t), 0)
+        assert standings_json(TournamentView(hall.state))["numbers_chosen"] is chosen, name
+        order = sorted(hall.state.tournament.players)
+        if chosen:
+            assert build("record_blitz_order", {"order": order}, "chief", {}, hall.state, NOW)
+        else:
+            with pytest.raises(ActionError, match="no pairing numbers chosen in a Blitz order"):
+                build("record_blitz_order", {"order": order}, "chief", {}, hall.state, NOW)
+
+
 def test_norway_pairing_numbers_chosen_in_the_blitz_order() -> None:
     """"Players will take it in turns to choose their pairing number for the Classical tournament,
     starting with the Blitz tournament winner and proceeding in the order in which they finished in
