@@ -160,6 +160,8 @@
     } else if (msg.type === "action") {
       state.actions.push(msg.action);
       renderActions();
+      // the Round tools read the round's life cycle and registration: fresh at once, not at the next poll
+      if (ROUND_TOOLS_ACTIONS.has(msg.action.type)) loadRoundTools(msg.action.seq);
       if (msg.action.game && msg.action.game === state.refGame) refreshRefGame();
     } else if (msg.type === "hall") {
       setHall(msg.hall || []); renderHall(); if (state.board) renderBoardDetail();
@@ -465,6 +467,9 @@
                          pairing_drafted: "Round paired (draft)", pairing_swapped: "Pairing changed by hand",
                          pairing_published: "Pairing published", round_started: "Round started",
                          board_game_called: "Board's game called" };
+  const ROUND_TOOLS_ACTIONS = new Set(["round_started", "pairing_drafted", "pairing_swapped", "pairing_published",
+    "players_registered", "player_withdrew", "bye_requested", "bye_request_cancelled", "player_entered",
+    "pairing_forbidden", "acceleration_set"]);
   function actionName(x) {
     if (x.type === "draw_claim_decided") return (x.accepted ? "Draw claim accepted" : "Draw claim rejected") + " (" + (CLAIM_NAMES[x.kind] || x.kind) + ")";
     return ACTION_NAMES[x.type] || x.type;

@@ -54,6 +54,17 @@ def _names(view) -> dict[int, str]:
     return {sno: p["name"] for sno, p in view.players.items()}
 
 
+def _numbers(names: Mapping[int, str]) -> str:
+    """The registered start numbers as runs: "1-24", "1-3, 5"."""
+    runs: list[list[int]] = []
+    for sno in sorted(names):
+        if runs and sno == runs[-1][1] + 1:
+            runs[-1][1] = sno
+        else:
+            runs.append([sno, sno])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs) or "none"
+
+
 def _who(names: Mapping[int, str], sno: int) -> str:
     return f"{names.get(sno, '?')} ({sno})"
 
@@ -137,6 +148,9 @@ def prepare_draft(view, round_no: int | None = None, *, version: int | None = No
     rnd = _next_round(view, t, round_no)
     seen = _seen(view, rnd, version)
     names = _names(view)
+    if len(names) < 2:
+        raise DraftError(f"{len(names)} player(s) registered: a round pairs two or more; register the players first "
+                         "(import_players or register_player; venue players import|add)")
     try:
         if t.system == SWISS:
             absences = view.absences(rnd)
@@ -290,6 +304,9 @@ def swap_entry(view, round_no: int, version: int | None, *, reason: str, players
                         players=[int(p) for p in players], board=None if board is None else str(board),
                         white_no=white_no, black_no=black_no, by=by, note=note)
     names = _names(view)
+    unknown = [sno for sno in [*ev.players, white_no, black_no] if sno is not None and sno not in names]
+    if unknown:
+        raise DraftError(f"no player has start number {unknown[0]} (registered: {_numbers(names)})")
     try:
         boards, byes = changed_draft(d.boards, d.byes, ev, names)
     except ValueError as exc:

@@ -298,11 +298,11 @@ def results_by_order(ev: Event, stage: int, order: list[int], draws_among: set[i
     st = ev.hall.state.tournament.playoff.stages[stage - 1]
     for n, gid in enumerate(st.games, start=1):
         g = ev.hall.state.tournament.playoff.games[gid]
-        if {g.white, g.black} <= draws_among:
-            result = "1/2-1/2"
+        if {g.white, g.black} <= draws_among:  # drawn on a claim: the no-draw rules forbid only agreement
+            result, how = "1/2-1/2", "claim"
         else:
-            result = "1-0" if order.index(g.white) < order.index(g.black) else "0-1"
-        ev.act("enter_playoff_result", {"stage": stage, "game": n, "result": result, "how": "slip"})
+            result, how = ("1-0" if order.index(g.white) < order.index(g.black) else "0-1"), "slip"
+        ev.act("enter_playoff_result", {"stage": stage, "game": n, "result": result, "how": how})
 
 
 def test_us_2013_four_tied_two_armageddon_games_by_bid() -> None:
@@ -321,7 +321,8 @@ def test_us_2013_four_tied_two_armageddon_games_by_bid() -> None:
     # p4 bid lower and chose Black: p1 White with 45:00; p2 bid lower and chose White: 30:00 to p3's 45:00
     assert [(g["board"], g["white_no"], g["black_no"], g["time_control"]["white"], g["time_control"]["black"])
             for g in games] == [("1", p1, p4, 45 * MIN, 43 * MIN), ("2", p2, p3, 30 * MIN, 45 * MIN)]
-    ev.act("enter_playoff_result", {"stage": 1, "game": 1, "result": "1/2-1/2", "how": "slip"})  # Black: p4
+    # drawn on a claim (9.2; rule 2 forbids agreeing a draw in less than 30 moves): Black, p4, goes on
+    ev.act("enter_playoff_result", {"stage": 1, "game": 1, "result": "1/2-1/2", "how": "claim"})
     ev.act("enter_playoff_result", {"stage": 1, "game": 2, "result": "1-0", "how": "slip"})
     final = ev.view.playoff_step().spec
     assert final.players == (p4, p2) and final.name == "final rapid match"
@@ -358,7 +359,8 @@ def test_us_2023_five_tied_blitz_then_an_armageddon_series_paired_by_the_arbiter
         (game,) = ev.act("start_playoff_stage", body)[0][1]["games"]
         assert (game["white_no"], game["black_no"], game["kind"]) == (x, y, "armageddon")
         assert game["time_control"] == {"white": 5 * MIN, "black": 4 * MIN, "increment": 2000, "increment_from_move": 61}
-        ev.act("enter_playoff_result", {"stage": stage, "game": 1, "result": "1/2-1/2", "how": "slip"})  # Black wins
+        # drawn on a claim (rule 2: "Player may not mutually agree to a draw"): Black wins
+        ev.act("enter_playoff_result", {"stage": stage, "game": 1, "result": "1/2-1/2", "how": "claim"})
         remaining.remove(x)
     done = ev.view.playoff_step()
     assert isinstance(done, Decided) and done.order[0] == d and done.order[-1] == last
