@@ -591,7 +591,9 @@ class Gateway:
                 f"the broker delivers nothing to this gateway (client id {self.client_id}): {probe.unanswered} "
                 f"probes on {self._probe_topic} unanswered, on a fresh session too. Restart the broker "
                 "(Mosquitto before 2.0.13 keeps a dead session holding the gateway's subscriptions after a "
-                "refused connect with its client id: deploy/README.md)")
+                "refused connect with its client id: deploy/README.md); or, on a broker whose ACL was made before "
+                "the probe (issue 28), run deploy/make-mosquitto-passwords.py again and reload it: the ACL must "
+                "let this login read and write its probe topic")
             log.critical("gateway %s: %s", self.tournament, self.failure)
             self._stop_all.set()
             return
