@@ -7,6 +7,7 @@ every message until the gateway's feedback says it is stored (``Outbox``; docs/p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 
@@ -73,6 +74,27 @@ async def clean_start(host: str, port: int, client_id: str, username: str | None
     async with aiomqtt.Client(host, port, identifier=client_id, clean_session=True, username=username,
                               password=password, keepalive=10):
         pass
+
+
+RETRY_S, RETRY_MAX_S = 10.0, 60.0  # a gateway silent that long while messages wait: they go again
+
+
+async def resend_when_quiet(outbox: "Outbox", client_of, up: asyncio.Event, send, retry_s: float = RETRY_S) -> None:
+    """Run while a device's link lives: when the gateway has confirmed nothing for ``retry_s`` s
+    while ``outbox`` holds unanswered messages and the link is up (``up`` set, ``client_of()`` a
+    client), ``await send(client)`` sends them again; the wait doubles up to ``RETRY_MAX_S`` and
+    starts from ``retry_s`` again after an answer (docs/protocol.md "End-to-end acknowledgement": a
+    broker that restarted without its sessions dropped what it had not delivered)."""
+    wait = retry_s
+    while True:
+        await asyncio.sleep(wait)
+        client = client_of()
+        if not outbox.quiet() or client is None or not up.is_set():
+            wait = retry_s
+            continue
+        with contextlib.suppress(aiomqtt.MqttError):  # the link's own loop sees it drop
+            await send(client)
+        wait = min(wait * 2, RETRY_MAX_S)
 
 
 class Outbox:

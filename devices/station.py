@@ -52,7 +52,7 @@ import aiomqtt
 import chess
 
 from devices.checkers_faults import illegal_move as illegal_checkers_move
-from devices.feedback import Outbox, clean_start, publish_acked
+from devices.feedback import RETRY_S, Outbox, clean_start, publish_acked, resend_when_quiet
 from devices.script import Ply, Script
 from services.protocol.mqtt_url import parse_mqtt_url
 from devices.mqtt_adapter import cut_link, no_delay
@@ -66,9 +66,6 @@ LIFT_EVERY = 10  # position boards: plies 1, 11, 21... start with a piece lifted
 PUBACK_TIMEOUT_S = 2.0  # no PUBACK by then: the link is started again and the message sent again
 BETWEEN_GAMES_MS = 5 * 60_000  # game time between the two games of a match (the clock paused)
 RECORDED_WAIT_S = 30.0  # at most this long for game 1's result to be answered before game 2 starts
-# The gateway silent this long while messages wait for its answer: they go again (doubling up to
-# RETRY_MAX_S; the LiveChess bridge's link does the same, devices/livechess/link.py)
-RETRY_S, RETRY_MAX_S = 10.0, 60.0
 CONFIRM_WAIT_S = 300.0  # at most this long at the end for the gateway to answer every message
 
 
@@ -365,19 +362,9 @@ class SimulatedBoard:
             self.resent.append(key)
 
     async def _retry(self) -> None:
-        """While the link is up: the messages waiting for the gateway's answer sent again when it
-        has confirmed nothing for ``retry_s`` (doubling up to ``RETRY_MAX_S``; from ``retry_s``
-        again after an answer)."""
-        wait = self.retry_s
-        while True:
-            await asyncio.sleep(wait)
-            client = self._client
-            if not self.outbox.quiet() or client is None or not self._up.is_set():
-                wait = self.retry_s
-                continue
-            with contextlib.suppress(aiomqtt.MqttError):  # the link's own loop sees it drop
-                await self._send_waiting(client)
-            wait = min(wait * 2, RETRY_MAX_S)
+        """The messages waiting for the gateway's answer sent again while it is quiet
+        (``devices.feedback.resend_when_quiet``)."""
+        await resend_when_quiet(self.outbox, lambda: self._client, self._up, self._send_waiting, self.retry_s)
 
     async def _drop_link(self) -> None:
         """Cut the TCP link without DISCONNECT: the broker publishes the will ("offline")."""

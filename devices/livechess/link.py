@@ -33,7 +33,7 @@ from typing import Callable
 
 import aiomqtt
 
-from devices.feedback import Outbox, clean_start, publish_acked
+from devices.feedback import RETRY_S, Outbox, clean_start, publish_acked, resend_when_quiet
 from devices.mqtt_adapter import no_delay
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 PUBACK_TIMEOUT_S = 2.0
 HISTORY = 2000  # messages kept per device for resending (a few games' worth)
 MAX_UNCONFIRMED = 20000  # a gateway that answers nothing for that long is down: the oldest go
-RETRY_S, RETRY_MAX_S = 10.0, 60.0  # a gateway silent that long while messages wait: they go again
 # The gateway drops a device's messages beyond 50 a second, after a burst of 400
 # (gateway/service.py RATE_PER_S, RATE_BURST): the link paces itself below that, so a flood from
 # LiveChess is delayed, never dropped.
@@ -213,19 +212,9 @@ class BoardLink:
             self.resent.append(key)
 
     async def _retry(self) -> None:
-        """While the link is up: the messages waiting for the gateway's feedback sent again when it
-        has confirmed nothing for a while (doubling up to ``RETRY_MAX_S``; from ``retry_s`` again
-        after a confirmation)."""
-        wait = self.retry_s
-        while True:
-            await asyncio.sleep(wait)
-            client = self._client
-            if not self.outbox.quiet() or client is None or not self._up.is_set():
-                wait = self.retry_s
-                continue
-            with contextlib.suppress(aiomqtt.MqttError):  # the link's own loop sees it drop
-                await self._send_unconfirmed(client)
-            wait = min(wait * 2, RETRY_MAX_S)
+        """The messages waiting for the gateway's feedback sent again while it is quiet
+        (``devices.feedback.resend_when_quiet``)."""
+        await resend_when_quiet(self.outbox, lambda: self._client, self._up, self._send_unconfirmed, self.retry_s)
 
     async def _resend(self, device: str, first: int) -> None:
         history = dict(self._history.get(device, {}))
