@@ -4,7 +4,9 @@ Every route reads the audience's channel (``dashboard.audience``): the public on
 ``[broadcast] delay`` ago: docs/broadcast.md), or the live one for an arbiter's session.
 
 - ``GET /api/health``: ``{"ok": bool, "tournament", "seq" (last folded), "caught_up", "spectators",
-  "error": str|None, "delay_ms", "public_seq"}``; 503 when the event log cannot be read.
+  "error": str|None, "delay_ms", "public_seq", "deaf_gateways": [client id, ...]}``; 503 when the event
+  log cannot be read, or when the log says a gateway is deaf (``gateway_deaf`` without its
+  ``gateway_hearing``: the broker delivers it nothing, so no move is recorded: issue 28).
 - ``GET /api/games[?round=R]``: ``{"round": ROUND|None, "seq": N, "games": [GAME, ...]}``
   (services.views.spectator): the current round, or round R (404 for a round not set up).
 - ``GET /api/rounds``: ``{"current": R|None, "rounds": [ROUND, ...], "next": {"round", "start_ms"}|None,
@@ -104,14 +106,25 @@ async def store_error(feed) -> str | None:
     return error
 
 
+def deaf_error(deaf: dict[str, dict]) -> str | None:
+    """The health error for the gateways the log says are deaf (client id -> its ``gateway_deaf``
+    data), or None."""
+    if not deaf:
+        return None
+    named = ", ".join(f"{cid} (since {data.get('since')} ms, {data.get('unanswered')} probes unanswered)"
+                      for cid, data in sorted(deaf.items()))
+    return f"gateway deaf: the broker delivers nothing to {named}"
+
+
 async def health(request: Request) -> JSONResponse:
     """``GET /api/health``: is the feed folding the log and does the store answer now (503 with
     ``error`` when not)."""
     feed = request.app.state.feed
-    error = feed.error or await store_error(feed)
+    error = feed.error or await store_error(feed) or deaf_error(feed.deaf_gateways)
     body = {"ok": error is None, "tournament": feed.log.tournament, "seq": feed.state.seq,
             "caught_up": feed.caught_up.is_set(), "spectators": len(feed.hub.clients),
-            "error": error, "delay_ms": feed.delay.delay_ms, "public_seq": feed.public.state.seq}
+            "error": error, "delay_ms": feed.delay.delay_ms, "public_seq": feed.public.state.seq,
+            "deaf_gateways": sorted(feed.deaf_gateways)}
     return JSONResponse(body, status_code=200 if error is None else 503)
 
 

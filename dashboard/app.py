@@ -78,6 +78,8 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
     desk.attach(feed.state)  # the arbiters see the hall live
     tournament_view = TournamentView(feed.public.state)  # the public fold keeps its state object
     accounts = accounts if accounts is not None else Accounts.load(None)
+    if accounts.scope is None:
+        accounts.scope = log.tournament  # sessions good for this tournament's console only
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):

@@ -39,6 +39,7 @@ from collections import deque
 from typing import Callable
 
 from services.eventlog.base import EventLog
+from services.events import GatewayDeaf, GatewayHearing
 from services.state import Changes, HallState
 from services.views.delay import Delay
 from services.views.spectator import SpectatorView
@@ -239,6 +240,8 @@ class Feed:
         self.caught_up = asyncio.Event()
         self.error: str | None = None
         self.retry_s = retry_s
+        # client id -> its latest gateway_deaf entry's data, until its gateway_hearing (``/api/health``)
+        self.deaf_gateways: dict[str, dict] = {}
 
     # --- the public channel, as before there were two --------------------------------------------
     @property
@@ -327,8 +330,19 @@ class Feed:
             self.delay.offer(entry)
         self._follow_delay()
         self.release()
+        if entry.type == GatewayDeaf.TYPE or entry.type == GatewayHearing.TYPE:
+            self._gateway_link(entry)
         for observe in self.observers:
             observe(entry)
+
+    def _gateway_link(self, entry) -> None:
+        """Keep which gateways the broker delivers nothing to (``gateway_deaf`` until its
+        ``gateway_hearing``, per client id): ``/api/health`` is not ok while one is."""
+        client_id = str(entry.data.get("client_id"))
+        if entry.type == GatewayDeaf.TYPE:
+            self.deaf_gateways[client_id] = {**entry.data, "at": entry.at}
+        else:
+            self.deaf_gateways.pop(client_id, None)
 
     def _follow_delay(self) -> None:
         """Take up the registered delay: fork the live fold off when one begins, release everything

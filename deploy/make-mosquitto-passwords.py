@@ -13,11 +13,13 @@ credentials. For every tournament and hall board this writes two users:
 and per tournament the login of its gateway process:
 
 - ``gateway-{t}`` (one gateway process for the whole tournament: deploy/SCALE-OUT.md): reads
-  ``venue/{t}/#`` and writes that tournament's boards' ``feedback``; or, when the tournament's hall
+  ``venue/{t}/#`` and writes that tournament's boards' ``feedback`` and its own probe topic
+  ``venue/{t}/gateway/gateway-{t}/probe`` (gateway/probe.py: a message to itself through the broker,
+  every few seconds, so that it knows when the broker delivers it nothing); or, when the tournament's hall
   is split across gateway processes by board range (``venue gateway --boards SPEC``),
 - ``gateway-{t}-boards-{SPEC}`` per shard declared with ``--gateway-shards {t}:SPEC`` (and then
   no ``gateway-{t}``): reads ``venue/{t}/boards/{b}/+`` and writes ``venue/{t}/boards/{b}/feedback``
-  of its boards ``{b}`` only, one pair of lines per board (the broker walks them in order for each
+  of its boards ``{b}`` only (and reads and writes its probe topic), one pair of lines per board (the broker walks them in order for each
   message, so a shard's last board costs it most: bench/bench_shard_acl.py). That is all a shard
   reads or writes on the broker (gateway/service.py subscribes a shard to its boards' device topics
   and nothing else; it learns the other boards from the event log). Each shard needs a login of its
@@ -179,6 +181,13 @@ def check_shards(tournaments: list[tuple[str, list[str]]], shards: list[Shard]) 
                              f"gateway would read them")
 
 
+def probe_topic(slug: str, user: str) -> str:
+    """A gateway login's probe topic, ``venue/{slug}/gateway/{user}/probe`` (gateway/probe.py: the
+    gateway publishes to it and hears it back through the broker, or knows it is deaf). Only that
+    login may read and write it; no device may."""
+    return f"venue/{slug}/gateway/{user}/probe"
+
+
 def gateway_user(slug: str) -> str:
     """The login (and so the client id) of ``slug``'s gateway: ``gateway-{slug}``."""
     return f"gateway-{slug}"
@@ -200,7 +209,8 @@ def acl_text(tournaments: list[tuple[str, list[str]]], shards: list[Shard] = ())
     for slug, _ in tournaments:
         if slug not in sharded:
             lines += ["", f"user {gateway_user(slug)}", f"topic read venue/{slug}/#",
-                      f"topic write venue/{slug}/boards/+/feedback"]
+                      f"topic write venue/{slug}/boards/+/feedback",
+                      f"topic write {probe_topic(slug, gateway_user(slug))}"]
     for shard in shards:
         # One read line per board (its five device kinds and its feedback, which the shard writes
         # itself), not one per kind: the broker checks a delivered message against the list in order.
@@ -208,6 +218,9 @@ def acl_text(tournaments: list[tuple[str, list[str]]], shards: list[Shard] = ())
         for b in shard.boards:
             lines += [f"topic read venue/{shard.slug}/boards/{b}/+",
                       f"topic write venue/{shard.slug}/boards/{b}/feedback"]
+        # its probe last: the broker checks a board's message against the list in order, and the
+        # probe comes once every few seconds
+        lines.append(f"topic readwrite {probe_topic(shard.slug, shard_user(shard))}")
     for slug, boards in tournaments:
         for b in boards:
             base = f"venue/{slug}/boards/{b}"

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from devices.simulate import board_logins, simulate
-from devices.station import FAULTS, KINDS
+from devices.station import CONFIRM_WAIT_S, FAULTS, KINDS
 
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
@@ -32,6 +32,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--boards", help="comma-separated hall boards, one per game in file order")
     parser.add_argument("--username")
     parser.add_argument("--password")
+    parser.add_argument("--confirm-wait", type=float, default=CONFIRM_WAIT_S, metavar="SECONDS",
+                        help="how long each board waits at the end for the gateway to answer all its "
+                        f"messages (default {CONFIRM_WAIT_S:g}; 0 when no gateway listens)")
     parser.add_argument("--credentials", type=Path,
                         help="credentials.json of deploy/make-mosquitto-passwords.py: each board logs "
                         "in with its own login (the venue's Mosquitto ties a login to its board)")
@@ -50,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             args.mqtt, args.tournament, text, speed=args.speed, kind=args.kind,
             faults=frozenset(args.fault), boards=args.boards.split(",") if args.boards else None,
             username=args.username, password=args.password, variant=args.variant,
-            control=args.control, logins=logins,
+            control=args.control, logins=logins, confirm_wait_s=getattr(args, "confirm_wait", CONFIRM_WAIT_S),
         ))
     except (OSError, ValueError, KeyError) as exc:
         print(f"venue simulate: {exc}", file=sys.stderr)

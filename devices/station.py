@@ -3,10 +3,22 @@
 Both devices share one MQTT connection (as a DGT clock is wired through its board) but keep their own
 ``seq`` (docs/protocol.md); every message carries the game's number on the board (``game``: 1, then 2
 for a match's second game), so the gateway never has to tell the games apart from evidence. The session is kept (clean_session=0), so feedback sent while the link is
-down arrives after the reconnect. On connect the station publishes the retained ``status`` "online", with
-the last will "offline" (retained); every message is QoS 1, sent one after the other, and a message
-that could not be sent (link down) is sent again after the reconnect with the same ``seq``, and a
-feedback with ``resend_from`` (the gateway found a hole) makes the device send again from that seq.
+down arrives after the reconnect; a station starts afresh, though (its first connection cleans the
+session: a previous run on the board, round 1's station with the same client id, may have left
+feedback queued there that is not for this game). On connect the station publishes the retained
+``status`` "online", with the last will "offline" (retained); every message is QoS 1, sent one after
+the other, and a message that could not be sent (link down) is sent again after the reconnect with
+the same ``seq``.
+
+End-to-end acknowledgement (docs/protocol.md, issue 28): a message is done when the gateway's
+feedback answers it, not when the broker PUBACKs it (a broker killed -9 loses what it held). Every
+message without that answer is kept (``devices.feedback.Outbox``, as the LiveChess bridge's links do)
+and sent again with the same ``seq``, in the order first sent, each time the link comes back (before
+anything new), when the gateway has confirmed nothing for ``retry_s`` while messages wait (a broker
+restarted without its sessions drops what is published before the gateway subscribes again), and
+from the seq a feedback's ``resend_from`` names. Feedback of another round (``"round"``: round 1's
+answers reaching round 2's station) is ignored. ``run`` finishes only once the gateway has answered
+every message (at most ``confirm_wait_s``).
 
 Kinds: ``"move"`` boards send UCI on ``move`` (checkers: numeric notation with the full route,
 ``11-15``, ``6x15x24``); ``"position"`` boards (chess only) send piece placements on ``position``,
@@ -40,7 +52,7 @@ import aiomqtt
 import chess
 
 from devices.checkers_faults import illegal_move as illegal_checkers_move
-from devices.feedback import publish_acked, take_feedback
+from devices.feedback import RETRY_S, Outbox, clean_start, publish_acked, resend_when_quiet
 from devices.script import Ply, Script
 from services.protocol.mqtt_url import parse_mqtt_url
 from devices.mqtt_adapter import cut_link, no_delay
@@ -54,6 +66,7 @@ LIFT_EVERY = 10  # position boards: plies 1, 11, 21... start with a piece lifted
 PUBACK_TIMEOUT_S = 2.0  # no PUBACK by then: the link is started again and the message sent again
 BETWEEN_GAMES_MS = 5 * 60_000  # game time between the two games of a match (the clock paused)
 RECORDED_WAIT_S = 30.0  # at most this long for game 1's result to be answered before game 2 starts
+CONFIRM_WAIT_S = 300.0  # at most this long at the end for the gateway to answer every message
 
 
 class SimulatedBoard:
@@ -61,16 +74,23 @@ class SimulatedBoard:
 
     ``speed``: 60 plays an hour of thinking in a minute (must be > 0). ``outage_s``: the length of
     the ``disconnect`` fault. ``then``: scripts played after ``script`` on the same board (the
-    second game of a checkers match; see ``run``). After ``run()``: ``sent`` holds every (topic, payload) published in
-    order, ``feedback`` every feedback payload received. Raises ValueError for a bad kind, fault or
-    speed, and for a ``"position"`` board or the ``"rotated"`` fault with a checkers script
-    (placement boards are chess only: docs/protocol.md).
+    second game of a checkers match; see ``run``). ``round``: the hall round it plays (feedback
+    naming another is ignored; None: the round of the first feedback that confirms one of its
+    messages). ``retry_s``: see the module docstring; ``confirm_wait_s``: how long ``run`` waits at
+    the end for the gateway to answer every message (0 with no gateway listening; a warning names
+    what went unanswered). After ``run()``: ``sent`` holds every (topic, payload) published in
+    order, ``feedback`` every feedback payload received (this game's), ``resent`` the ``(device,
+    seq)`` of each message sent again because its answer had not come, ``outbox`` what is still
+    unconfirmed. Raises ValueError for a bad kind, fault or speed, and for a ``"position"`` board
+    or the ``"rotated"`` fault with a checkers script (placement boards are chess only:
+    docs/protocol.md).
     """
 
     def __init__(self, mqtt_url: str, tournament: str, script: Script, *, speed: float = 1.0,
                  kind: str = "move", faults: frozenset = frozenset(), username: str | None = None,
                  password: str | None = None, outage_s: float = 1.0, client_id: str | None = None,
-                 then: tuple[Script, ...] = ()):
+                 then: tuple[Script, ...] = (), round: str | None = None, retry_s: float = RETRY_S,
+                 confirm_wait_s: float = CONFIRM_WAIT_S):
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
         unknown = set(faults) - FAULTS
@@ -97,9 +117,13 @@ class SimulatedBoard:
         self._up = asyncio.Event()
         self._client: aiomqtt.Client | None = None
         self._reconnect_at = 0.0
-        self._held: list[tuple[str, str]] = []
+        self._held: list[tuple[str, str, tuple[str, int]]] = []
         self._history: dict[str, dict[int, tuple[str, str]]] = {"board": {}, "clock": {}}
         self._tasks: set[asyncio.Task] = set()
+        self.outbox = Outbox(round=round, learn_round=True)
+        self.retry_s, self.confirm_wait_s = retry_s, confirm_wait_s
+        self.resent: list[tuple[str, int]] = []
+        self._fresh = False  # the session of an earlier run cleaned (once, at the first connect)
 
     # ----- topics and payloads -----------------------------------------------------------------
 
@@ -120,6 +144,7 @@ class SimulatedBoard:
         their ``seq``; a script ending with a flag fall ends the match (11-Man National 2017 X.A.b:
         "forfeits the current game, as well as the next game if not started")."""
         link = asyncio.create_task(self._link(), name=f"sim-link-{self.script.board}")
+        retry = asyncio.create_task(self._retry(), name=f"sim-retry-{self.script.board}")
         try:
             await self._play()
             for script in self.then:
@@ -130,9 +155,13 @@ class SimulatedBoard:
                 self.script = script
                 self._game += 1
                 await self._play()
+            if not await self.outbox.settled(self.confirm_wait_s) and self.confirm_wait_s:
+                log.warning("board %s: no answer from the gateway for %s", self.script.board,
+                            ", ".join(f"{d} {s}" for d, s in self.outbox.unconfirmed))
         finally:
             await self._go_offline()
-            link.cancel()
+            for task in (link, retry, *self._tasks):
+                task.cancel()
             with contextlib.suppress(BaseException):
                 await link
 
@@ -218,35 +247,39 @@ class SimulatedBoard:
         await self._send_board(kind, body)
 
     async def _send_board(self, kind: str, body: dict) -> None:
-        topic, payload = self._make("board", kind, body)
-        await self._publish(topic, payload)
+        topic, payload, key = self._make("board", kind, body)
+        await self._publish(topic, payload, key)
         if "duplicate" in self.faults:
-            await self._publish(topic, payload)
+            await self._publish(topic, payload, key)
         if self._held:
             await self._flush_held()
 
     async def _flush_held(self) -> None:
         held, self._held = self._held, []
-        for topic, payload in held:
-            await self._publish(topic, payload)
+        for topic, payload, key in held:
+            await self._publish(topic, payload, key)
 
-    def _make(self, device: str, kind: str, body: dict) -> tuple[str, str]:
+    def _make(self, device: str, kind: str, body: dict) -> tuple[str, str, tuple[str, int]]:
+        """The next message of ``device``: ``(topic, payload, (device, seq))``, kept until the
+        gateway answers it."""
         seq = self._next(device)
         message = self.topic(kind), json.dumps({"seq": seq, "game": self._game, **body}, separators=(",", ":"))
         self._history[device][seq] = message
-        return message
+        self.outbox.keep(device, seq, message)
+        return (*message, (device, seq))
 
     async def _resend(self, device: str, first: int) -> None:
         """The gateway found a hole (feedback ``resend_from``): send again from ``first`` on."""
         history = self._history.get(device, {})
         for seq in sorted(s for s in history if s >= first):
-            await self._publish(*history[seq])
+            await self._publish(*history[seq], (device, seq))
+            self.resent.append((device, seq))
 
     async def _clock(self, event: str, clocks: dict, running: str | None) -> None:
-        topic, payload = self._make("clock", "clock", {
+        topic, payload, key = self._make("clock", "clock", {
             "event": event, "white_ms": clocks["white"], "black_ms": clocks["black"], "running": running,
         })
-        await self._publish(topic, payload)
+        await self._publish(topic, payload, key)
 
     def _look(self, placement: str) -> str:
         """The placement as this board's sensors read it (turned 180° for a rotated board)."""
@@ -263,12 +296,15 @@ class SimulatedBoard:
 
     # ----- the MQTT link -----------------------------------------------------------------------
 
-    async def _publish(self, topic: str, payload: str, *, retain: bool = False) -> None:
+    async def _publish(self, topic: str, payload: str, key: tuple[str, int] | None = None) -> None:
         """Send one message at QoS 1; waits for the link, sends again after a failure (starting the
-        link again: the link task may not have noticed)."""
-        await publish_acked(self._up, lambda: self._client, topic, payload, retain=retain,
+        link again: the link task may not have noticed). ``key``: its ``(device, seq)``, from then
+        on sent again on reconnect until the gateway answers it."""
+        await publish_acked(self._up, lambda: self._client, topic, payload,
                             timeout=PUBACK_TIMEOUT_S, on_failure=self._cut)
         self.sent.append((topic, payload))
+        if key is not None:
+            self.outbox.sent(*key)
 
     async def _link(self) -> None:
         backoff = 0.05
@@ -279,6 +315,9 @@ class SimulatedBoard:
             if delay > 0:
                 await asyncio.sleep(delay)
             try:
+                if not self._fresh:
+                    await clean_start(self.host, self.port, self.client_id, self.username, self.password)
+                    self._fresh = True
                 async with aiomqtt.Client(
                     self.host, self.port, identifier=self.client_id, will=will, clean_session=False,
                     username=self.username, password=self.password, keepalive=10,
@@ -288,10 +327,14 @@ class SimulatedBoard:
                                          timeout=5)
                     await client.subscribe(self.topic("feedback"), qos=1, timeout=5)
                     self._client = client
-                    self._up.set()
-                    backoff = 0.05
-                    async for message in client.messages:
-                        self._on_feedback(message.payload)
+                    reader = asyncio.create_task(self._read(client))  # answers arrive meanwhile
+                    try:
+                        await self._send_waiting(client)
+                        self._up.set()
+                        backoff = 0.05
+                        await reader
+                    finally:
+                        reader.cancel()
             except aiomqtt.MqttError as exc:
                 log.info("board %s: link down (%s)", self.script.board, exc)
             finally:
@@ -300,8 +343,28 @@ class SimulatedBoard:
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 1.0)
 
+    async def _read(self, client: aiomqtt.Client) -> None:
+        async for message in client.messages:
+            self._on_feedback(message.payload)
+
     def _on_feedback(self, payload) -> None:
-        take_feedback(payload, self.feedback, self._resend, self._tasks)
+        self.outbox.take(payload, self.feedback, self._resend, self._tasks)
+
+    async def _send_waiting(self, client: aiomqtt.Client) -> None:
+        """Every message published before and not answered by the gateway, again, in the order
+        first sent (after a reconnect, or when the gateway has been silent: ``_retry``)."""
+        for key in self.outbox.waiting():
+            message = self.outbox.unconfirmed.get(key)
+            if message is None:  # answered meanwhile
+                continue
+            await client.publish(*message, qos=1, timeout=PUBACK_TIMEOUT_S)
+            self.sent.append(message)
+            self.resent.append(key)
+
+    async def _retry(self) -> None:
+        """The messages waiting for the gateway's answer sent again while it is quiet
+        (``devices.feedback.resend_when_quiet``)."""
+        await resend_when_quiet(self.outbox, lambda: self._client, self._up, self._send_waiting, self.retry_s)
 
     async def _drop_link(self) -> None:
         """Cut the TCP link without DISCONNECT: the broker publishes the will ("offline")."""

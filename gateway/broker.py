@@ -11,6 +11,13 @@ subscribed to another topic then got every board's retained ``status``, which Mo
 it (MQTT 3.1.1 3.3.1.3: retained messages go to subscribers "whose subscriptions match"). ``_Broker``
 keeps that resend to the filters the session itself subscribed to
 (tests/integration/test_embedded_broker_retained.py).
+
+And amqtt takes back a session it still holds for a client id without the new CONNECT's
+``clean_session`` flag: a client that connected once with ``clean_session=1`` (a simulated station
+starting afresh, docs/protocol.md "End-to-end acknowledgement") and then with ``clean_session=0`` kept
+a clean session, lost at its next link cut with the feedback queued for it (3.1.2.4: with 0 "the Server
+MUST resume communications with the Client based on state from the current Session"; a session that
+was clean ended with its connection). ``_Broker`` marks such a session kept.
 """
 
 from __future__ import annotations
@@ -59,7 +66,16 @@ class OpenSessionsAuthPlugin(BaseAuthPlugin):
 
 
 class _Broker(Broker):
-    """amqtt's Broker, sending a session the retained messages of its own subscriptions only."""
+    """amqtt's Broker, sending a session the retained messages of its own subscriptions only, and
+    keeping the session of a ``clean_session=0`` connect that took back a clean one (module
+    docstring)."""
+
+    async def _handle_client_session(self, reader, writer, client_session, handler, server, listener_name) -> None:
+        """amqtt's, with a taken-back session (``parent`` 1: amqtt reaches that branch only for a
+        CONNECT with ``clean_session=0``) marked kept."""
+        if client_session.parent == 1 and client_session.clean_session:
+            client_session.clean_session = False
+        await super()._handle_client_session(reader, writer, client_session, handler, server, listener_name)
 
     async def _publish_retained_messages_for_subscription(self, subscription: tuple[str, int], session) -> None:
         """Send ``session`` the retained messages matching ``subscription`` (``(filter, qos)``) when
@@ -99,7 +115,7 @@ async def embedded_broker(host: str = "127.0.0.1", port: int = 0) -> AsyncIterat
 
 
 AMQTT_ATTRIBUTES = ("_servers", "_sessions", "_subscriptions")  # dicts: ``_stop`` and ``_Broker`` read them
-AMQTT_METHODS = ("_publish_retained_messages_for_subscription",)  # ``_Broker`` overrides it
+AMQTT_METHODS = ("_publish_retained_messages_for_subscription", "_handle_client_session")  # ``_Broker`` overrides them
 
 
 def missing_attributes(broker: Broker) -> list[str]:

@@ -44,7 +44,7 @@ from gateway.decide import GAME_OVER, HELD, PASSING, PENDING, SIGNAL_WAIT, Decid
 from gateway.games import replay
 from gateway.payload import BadMessage, Message, cut_topic, parse, raw_text, split_topic
 from services.events import (BoardGameCalled, Device, DeviceOffline, DeviceOnline, Event, MessageAwaitingGame,
-                             MessageDuplicate, MessageHeld, MessageRejected, SeqGap)
+                             MessageDuplicate, MessageHeld, MessageRejected, ResultHeld, SeqGap)
 from services.events.vocabulary import GameStatus, Variant
 from services.regulations import referee
 from services.regulations.clock_watches import ClockWatches, Finding
@@ -453,7 +453,8 @@ class Hall:
                 if not dev.waiting:
                     self._asked.pop((board.board, name), None)
                     continue
-                if now_ms - (dev.waiting_since or now_ms) >= self.hold_ms:
+                expired = now_ms - (dev.waiting_since or now_ms) >= self.hold_ms
+                if expired and not self._result_waits(turn, board.board, name, dev):
                     turn.emit(SeqGap(board=board.board, device=name, expected=dev.last + 1, got=min(dev.waiting)))
                     self._drain(turn, board.board, name)
                 elif now_ms - self._asked.get((board.board, name), 0) >= self.ask_every_ms:
@@ -463,6 +464,26 @@ class Hall:
             else:
                 for name in board.devices:
                     self._asked.pop((board.board, name), None)
+
+    def _result_waits(self, turn: Turn, board: str, device: Device, dev: DeviceSeq) -> bool:
+        """Whether ``device``'s hold must outlast its expiry: a ``result`` waits among its held
+        messages while the board's game is not over. A game is never ended by a result sent after
+        messages still missing (issue 28: two games were ended at ply 44 of 65 and 71 of 79 by their
+        board's result once the hole's wait ran out): the device goes on being asked to send again,
+        the arbiters are told once (``result_held``), and the result is applied when the hole fills,
+        or, after the game ended otherwise (the arbiter's result), as the late message it is."""
+        results = sorted(seq for seq, held in dev.waiting.items() if held.get("kind") == "result")
+        g = self.state.board_game(board)
+        if not results or g is None or g.ended:
+            return False
+        seq = results[0]
+        if not dev.waiting[seq].get("result_held"):
+            missing = f"seq {dev.last + 1}" if dev.last + 2 == min(dev.waiting) else \
+                f"seqs {dev.last + 1}-{min(dev.waiting) - 1}"
+            turn.emit(ResultHeld(board=board, device=device, seq=seq, expected=dev.last + 1, game=g.id,
+                                 reason=f"the {device}'s result (seq {seq}) waits for its missing {missing}: "
+                                        f"the game ends when they arrive, or by the arbiter's decision"))
+        return True
 
     def _due_games(self, now_ms: int) -> list:
         """The games (this gateway's) to look at now, each once, in the hall's order: every game

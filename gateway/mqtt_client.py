@@ -42,6 +42,7 @@ import asyncio
 import contextlib
 import socket
 import struct
+import time
 from collections import deque
 from collections.abc import Callable, Iterable
 
@@ -191,7 +192,8 @@ class MqttClient(asyncio.Protocol):
     wait_closed()`` (MqttError when the link is lost), ``close()`` (DISCONNECT, then the socket), and
     ``cut()`` (drop the link without DISCONNECT). Attributes: ``session_present`` (3.2.2.2),
     ``inflight`` (identifiers of outgoing QoS 1 messages without PUBACK), ``queued`` (beyond them),
-    ``on_read`` (None, or a callable run with no argument at the end of every read that carried a
+    ``heard_at`` (when the broker last sent anything, ``time.time()`` s: a PUBACK says it reads this
+    link), ``on_read`` (None, or a callable run with no argument at the end of every read that carried a
     PUBLISH, after its ``on_message`` calls; it must not raise), ``on_retained`` (None, or a callable
     like ``on_message`` that takes the PUBLISHes with RETAIN set instead of ``on_message``).
     Used as ``async with`` it connects and closes.
@@ -223,6 +225,7 @@ class MqttClient(asyncio.Protocol):
         self._sent = self._heard = False
         self._silent = 0
         self._closing = False
+        self.heard_at = 0.0  # when the broker last sent anything (time.time(), s)
 
     # ----- connecting ---------------------------------------------------------------------------
     async def connect(self, timeout: float = 10.0) -> None:
@@ -362,6 +365,7 @@ class MqttClient(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._heard = True
+        self.heard_at = time.time()
         if self._rest:
             data = self._rest + data
         try:

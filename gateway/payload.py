@@ -276,8 +276,10 @@ def _status(board: str, payload: bytes | str, raw: str) -> Message:
 
 def _check_move(msg: Message) -> None:
     move = msg.body.get("move")
-    if not isinstance(move, str) or not move.strip() or len(move) > 64:
+    if not isinstance(move, str) or not move.strip():
         _bad(msg, "bad field move: a non-empty string is required")
+    if len(move) > 64:
+        _bad(msg, f"bad field move: {len(move)} characters; a move is at most 64 (UCI, or checkers notation)")
 
 
 def _check_position(msg: Message) -> None:

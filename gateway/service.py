@@ -25,7 +25,19 @@
    and folds them in with the regulations' answers; its own entries it knows by their seqs and the
    follower passes over them undecoded (``EventLog.follow(skip=...)``);
 7. runs a timer (every 200 ms) for held messages, resend requests and what the regulations owe as
-   time passes (default time, move timers).
+   time passes (default time, move timers);
+8. probes the broker end to end (``gateway.probe``, issue 28: a gateway the broker delivered nothing
+   to while acknowledging every board's publish): every ``probe_every_s`` it publishes a small QoS 1
+   message on its own topic (``venue/{t}/gateway/{login}/probe``, which only its login may read and
+   write) and expects it back through its subscription (at QoS 0). Unanswered for ``probe_timeout_s``
+   while the broker still answers on the link (the probes' PUBACKs; a frozen or gone broker is the keep
+   alive's to notice, and its session is kept): it records ``gateway_deaf`` (the arbiters' alert,
+   ``/api/health`` not ok) and reconnects with a fresh session
+   (clean start: what the broker queued in the old one, which never came, is dropped; the devices send
+   again what the gateway has not confirmed); still deaf on that fresh link: it records it again and
+   ``run`` raises ``BrokerDeaf`` (``venue gateway`` exits 2 for its supervisor). A probe back
+   records ``gateway_hearing`` (the alert closes). Nothing arriving at all is the verdict's condition:
+   a device's message coming through means the broker delivers, whatever the probes say.
 
 A hall can be split across several gateway processes by board range (``boards="1-500"``, a
 ``services.hall.boardspec`` SPEC): each shard subscribes to its boards' topics only, with a client id
@@ -54,13 +66,14 @@ from collections import deque
 from gateway.mqtt_client import MqttClient, MqttError
 from gateway.coalesce import Coalescer, Repeats, stateless
 from gateway.hall import Hall, Step
+from gateway.probe import DEAF, HEARING, DeafProbe, probe_topic
 from services.protocol.mqtt_url import parse_mqtt_url
 from gateway.payload import feedback_topic, topic_filters
 from services.eventlog._rows import BatchIds
 from services.eventlog.base import BadEntryError, EventLog, LogReplaced
 from services.eventlog.sqlite import SqliteLog
 from services.hall import boardspec
-from services.events import MessageRejected, RoundStarted
+from services.events import GatewayDeaf, GatewayHearing, MessageRejected, RoundStarted
 
 log = logging.getLogger(__name__)
 
@@ -124,16 +137,19 @@ class Gateway:
     ``username``/``password`` override the URL's; ``client_id``: fixed, so the broker keeps the
     session across reconnects and restarts (with the shipped Mosquitto configuration the broker
     uses the login as client id, deploy/README.md); ``hold_ms``: how long a message waits for a
-    missing ``seq``; ``clock_rate``: a replay's speed (1 in a real hall).
+    missing ``seq``; ``clock_rate``: a replay's speed (1 in a real hall); ``probe_every_s`` (None: no
+    probe) and ``probe_timeout_s``: the end-to-end probe through the broker (module docstring, 8.).
     Attributes: ``ready`` (asyncio.Event: state rebuilt and subscribed), ``connected`` (the MQTT link
     is up now), ``hall`` (``gateway.hall.Hall``: the state), ``counts``, ``failure`` (the
-    ``LogReplaced`` that stopped it: the store no longer holds the log it folded; ``run`` raises it).
+    ``LogReplaced`` that stopped it: the store no longer holds the log it folded; ``run`` raises it),
+    ``probe`` (``gateway.probe.DeafProbe`` or None: ``probe.deaf`` says whether the broker delivers to it).
     """
 
     def __init__(self, log: EventLog, mqtt_url: str, slug: str | None = None, *,
                  tournament=None, username: str | None = None, password: str | None = None,
                  client_id: str | None = None, hold_ms: int = 5000, keepalive: int = 5,
-                 clock_rate: float = 1.0, boards=None):
+                 clock_rate: float = 1.0, boards=None, probe_every_s: float | None = 2.0,
+                 probe_timeout_s: float = 6.0):
         if slug is None and isinstance(tournament, str):
             slug, tournament = tournament, None
         if not slug:
@@ -189,6 +205,13 @@ class Gateway:
         self._batch_ids = BatchIds()  # a random prefix once, then a counter: no system call per batch
         self._stop_all = asyncio.Event()
         self.failure: BaseException | None = None
+        self.probe = (DeafProbe(int(probe_every_s * 1000), int(probe_timeout_s * 1000))
+                      if probe_every_s else None)
+        # the probe's topic is its login's (the ACL's), or the client id's on a broker without logins
+        self._probe_topic = probe_topic(slug, self.username or self.client_id)
+        self._fresh_next = False  # the next connection starts a fresh session (clean start)
+        self._fresh_tried = False  # deaf on a fresh session already: the next verdict exits
+        self._cut_by_probe = False
 
     # ----- running ------------------------------------------------------------------------------
     async def run(self) -> None:
@@ -198,6 +221,7 @@ class Gateway:
         worker = asyncio.create_task(self._work_loop(), name="gateway-work")
         ticker = asyncio.create_task(self._tick_loop(), name="gateway-tick")
         follower = asyncio.create_task(self._follow_loop(), name="gateway-follow")
+        prober = asyncio.create_task(self._probe_loop(), name="gateway-probe")
         mqtt = asyncio.create_task(self._mqtt_loop(), name="gateway-mqtt")
         stop = asyncio.create_task(self._stop_all.wait(), name="gateway-stop")
         try:
@@ -208,7 +232,7 @@ class Gateway:
             for task in (mqtt, stop):
                 task.cancel()
             await asyncio.gather(mqtt, stop, return_exceptions=True)
-            for task in (ticker, follower, worker, *self._rechecks):
+            for task in (ticker, follower, worker, prober, *self._rechecks):
                 task.cancel()
             await asyncio.gather(*self._rechecks, return_exceptions=True)
             self._stopping = True  # what is left is decided on what is folded (``_handle_inbox``)
@@ -225,6 +249,13 @@ class Gateway:
         for entry in entries:
             self.hall.fold(entry.type, entry.data, entry.at, entry.seq)
         self._last_seq = entries[-1].seq if entries else 0
+        if self.probe is not None:
+            deaf = None  # this gateway's last gateway_deaf with no gateway_hearing after it
+            for entry in entries:
+                if entry.type in (GatewayDeaf.TYPE, GatewayHearing.TYPE) and entry.data.get("client_id") == self.client_id:
+                    deaf = entry.data.get("since") if entry.type == GatewayDeaf.TYPE else None
+            if isinstance(deaf, int):
+                self.probe.deaf_before(deaf)
         if self.hall.state.errors:
             log.warning("gateway %s: %d log entries could not be folded (first: %s)", self.tournament,
                         len(self.hall.state.errors), self.hall.state.errors[0])
@@ -237,8 +268,9 @@ class Gateway:
         takeovers: deque[float] = deque(maxlen=8)
         while True:
             connected_at = None
+            fresh, self._fresh_next = self._fresh_next, False
             client = MqttClient(
-                self.host, self.port, self.client_id, clean_session=False, username=self.username,
+                self.host, self.port, self.client_id, clean_session=fresh, username=self.username,
                 password=self.password, keepalive=self.keepalive, max_inflight=FEEDBACK_INFLIGHT)
             # each message is queued as it is read (inside data_received: no task, no queue per message)
             client.on_message = functools.partial(self._enqueue, client)
@@ -255,6 +287,9 @@ class Gateway:
                         try:
                             for chunk in _chunks(topic_filters(self.tournament, self.boards), SUBSCRIBE_BYTES):
                                 await client.subscribe([(topic, 1) for topic in chunk], timeout=10)
+                            if self.probe is not None:
+                                await client.subscribe([(self._probe_topic, 0)], timeout=10)
+                                self.probe.new_link()
                             self.connected.set()
                             self.ready.set()
                             backoff = 0.1
@@ -270,6 +305,9 @@ class Gateway:
             except MqttError as exc:
                 self.counts["reconnects"] += 1
                 now = time.monotonic()
+                if self._cut_by_probe:  # our own cut, to start a fresh session: no takeover
+                    self._cut_by_probe = False
+                    connected_at = None
                 if connected_at is not None and now - connected_at >= TAKEOVER_S:
                     stable = True
                 elif connected_at is not None:
@@ -301,6 +339,9 @@ class Gateway:
     def _enqueue(self, client: MqttClient, topic: str, payload: bytes, mid: int, qos: int) -> None:
         """Queue one message of ``client`` (``MqttClient.on_message``): per board, after the rate limit."""
         source, _, kind = topic.rpartition("/")  # venue/{t}/boards/{b}: one board's devices
+        if kind == "probe" and self.probe is not None and topic == self._probe_topic:
+            self.probe.heard(payload, now_ms())  # QoS 0: nothing to acknowledge
+            return
         now = self._monotonic()
         bucket = self._buckets.get(topic)
         if bucket is None:
@@ -351,6 +392,8 @@ class Gateway:
     def _on_read(self) -> None:
         """A read's messages are queued (``MqttClient.on_read``): handle a slice of the queues now;
         what is left (a backlog, a flood) waits for the work loop, after the loop's other work."""
+        if self.probe is not None:
+            self.probe.delivered(now_ms())  # the broker delivers (probes may wait behind a backlog)
         if self._inbox and not self._work.is_set() and not self._handle_inbox(limit=HANDLE_SLICE):
             self._report_drops()
             return
@@ -462,9 +505,22 @@ class Gateway:
                 self._repeats.add(type_, data, at)
             elif not self._coalesce.merge(self._pending, type_, data):
                 self._pending.append((type_, data, at))
-        self._feedback.extend(step.feedback)
+        if step.feedback:
+            self._feedback.extend(self._with_round(step.feedback))
         if step.events or step.feedback:
             self._wake.set()
+
+    def _with_round(self, feedback: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+        """Each answer given ``round``: the round of the game its board plays as it is decided
+        (None when the board has none), so a device tells this game's answers from another's
+        (docs/protocol.md "Feedback": round 2's station, on round 1's kept session, was handed round
+        1's queued answers; issue 28)."""
+        board_game = self.hall.state.board_game
+        for board, payload in feedback:
+            if "round" not in payload:
+                g = board_game(board)
+                payload["round"] = g.round if g is not None else None
+        return feedback
 
     # ----- time, and entries others append ------------------------------------------------------
     async def _tick_loop(self) -> None:
@@ -482,6 +538,70 @@ class Gateway:
             except Exception:  # noqa: BLE001 - the timer must keep running
                 self.counts["internal_errors"] += 1
                 log.exception("gateway %s: a timer step failed", self.tournament)
+
+    async def _probe_loop(self) -> None:
+        """Publish the probe when due and act on the verdicts (module docstring, 8.)."""
+        probe = self.probe
+        if probe is None:
+            return
+        loop = asyncio.get_running_loop()
+        tick = min(probe.every_ms, probe.timeout_ms) / 4000
+        last = loop.time()
+        while True:
+            await asyncio.sleep(tick)
+            late = loop.time() - last - tick > max(0.5, tick)  # the loop was busy (or the process stopped)
+            last = loop.time()
+            client = self._client
+            if client is None or not self.connected.is_set():
+                continue
+            if late:
+                # what is read after a stall is stamped with the time it is read, not when it came: old
+                # PUBACKs read at SIGCONT on a link the broker has closed would look like a broker that
+                # answers and delivers nothing (and a fresh session drops what it queued): judge again
+                # on the probes published from now on
+                probe.new_link()
+                continue
+            now = now_ms()
+            try:
+                if probe.due(now):  # QoS 1: the broker's PUBACK says it reads this link
+                    client.publish(self._probe_topic, probe.sent(now), 1)
+                    client.flush()
+                verdict = probe.verdict(now, int(client.heard_at * 1000))
+                if verdict == DEAF:
+                    self._deaf(client, now)
+                elif verdict == HEARING:
+                    self._fresh_tried = False
+                    log.warning("gateway %s: the broker delivers again (%d ms without a probe back)",
+                                self.tournament, probe.was_deaf_ms)
+                    self._take(Step(events=[GatewayHearing(client_id=self.client_id, deaf_ms=probe.was_deaf_ms)]), now)
+            except Exception:  # noqa: BLE001 - the probe must keep running
+                self.counts["internal_errors"] += 1
+                log.exception("gateway %s: a probe step failed", self.tournament)
+
+    def _deaf(self, client: MqttClient, now: int) -> None:
+        """The probe came back from nothing on this link: record it (the arbiters' alert) and start a
+        fresh session, or, deaf on a fresh one already, stop (``GatewayDeaf``) for the supervisor."""
+        probe = self.probe
+        assert probe is not None
+        since = probe.deaf_since if probe.deaf_since is not None else now  # a DEAF verdict sets it
+        self._take(Step(events=[GatewayDeaf(client_id=self.client_id, since=since,
+                                            unanswered=probe.unanswered, fresh=self._fresh_tried)]), now)
+        if self._fresh_tried:
+            self.failure = BrokerDeaf(
+                f"the broker delivers nothing to this gateway (client id {self.client_id}): {probe.unanswered} "
+                f"probes on {self._probe_topic} unanswered, on a fresh session too. Restart the broker "
+                "(Mosquitto before 2.0.13 keeps a dead session holding the gateway's subscriptions after a "
+                "refused connect with its client id: deploy/README.md); or, on a broker whose ACL was made before "
+                "the probe (issue 28), run deploy/make-mosquitto-passwords.py again and reload it: the ACL must "
+                "let this login read and write its probe topic")
+            log.critical("gateway %s: %s", self.tournament, self.failure)
+            self._stop_all.set()
+            return
+        log.critical("gateway %s: deaf: %d probes unanswered since %d ms; reconnecting with a fresh session",
+                     self.tournament, probe.unanswered, probe.deaf_ms(now))
+        self._fresh_tried = self._fresh_next = True
+        self._cut_by_probe = True
+        client.cut()
 
     def _known(self, seq: int) -> bool:
         """Whether entry ``seq`` is this gateway's own, stored and folded already (its append has
@@ -626,6 +746,11 @@ def _settle_heap() -> None:
 
 
 TAKEOVER_S = 3.0  # a link lost this soon after it came up counts as the session taken over
+
+
+class BrokerDeaf(RuntimeError):
+    """The broker delivers nothing to this gateway, on a fresh session too (``gateway.probe``): the
+    gateway stops so that its supervisor restarts it, and the arbiters have the alert."""
 
 
 class SessionTakenOver(RuntimeError):

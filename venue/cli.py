@@ -8,7 +8,7 @@ Subcommands::
     venue gateway --mqtt URL --store URL --tournament SLUG|FILE.toml [--round ROUND.pgn|N] [--boards SPEC]
                   [--round-start now|ISO] [--accept-changes]
     venue dashboard --store URL --tournament SLUG|FILE.toml [--host H] [--port P]
-    venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X] [--kind move|position] [--fault F ...]
+    venue simulate --mqtt URL --tournament SLUG --pgn FILE [--speed X] [--kind move|position] [--fault F ...] [--confirm-wait S]
     venue bridge livechess [--url ws://127.0.0.1:1982/api/v1.0] --mqtt URL --tournament SLUG --boards MAP
                   [--credentials FILE] [--state FILE] [--round LABEL] [--poll S] [--seq-jump N]
     venue pair ...        (venue.pair.main)
@@ -122,6 +122,9 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--credentials", metavar="FILE",
                    help="credentials.json of deploy/make-mosquitto-passwords.py: each board logs in as its own "
                         "device (the shipped Mosquitto's ACL)")
+    m.add_argument("--confirm-wait", type=float, metavar="SECONDS",
+                   help="how long each board waits at the end for the gateway to answer all its messages "
+                        "(default 300; 0 when no gateway listens: docs/protocol.md)")
 
     br = sub.add_parser("bridge", allow_abbrev=False, help="real boards: publish DGT e-boards read by DGT LiveChess (docs/boards.md)")
     kinds = br.add_subparsers(dest="bridge", metavar="KIND", required=True)
@@ -222,7 +225,8 @@ def _run(args: argparse.Namespace) -> int:
         coro = livechess.run(args)
     else:
         coro = serve.run_simulate(args.mqtt, args.tournament, args.pgn, args.speed, args.kind,
-                                  faults=frozenset(args.fault), credentials=args.credentials)
+                                  faults=frozenset(args.fault), credentials=args.credentials,
+                                  confirm_wait_s=args.confirm_wait)
     return serve.run_until_stopped(coro)
 
 

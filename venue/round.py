@@ -105,7 +105,7 @@ def _entry(args: argparse.Namespace, view: TournamentView) -> tuple[str, dict]:
 
             ballots = draw_ballots(view, len(d.boards), random.SystemRandom())
     return RoundStarted.TYPE, start_data(view, n, start_ms=_start_ms(args.at, now), version=seen, ballots=ballots,
-                                         now_ms=now)
+                                         now_ms=now, by=BY)
 
 
 def print_draft(view: TournamentView, n: int, out=None) -> None:

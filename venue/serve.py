@@ -551,10 +551,12 @@ async def _log_is_empty(log) -> bool:
 
 
 async def run_simulate(mqtt: str, tournament: str, pgn_path: str, speed: float, kind: str,
-                       faults: frozenset = frozenset(), credentials: str | None = None) -> int:
+                       faults: frozenset = frozenset(), credentials: str | None = None,
+                       confirm_wait_s: float | None = None) -> int:
     """``venue simulate``: replay ``pgn_path`` on simulated boards and clocks over MQTT, with the
     simulators' ``faults`` (devices.station.FAULTS) injected on every board; ``credentials``: the
-    deployment's credentials.json (each board logs in as its own device)."""
+    deployment's credentials.json (each board logs in as its own device); ``confirm_wait_s``: how
+    long each board waits at the end for the gateway's answers (None: the stations' default)."""
     text = read_text(pgn_path)
     logins = None
     if credentials is not None:
@@ -572,7 +574,9 @@ async def run_simulate(mqtt: str, tournament: str, pgn_path: str, speed: float, 
           f"{kind} boards{', faults: ' + ', '.join(sorted(faults)) if faults else ''}. Ctrl-C to stop.",
           flush=True)
     try:
-        await simulate(mqtt, tournament, text, speed=speed, kind=kind, faults=frozenset(faults), logins=logins)
+        more = {} if confirm_wait_s is None else {"confirm_wait_s": confirm_wait_s}
+        await simulate(mqtt, tournament, text, speed=speed, kind=kind, faults=frozenset(faults), logins=logins,
+                       **more)
     except ValueError as exc:
         raise CliError(f"{pgn_path}: {exc}") from None
     print("venue simulate: every game has been played.", flush=True)
@@ -610,15 +614,16 @@ async def gateway_ready(gateway, task: asyncio.Task, timeout: float = 15.0) -> N
 async def gateway_stopped(task: asyncio.Task) -> None:
     """Wait for the gateway to end; CliError when it stopped itself because the store no longer
     holds the log it folded (``LogReplaced``: a store restarted without its data, a restore of an
-    older backup): it never writes over a log it does not recognise."""
-    from gateway.service import SessionTakenOver
+    older backup): it never writes over a log it does not recognise; or when the broker delivers it
+    nothing, on a fresh session too (``BrokerDeaf``: its supervisor restarts it)."""
+    from gateway.service import BrokerDeaf, SessionTakenOver
     from services.eventlog.base import EventLogError
 
     try:
         await task
     except EventLogError as exc:
         raise CliError(f"the gateway stopped: {exc}") from None
-    except SessionTakenOver as exc:
+    except (SessionTakenOver, BrokerDeaf) as exc:
         raise CliError(f"the gateway stopped: {exc}") from None
 
 

@@ -227,6 +227,11 @@ def _origin(state: HallState, number: str, r, new: bool) -> str:
         filed = t.round(int(number)).start if t is not None else None
     except (KeyError, ValueError):
         filed = None
+    draft = state.tournament.drafts.get(int(number)) if number.isdigit() else None
+    if draft is not None and draft.started and draft.published is not None:
+        # started from the console or `venue round start`: the round's start is the arbiter's, not --round-start's
+        how = f"started from its published pairing, version {draft.published}"
+        return f" ({how}; the file says {filed})" if filed and r.scheduled_start_ms is not None else f" ({how})"
     if r.scheduled_start_ms is not None:
         verb = "--round-start" if new else "started with --round-start"
         return f" ({verb}; the file says {filed})" if filed else f" ({verb})"

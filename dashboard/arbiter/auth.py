@@ -5,7 +5,8 @@ and from the environment: ``VENUE_ARBITERS="login:password,login2:password2"``. 
 hashed as soon as they are read and never kept. A session token is ``login.expiry.sid.signature``
 (HMAC-SHA256 with ``VENUE_SECRET``, or a random secret per process when unset: then every dashboard
 process behind a load balancer must be given the same ``VENUE_SECRET``); ``sid`` is a random session
-id, the thing a logout revokes.
+id, the thing a logout revokes. The signature covers the tournament's slug too (``Accounts.scope``):
+a session is good for one event's console only.
 
 Revocation lives in the ``Accounts`` object, so in one process: another dashboard process sharing
 the log keeps accepting a logged-out token until it expires (docs/arbiter.md "Sessions"). Making it
@@ -114,8 +115,14 @@ class Accounts:
     ``ttl_s`` seconds, ``session``/``check`` read one, ``revoke`` ends one (and wakes
     ``until_ended``)."""
 
-    def __init__(self, accounts: list[Account], secret: bytes | None = None, ttl_s: int = TOKEN_TTL_S):
+    def __init__(self, accounts: list[Account], secret: bytes | None = None, ttl_s: int = TOKEN_TTL_S,
+                 scope: str | None = None):
         self.by_login = {a.login: a for a in accounts}
+        # The tournament the sessions are for (its slug; ``create_app`` sets it from the log): a
+        # token is signed over it, so one event's session opens no other event's console, even where
+        # two dashboards share the secret (``persistent_secret``: one file per host) and every preset
+        # names its chief arbiter "chief".
+        self.scope = scope
         self.secret = secret or os.environ.get("VENUE_SECRET", "").encode() or secrets.token_bytes(32)
         self.ttl_s = ttl_s
         self._dummy = hash_password("not-a-real-password")
@@ -228,4 +235,4 @@ class Accounts:
                         del self._waiters[session.sid]
 
     def _sign(self, body: str) -> str:
-        return hmac.new(self.secret, body.encode(), hashlib.sha256).hexdigest()
+        return hmac.new(self.secret, f"{self.scope or ''}\n{body}".encode(), hashlib.sha256).hexdigest()

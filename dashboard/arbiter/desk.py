@@ -19,12 +19,10 @@ import time
 from services.events import BadEvent, decode
 from services.state import HallState
 from services.views.alert_evidence import evidence_words
-from services.views.alerts import CLOSING_ACTIONS, RECORDED_ACTIONS, AlertQueue
+from services.views.alerts import AlertQueue
 from services.views.hall_grid import alert_counts, board_row, hall_rows
 
 from dashboard.hub import Hub
-
-ACTION_TYPES = CLOSING_ACTIONS | set(RECORDED_ACTIONS)
 
 
 def _encode(msg: dict) -> str:
@@ -75,6 +73,7 @@ class Desk:
             self.state = HallState()
         if self._folds_itself:
             self.state.apply(entry)
+        actions = len(self.queue.actions)
         try:
             event = decode(entry.type, entry.data)
         except BadEvent:
@@ -83,10 +82,10 @@ class Desk:
             changed = self.queue.apply(entry.seq, entry.at, event, self.state, entry.data)
         for alert in changed:
             self.hub.publish(entry.seq, _encode({"type": "alert", "seq": entry.seq, "alert": self.alert_json(alert)}))
-        if entry.type in ACTION_TYPES:
-            action = {"seq": entry.seq, "at": entry.at, "type": entry.type, **entry.data}
-            self.hub.publish(entry.seq, _encode({"type": "action", "seq": entry.seq, "action": action}))
         self._push_rows(entry, changed)
+        # the recorded actions as the queue keeps them (a round's start is its number, games and who)
+        for action in self.queue.actions[actions:]:
+            self.hub.publish(entry.seq, _encode({"type": "action", "seq": entry.seq, "action": action}))
 
     def hall(self) -> list[dict]:
         """The hall grid now."""

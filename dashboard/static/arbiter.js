@@ -160,6 +160,8 @@
     } else if (msg.type === "action") {
       state.actions.push(msg.action);
       renderActions();
+      // the Round tools read the round's life cycle and registration: fresh at once, not at the next poll
+      if (ROUND_TOOLS_ACTIONS.has(msg.action.type)) loadRoundTools(msg.action.seq);
       if (msg.action.game && msg.action.game === state.refGame) refreshRefGame();
     } else if (msg.type === "hall") {
       setHall(msg.hall || []); renderHall(); if (state.board) renderBoardDetail();
@@ -463,8 +465,11 @@
                          clock_adjusted: "Clocks set", game_paused: "Clock paused", game_resumed: "Clock resumed",
                          note_added: "Note", alert_resolved: "Alert handled", players_registered: "Players registered",
                          pairing_drafted: "Round paired (draft)", pairing_swapped: "Pairing changed by hand",
-                         pairing_published: "Pairing published",
+                         pairing_published: "Pairing published", round_started: "Round started",
                          board_game_called: "Board's game called" };
+  const ROUND_TOOLS_ACTIONS = new Set(["round_started", "pairing_drafted", "pairing_swapped", "pairing_published",
+    "players_registered", "player_withdrew", "bye_requested", "bye_request_cancelled", "player_entered",
+    "pairing_forbidden", "acceleration_set"]);
   function actionName(x) {
     if (x.type === "draw_claim_decided") return (x.accepted ? "Draw claim accepted" : "Draw claim rejected") + " (" + (CLAIM_NAMES[x.kind] || x.kind) + ")";
     return ACTION_NAMES[x.type] || x.type;
@@ -474,7 +479,11 @@
     const result = x.result && g ? fieldScore(g.variant, x.result) : x.result;  // in the order its game's names are
     if (x.type === "fine_recorded") return `${x.player}: ${x.amount} ${x.currency || ""}`;
     if (x.type === "players_registered") return `${(x.players || []).length} player(s)` + (x.source ? ` from ${x.source}` : "");
-    if (/^pairing_/.test(x.type)) return `round ${x.round}` + (x.reason ? `: ${x.reason}` : "") + (x.version != null ? ` (on version ${x.version})` : "");
+    // pairing_drafted and pairing_swapped name the version they acted on and make the next one
+    if (x.type === "pairing_drafted" || x.type === "pairing_swapped") return `round ${x.round}` + (x.reason ? `: ${x.reason}` : "") + (x.version != null ? `: version ${x.version + 1}` : "");
+    if (x.type === "pairing_published") return `round ${x.round}, version ${x.version}`;
+    if (x.type === "round_started") return `round ${x.round}: ${x.games} game(s)`;
+    if (x.type === "arbiter_decision" && x.game) return `game ${x.game}` + (result ? `: ${result}` : "");
     if (x.type === "player_arrived") return x.player || x.side || "";
     if (x.type === "clock_adjusted") return `White ${hms(x.white_ms)}, Black ${hms(x.black_ms)}`;
     if (x.type === "alert_resolved") return "alert #" + x.alert;

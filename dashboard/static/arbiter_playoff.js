@@ -61,11 +61,12 @@
     $("po-status").innerHTML = lines.map((x) => `<div>${x}</div>`).join("");
     // only the forms this event can use now (a new user found the play-off's on a plain Swiss): the
     // play-off's once there is one, the bid where a stage's colours are bid, the Blitz order and the
-    // pairing numbers before the first round; the lots always (C.07's last tie-break)
+    // pairing numbers before the first round where the regulations have them (Norway); the lots always
+    // (C.07's last tie-break)
     const bid = !!(po && po.next && po.next.colours === "bid");
     $("po-start").hidden = $("po-result").hidden = !po;
     $("po-bid").hidden = !bid;
-    $("po-blitz").hidden = $("po-choose").hidden = !!d.round;
+    $("po-blitz").hidden = $("po-choose").hidden = !!d.round || !d.numbers_chosen;
   }
 
   function wire(id, body) {

@@ -64,11 +64,13 @@
     if (d) {
       const state = d.started ? "started" : d.is_published ? "published" : d.published ? `changed since version ${d.published} was published` : "draft, not published";
       status.push(`<b>Round ${d.round}, version ${d.version}: ${esc(state)}</b>` + (d.drafted_by ? ` \u00b7 paired by ${esc(d.drafted_by)}` : ""));
+      if ((d.outdated || []).length && !d.started) status.push(`<span class="error" id="rc-outdated">Paired before the result of ${d.outdated.map(esc).join(", ")} changed: it reads the old result. Pair round ${d.round} again before publishing or starting it.</span>`);
       for (const r of d.refused || []) status.push(`<span class="error">Refused: ${esc(r.type.replace(/_/g, " "))} by ${esc(r.by)} on version ${r.version} (the draft was at ${r.draft_version})</span>`);
     }
     $("rc-status").innerHTML = status.map((x) => `<div>${x}</div>`).join("");
-    $("rc-publish-button").disabled = !d || d.is_published;
-    $("rc-start").disabled = !d || !d.is_published;
+    const outdated = !!(d && (d.outdated || []).length);
+    $("rc-publish-button").disabled = !d || d.is_published || outdated;
+    $("rc-start").disabled = !d || !d.is_published || outdated;
     renderDraft(d);
     const slip = $("rc-slip");
     if (!slip.elements.round.value && t.latest_round) slip.elements.round.placeholder = String(t.latest_round);

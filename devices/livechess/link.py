@@ -17,7 +17,10 @@ new; and while the link is up, when the gateway has confirmed nothing for ``RETR
 ``RETRY_MAX_S``) while messages wait (a broker that restarted without its sessions drops what is
 published before the gateway subscribes again). A feedback with ``resend_from`` (the gateway found a
 hole; it holds the messages after it, not yet stored) sends that device's messages again from that
-seq on.
+seq on. A link starts afresh (its first connection cleans the session: a bridge started for a new
+round, its seqs from 1 again, must not take the last round's queued answers for its own) and takes
+only its round's feedback (``"round"``, learned from the first answer to one of its messages; the
+messages an earlier run left unconfirmed are sent again, answered ``duplicate``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Callable
 
 import aiomqtt
 
-from devices.feedback import publish_acked, read_feedback, take_feedback
+from devices.feedback import RETRY_S, Outbox, clean_start, publish_acked, resend_when_quiet
 from devices.mqtt_adapter import no_delay
 
 log = logging.getLogger(__name__)
@@ -38,7 +41,6 @@ log = logging.getLogger(__name__)
 PUBACK_TIMEOUT_S = 2.0
 HISTORY = 2000  # messages kept per device for resending (a few games' worth)
 MAX_UNCONFIRMED = 20000  # a gateway that answers nothing for that long is down: the oldest go
-RETRY_S, RETRY_MAX_S = 10.0, 60.0  # a gateway silent that long while messages wait: they go again
 # The gateway drops a device's messages beyond 50 a second, after a burst of 400
 # (gateway/service.py RATE_PER_S, RATE_BURST): the link paces itself below that, so a flood from
 # LiveChess is delayed, never dropped.
@@ -63,12 +65,11 @@ class BoardLink:
         self.status: str | None = None
         self.sent: list[tuple[str, str]] = []
         self.feedback: list[dict] = []
-        self.unconfirmed: dict[tuple[str, int], tuple[str, str]] = {}
-        self.on_confirm = on_confirm
+        self.outbox = Outbox(limit=MAX_UNCONFIRMED, on_confirm=on_confirm, learn_round=True)
+        self._fresh = False  # the session of an earlier run cleaned (once, at the first connect)
+        self.unconfirmed = self.outbox.unconfirmed
         self.retry_s = retry_s
         self.resent: list[tuple[str, int]] = []
-        self._confirmed = False  # a confirmation came since the retry loop last looked
-        self._published: set[tuple[str, int]] = set()
         self._queue: asyncio.Queue[tuple[str, str, bool, tuple[str, int] | None]] = asyncio.Queue()
         self._history: dict[str, dict[int, tuple[str, str]]] = {"board": {}, "clock": {}}
         self._up = asyncio.Event()
@@ -90,30 +91,18 @@ class BoardLink:
         history[seq] = message
         if len(history) > HISTORY:
             del history[min(history)]
-        self._keep((device, seq), message)
+        self.outbox.keep(device, seq, message)
         self._queue.put_nowait((*message, False, (device, seq)))
 
     def keep(self, device: str, seq: int, kind: str, body: dict) -> None:
         """A message sent before (by an earlier run: the state file) the gateway has not confirmed:
         sent again when the link comes up."""
-        self._keep((device, seq), self._message(kind, seq, body))
-        self._published.add((device, seq))
-
-    def _keep(self, key: tuple[str, int], message: tuple[str, str]) -> None:
-        self.unconfirmed[key] = message
-        if len(self.unconfirmed) > MAX_UNCONFIRMED:
-            oldest = next(iter(self.unconfirmed))
-            log.warning("board %s: %d messages without the gateway's feedback: %s %d no longer kept",
-                        self.board, len(self.unconfirmed), *oldest)
-            del self.unconfirmed[oldest]
+        self.outbox.keep(device, seq, self._message(kind, seq, body))
+        self.outbox.sent(device, seq)
 
     def confirm(self, device: str, seq: int) -> None:
         """The gateway's feedback says ``device``'s message ``seq`` is stored: forget it."""
-        if self.unconfirmed.pop((device, seq), None) is not None:
-            self._published.discard((device, seq))
-            self._confirmed = True
-            if self.on_confirm is not None:
-                self.on_confirm(device, seq)
+        self.outbox.confirm(device, seq)
 
     def set_status(self, text: str) -> None:
         """Queue the retained status ``online``/``offline`` (sent again after each reconnect)."""
@@ -152,8 +141,8 @@ class BoardLink:
                     tokens, at = 1.0, loop.time()
                 tokens -= 1
                 await self._publish(topic, payload, retain)
-                if key is not None and key in self.unconfirmed:
-                    self._published.add(key)
+                if key is not None:
+                    self.outbox.sent(*key)
             finally:
                 self._queue.task_done()
 
@@ -176,6 +165,9 @@ class BoardLink:
         """One connection, until it drops: the status again (the will may have said offline
         meanwhile), the feedback subscribed, every message sent before and not confirmed sent again
         (same seq, first-sent order), then the queue let through."""
+        if not self._fresh:
+            await clean_start(self.host, self.port, self.client_id, self.username, self.password)
+            self._fresh = True
         will = aiomqtt.Will(self.topic("status"), "offline", qos=1, retain=True)
         client = aiomqtt.Client(self.host, self.port, identifier=self.client_id, will=will, clean_session=False,
                                 username=self.username, password=self.password, keepalive=10)
@@ -205,15 +197,11 @@ class BoardLink:
         """One feedback message: kept, a ``resend_from`` answered (``devices.feedback``), and a
         message it says is stored confirmed (a ``resend_from`` answer says the gateway holds the
         message, not that it stored it)."""
-        take_feedback(payload, self.feedback, self._resend, self._tasks)
-        answer, wanted = read_feedback(payload)
-        ref = answer.get("ref") if answer is not None else None
-        if wanted is None and isinstance(ref, int) and not isinstance(ref, bool):
-            self.confirm(str(answer.get("device") or "board"), ref)  # type: ignore[union-attr]
+        self.outbox.take(payload, self.feedback, self._resend, self._tasks)
 
     async def _send_unconfirmed(self, client: aiomqtt.Client) -> None:
         """Every message published before and not confirmed, again, at the link's pace."""
-        for n, key in enumerate([k for k in self.unconfirmed if k in self._published]):
+        for n, key in enumerate(self.outbox.waiting()):
             message = self.unconfirmed.get(key)
             if message is None:  # confirmed meanwhile
                 continue
@@ -224,20 +212,9 @@ class BoardLink:
             self.resent.append(key)
 
     async def _retry(self) -> None:
-        """While the link is up: the messages waiting for the gateway's feedback sent again when it
-        has confirmed nothing for a while (doubling up to ``RETRY_MAX_S``; from ``retry_s`` again
-        after a confirmation)."""
-        wait = self.retry_s
-        while True:
-            await asyncio.sleep(wait)
-            client = self._client
-            if self._confirmed or client is None or not self._up.is_set() \
-                    or not any(k in self._published for k in self.unconfirmed):
-                self._confirmed, wait = False, self.retry_s
-                continue
-            with contextlib.suppress(aiomqtt.MqttError):  # the link's own loop sees it drop
-                await self._send_unconfirmed(client)
-            wait = min(wait * 2, RETRY_MAX_S)
+        """The messages waiting for the gateway's feedback sent again while it is quiet
+        (``devices.feedback.resend_when_quiet``)."""
+        await resend_when_quiet(self.outbox, lambda: self._client, self._up, self._send_unconfirmed, self.retry_s)
 
     async def _resend(self, device: str, first: int) -> None:
         history = dict(self._history.get(device, {}))

@@ -6,6 +6,7 @@
 
 from .analysis import PositionEvaluated  # noqa: F401
 from .arbiter import *  # noqa: F401,F403
+from .broker_link import GatewayDeaf, GatewayHearing  # noqa: F401
 from .base import (REGISTRY, RESULTS_PLAYED, SIDES, SPECIAL_SCORES, BadEvent, Event, Side, UnknownEvent,  # noqa: F401
                    decode, encode)
 from .device import *  # noqa: F401,F403

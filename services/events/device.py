@@ -135,6 +135,26 @@ class SeqGap(Event, kw_only=True):
     got: int
 
 
+@entry("result_held")
+class ResultHeld(Event, kw_only=True):
+    """A device's ``result`` message (``seq``) still waits behind a hole in that device's seqs
+    (``expected``: the first missing one) when the hold for the missing seq runs out: the game is
+    not ended from it while the messages before it are missing (issue 28: boards ended at ply 44 of
+    65 by their result applied after a ``seq_gap``). It stays held, the device is asked to send again,
+    until the hole fills (then applied in order) or the game ends otherwise (the arbiter's result:
+    then applied after it, as any late message). Recorded once per held result; ``game``: the
+    board's game; ``reason``: what the arbiter is told."""
+
+    KEEP = ('device',)
+
+    board: str
+    device: Device = "board"
+    seq: int
+    expected: int
+    game: str | None = None
+    reason: str = ""
+
+
 @entry("message_held")
 class MessageHeld(FromDevice, kw_only=True):
     """A message that came before a missing one (``seq`` > last + 1): kept, in the log, until the

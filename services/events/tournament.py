@@ -146,7 +146,9 @@ class RoundStarted(Event, kw_only=True):
     (the late-start rule, checkers X.B.e), moved with its start;
     ``byes``: start numbers (or ``{"start_no", "code"}``) not paired this round; ``draft_version``:
     the published draft it starts (``pairing_published``; None for a round paired and started at
-    once, ``venue serve --round N``, or set up from a PGN file)."""
+    once, ``venue serve --round N``, or set up from a PGN file); ``by``: who started it (the
+    arbiter's login from the console, "organiser" from ``venue round start``; None when a server
+    set it up at its start)."""
 
     round: str
     games: list[Setup]
@@ -158,6 +160,7 @@ class RoundStarted(Event, kw_only=True):
     scheduled_start_ms: int | None = None
     end_ms: int | None = None
     draft_version: int | None = None
+    by: str | None = None
 
 
 @entry("player_withdrew")

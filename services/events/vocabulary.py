@@ -251,6 +251,8 @@ class AlertKind(StrEnum):
     """A malformed device message (DESIGN.md "Device protocol": bad input is alerted)."""
     SEQ_GAP = "seq_gap"
     """Device messages missing."""
+    RESULT_HELD = "result_held"
+    """A device's result waits behind missing device messages (issue 28)."""
     DEVICE_OFFLINE = "device_offline"
     """A device went offline during its game."""
     CLOCK_DISAGREEMENT = "clock_disagreement"
@@ -269,6 +271,9 @@ class AlertKind(StrEnum):
     """Checkers 2017 X.B.e: not started in time, drawn."""
     MATCH_FORFEIT = "match_forfeit"
     """Checkers 2017 X.A.b: a flag in a match's first game forfeits the second."""
+    GATEWAY_DEAF = "gateway_deaf"
+    """The gateway's probe through the broker does not come back: the broker delivers it nothing
+    (issue 28; ``services.events.broker_link``)."""
     TIME_TROUBLE_IMPENDING = "time_trouble_impending"
     """Checkers 2017 X.A.d: five minutes or less."""
     MATCH_GAME_READY = "match_game_ready"

@@ -240,10 +240,25 @@ def lots_entry(view, purpose: str, numbers: Mapping[int, int], *, stage: int | N
     return LotsDrawn(numbers={str(k): v for k, v in numbers.items()}, purpose=purpose, stage=stage, by=by, note=note)
 
 
+NUMBERS_CHOSEN = frozenset({"norway-2023"})
+"""The regulations (``regulations.playoff.rule``) whose players choose their pairing numbers in a
+Blitz tournament's order (``CHOICE_RULE``)."""
+
+
+def numbers_chosen(t) -> bool:
+    """Whether the players of tournament ``t`` (None: none registered) choose their pairing numbers in
+    the Blitz order (``CHOICE_RULE``: Norway Chess 2023)."""
+    return t is not None and t.regulations.playoff in NUMBERS_CHOSEN
+
+
 def blitz_order_entry(view, order: Sequence[int], *, source: str = "", by: str | None = None,
                       note: str | None = None) -> BlitzOrderRecorded:
     """The Blitz tournament's final order (start numbers of this event, winner first). Raises
-    PlayoffError: not every player once, or round 1 already started."""
+    PlayoffError: the event's regulations choose no pairing numbers (``numbers_chosen``), not every
+    player once, or round 1 already started."""
+    if not numbers_chosen(view.tournament):
+        raise PlayoffError("this event's regulations have no pairing numbers chosen in a Blitz order (that is "
+                           "Norway Chess 2023's rule: " + CHOICE_RULE + ")")
     players = set(view.players)
     if sorted(order) != sorted(players) or len(set(order)) != len(order):
         raise PlayoffError(f"order: every player of the event once, the Blitz winner first ({len(players)} players), "

@@ -13,12 +13,15 @@ included), and the termination saying how the result came. Pure.
 | ``board``: the board's own result, confirmed (its reported reason: ``resignation``, ``agreement`` ...) | that reason | normal (time forfeit for ``time_forfeit``) |
 
 An undo is the result ``*``: the game is open again, and ``arbiter_decision`` keeps what it had
-(``previous``, ``previous_termination``): the log is the history.
+(``previous``, ``previous_termination``): the log is the history. A slip with the result the game
+already has confirms it (``confirms``: one ``note_added``, the termination stays). The rules that
+judge a result (a checkmate, a default, a draw the regulations forbid) are the caller's to apply
+before (``services.regulations.rulings.judge_result``; the console's ``result_ruling``).
 """
 
 from __future__ import annotations
 
-from services.events import ArbiterDecision, GameEnded
+from services.events import ArbiterDecision, GameEnded, NoteAdded
 from services.events.vocabulary import EndedBy, GameResult, Termination
 from services.rules.results import ARBITER, CLAIM_UPHELD, FORFEIT, RESULT_SLIP, TERMINATIONS
 
@@ -45,8 +48,9 @@ class SlipError(ValueError):
 def parse_result(text: str, forfeit: bool = False) -> tuple[str, bool]:
     """``(result, forfeit)`` of a slip's result text (``_SLIP``: ``1-0``, ``½-½``, ``+/-``, ``1-0F``,
     ``*`` ...), case and spaces ignored; ``forfeit`` true makes ``1-0``/``0-1``/``0-0`` forfeits.
-    Raises SlipError for anything else, or a forfeit written as a draw."""
-    key = "".join(str(text or "").split()).lower().replace(":", "-")
+    Raises SlipError, naming the spellings, for anything else (``1:0`` too: docs/arbiter.md names no
+    colon), or a forfeit written as a draw."""
+    key = "".join(str(text or "").split()).lower()
     if key not in _SLIP:
         raise SlipError(f"result: {text!r} is not a result (write 1-0, 0-1, 1/2-1/2, a forfeit +/-, -/+, -/- "
                         "or 1-0F, or * to undo)")
@@ -110,24 +114,46 @@ def termination_of(how: str | None, forfeit: bool, reason: str | None = None) ->
     return HOW[how] or ARBITER
 
 
+def confirms(g, result: str, forfeit: bool = False, how: str | None = None, reason: str | None = None) -> bool:
+    """Whether a slip's ``result`` (``forfeit``: a :func:`parse_result` pair) for game ``g`` (a
+    ``GameState``) is the result the game already has: ended with that result and forfeit, and no
+    other way it ended named (``how`` "board" with a ``reason`` other than its termination is a
+    correction of how it ended). Such a slip confirms the result (FIDE Laws 8.7: the players sign
+    the result the game had): nothing changes, the board's termination stands."""
+    named = reason if how == "board" else None
+    return (bool(g.ended) and result != "*" and (g.result, bool(g.forfeit)) == (result, forfeit)
+            and named in (None, g.termination))
+
+
+def confirmation(g, *, by: str, note: str | None = None, alert: int | None = None) -> NoteAdded:
+    """The record of a slip that confirms game ``g``'s result (:func:`confirms`): one
+    ``note_added`` saying so; no ``arbiter_decision`` nor ``game_ended`` (the result, its
+    termination and the standings stay as they are)."""
+    how = f"{g.termination}, forfeit" if g.forfeit else g.termination
+    return NoteAdded(game=g.id, board=g.board, by=by, note=note, alert=alert,
+                     text=f"result slip for game {g.id}: {g.result}, as recorded ({how}): confirmed, nothing changed")
+
+
 def result_entries(g, result: str, *, forfeit: bool = False, how: str | None = None, reason: str | None = None,
-                   by: str, note: str | None = None, alert: int | None = None) -> list:
+                   by: str, note: str | None = None, alert: int | None = None, ruling: dict | None = None) -> list:
     """The entries for ``result`` (a :func:`parse_result` result) of game ``g`` (a ``GameState``):
-    ``arbiter_decision`` with what it replaces (``previous``, ``previous_termination``), then
-    ``game_ended`` (none for ``*``: the game is open again, an undo). SlipError when it changes
-    nothing (the game already has that result, or is open and ``*`` is asked)."""
+    ``arbiter_decision`` with what it replaces (``previous``, ``previous_termination``) and
+    ``ruling`` (how the rules judged it: ``rulings.judge_result``, which the caller runs), then
+    ``game_ended`` (none for ``*``: the game is open again, an undo); a slip that :func:`confirms`
+    the result the game has is its :func:`confirmation` alone. SlipError when ``*`` is asked for an
+    open game (nothing to undo)."""
     if result == "*":
         if not g.ended:
             raise SlipError(f"result: game {g.id} has no result to undo")
         termination = None
+    elif confirms(g, result, forfeit, how, reason):
+        return [confirmation(g, by=by, note=note, alert=alert)]
     else:
         termination = termination_of(how, forfeit, reason)
-        if g.ended and (g.result, g.forfeit, g.termination) == (result, forfeit, termination):
-            raise SlipError(f"result: game {g.id} is {result} already ({termination})")
     ids = {"game": g.id, "board": g.board, "by": by, "note": note}
     out: list = [ArbiterDecision(**ids, alert=alert, result=result, forfeit=forfeit, termination=termination,
                                  previous=g.result if g.ended else None,
-                                 previous_termination=g.termination if g.ended else None)]
+                                 previous_termination=g.termination if g.ended else None, ruling=ruling)]
     if result != "*":
         out.append(GameEnded(game=g.id, board=g.board, result=GameResult(result),
                              termination=None if termination is None else Termination(termination), forfeit=forfeit,

@@ -54,6 +54,17 @@ def _names(view) -> dict[int, str]:
     return {sno: p["name"] for sno, p in view.players.items()}
 
 
+def _numbers(names: Mapping[int, str]) -> str:
+    """The registered start numbers as runs: "1-24", "1-3, 5"."""
+    runs: list[list[int]] = []
+    for sno in sorted(names):
+        if runs and sno == runs[-1][1] + 1:
+            runs[-1][1] = sno
+        else:
+            runs.append([sno, sno])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs) or "none"
+
+
 def _who(names: Mapping[int, str], sno: int) -> str:
     return f"{names.get(sno, '?')} ({sno})"
 
@@ -137,6 +148,9 @@ def prepare_draft(view, round_no: int | None = None, *, version: int | None = No
     rnd = _next_round(view, t, round_no)
     seen = _seen(view, rnd, version)
     names = _names(view)
+    if len(names) < 2:
+        raise DraftError(f"{len(names)} player(s) registered: a round pairs two or more; register the players first "
+                         "(import_players or register_player; venue players import|add)")
     try:
         if t.system == SWISS:
             absences = view.absences(rnd)
@@ -290,6 +304,9 @@ def swap_entry(view, round_no: int, version: int | None, *, reason: str, players
                         players=[int(p) for p in players], board=None if board is None else str(board),
                         white_no=white_no, black_no=black_no, by=by, note=note)
     names = _names(view)
+    unknown = [sno for sno in [*ev.players, white_no, black_no] if sno is not None and sno not in names]
+    if unknown:
+        raise DraftError(f"no player has start number {unknown[0]} (registered: {_numbers(names)})")
     try:
         boards, byes = changed_draft(d.boards, d.byes, ev, names)
     except ValueError as exc:
@@ -374,11 +391,27 @@ def _colour_rules(p: RoundPlayer, colour: int, threshold: int | None, names: Map
 
 # --- publishing and starting ----------------------------------------------------------------------
 
+def _current_results(view, d: PairingDraft) -> None:
+    """DraftError when the Swiss draft ``d`` was paired before a result of the round before changed
+    (``PairingDraft.outdated``): its pairing reads the old scores (FIDE C.04.3 pairs from the scores
+    after the previous round), so it is paired again before it is published or started."""
+    if not d.outdated:
+        return
+    games = []
+    for gid in d.outdated:
+        g = view.state.games.get(gid)
+        games.append(f"board {g.board} ({gid}, now {g.result})" if g is not None else gid)
+    raise DraftError(f"round {d.round}'s draft (version {d.version}) was paired before the result of round "
+                     f"{d.round - 1} {', '.join(games)} changed: it reads the old result; pair it again (pair_round)")
+
+
 def publish_entry(view, round_no: int, version: int | None, *, by: str | None = None,
                   note: str | None = None) -> PairingPublished:
     """Publish round ``round_no``'s draft at ``version`` (the one the arbiter saw; None: as it
-    stands). DraftError: no draft, started, published already as it stands, or changed since (409)."""
+    stands). DraftError: no draft, started, published already as it stands, changed since (409), or
+    paired before a result of the round before changed (``_current_results``)."""
     d, seen = _open_draft(view, round_no, version)
+    _current_results(view, d)
     if d.is_published:
         raise DraftError(f"round {round_no}'s draft version {d.version} is published already")
     return PairingPublished(round=round_no, version=seen, by=by, note=note)
@@ -404,12 +437,14 @@ little off); further back is refused (``start_data``)."""
 
 
 def start_data(view, round_no: int, *, start_ms: int, version: int | None = None,
-               ballots: Sequence[dict | None] | None = None, now_ms: int | None = None) -> dict:
+               ballots: Sequence[dict | None] | None = None, now_ms: int | None = None,
+               by: str | None = None) -> dict:
     """The ``round_started`` data that starts round ``round_no``'s published draft at ``start_ms``
     (ms since the epoch: now, or the time it starts; the default time counts from it, FIDE Laws
-    6.7.1), with ``draft_version``; ``ballots`` for a checkers match event (``round_data``).
+    6.7.1), with ``draft_version`` and ``by`` (who starts it, when given); ``ballots`` for a checkers match event (``round_data``).
     DraftError: an earlier round has a game without a result (naming each), no draft, not
-    published, changed since it was published or since the arbiter saw it (409), started already;
+    published, changed since it was published or since the arbiter saw it (409), started already,
+    paired before a result of the round before changed (``_current_results``);
     ``start_ms`` more than ``PAST_START_MS`` before ``now_ms`` (when given): the default time would
     have run from a time nobody could be seen at the board, and players would lose at once."""
     if now_ms is not None and start_ms < now_ms - PAST_START_MS:
@@ -431,6 +466,7 @@ def start_data(view, round_no: int, *, start_ms: int, version: int | None = None
     if d is None:
         raise DraftError(f"round {round_no} has no draft: pair it (pair_round) and publish it (publish_pairing) first")
     _seen(view, round_no, version)
+    _current_results(view, d)
     if not d.is_published:
         why = "it was never published" if d.published is None else \
             f"it changed after version {d.published} was published (now version {d.version})"
@@ -443,6 +479,8 @@ def start_data(view, round_no: int, *, start_ms: int, version: int | None = None
     except KeyError as exc:
         raise DraftError(f"round {round_no}'s draft names a player the tournament does not have: {exc}") from None
     data["draft_version"] = d.version
+    if by is not None:
+        data["by"] = by
     return data
 
 

@@ -14,7 +14,9 @@ prize rule's unit ("750000", "187500"), never a float. Shapes::
                            "tiebreaks": {code: value}, "provisional",
                            "rating_change": "+12.2"|None (live FIDE change, finished games only;
                            services.tournament.rating_change)}, ...],
-                 "prizes": PRIZES|None, "playoff": PLAYOFF|None}
+                 "prizes": PRIZES|None, "playoff": PLAYOFF|None,
+                 "numbers_chosen": bool (the players choose their pairing numbers in a Blitz order before
+                                   round 1: Norway Chess 2023; services.hall.playoff_stage.numbers_chosen)}
     PRIZES = {"currency", "sharing", "undistributed",
               "awards": [{"start_no", "name", "places", "gross", "fines", "net", "withheld", "note",
                           "pending" (a place the play-off decides, not decided yet: nothing paid)}]}
@@ -43,6 +45,7 @@ from dataclasses import asdict
 from decimal import Decimal
 
 from services.events.vocabulary import PlayoffStatus
+from services.hall.playoff_stage import numbers_chosen
 from services.tournament.playoff_walk import ArbiterDecides, Decided, NextStage, Playing
 from services.tournament.playoffs import playoff
 from services.views.standings import TournamentView
@@ -119,7 +122,8 @@ def standings_json(view: TournamentView, provisional: bool = False) -> dict:
             "scoring": t.regulations.scoring if t else "standard", "tiebreaks": view.tiebreak_order(),
             "finished": view.finished(), "rows": [{**asdict(r), "at_board": at.get(r.start_no),
                                        "rating_change": _change(changes.get(r.start_no))} for r in rows],
-            "prizes": _prizes(view, provisional), "playoff": playoff_json(view)}
+            "prizes": _prizes(view, provisional), "playoff": playoff_json(view),
+            "numbers_chosen": numbers_chosen(t)}
 
 
 def _change(change) -> str | None:

@@ -368,12 +368,30 @@ def review_result(state: HallState, game: str, result: str, reason: str | None, 
                                   rule="FIDE Laws 9.2/9.3: a claim is decided by the arbiter")]
     if result != DRAW or (words or "").replace(" ", "_") in ENDED_BY_RULES:
         return None
+    banned = agreement_banned(state, g)
+    if banned is None:
+        return None
+    rule, moves = banned
+    return [DrawOfferRefused(game=g.id, board=g.board, result=result, reason=words, seq=seq, rule=rule, moves=moves,
+                             kind=g.kind)]
+
+
+def agreement_banned(state: HallState, g: GameState) -> tuple[str, dict[str, int]] | None:
+    """Whether the event's draw-offer rule forbids a draw by agreement in game ``g`` now (US 2023
+    rule 2 "Player may not mutually agree to a draw", US 2013 rule 2 "... in less than 30 moves",
+    Norway classical; ``Regulations.draw_agreement_allowed`` for the game's kind, from the moves
+    each side has completed): ``(the rule quoted with how it applies, {"white": moves, "black":
+    moves})``, or None when allowed or without a tournament file (the Laws alone: 9.1 allows it).
+    The one judgement of a draw by agreement: a device's reported result (``review_result``) and an
+    arbiter's (``rulings.judge_result``) alike."""
+    t = state.config
+    if t is None:
+        return None
     moves = {"white": g.moves_by("white"), "black": g.moves_by("black")}
     ok, why = t.regulations.draw_agreement_allowed(g.kind or t.kind, moves["white"], moves["black"])
     if ok:
         return None
-    return [DrawOfferRefused(game=g.id, board=g.board, result=result, reason=words, seq=seq,
-                             rule=rule_for(state, "draw_offers", why, detail=why), moves=moves, kind=g.kind)]
+    return rule_for(state, "draw_offers", why, detail=why), moves
 
 
 ENDED_BY_RULES = {Termination.STALEMATE, Termination.INSUFFICIENT_MATERIAL, Termination.DEAD_POSITION,

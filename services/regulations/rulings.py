@@ -18,8 +18,10 @@ console shows it. Pure: the state and the instant are passed in.
   drawn when the opponent cannot checkmate by any possible series of legal moves), a default (6.7.1:
   only a player absent past the default time, counted from the round's start; presence from a move,
   a press or a check-in), a resignation (5.1.2: drawn when the opponent cannot checkmate), a
-  checkmate or stalemate (5.1.1, 5.2.1: the position on the board). Other results (12.9, 11.3, the
-  arbiter's own judgement) are the arbiter's.
+  checkmate or stalemate (5.1.1, 5.2.1: the position on the board), a draw by agreement or a drawn
+  result slip (9.1.1: the event's draw-offer rule, judged as a device's agreed draw is,
+  ``referee.agreement_banned``). Other results (12.9, 11.3, the arbiter's own judgement) are the
+  arbiter's. The console's ``set_result`` and result slip alike (``result_ruling``).
 - Move timers (11-Man National 2017 X.B.a, X.B.c): only where the event's regulations provide them
   (``regulations.move_timers``: none in the Master division, X.A.i), for a game in progress without
   a clock (X.B.a "Either the time clocks or the ordinary five-minute rule"), the one-minute rule not
@@ -31,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from services.events.vocabulary import Termination, Variant
+from services.events.vocabulary import GameResult, Termination, Variant
 from services.regulations import irregularities as ir
 from services.regulations.controls import control_of
 from services.regulations.move_timer import FIVE_MINUTE, ONE_MINUTE
@@ -40,6 +42,7 @@ from services.rules.base import SIDES, MoveRefused, other
 from services.rules.penalties import ILLEGAL_MOVE, INCORRECT_CLAIM, penalty
 from services.rules.replay import replay
 
+DRAW = GameResult.DRAW
 SEARCH_NODES = 300
 """Positions searched per side when a decision asks whether a side can checkmate (6.9, 5.1.2): the
 gateway's own budget (``gateway.laws.LIVE_NODES``), so the console answers as the gateway would and
@@ -48,7 +51,12 @@ ONE_MINUTE_WARNING_MS = 30 * 60_000  # X.B.c: "warn the players 30 minutes befor
 TIMERS = {"five_minute": FIVE_MINUTE, "one_minute": ONE_MINUTE}
 JUDGED_TERMINATIONS = (Termination.TIME_FORFEIT, Termination.RESIGNATION, Termination.CHECKMATE, Termination.STALEMATE)
 """The terminations of an arbiter's result a rule decides (``judge_result``; a default is judged by
-its ``forfeit``); any other is the arbiter's judgement alone (12.9, 11.3, 5.2.3 ...)."""
+its ``forfeit``; a draw by agreement by ``AGREED_TERMINATIONS``); any other is the arbiter's
+judgement alone (12.9, 11.3 ...)."""
+AGREED_TERMINATIONS = (Termination.AGREEMENT, Termination.RESULT_SLIP)
+"""The terminations of a drawn result that say the players agreed it (5.2.3, 9.1; a drawn result
+slip, 8.7, signed without another way named): judged against the event's draw-offer rule
+(``referee.agreement_banned``) where the event has a tournament file."""
 MASTER_NO_TIMERS = ("11-Man National 2017 X.A.i: \"Because the Master Division is open-ended without rigid "
                     "round-ending time, it is important that the Master Division matches are not subject to the "
                     "One-Minute Rule because of this mandatory use of clocks.\"")
@@ -191,8 +199,9 @@ def judge_withdrawal(state, gid: str, side: str, presses: int | None = None):
 # ----- results --------------------------------------------------------------------------------------
 def judge_result(state, gid: str, result: str, termination: str | None, forfeit: bool,
                  now_ms: int | None = None) -> Ruling | None:
-    """An arbiter's result for game ``gid`` judged where a rule decides it (see the module): a flag
-    fall ("time_forfeit"), a default (``forfeit``), a resignation, a checkmate or a stalemate.
+    """An arbiter's result for game ``gid`` judged where a rule decides it (see the module; ``judged``):
+    a flag fall ("time_forfeit"), a default (``forfeit``), a resignation, a checkmate, a stalemate,
+    a draw by agreement ("agreement", or a drawn "result_slip") under the event's draw-offer rule.
     Returns the ``Ruling``, None where the result is the arbiter's judgement alone (or "*", a game
     reopened); raises ``Refused`` when the record contradicts it. ``now_ms``: the instant of the
     decision; None leaves out what needs it (the default time still running, a running clock's
@@ -200,6 +209,9 @@ def judge_result(state, gid: str, result: str, termination: str | None, forfeit:
     if result == "*":
         return None
     g = _game(state, gid)
+    if result == DRAW and termination in AGREED_TERMINATIONS and not forfeit:
+        _agreement(state, g, termination)
+        return None
     if forfeit:
         return _default(state, g, result, now_ms)
     if termination == Termination.TIME_FORFEIT:
@@ -207,6 +219,31 @@ def judge_result(state, gid: str, result: str, termination: str | None, forfeit:
     if termination in (Termination.RESIGNATION, Termination.CHECKMATE, Termination.STALEMATE) and g.variant == Variant.CHESS:
         return _on_the_board(g, result, termination)
     return None
+
+
+def judged(result: str, termination: str | None, forfeit: bool) -> bool:
+    """Whether a rule decides an arbiter's ``result`` with ``termination`` (``judge_result`` has
+    something to judge): a default, a flag, a resignation, a checkmate, a stalemate, a draw by
+    agreement; "*" (a game reopened) never."""
+    if result == "*":
+        return False
+    return forfeit or termination in JUDGED_TERMINATIONS or (result == DRAW and termination in AGREED_TERMINATIONS)
+
+
+def _agreement(state, g, termination: str) -> None:
+    """A draw the players agreed (5.2.3 "by agreement between the two players during the game,
+    provided both players have made at least one move"; 9.1.1 "The regulations of an event may
+    specify that players cannot offer or agree to a draw ... without the consent of the arbiter"):
+    refused where the event's draw-offer rule forbids it (``referee.agreement_banned``, the device's
+    judgement too), quoting it; nothing to say (the arbiter's) where it allows it."""
+    from services.regulations.referee import agreement_banned
+
+    banned = agreement_banned(state, g)
+    if banned is None:
+        return None
+    how = "a drawn result slip (an agreed draw)" if termination == Termination.RESULT_SLIP else "a draw by agreement"
+    raise Refused("result", f"{how} is not allowed here by the event's rule; if the game was drawn otherwise, name "
+                            "how (a claim upheld, threefold_repetition, fifty_moves, stalemate ...)", banned[0])
 
 
 def _loser(result: str) -> str | None:

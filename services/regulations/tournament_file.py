@@ -107,7 +107,14 @@ def _rounds(rows: list[RoundRow], total: int, fail) -> tuple[RoundSchedule, ...]
             fail(f"rounds[{i}].number", f"round {number} is scheduled twice")
         out.append(RoundSchedule(number=number, start=row.start.isoformat(), start_ms=_ms(row.start),
                                  end_ms=None if row.end is None else _ms(row.end)))
-    return tuple(sorted(out, key=lambda x: x.number))
+    # rounds are played in their order (C.04.3 pairs each from the scores of the ones before)
+    index = {id(x): i for i, x in enumerate(out)}
+    ordered = sorted(out, key=lambda x: x.number)
+    for before, after in zip(ordered, ordered[1:]):
+        if after.start_ms <= before.start_ms:
+            fail(f"rounds[{index[id(after)]}].start", f"round {after.number} starts ({after.start}) before round "
+                 f"{before.number} ({before.start}): rounds are played in their order")
+    return tuple(ordered)
 
 
 def _ms(when) -> int:

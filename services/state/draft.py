@@ -17,7 +17,9 @@ class PairingDraft:
     log), ``changes`` (each change by hand: ``{"version" (the one it made), "kind", "players",
     "board", "white_no", "black_no", "reason", "warnings", "by", "at"}``), ``refused`` (entries that
     named a version the draft no longer had: ``{"type", "version" (named), "draft_version" (it
-    had), "by", "at"}``: a second arbiter's action on a draft that had changed under him)."""
+    had), "by", "at"}``: a second arbiter's action on a draft that had changed under him),
+    ``outdated`` (a Swiss draft's: the ids of the round before's games whose result changed after it
+    was paired: it reads the old results and is not published or started until paired again)."""
 
     round: int
     system: str
@@ -32,6 +34,7 @@ class PairingDraft:
     started: bool = False
     changes: list[dict] = field(default_factory=list)
     refused: list[dict] = field(default_factory=list)
+    outdated: list[str] = field(default_factory=list)
 
     @property
     def is_published(self) -> bool:

@@ -10,7 +10,7 @@ a board message's entry also lowers its game's ``board_seq`` to that ``seq`` (``
 from __future__ import annotations
 
 from services.events import (BoardOriented, DeviceOffline, DeviceOnline, MessageHeld, MessageRejected, MoveKept,
-                             MoveRejected, PlacementSeen, SeqGap)
+                             MoveRejected, PlacementSeen, ResultHeld, SeqGap)
 from services.state.changes import Changes
 from services.state.fold_penalties import doubt_at_resume
 from services.state.hall import HallState, folds
@@ -24,6 +24,13 @@ def _held(state: HallState, ev: MessageHeld, at: int, ch: Changes) -> None:
         dev.waiting[ev.seq] = {"kind": ev.kind, "body": ev.body, "sent_at": ev.sent_at, "read_at": at}
         if dev.waiting_since is None:
             dev.waiting_since = at
+
+
+@folds(ResultHeld)
+def _result_held(state: HallState, ev: ResultHeld, at: int, ch: Changes) -> None:
+    held = state.boards[ev.board].device(ev.device).waiting.get(ev.seq)
+    if held is not None:
+        held["result_held"] = True  # told once: the gateway's timer keeps the hold without a new entry
 
 
 @folds(SeqGap)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from services.events.tournament import Setup
+from services.hall.round_draft import SWISS
 from services.hall.tournament_games import BYE_CODES, GameRecord, result_code
 from services.regulations.model import Player, Tournament
 from services.state.draft import PairingDraft
@@ -183,8 +184,18 @@ class TournamentState:
         record = self.records.get(gid)
         if code is None or record is None:
             return False
+        if (record.result, record.special) != code:
+            self._outdate_next_draft(record)
         record.set_result(*code)
         return True
+
+    def _outdate_next_draft(self, record) -> None:
+        """A Swiss round's draft paired before the result of ``record`` (a game of the round before)
+        changed reads the old result: noted in its ``outdated`` until it is paired again (FIDE C.04.3
+        pairs from the scores after the previous round; docs/pairing.md "The round's life cycle")."""
+        draft = self.drafts.get(record.round + 1)
+        if draft is not None and not draft.started and draft.system == SWISS and record.id not in draft.outdated:
+            draft.outdated.append(record.id)
 
     def enter(self, start_no: int, player: dict, first_round: int, missed: str, started: list[int]) -> None:
         """A late entry: ``player`` ({"name", "rating", "fide_id", "federation", "title"}) as

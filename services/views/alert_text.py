@@ -28,6 +28,8 @@ KIND_RULES: dict[str, str] = {
     AlertKind.SCORE_SHEET_DIFFERENCES: "FIDE Laws 8.1: the score sheet records the moves played",
     AlertKind.MESSAGE_REJECTED: "docs/protocol.md: bad device input is answered, recorded and alerted",
     AlertKind.SEQ_GAP: "docs/protocol.md: each device message is applied once and in order",
+    AlertKind.RESULT_HELD: "docs/protocol.md: a game is never ended by a result sent after messages still missing",
+    AlertKind.GATEWAY_DEAF: "deploy/README.md: the gateway hears its own probe through the broker, or says so",
 }
 # A game the Laws or the regulations ended (``game_ended``): the article of its termination.
 ENDING_RULES: dict[str, str] = {
@@ -81,8 +83,20 @@ def sentence(kind: str, data: dict, game) -> str | None:
         players = f" ({who('white', game)} - {who('black', game)})" if game is not None else ""
         return f"Board {data.get('board')}{players}: the {data.get('device') or 'board'} is offline"
     if kind == AlertKind.MESSAGE_REJECTED and str(data.get("reason", "")).startswith("unknown board"):
-        return (f"Board {data.get('board')} has no game this round: its device's retained status is ignored "
-                f"(reported once)")
+        topic = str(data.get("topic") or "")
+        if topic.endswith("/status"):
+            return (f"Board {data.get('board')} has no game this round: its device's retained status is ignored "
+                    f"(reported once)")
+        what = topic.rpartition("/")[2] or "message"
+        seq = f" (seq {data['seq']})" if data.get("seq") is not None else ""
+        return (f"Board {data.get('board')} has no game this round: its {data.get('device') or 'board'}'s "
+                f"{what} message{seq} was refused; check the board's number on the device")
+    if kind == AlertKind.GATEWAY_DEAF:
+        then = ("it reconnected with a fresh session and still hears nothing: it exits for its supervisor; "
+                "restart the broker (Mosquitto before 2.0.13 keeps a dead session: deploy/README.md)"
+                if data.get("fresh") else "it reconnects with a fresh session")
+        return (f"Gateway deaf: the broker delivers nothing to {data.get('client_id')} "
+                f"({data.get('unanswered')} probes unanswered): moves are not being recorded; {then}")
     return None
 
 

@@ -19,11 +19,11 @@ from services.events import (AdjudicationRecorded, AlertResolved, ArbiterDecisio
                              ArmageddonScheduled, BoardGameCalled, BothFlagsFell, ClockAdjusted, ClockDisagreement,
                              DeviceGameBegan, DeviceOffline,
                              DeviceOnline, DrawClaimable, DrawClaimDecided, DrawClaimReported, DrawOfferRefused,
-                             Event, FineRecorded, FlagFell, GameEnded, GamePaused, GameResumed, LateStartDraw,
+                             Event, FineRecorded, FlagFell, GameEnded, GatewayDeaf, GatewayHearing, GamePaused, GameResumed, LateStartDraw,
                              MatchClockChosen, MatchForfeit, MatchGameReady, MessageRejected, MovePlayed, MoveRejected,
                              MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning, NoteAdded, PenaltyInDoubt, PenaltyProposed,
                              PenaltyWithdrawn,
-                             PlayerArrived, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
+                             PlayerArrived, ResultHeld, RoundStarted, ScoreSheetDifferences, ScoreSheetEntered, SeqGap,
                              TimeTroubleCalled, TimeTroubleImpending)
 from services.events.tournament import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden,
                                        PlayerEntered, PlayerWithdrew, PlayersRegistered)
@@ -46,6 +46,7 @@ ALERTING: dict[str, tuple[str, str]] = {
     MoveRejected.TYPE: ("action", "Illegal move on a board"),
     MessageRejected.TYPE: ("info", "Malformed device message"),
     SeqGap.TYPE: ("warning", "Device messages missing (seq gap)"),
+    ResultHeld.TYPE: ("action", "A result waits for missing device messages: the game is not ended from it"),
     DeviceOffline.TYPE: ("warning", "Device offline"),
     ClockDisagreement.TYPE: ("warning", "Clock and board disagree"),
     ArmageddonScheduled.TYPE: ("info", "Armageddon game to be played"),
@@ -58,6 +59,7 @@ ALERTING: dict[str, tuple[str, str]] = {
     TimeTroubleImpending.TYPE: ("info", "Time trouble impending (5:00 or less): the referee may call attention (X.A.d)"),
     MatchGameReady.TYPE: ("info", "Match: second game next, clocks paused at the carried times (X.A.b)"),
     PenaltyProposed.TYPE: ("action", "Penalty to apply (FIDE Laws 7.5.5, 9.5.3)"),
+    GatewayDeaf.TYPE: ("action", "Gateway deaf: the broker delivers nothing (moves are not being recorded)"),
     PenaltyInDoubt.TYPE: ("warning", "Penalty in doubt: the press may have been the replacement move's; the "
                                      "arbiter decides (FIDE Laws 7.5.1)"),
 }
@@ -87,7 +89,7 @@ CLOSING_ACTIONS = {DrawClaimDecided.TYPE, ArbiterDecision.TYPE, TimeTroubleCalle
 # Entry types whose repeats from one source (board, device and game) fold into that source's one open
 # alert (with a count) instead of one alert each: garbage from a faulty device, or a clock set to the
 # wrong control (two ``clock_disagreement`` a move), would otherwise flood the console.
-GROUPED = {MessageRejected.TYPE, ClockDisagreement.TYPE}
+GROUPED = {MessageRejected.TYPE, ClockDisagreement.TYPE, GatewayDeaf.TYPE}
 # Arbiters' entries kept in the list of recorded actions (docs/arbiter.md), the checkers referee's too.
 RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, GameResumed.TYPE,
                     NoteAdded.TYPE, AlertResolved.TYPE, ScoreSheetEntered.TYPE, AdjudicationRecorded.TYPE,
@@ -107,7 +109,7 @@ RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, Game
 MOOT_AT_END = frozenset({AlertKind.DRAW_CLAIM_REPORTED, AlertKind.DRAW_OFFER_REFUSED, AlertKind.MOVE_REJECTED, AlertKind.MOVE_PLAYED, AlertKind.MESSAGE_REJECTED,
                          AlertKind.DEVICE_OFFLINE, AlertKind.CLOCK_DISAGREEMENT,
                          AlertKind.TIME_TROUBLE_IMPENDING, AlertKind.MOVE_TIMER_WARNING,
-                         AlertKind.PENALTY_PROPOSED})
+                         AlertKind.PENALTY_PROPOSED, AlertKind.RESULT_HELD})
 # ... and when the next round starts, every alert still open about an ended game of an earlier round,
 # but those that may still change a result or the clocks' record (the arbiter decides them).
 # (and device messages lost for good: the record may lack them, docs/arbiter.md).
@@ -174,6 +176,7 @@ class AlertQueue:
             same.count += 1
             same.last_at = at
             same.evidence = data
+            same.text = sentence(kind, data, state.games.get(same.game or ""))  # the latest figures
             return [same]
         if kind in ALERTING:
             severity, title = ALERTING[kind]
@@ -203,11 +206,23 @@ class AlertQueue:
                 seq, at, "the Armageddon game has its result")
         elif isinstance(event, RoundStarted):
             changed += self._superseded(self._of_rounds_over(state), seq, at, "a new round started")
+            # in the recorded actions as who started which round, not the round's whole set-up
+            self.actions.append({"seq": seq, "at": at, "type": event.TYPE, "round": event.round,
+                                 "games": len(event.games), "by": event.by})
         elif isinstance(event, DeviceOnline):
             for a in list(self.alerts.values()):
                 if (a.status == AlertStatus.OPEN and a.kind == AlertKind.DEVICE_OFFLINE and a.board == event.board
                         and a.evidence.get("device") == event.device):
                     self._close(a, {"by": "device", "at": at, "note": "back online"}, AlertStatus.RESOLVED)
+                    changed.append(a)
+        elif isinstance(event, GatewayHearing):
+            # the broker delivers to that gateway again: its deafness is over (nothing for the arbiter to do
+            # but the moves its boards resend, which are recorded as they come)
+            for a in list(self.alerts.values()):
+                if (a.status == AlertStatus.OPEN and a.kind == AlertKind.GATEWAY_DEAF
+                        and a.evidence.get("client_id") == event.client_id):
+                    self._close(a, {"by": "gateway", "at": at, "note": f"hearing again after {event.deaf_ms} ms"},
+                                AlertStatus.RESOLVED)
                     changed.append(a)
         elif isinstance(event, AlertResolved):
             resolved = self.alerts.get(event.alert if event.alert is not None else -1)
@@ -347,5 +362,8 @@ def _applied(a: Alert) -> bool:
 
 def _source(kind: str, data: dict) -> tuple:
     """What repeats of a ``GROUPED`` entry have in common: its type, board, device and game (a
-    board's next game starts its own alert)."""
+    board's next game starts its own alert); a deaf gateway's, its client id (a restarted gateway
+    still deaf adds to its open alert)."""
+    if kind == GatewayDeaf.TYPE:
+        return kind, data.get("client_id")
     return kind, None if data.get("board") is None else str(data.get("board")), data.get("device"), data.get("game")

@@ -58,7 +58,8 @@ def draft_json(d) -> dict | None:
     """DRAFT of a ``PairingDraft`` (None: none): ``{"round", "system", "version", "published"
     (the version published, or null), "is_published", "started", "drafted_by", "published_by",
     "boards": [{"board", "white_no", "white", "black_no", "black", "colour_rule", "reasons"}],
-    "byes": [{"start_no", "player", "code", "reasons"}], "changes", "refused"}``."""
+    "byes": [{"start_no", "player", "code", "reasons"}], "changes", "refused", "outdated"}`` (``outdated``: the game ids of the round before whose result
+    changed after a Swiss draft was paired: pair it again before publishing or starting it)."""
     if d is None:
         return None
     import msgspec
@@ -66,4 +67,5 @@ def draft_json(d) -> dict | None:
     return {"round": d.round, "system": d.system, "version": d.version, "published": d.published,
             "is_published": d.is_published, "started": d.started, "drafted_by": d.drafted_by,
             "published_by": d.published_by, "boards": msgspec.to_builtins(d.boards),
-            "byes": msgspec.to_builtins(d.byes), "changes": list(d.changes), "refused": list(d.refused)}
+            "byes": msgspec.to_builtins(d.byes), "changes": list(d.changes), "refused": list(d.refused),
+            "outdated": list(d.outdated)}

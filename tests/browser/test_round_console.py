@@ -32,6 +32,7 @@ import pytest
 
 from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
+from dashboard.feed import wall_ms
 from devices.simulate import simulate
 from gateway import Gateway, embedded_broker
 from services.eventlog import open_log
@@ -149,13 +150,26 @@ async def slips(page, rnd: int, draft: dict, rng: random.Random, skip=(), forfei
         if b["board"] in skip:
             continue
         result = "+/-" if b["board"] == forfeit else rng.choice(["1-0", "0-1", "1/2-1/2", "1-0", "0-1"])
-        how = "forfeit" if result == "+/-" else "slip"
+        # a draw on a claim: rule 2 forbids agreeing one "in less than 30 moves", and a slip is judged
+        # as set_result is (docs/arbiter.md "Results")
+        how = {"+/-": "forfeit", "1/2-1/2": "claim"}.get(result, "slip")
         error = await submit(page, "#rc-slip", {"how": how}, {"round": rnd, "board": b["board"], "result": result})
         assert error == "", error
 
 
+class HallClock:
+    """The dashboard's clock (``create_app(clock=...)``): the wall clock, ``ahead_ms`` on (the
+    time a default needs to have run, FIDE Laws 6.7.1, without waiting for it)."""
+
+    def __init__(self) -> None:
+        self.ahead_ms = 0
+
+    def __call__(self) -> int:
+        return wall_ms() + self.ahead_ms
+
+
 @contextlib.asynccontextmanager
-async def console_hall(t, slug: str):
+async def console_hall(t, slug: str, clock=wall_ms):
     """A hall for tournament ``t`` registered under ``slug``: a memory log, the gateway on an embedded
     broker, the dashboard, and Chromium's page of the console logged in as the chief arbiter; yields
     ``(page, gateway, mqtt URL)``. Nothing is restarted while the block runs."""
@@ -168,7 +182,8 @@ async def console_hall(t, slug: str):
         gw = asyncio.create_task(gateway.run())
         try:
             await asyncio.wait_for(gateway.ready.wait(), 30)
-            async with serving(create_app(log, accounts=Accounts.load(None, ENV))) as url, async_playwright() as pw:
+            async with serving(create_app(log, accounts=Accounts.load(None, ENV), clock=clock)) as url, \
+                    async_playwright() as pw:
                 browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 try:
                     page = await browser.new_page(viewport={"width": 1440, "height": 1400})
@@ -210,7 +225,8 @@ async def test_a_five_round_swiss_through_the_console(shared_data, tmp_path):
     names = players_csv(shared_data, csv_path)
     pgn, board_result = board_game(shared_data)
     rng = random.Random(2013)
-    async with console_hall(t, slug) as (page, gateway, mqtt):
+    hall_clock = HallClock()
+    async with console_hall(t, slug, hall_clock) as (page, gateway, mqtt):
         # registration by import: start numbers sorted by rating, title, name (C.04.2)
         await page.set_input_files("#rc-file", str(csv_path))
         assert await submit(page, "#rc-import") == ""
@@ -258,7 +274,13 @@ async def test_a_five_round_swiss_through_the_console(shared_data, tmp_path):
         await until(page, lambda t: t["latest_round"] == 2, "round 2 started")
         games2 = await page.evaluate("() => fetch('/api/games').then(r => r.json())")
         boards2 = {"boards": [{"board": g["board"]} for g in games2["games"]]}
+        # the forfeit once the default time has run (rule 1: "more than 30 (thirty) minutes late"):
+        # written at once, it is refused
+        error = await submit(page, "#rc-slip", {"how": "forfeit"}, {"round": 2, "board": "5", "result": "+/-"})
+        assert "the default time (30 min) runs until" in error, error
+        hall_clock.ahead_ms = 31 * 60_000
         await slips(page, 2, boards2, rng, forfeit="5")
+        hall_clock.ahead_ms = 0
 
         # round 3: a withdrawal from round 3, a requested half-point bye, a late entry
         assert await submit(page, "#rt-withdraw", {"player": "24"}, {"from_round": "3"}) == ""

@@ -104,6 +104,9 @@ def test_a_stray_status_of_an_unused_board_is_reported_once_not_as_malformed_inp
     # a move from a board with no game is still bad input
     [bad] = q.apply(5, 62_000, "message_rejected", {**stray, "topic": "venue/t/boards/12/move", "seq": 3})
     assert bad.title == "Malformed device message"
+    # a new user's finding: the move's alert said "its device's retained status is ignored"
+    assert bad.text == ("Board 12 has no game this round: its board's move message (seq 3) was refused; "
+                        "check the board's number on the device")
 
 
 def test_bulk_mark_handled_closes_each_alert_named():

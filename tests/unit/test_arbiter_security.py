@@ -478,3 +478,26 @@ def test_the_shipped_nginx_sets_x_forwarded_for_to_the_address_it_sees():
     lines = [line.split("#")[0].strip() for line in conf.splitlines()]
     assert "proxy_set_header X-Forwarded-For $remote_addr;" in lines
     assert not [line for line in lines if "proxy_add_x_forwarded_for" in line]
+
+
+def test_a_session_opens_one_tournaments_console_only(round5, monkeypatch):
+    """A new user's finding: two ``venue serve`` on one host sign sessions with one secret
+    (``$VENUE_STATE_DIR/secret``) and every preset names its chief arbiter "chief", so the Open's
+    chief token recorded a note in the Women's event. A token is now signed over the tournament:
+    another event's token is refused (401) and records nothing; its own is accepted."""
+    monkeypatch.delenv("VENUE_ALLOWED_ORIGINS", raising=False)
+    note = {"action": "note", "text": "written with the other event's token"}
+    open_log, women_log = hall_log(round5), MemoryLog("candidates-2024-women")
+    asyncio.run(women_log.append_many([round_started(round5, "5", T0)]))
+    with TestClient(create_app(open_log, accounts=accounts())) as open_, \
+            TestClient(create_app(women_log, accounts=accounts())) as women:
+        open_token = log_in(open_)
+        before = recorded(women_log)
+        r = women.post("/api/arbiter/actions", json=note, headers={"Authorization": f"Bearer {open_token}"})
+        assert r.status_code == 401
+        assert women.get("/api/arbiter/me", headers={"Authorization": f"Bearer {open_token}"}).status_code == 401
+        assert recorded(women_log) == before
+        own = log_in(women)
+        r = women.post("/api/arbiter/actions", json=note, headers={"Authorization": f"Bearer {own}"})
+        assert r.status_code == 200, r.text
+        assert open_.get("/api/arbiter/me", headers={"Authorization": f"Bearer {own}"}).status_code == 401

@@ -114,7 +114,8 @@ def test_simulate_takes_the_documented_faults(monkeypatch):
 
     seen = {}
 
-    async def fake_run_simulate(mqtt, tournament, pgn, speed, kind, faults=frozenset(), credentials=None):
+    async def fake_run_simulate(mqtt, tournament, pgn, speed, kind, faults=frozenset(), credentials=None,
+                                confirm_wait_s=None):
         seen.update(mqtt=mqtt, tournament=tournament, pgn=pgn, speed=speed, kind=kind, faults=faults)
         return 0
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from dashboard_helpers import LOGIN
 from test_arbiter_security import accounts, csrf_of, log_in
 from test_round_tools_api import tools_when
 
@@ -86,11 +87,25 @@ def test_import_pair_swap_publish_start_and_a_forfeit_slip(hall) -> None:
     [started] = r.json()["entries"]
     assert started["type"] == "round_started" and started["data"]["draft_version"] == 2
     assert len(started["data"]["games"]) == 13
+    # who started it is recorded, and listed with the recorded actions (a new user found it in neither)
+    assert started["data"]["by"] == LOGIN
+    deadline = time.monotonic() + 10
+    while not [a for a in client.get("/api/arbiter/alerts").json()["actions"] if a["type"] == "round_started"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    [action] = [a for a in client.get("/api/arbiter/alerts").json()["actions"] if a["type"] == "round_started"]
+    assert (action["round"], action["games"], action["by"]) == ("1", 13, LOGIN)
 
     deadline = time.monotonic() + 10
     while client.get("/api/rounds").json()["current"] != "1":
         assert time.monotonic() < deadline
         time.sleep(0.02)
+    # rule 1: "Players more than 30 (thirty) minutes late for a round shall forfeit that round" (FIDE
+    # Laws 6.7.1): the slip's forfeit is judged as set_result's (a new user's +/- went through at once)
+    r = act(client, headers, action="enter_result", round=1, board=2, result="+/-", how="forfeit")
+    assert r.status_code == 400 and "the default time (30 min) runs until" in r.json()["error"], r.text
+    started_ms = started["data"]["start_ms"]
+    client.app.state.feed.clock = lambda: started_ms + 31 * 60_000  # the hall's clock 31 minutes on
     r = act(client, headers, action="enter_result", round=1, board=2, result="+/-")
     assert r.status_code == 200, r.text
     decision, ended = r.json()["entries"]
@@ -125,7 +140,7 @@ def test_a_draft_changed_by_another_arbiter_first_is_refused_after_the_append(ha
 
 
 def test_a_correction_after_the_round_says_the_next_draft_is_stale(hall) -> None:
-    """Round 1 played (every game drawn by slip), round 2 drafted; a result of round 1 corrected:
+    """Round 1 played (every game won by White, by slip), round 2 drafted; a result of round 1 corrected:
     the answer's notice says round 2 was drafted from the old result."""
     client, log, headers = hall
     assert act(client, headers, action="pair_round").status_code == 200
@@ -134,8 +149,8 @@ def test_a_correction_after_the_round_says_the_next_draft_is_stale(hall) -> None
     tools_when(client, lambda d: d["draft"]["is_published"])
     assert act(client, headers, action="start_round", round=1).status_code == 200
     tools_when(client, lambda d: d["latest_round"] == 1)
-    for board in range(1, 13):
-        assert act(client, headers, action="enter_result", round=1, board=board, result="1/2-1/2",
+    for board in range(1, 13):  # rule 2: no draw by agreement in less than 30 moves, so White wins each
+        assert act(client, headers, action="enter_result", round=1, board=board, result="1-0",
                    how="slip").status_code == 200
     r = None
     deadline = time.monotonic() + 10
@@ -143,10 +158,23 @@ def test_a_correction_after_the_round_says_the_next_draft_is_stale(hall) -> None
         assert time.monotonic() < deadline, r.text
         r = act(client, headers, action="pair_round", round=2)
     tools_when(client, lambda d: d["draft"] is not None)
-    r = act(client, headers, action="enter_result", round=1, board=1, result="1-0", how="arbiter")
+    r = act(client, headers, action="enter_result", round=1, board=1, result="0-1", how="arbiter")
     assert r.status_code == 200
     assert r.json()["notice"] == ("round 2 is drafted (version 1) from the old result: pair it again (pair_round) "
                                   "so its pairing reads the new one")
+    # A new user's finding: that draft could still be published and started, the bye and three pairings
+    # of four other than the corrected scores give (FIDE C.04.3 pairs from the scores after the round).
+    tools = tools_when(client, lambda d: d["draft"]["outdated"])
+    assert tools["draft"]["outdated"] == ["1-1"]
+    for action in ("publish_pairing", "start_round"):
+        r = act(client, headers, action=action, round=2, version=1)
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == ("round 2's draft (version 1) was paired before the result of round 1 board 1 "
+                                     "(1-1, now 0-1) changed: it reads the old result; pair it again (pair_round)")
+    assert act(client, headers, action="pair_round", round=2).status_code == 200
+    tools = tools_when(client, lambda d: d["draft"]["version"] == 2)
+    assert tools["draft"]["outdated"] == []
+    assert act(client, headers, action="publish_pairing", round=2, version=2).status_code == 200
 
 
 def test_a_round_tool_after_the_draft_says_it_is_stale(hall) -> None:

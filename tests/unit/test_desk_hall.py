@@ -38,3 +38,22 @@ def test_rows_are_pushed_for_the_boards_that_change(shared_data):
     # board 1: the clock started, 1.e4, the press; board 3: offline, with its alert
     assert boards == [("1", 0, None, 0), ("1", 1, None, 0), ("1", 1, None, 0), ("3", 0, "offline", 1)]
     assert desk.snapshot_dict()["hall"][2]["problems"] == ["offline", "alerts"]
+
+
+def test_a_round_started_is_pushed_as_an_action(shared_data):
+    """A new user's finding: the console's Round tools said "next to pair: round 1" after the round
+    started, until reloaded. The start is now a recorded action (who started which round), pushed live
+    like the others, and the console reloads the Round tools on it (dashboard/static/arbiter.js)."""
+    stream = io.StringIO((shared_data / "chess" / "fide_candidates_2024_open.pgn").read_text(encoding="utf-8"))
+    games = [chess.pgn.read_game(stream) for _ in range(4)]
+    desk = Desk()
+    feed = Feed(None, Hub(64), observers=[desk.ingest])
+    desk.attach(feed.state)
+    client = desk.hub.add()
+    _type, data, at = round_started(games, "1")
+    feed.ingest(Entry(seq=1, at=at, type="round_started", data={**data, "by": "chief"}))
+    feed.ingest(Entry(seq=2, at=at + 1, type="note_added", data={"text": "round 1 on time", "by": "chief"}))
+    actions = [json.loads(text)["action"] for _, text in client.take() if json.loads(text)["type"] == "action"]
+    assert [(a["seq"], a["type"], a.get("round"), a.get("games"), a["by"]) for a in actions] == [
+        (1, "round_started", "1", 4, "chief"), (2, "note_added", None, None, "chief")]
+    assert desk.snapshot_dict()["actions"] == actions

@@ -73,6 +73,13 @@ def test_bad_payloads(kind, payload, reason):
     assert err.value.board == "3"
 
 
+def test_an_overlong_move_says_so():
+    """A new user's finding: a 6,000-character move was told "a non-empty string is required"."""
+    with pytest.raises(BadMessage) as err:
+        parse(T, topic("move"), b'{"seq": 1, "move": "%s"}' % (b"e" * 6000))
+    assert err.value.reason == "bad field move: 6000 characters; a move is at most 64 (UCI, or checkers notation)"
+
+
 @pytest.mark.parametrize("bad_topic", ["venue/other/boards/3/move", "venue/cand-2024/boards/3/chat",
                                        "venue/cand-2024/3/move", "venue/cand-2024/boards//move"])
 def test_unknown_topics(bad_topic):

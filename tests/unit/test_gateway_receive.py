@@ -45,7 +45,8 @@ def test_an_exception_while_handling_is_recorded_and_the_next_message_handled(ga
     assert rejected[0]["board"] == "1" and '"e2e4"' in rejected[0]["raw"]
     assert gateway._feedback == [("1", {"ref": None, "accepted": False,
                                         "reason": "internal error: RuntimeError",
-                                        "fen": gateway.hall.state.board_game("1").fen})]
+                                        "fen": gateway.hall.state.board_game("1").fen,
+                                        "round": gateway.hall.state.board_game("1").round})]  # docs/protocol.md "Feedback"
     assert gateway.counts["internal_errors"] == 1
     monkeypatch.undo()
     gateway._receive(*move("2", 1, "d2d4"))

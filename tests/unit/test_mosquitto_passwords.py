@@ -47,9 +47,12 @@ def test_shards_get_their_own_logins_and_the_unsharded_tournament_keeps_its_gate
     assert user_acl(tmp_path, "gateway-open-boards-3,4") == [
         "topic read venue/open/boards/3/+", "topic write venue/open/boards/3/feedback",
         "topic read venue/open/boards/4/+", "topic write venue/open/boards/4/feedback",
+        # issue 28: each gateway login's own probe topic (gateway/probe.py), no one else's
+        "topic readwrite venue/open/gateway/gateway-open-boards-3,4/probe",
     ]
     assert user_acl(tmp_path, "gateway-women") == ["topic read venue/women/#",
-                                                  "topic write venue/women/boards/+/feedback"]
+                                                  "topic write venue/women/boards/+/feedback",
+                                                  "topic write venue/women/gateway/gateway-women/probe"]
     assert "user gateway-open\n" not in (tmp_path / "acl").read_text()
     users = [line.split(":")[0] for line in (tmp_path / "passwd").read_text().splitlines()]
     assert {u for u in users if u.startswith("gateway-")} == {

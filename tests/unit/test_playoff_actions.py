@@ -232,6 +232,28 @@ def test_us_2013_three_tied_armageddon_bid_then_the_final() -> None:
         ev.act("start_playoff_stage", {"stage": 3, "boards": ["1"]})
 
 
+def test_a_blitz_order_only_where_the_regulations_choose_pairing_numbers() -> None:
+    """A new user's finding: a US 2013 Swiss showed (and took) Norway's Blitz order before round 1.
+    Only Norway Chess 2023's regulations say "Players will take it in turns to choose their pairing
+    number ... in the order in which they finished in the Blitz tournament"."""
+    from services.hall.tournament_json import standings_json
+    from services.hall.tournament_log import tournament_registered_data
+    from services.views.standings import TournamentView
+
+    for name, chosen in (("us-championship-2013.toml", False), ("us-championship-2023.toml", False),
+                         ("norway-chess-2023.toml", True)):
+        t = tournament(name, T)
+        hall = Hall(T, config=t)
+        hall.fold("tournament_registered", tournament_registered_data(t), 0)
+        assert standings_json(TournamentView(hall.state))["numbers_chosen"] is chosen, name
+        order = sorted(hall.state.tournament.players)
+        if chosen:
+            assert build("record_blitz_order", {"order": order}, "chief", {}, hall.state, NOW)
+        else:
+            with pytest.raises(ActionError, match="no pairing numbers chosen in a Blitz order"):
+                build("record_blitz_order", {"order": order}, "chief", {}, hall.state, NOW)
+
+
 def test_norway_pairing_numbers_chosen_in_the_blitz_order() -> None:
     """"Players will take it in turns to choose their pairing number for the Classical tournament,
     starting with the Blitz tournament winner and proceeding in the order in which they finished in
@@ -276,11 +298,11 @@ def results_by_order(ev: Event, stage: int, order: list[int], draws_among: set[i
     st = ev.hall.state.tournament.playoff.stages[stage - 1]
     for n, gid in enumerate(st.games, start=1):
         g = ev.hall.state.tournament.playoff.games[gid]
-        if {g.white, g.black} <= draws_among:
-            result = "1/2-1/2"
+        if {g.white, g.black} <= draws_among:  # drawn on a claim: the no-draw rules forbid only agreement
+            result, how = "1/2-1/2", "claim"
         else:
-            result = "1-0" if order.index(g.white) < order.index(g.black) else "0-1"
-        ev.act("enter_playoff_result", {"stage": stage, "game": n, "result": result, "how": "slip"})
+            result, how = ("1-0" if order.index(g.white) < order.index(g.black) else "0-1"), "slip"
+        ev.act("enter_playoff_result", {"stage": stage, "game": n, "result": result, "how": how})
 
 
 def test_us_2013_four_tied_two_armageddon_games_by_bid() -> None:
@@ -299,7 +321,8 @@ def test_us_2013_four_tied_two_armageddon_games_by_bid() -> None:
     # p4 bid lower and chose Black: p1 White with 45:00; p2 bid lower and chose White: 30:00 to p3's 45:00
     assert [(g["board"], g["white_no"], g["black_no"], g["time_control"]["white"], g["time_control"]["black"])
             for g in games] == [("1", p1, p4, 45 * MIN, 43 * MIN), ("2", p2, p3, 30 * MIN, 45 * MIN)]
-    ev.act("enter_playoff_result", {"stage": 1, "game": 1, "result": "1/2-1/2", "how": "slip"})  # Black: p4
+    # drawn on a claim (9.2; rule 2 forbids agreeing a draw in less than 30 moves): Black, p4, goes on
+    ev.act("enter_playoff_result", {"stage": 1, "game": 1, "result": "1/2-1/2", "how": "claim"})
     ev.act("enter_playoff_result", {"stage": 1, "game": 2, "result": "1-0", "how": "slip"})
     final = ev.view.playoff_step().spec
     assert final.players == (p4, p2) and final.name == "final rapid match"
@@ -336,7 +359,8 @@ def test_us_2023_five_tied_blitz_then_an_armageddon_series_paired_by_the_arbiter
         (game,) = ev.act("start_playoff_stage", body)[0][1]["games"]
         assert (game["white_no"], game["black_no"], game["kind"]) == (x, y, "armageddon")
         assert game["time_control"] == {"white": 5 * MIN, "black": 4 * MIN, "increment": 2000, "increment_from_move": 61}
-        ev.act("enter_playoff_result", {"stage": stage, "game": 1, "result": "1/2-1/2", "how": "slip"})  # Black wins
+        # drawn on a claim (rule 2: "Player may not mutually agree to a draw"): Black wins
+        ev.act("enter_playoff_result", {"stage": stage, "game": 1, "result": "1/2-1/2", "how": "claim"})
         remaining.remove(x)
     done = ev.view.playoff_step()
     assert isinstance(done, Decided) and done.order[0] == d and done.order[-1] == last

@@ -45,6 +45,17 @@ def _types(url: str, slug: str) -> list[str]:
     return asyncio.run(read())
 
 
+def _last(url: str, slug: str) -> dict:
+    async def read() -> dict:
+        log = open_log(url, slug)
+        try:
+            return (await log.read())[-1].data
+        finally:
+            await log.close()
+
+    return asyncio.run(read())
+
+
 def test_pair_publish_start(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     url, slug = _store(tmp_path, "us-championship-2013.toml")
     where = ["--store", url, "--tournament", slug]
@@ -58,6 +69,7 @@ def test_pair_publish_start(tmp_path: Path, capsys: pytest.CaptureFixture) -> No
     assert venue(["round", "start", "1", *where, "--at", "now"]) == 0
     assert capsys.readouterr().out.startswith("venue round start: round 1 started (12 games)")
     assert _types(url, slug) == ["tournament_registered", "pairing_drafted", "pairing_published", "round_started"]
+    assert _last(url, slug)["by"] == "organiser"  # who started it, as pairing_drafted names the CLI's writer
 
 
 def test_a_stale_version_is_refused_and_nothing_appended(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -257,3 +257,27 @@ def test_a_swiss_round_is_not_drafted_before_the_results_and_says_which() -> Non
     view.apply(as_log([(RoundStarted.TYPE, start_data(view, 1, start_ms=1_000))], view.seq + 1)[0])
     with pytest.raises(DraftError, match=r"12 game\(s\) of an earlier round have no result \(round 1: "):
         draft_round(view, 2)
+
+
+def test_an_exchange_naming_no_registered_player_says_so() -> None:
+    """A new user's finding: an exchange naming start number 30 of the 24 of us-championship-2013
+    was told "? (30) is not in round 1's draft"."""
+    view = _registered("us-championship-2013.toml")
+    _append(view, draft_round(view, 1))
+    with pytest.raises(DraftError) as err:
+        swap_entry(view, 1, 1, players=[1, 30], reason="the organiser's wish")
+    assert str(err.value) == "no player has start number 30 (registered: 1-24)"
+
+
+def test_a_round_of_fewer_than_two_players_is_not_paired() -> None:
+    """A new user's finding: round 1 paired with no player said "no player (001) lines" (a TRF
+    reader's words); with one, a round of one PAB fixed the start numbers before the others came."""
+    t = load_tournament((EVENTS / "us-championship-2013.toml").read_text(), "us-championship-2013.toml")
+    data = tournament_registered_data(t)
+    for players in ([], data["players"][:1]):
+        view = TournamentView()
+        view.apply(as_log([("tournament_registered", {**data, "players": players})])[0])
+        with pytest.raises(DraftError) as err:
+            draft_round(view, 1)
+        assert str(err.value) == (f"{len(players)} player(s) registered: a round pairs two or more; register the "
+                                  "players first (import_players or register_player; venue players import|add)")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hall_driver import Driver, round_started
 
-from dashboard.arbiter.actions import ActionError, build
+from dashboard.arbiter.actions import ActionError, Context, build, convert
 from gateway.hall import Hall
 from services.regulations.tournament_file import load_tournament
 from services.views.spectator import SpectatorView
@@ -220,3 +220,110 @@ def test_a_penalty_the_gateway_did_not_see_takes_the_laws_amount_for_the_time_cl
         act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": MIN})
     [(t, adjusted)] = act(d, "apply_penalty", {"game": "1-1", "side": "black", "add_ms": 2 * MIN})
     assert adjusted["black_ms"] == 92 * MIN and adjusted["ruling"]["law"] == "FIDE Laws 7.5.5"
+
+
+# ----- the result slip judged as set_result is (docs/arbiter.md "Results") -------------------------------
+# Scholar's mate, the new user's game: 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# (FIDE Laws 5.1.1: 1-0)
+SCHOLARS_MATE = ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"]
+
+
+def mated() -> Driver:
+    """Board 1's game ended by the board's own checkmate, 1-0."""
+    d = Driver("1")
+    for uci in SCHOLARS_MATE:
+        d.move("1", uci)
+    [end] = d.of("game_ended")
+    assert (end["result"], end["termination"]) == ("1-0", "checkmate")
+    return d
+
+
+def slip_notice(d, body: dict):
+    """The answer's ``notice`` for a result slip, as POST /api/arbiter/actions gives it."""
+    return convert({**body, "action": "enter_result"}).notice(
+        Context("chief", SpectatorView(d.hall.state).every_game(), d.hall.state, d.now))
+
+
+def test_a_slip_is_refused_where_set_result_is_checkmate_and_default():
+    """FIDE Laws 5.1.1: Qxf7 mates Black; a checkmate of White (0-1) the position does not show is
+    refused by set_result and by the slip alike, with the same words. 6.7.1 with US 2023 rule 1
+    ("Players more than 30 (thirty) minutes late for a round shall forfeit that round"): two minutes
+    after the start a forfeit is refused on both paths; after the 30 minutes the slip's forfeit
+    carries the same ruling as set_result's."""
+    d = mated()
+    refusal = r"not a checkmate of white \(FIDE Laws 5\.1\.1\)"
+    with pytest.raises(ActionError, match=refusal):
+        act(d, "set_result", {"game": "1-1", "result": "0-1", "termination": "checkmate"})
+    with pytest.raises(ActionError, match=refusal):
+        act(d, "enter_result", {"round": 1, "board": 1, "result": "0-1", "how": "board", "termination": "checkmate"})
+    assert d.hall.state.games["1-1"].result == "1-0" and not d.of("arbiter_decision")
+
+    t = load_tournament((EVENTS / "us-championship-2023.toml").read_text(), "us-championship-2023.toml")
+    d = Driver("1", config=t)
+    d.hall.state.rounds["1"].start_ms = T0
+    early = r"the default time \(30 min\) runs until .*: black \(B\) may still arrive"
+    with pytest.raises(ActionError, match=early):
+        act(d, "set_result", {"game": "1-1", "result": "1-0", "forfeit": True}, now_ms=T0 + 2 * MIN)
+    with pytest.raises(ActionError, match=early):
+        act(d, "enter_result", {"round": 1, "board": 1, "result": "+/-", "how": "forfeit"}, now_ms=T0 + 2 * MIN)
+    assert not d.of("arbiter_decision")
+    decision, ended = act(d, "enter_result", {"round": 1, "board": 1, "result": "+/-", "how": "forfeit"},
+                          now_ms=T0 + 31 * MIN)
+    assert decision[1]["ruling"]["evidence"]["deadline_ms"] == T0 + 30 * MIN
+    assert (ended[1]["result"], ended[1]["forfeit"], ended[1]["termination"]) == ("1-0", True, "forfeit")
+
+
+def test_a_slip_with_the_result_the_board_gave_confirms_it_and_changes_nothing():
+    """The board ended the game by checkmate (5.1.1), round 2 has started; the players' slip says
+    1-0 too (8.7), once as a slip and once as the arbiter's: each is one note, the termination stays
+    the board's, no new game_ended, no notice. A different result stays a correction: recorded with
+    what it replaces, and the notice says round 2's pairing stands."""
+    d = mated()
+    second = round_started("1")
+    second["round"] = "2"
+    second["games"][0].update(id="2-1", round="2")
+    d.external("round_started", second)
+    ended_before = len(d.of("game_ended"))
+    for how in ("slip", "arbiter", "board"):
+        body = {"round": 1, "board": 1, "result": "1-0", "how": how, "termination": "checkmate"}
+        [(kind, note)] = act(d, "enter_result", body)
+        assert kind == "note_added" and note["game"] == "1-1" and "confirmed" in note["text"]
+        assert slip_notice(d, body) is None
+    g = d.hall.state.games["1-1"]
+    assert (g.result, g.termination) == ("1-0", "checkmate")
+    assert len(d.of("game_ended")) == ended_before and not d.of("arbiter_decision")
+
+    body = {"round": 1, "board": 1, "result": "0-1", "how": "arbiter"}
+    assert slip_notice(d, body).startswith("round 2 has started: its pairing stands")
+    decision, ended = act(d, "enter_result", body)
+    assert (decision[1]["previous"], decision[1]["previous_termination"]) == ("1-0", "checkmate")
+    assert (ended[1]["result"], ended[1]["termination"]) == ("0-1", "arbiter")
+
+
+def test_a_draw_by_agreement_the_event_forbids_is_refused_on_every_path():
+    """US 2013 rule 2: "Players must not agree to a draw before the game or mutually agree to a draw
+    in less than 30 moves during a game." After 1. e4 e5 the device's agreed draw is refused
+    (``draw_offer_refused``), and so are set_result's agreement and the slip's ½-½ (as a slip or the
+    board's agreement), quoting the rule; a draw named otherwise (a claim upheld, 9.2) is the
+    arbiter's. US 2023 rule 2: "Player may not mutually agree to a draw": refused at any move."""
+    t = load_tournament((EVENTS / "us-championship-2013.toml").read_text(), "us-championship-2013.toml")
+    d = Driver("1", config=t)
+    d.move("1", "e2e4")
+    d.move("1", "e7e5")
+    d.send("1", "result", {"result": "1/2-1/2", "reason": "agreement"})
+    [refused] = d.of("draw_offer_refused")
+    rule = r"Rule 2: \"Players must not agree to a draw before the game or mutually agree to a draw in less than 30"
+    assert refused["rule"].startswith("2013 U.S. Championship: Rule 2: \"Players must not agree to a draw")
+    for name, body in (("set_result", {"game": "1-1", "result": "1/2-1/2", "termination": "agreement"}),
+                       ("enter_result", {"round": 1, "board": 1, "result": "½-½", "how": "slip"}),
+                       ("enter_result", {"round": 1, "board": 1, "result": "1/2-1/2", "how": "board",
+                                         "termination": "agreement"})):
+        with pytest.raises(ActionError, match=rule):
+            act(d, name, body)
+    assert not d.of("game_ended")
+    _, ended = act(d, "enter_result", {"round": 1, "board": 1, "result": "½-½", "how": "claim"})
+    assert (ended[1]["result"], ended[1]["termination"]) == ("1/2-1/2", "claim_upheld")
+
+    t = load_tournament((EVENTS / "us-championship-2023.toml").read_text(), "us-championship-2023.toml")
+    d = Driver("1", config=t)
+    with pytest.raises(ActionError, match=r"Rule 2: \"Player may not mutually agree to a draw\.\""):
+        act(d, "set_result", {"game": "1-1", "result": "1/2-1/2", "termination": "agreement"})

@@ -202,3 +202,31 @@ async def test_a_file_without_players_is_registered_and_no_round_started_unasked
     assert "the file lists no players: register them in the arbiters' console" in done.lines[-1]
     again = await start_up(log, t, None, now_ms=NOW)  # a restart: nothing more, still no round
     assert await types(log) == ["tournament_registered"] and again.setup is None
+
+
+async def test_a_round_started_from_its_published_pairing_says_so_at_a_restart(log):
+    """A new user's finding: after a restart the banner said "started with --round-start" of a round
+    started from the console (pair, publish, start: docs/pairing.md "The round's life cycle")."""
+    from services.hall.round_draft import draft_round, publish_entry, start_data
+    from services.hall.tournament_log import tournament_registered_data
+    from services.state import HallState
+    from services.views.standings import TournamentView
+
+    t = preset()
+    await log.append("tournament_registered", tournament_registered_data(t))
+
+    async def view() -> TournamentView:
+        state = HallState()
+        for e in await log.read():
+            state.apply(e)
+        return TournamentView(state)
+
+    await log.append(*draft_round(await view(), 1, by="chief").encode())
+    await log.append(*publish_entry(await view(), 1, None, by="chief").encode())
+    await log.append("round_started", start_data(await view(), 1, start_ms=NOW, now_ms=NOW, by="chief"))
+    before = await log.read()
+    done = await start_up(log, t, None, now_ms=NOW + 60_000)
+    assert await log.read() == before
+    assert done.lines[1].startswith("round 1 in play since ")
+    assert ("(started from its published pairing, version 1; the file says 2023-10-05T13:00:00-05:00): "
+            "0 of 6 games ended; carrying on") in done.lines[1]

@@ -247,3 +247,19 @@ def test_a_broken_setting_names_its_own_line(edit, field, problem):
     # the line named is the one the edit changed
     line = next(i for i, (a, b) in enumerate(zip(text.splitlines(), original.splitlines()), 1) if a != b)
     assert (err.value.field, err.value.line) == (field, line) and problem in err.value.problem
+
+
+def test_a_round_scheduled_before_the_one_before_is_refused():
+    """A new user's finding: a file whose round 2 starts before round 1 was accepted. The US 2023
+    preset's schedule (rounds on 5 and 6 October 2023) with round 2 moved to 4 October."""
+    p = EVENTS / "us-championship-2023.toml"
+    old = 'start = "2023-10-06T13:00:00-05:00"'
+    text = p.read_text()
+    assert text.count(old) == 1
+    broken = text.replace(old, 'start = "2023-10-04T13:00:00-05:00"')
+    line = broken.splitlines().index('start = "2023-10-04T13:00:00-05:00"') + 1
+    with pytest.raises(TournamentFileError) as err:
+        load_tournament(broken, "us2023.toml")
+    assert err.value.field == "rounds[1].start" and err.value.line == line
+    assert str(err.value) == (f"us2023.toml:{line}: rounds[1].start: round 2 starts (2023-10-04T13:00:00-05:00) "
+                              "before round 1 (2023-10-05T13:00:00-05:00): rounds are played in their order")

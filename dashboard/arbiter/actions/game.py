@@ -45,6 +45,25 @@ def open_game(g: dict) -> dict:
     return g
 
 
+def result_ruling(ctx: Context, gid: str, result: str, termination: str | None, forfeit: bool) -> dict | None:
+    """The one judgement of an arbiter's result for game ``gid``, however it is entered
+    (``set_result``, the result slip ``enter_result``, ``enter_playoff_result``):
+    ``rulings.judge_result`` on the folded state at ``ctx.now_ms`` where a rule decides it
+    (``rulings.judged``: a default, 6.7.1; a flag, 6.8/6.9; a resignation, checkmate or stalemate,
+    5.1/5.2.1; a draw by agreement against the event's draw-offer rule, 9.1.1). Its ``Ruling`` as
+    an entry's ``ruling``, or None (the arbiter's judgement alone, 12.9); ActionError with the
+    reason and the rule when refused. Without a folded state a draw by agreement is not judged (no
+    event regulations to read); the other judged results need it (``Context.ruled``)."""
+    from services.regulations.rulings import JUDGED_TERMINATIONS, judge_result, judged
+
+    if not judged(result, termination, forfeit):
+        return None
+    if ctx.state is None and not (forfeit or termination in JUDGED_TERMINATIONS):
+        return None
+    ruling = ctx.ruled(judge_result, gid, result, termination, forfeit, ctx.now_ms)
+    return ruling.to_json() if ruling is not None else None
+
+
 def player_of(g: dict, side: str) -> str:
     """The name of ``side``'s player in GAME ``g``."""
     return g["white"] if side == "white" else g["black"]
@@ -107,8 +126,9 @@ class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
     (``services.hall.result_slip``: ``slip`` result_slip, ``arbiter``, ``forfeit``, ``claim``
     claim_upheld; default forfeit for a forfeit, else arbiter) unless ``termination`` names it.
     ``arbiter_decision`` (with ``previous`` and ``previous_termination``), and ``game_ended`` unless
-    "*". Judged where a rule decides it (``rulings.judge_result``): on time (6.8, 6.9, 6.10.1), by
-    default (6.7.1), resignation (5.1.2), checkmate, stalemate (5.1.1, 5.2.1)."""
+    "*". Judged where a rule decides it (``result_ruling``, the result slip's judgement too): on
+    time (6.8, 6.9, 6.10.1), by default (6.7.1), resignation (5.1.2), checkmate, stalemate (5.1.1,
+    5.2.1), a draw by agreement the event's draw-offer rule forbids (9.1.1)."""
 
     game: GameId
     result: ResultCode
@@ -122,20 +142,17 @@ class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
             raise FieldError("result", "a forfeit is written 1-0, 0-1 or 0-0")
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
-        from services.regulations.rulings import JUDGED_TERMINATIONS, judge_result
-
         g = ctx.game(self.game)
         try:
             termination = self.termination or termination_of(self.how, self.forfeit)
         except ValueError as exc:
             raise ActionError(str(exc)) from None
-        judged = self.result != GameResult.UNFINISHED and (self.forfeit or termination in JUDGED_TERMINATIONS)
-        ruling = ctx.ruled(judge_result, g["id"], self.result, termination, self.forfeit, ctx.now_ms) if judged else None
+        ruling = result_ruling(ctx, g["id"], self.result, termination, self.forfeit)
         ended = g.get("status") == GameStatus.ENDED
         out = [(ArbiterDecision.TYPE, {**ctx.base(self, g), "result": self.result, "forfeit": self.forfeit,
                                        "termination": termination, "previous": g.get("result"),
                                        "previous_termination": g.get("termination") if ended else None,
-                                       **({"ruling": ruling.to_json()} if ruling else {})})]
+                                       **({"ruling": ruling} if ruling else {})})]
         if self.result != GameResult.UNFINISHED:
             out.append((GameEnded.TYPE, {**ctx.base(self, g), "result": self.result, "termination": termination,
                                          "forfeit": self.forfeit, "ply": g.get("ply", 0), "by": EndedBy.ARBITER,

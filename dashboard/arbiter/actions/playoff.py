@@ -13,10 +13,10 @@ from msgspec import Meta
 from services.hall.playoff_stage import (PlayoffError, bid_entry, blitz_order_entry, lots_entry, number_choice_entry,
                                          stage_entry)
 from services.events import Event
-from services.hall.result_slip import SlipError, parse_result, result_entries
 from services.views.standings import TournamentView
 
 from .base import Action, ActionError, Context, Count, action
+from .results import slip_entries
 
 StartNo = Annotated[int, Meta(description="a start number, a whole number")]
 Stage = Annotated[int, Meta(ge=1, description="the play-off stage's number (1 for the first), a whole number")]
@@ -86,13 +86,8 @@ class EnterPlayoffResult(Action, tag="enter_playoff_result", kw_only=True, froze
         if not 1 <= self.game <= len(st.games):
             raise ActionError(f"game: stage {self.stage} has games 1..{len(st.games)}, not {self.game}")
         g = view.state.games[st.games[self.game - 1]]
-        try:
-            result, forfeit = parse_result(self.result, self.forfeit)
-            made = result_entries(g, result, forfeit=forfeit, how=self.how, by=ctx.by,
-                                  note=_note(self), alert=self.alert)
-        except SlipError as exc:
-            raise ActionError(str(exc)) from None
-        return [e.encode() for e in made]
+        return slip_entries(ctx, g, self.result, forfeit=self.forfeit, how=self.how, note=_note(self),
+                            alert=self.alert)
 
 
 @action

@@ -9,9 +9,11 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-from services.hall.result_slip import SlipError, correction_notice, find_game, parse_result, result_entries
+from services.hall.result_slip import (SlipError, confirms, correction_notice, find_game, parse_result, result_entries,
+                                      termination_of)
 
 from .base import Action, ActionError, Context, Count, action
+from .game import result_ruling
 
 How = Annotated[Literal["slip", "arbiter", "forfeit", "claim", "board"],
                 Meta(description="how the result came: slip, arbiter, forfeit, claim or board, not {value!r}")]
@@ -24,8 +26,9 @@ class EnterResult(Action, tag="enter_result", kw_only=True, frozen=True):
     slips write it ("1-0", "½-½", "+/-", "-/+", "-/-", "1-0F", "*" to undo), ``how`` it came
     (``slip``: the players' signed slip, FIDE Laws 8.7; ``arbiter``: the arbiter's decision;
     ``forfeit``; ``claim``: a claim upheld, 9.2/9.3; ``board``: the board's own result with its
-    ``termination``): ``arbiter_decision`` (with what it replaces) and ``game_ended`` (none for an
-    undo). Any round: a correction after the round moves the standings, and the answer's
+    ``termination``): judged as ``set_result`` is (``slip_entries``), then ``arbiter_decision``
+    (with what it replaces) and ``game_ended`` (none for an undo); the result the game already has
+    is only confirmed (a ``note_added``; its termination stays). Any round: a correction after the round moves the standings, and the answer's
     ``notice`` says when the next round was drafted or started from the old result."""
 
     round: Count
@@ -45,15 +48,37 @@ class EnterResult(Action, tag="enter_result", kw_only=True, frozen=True):
             raise ActionError(str(exc)) from None
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
+        return slip_entries(ctx, self._game(ctx), self.result, forfeit=self.forfeit, how=self.how,
+                            reason=self.termination, note=self.note, alert=self.alert)
+
+    def notice(self, ctx: Context) -> str | None:
+        """What the result means for the next round (``correction_notice``), or None (also for a
+        slip that confirms the result the game has: nothing changed)."""
         g = self._game(ctx)
         try:
             result, forfeit = parse_result(self.result, self.forfeit)
-            made = result_entries(g, result, forfeit=forfeit, how=self.how, reason=self.termination, by=ctx.by,
-                                  note=self.note[:2000] if self.note else None, alert=self.alert)
-        except SlipError as exc:
-            raise ActionError(str(exc)) from None
-        return [e.encode() for e in made]
+        except SlipError:
+            return None
+        if confirms(g, result, forfeit, self.how, self.termination):
+            return None
+        return correction_notice(ctx.state, g)
 
-    def notice(self, ctx: Context) -> str | None:
-        """What the result means for the next round (``correction_notice``), or None."""
-        return correction_notice(ctx.state, self._game(ctx))
+
+def slip_entries(ctx: Context, g, text: str, *, forfeit: bool = False, how: str | None = None,
+                 reason: str | None = None, note: str | None = None, alert: int | None = None) -> list[tuple[str, dict]]:
+    """The entries of a result entered by slip for game ``g`` (a ``GameState``): ``text`` as the
+    slip writes it (``parse_result``), ``how`` it came and the board's ``reason`` (``how`` "board").
+    The result the game already has is confirmed (``result_slip.confirmation``: a note, nothing
+    changed); any other is judged as ``set_result``'s (``result_ruling``: the same refusals, the
+    same ``ruling``), then ``arbiter_decision`` + ``game_ended`` (``result_entries``). ActionError
+    naming the field and why."""
+    try:
+        result, lost = parse_result(text, forfeit)
+        ruling = None
+        if result != "*" and not confirms(g, result, lost, how, reason):
+            ruling = result_ruling(ctx, g.id, result, termination_of(how, lost, reason), lost)
+        made = result_entries(g, result, forfeit=lost, how=how, reason=reason, by=ctx.by,
+                              note=note[:2000] if note else None, alert=alert, ruling=ruling)
+    except SlipError as exc:
+        raise ActionError(str(exc)) from None
+    return [e.encode() for e in made]

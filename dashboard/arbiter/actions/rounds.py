@@ -133,7 +133,7 @@ class StartRound(_DraftAction, tag="start_round", kw_only=True, frozen=True):
             ballots = draw_ballots(view, len(d.boards), random.SystemRandom())  # 11-Man National 2017 X.A.d
         try:
             return [(RoundStarted.TYPE, start_data(view, self.round, start_ms=start, version=self.version,
-                                                 ballots=ballots, now_ms=ctx.now_ms))]
+                                                 ballots=ballots, now_ms=ctx.now_ms, by=ctx.by))]
         except DraftError as exc:
             raise DraftRefused(exc) from None
 
