@@ -13,7 +13,7 @@ TRF a pairing program reads. Timed, in the same run, each one warm-up then ``--r
   folding the whole log, pairing with the reasons, appending the draft; the draft is then removed
   again by using a fresh copy of the store for each run);
 - the console's draft in process: what ``pair_round`` computes on the dashboard's folded state
-  (``services.hall.round_draft.draft_round``: the TRF of the results, the pairing, each board's
+  (``services.arbiter_office.round_draft.draft_round``: the TRF of the results, the pairing, each board's
   colour rule and float reasons), the least CPU of the runs.
 
 Prints the table (median wall and CPU seconds, least CPU, the CPU ratio to ``venue pair``) and
@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO / "tests"))
 from trf_log import trf_entries  # noqa: E402 - the tests' writer of a TRF as the venue's log entries
 
 from services.eventlog import open_log  # noqa: E402
-from services.hall.round_draft import draft_round  # noqa: E402
+from services.arbiter_office.round_draft import draft_round  # noqa: E402
 from services.tournament.trf import dump_trf  # noqa: E402
 from services.views.standings import TournamentView  # noqa: E402
 

@@ -182,7 +182,7 @@ def _wrap_sections():
     import services.eventlog._appends
     import services.eventlog.redis
     import services.rules.chess_game
-    import services.state.hall
+    import services.state.fold
 
     s = Sections()
     mc, svc, hall = gateway.mqtt_client.MqttClient, gateway.service.Gateway, gateway.hall
@@ -194,7 +194,7 @@ def _wrap_sections():
         (hall.Hall, "handle", "hall: handle (rest)"), (hall, "parse", "hall: parse the payload"),
         (gateway.decide.Decider, "play", "hall: decide a move (rest)"),
         (services.rules.chess_game.ChessGame, "play", "rules: ChessGame.play"),
-        (services.state.hall.HallState, "apply_event", "fold: apply_event"),
+        (services.state.fold.HallState, "apply_event", "fold: apply_event"),
         (hall.Turn, "answers", "hall: regulations' answers"),
         (hall.Hall, "tick", "timer: Hall.tick"), (hall.Hall, "external", "follow: Hall.external"),
         (services.eventlog._appends, "make_rows", "log: make rows"),
@@ -305,7 +305,7 @@ async def run_row(row: Row, code: Path, args, games, mqtt: tuple[str, int], tmp:
     from _latency_clients import Boards
     from _latency_hall import round_pgn, schedule
 
-    from services.hall.setup import round_from_pgn
+    from services.arbiter_office.setup import round_from_pgn
 
     slug = f"bench-gw-{uuid.uuid4().hex[:8]}"
     pgn_text, hall = round_pgn(row.boards, games)
@@ -435,7 +435,7 @@ def set_up_entries(setup: dict, t, start_ms: int, checkin: bool = True) -> list[
     the players are at their boards when the round starts, so no default and no fine for not being
     at the board (US 2023 rule 1) falls due."""
     from services.events import PlayerArrived, RoundStarted, TournamentRegistered
-    from services.hall.tournament_log import tournament_registered_data
+    from services.arbiter_office.tournament_log import tournament_registered_data
 
     if t is None:
         return [(RoundStarted.TYPE, setup, None)]

@@ -129,7 +129,7 @@ def load_games(plies: int) -> list[tuple[chess.pgn.Headers, list[str]]]:
 def round_setup(n: int, games) -> tuple[dict, dict[str, list[str]]]:
     """``round_started`` data for ``n`` boards (game ``i % len(games)`` on board ``i + 1``) through
     the product's own ``round_from_pgn``, and each board's moves."""
-    from services.hall.setup import round_from_pgn
+    from services.arbiter_office.setup import round_from_pgn
 
     text = io.StringIO()
     moves = {}
@@ -489,7 +489,7 @@ async def run_config(backend: str, n: int, args, games, tmp: Path, deadline: flo
     t_start = time.perf_counter()
     slug = f"bench-lat-{uuid.uuid4().hex[:8]}-{n}"
     if args.load == "hall":
-        from services.hall.setup import round_from_pgn
+        from services.arbiter_office.setup import round_from_pgn
 
         pgn_text, hall = round_pgn(n, games)
         setup = round_from_pgn(pgn_text)

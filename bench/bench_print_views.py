@@ -34,7 +34,7 @@ from trf_log import trf_entries  # noqa: E402
 from dashboard.app import create_app  # noqa: E402
 from dashboard.printing import VIEWS  # noqa: E402
 from services.eventlog.memory import MemoryLog  # noqa: E402
-from services.hall.tournament_json import standings_json  # noqa: E402
+from services.arbiter_office.tournament_json import standings_json  # noqa: E402
 
 TARGET_S = 2.0
 

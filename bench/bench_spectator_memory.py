@@ -71,7 +71,7 @@ async def setup_log(path: Path, slug: str, boards: int) -> None:
     """One round of ``boards`` boards (World Cup 2025 rapid games' pairings) in a SQLite log."""
     from services.eventlog import open_log
     from services.events import RoundStarted
-    from services.hall.setup import round_from_pgn
+    from services.arbiter_office.setup import round_from_pgn
 
     text, _ = round_pgn(boards, world_cup_games(WORLD_CUP, "rapid"))
     log = open_log(f"sqlite:///{path}", slug)

@@ -12,7 +12,7 @@ Every route reads the audience's channel (``dashboard.audience``): the public on
 - ``GET /api/rounds``: ``{"current": R|None, "rounds": [ROUND, ...], "next": {"round", "start_ms"}|None,
   "now": ms}``: every round set up, and the next round the tournament file schedules (a countdown).
 - ``GET /api/games/{id}``: one GAME of any round; 404 ``{"error": ...}`` when there is none.
-- ``GET /api/games/{id}.pgn``, ``GET /api/round.pgn[?round=R]``: PGN with %clk (services.hall.view_pgn),
+- ``GET /api/games/{id}.pgn``, ``GET /api/round.pgn[?round=R]``: PGN with %clk (services.arbiter_office.view_pgn),
   fit for lichess's relay to poll: ``ETag`` and ``Last-Modified``, ``304`` for ``If-None-Match`` /
   ``If-Modified-Since`` when nothing changed; checkers games are PDN (``application/x-draughts-pdn``,
   files named ``.pdn``), also at ``/api/games/{id}.pdn`` and ``/api/round.pdn``.
@@ -31,7 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from services.events.vocabulary import Variant
-from services.hall.view_pgn import game_pgn, round_pgn
+from services.arbiter_office.view_pgn import game_pgn, round_pgn
 
 from dashboard.audience import channel
 from dashboard.boards import game_svg

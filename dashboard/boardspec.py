@@ -1,7 +1,7 @@
 """The ``boards=SPEC`` selection, kept here for the dashboard's imports: it lives in
-``services.hall.boardspec`` (pure), which the gateway's shards (``--boards``) use too."""
+``services.arbiter_office.boardspec`` (pure), which the gateway's shards (``--boards``) use too."""
 
-from services.hall.boardspec import (  # noqa: F401 - re-exported
+from services.arbiter_office.boardspec import (  # noqa: F401 - re-exported
     MAX_BOARDS,
     MAX_LABEL,
     BoardSet,

@@ -1,6 +1,6 @@
 """Standings, crosstable and tournament downloads on the dashboard (spectators' routes; nothing acts).
 
-- ``GET /api/standings?provisional=1``: STANDINGS of ``services.hall.tournament_json`` (``rows``,
+- ``GET /api/standings?provisional=1``: STANDINGS of ``services.arbiter_office.tournament_json`` (``rows``,
   ``prizes``, ``playoff``); ``provisional=1``: games in progress count as draws
   (``services.views.standings.PROVISIONAL_RESULT``).
 - ``GET /api/crosstable?provisional=1``: CROSSTABLE.
@@ -25,8 +25,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from services.events.vocabulary import Variant
-from services.hall.tournament_export import tournament_pgn, tournament_trf
-from services.hall.tournament_json import crosstable_json, standings_json
+from services.arbiter_office.tournament_export import tournament_pgn, tournament_trf
+from services.arbiter_office.tournament_json import crosstable_json, standings_json
 from services.views.standings import TournamentView
 from services.tournament.trf import TrfFieldError
 

@@ -18,7 +18,7 @@ Pure. Each PDN record is read and replayed by the rules core (``services.rules.c
 
 from __future__ import annotations
 
-from services.hall.setup import hall_boards
+from services.arbiter_office.setup import hall_boards
 from services.rules.base import BLACK, WHITE, other
 from services.rules.checkers_pdn import PdnGame, PdnReplayError, read_pdn, replay
 from services.rules.results import TIME_FORFEIT, score
@@ -32,7 +32,7 @@ def scripts_from_pdn(text: str, *, boards: list[str] | None = None, control=None
     """Every record of the PDN ``text`` as a Script (``variant`` "checkers").
 
     ``boards``: the hall board of each game in file order (default: Board tag, else the order, as
-    ``services.hall.setup.round_from_pgn``); ``control``: the time control of every game (PGN
+    ``services.arbiter_office.setup.round_from_pgn``); ``control``: the time control of every game (PGN
     TimeControl text, a tournament-file table, a ``TimeControl``; default: the record's TimeControl
     tag, else 90 minutes each); ``seed``: picks the thinking times (``devices.thinking``). Raises
     ValueError for a text with no record, another GameType, a record that does not replay (with

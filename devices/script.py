@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import chess
 
 from services.events.vocabulary import Termination
-from services.hall.setup import hall_boards
+from services.arbiter_office.setup import hall_boards
 from services.rules.pgn_io import read_pgn
 
 DEFAULT_THINK_MS = 5000
@@ -94,7 +94,7 @@ def time_control(tag: str | None) -> tuple[int | None, int]:
 
 def scripts_from_pgn(pgn_text: str, *, boards: list[str] | None = None) -> list[Script]:
     """Every game of ``pgn_text`` as a Script. ``boards``: the hall board of each game in file order
-    (default: ``services.hall.setup.hall_boards``). Raises ValueError for a broken file, a game the
+    (default: ``services.arbiter_office.setup.hall_boards``). Raises ValueError for a broken file, a game the
     reader could not replay, or a ``boards`` list of the wrong length."""
     games = list(read_pgn(pgn_text))
     if not games:

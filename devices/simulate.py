@@ -21,7 +21,7 @@ async def simulate(mqtt_url: str, tournament: str, pgn_text: str, *, speed: floa
     ``pgn_text``: PGN (chess, with ``[%clk]``) or PDN (checkers); ``variant``: "chess",
     "checkers" or None to tell from the text (``devices.records.detect_variant``). ``boards``: the
     hall board of each game in file order (default: Board tag, else the order, as
-    ``services.hall.setup.round_from_pgn``). ``speed``: 60 plays an hour in a minute. ``kind``:
+    ``services.arbiter_office.setup.round_from_pgn``). ``speed``: 60 plays an hour in a minute. ``kind``:
     ``"move"`` or ``"position"`` boards (chess only); ``faults``: see ``devices.station``;
     ``control``: the time control for the clocks (checkers default: 90 minutes each; chess default:
     the games' own ``[%clk]``); ``seed``: checkers thinking times (``devices.thinking``);

@@ -23,7 +23,7 @@ messages are applied exactly once and in ``seq`` order:
 
 What a message means is decided in ``gateway.decide``.
 
-Shards (``boards``: a ``services.hall.boardspec.BoardSet``): a hall split across several gateway
+Shards (``boards``: a ``services.arbiter_office.boardspec.BoardSet``): a hall split across several gateway
 processes by board range folds the whole log but decides only for its own boards: it only receives
 their messages, its timer looks at their devices and games only, and of the regulations' answers to
 an entry it emits those about its boards (``owns``); another shard's entries are folded with no

@@ -40,7 +40,7 @@
    a device's message coming through means the broker delivers, whatever the probes say.
 
 A hall can be split across several gateway processes by board range (``boards="1-500"``, a
-``services.hall.boardspec`` SPEC): each shard subscribes to its boards' topics only, with a client id
+``services.arbiter_office.boardspec`` SPEC): each shard subscribes to its boards' topics only, with a client id
 of its own (``venue-gateway-{t}-boards-{SPEC}``: another shard is no takeover, a second process for
 the same range is), appends to the one log, folds all of it and decides only for its boards
 (``gateway.hall``). Shards need the Redis log (appends from several processes, each a script run
@@ -72,7 +72,7 @@ from gateway.payload import feedback_topic, topic_filters
 from services.eventlog._rows import BatchIds
 from services.eventlog.base import BadEntryError, EventLog, LogReplaced
 from services.eventlog.sqlite import SqliteLog
-from services.hall import boardspec
+from services.arbiter_office import boardspec
 from services.events import GatewayDeaf, GatewayHearing, MessageRejected, RoundStarted
 
 log = logging.getLogger(__name__)

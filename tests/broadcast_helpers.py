@@ -13,8 +13,8 @@ import io
 
 import chess.pgn
 
-from services.hall.round_from_file import round_from_tournament
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 
 T0 = 1_717_000_000_000  # an instant in ms; every entry of a test is placed relative to it

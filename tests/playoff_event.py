@@ -17,8 +17,8 @@ from pathlib import Path
 
 from services.events import GameEnded, Termination
 from services.events.game import EndedBy
-from services.hall.round_from_file import round_from_tournament
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 
 EVENTS = Path(__file__).resolve().parents[1] / "events"

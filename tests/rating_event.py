@@ -23,7 +23,7 @@ def _round_pgn(round_no: int, pairs) -> str:
 def entries(at: int = 1_709_251_200_000) -> list[tuple[str, dict, int]]:
     """``round_started`` (the players' ratings from the PGN Elo tags) and ``game_ended`` per game."""
     from services.events import GameEnded, RoundStarted
-    from services.hall.setup import round_from_pgn
+    from services.arbiter_office.setup import round_from_pgn
 
     items: list[tuple[str, dict, int]] = []
     for r, games in ROUNDS.items():

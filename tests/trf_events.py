@@ -17,9 +17,9 @@ from pathlib import Path
 
 from trf_log import as_log
 from services.events import ArmageddonScheduled
-from services.hall.result_slip import find_game, parse_result, result_entries
-from services.hall.round_draft import draft_round, publish_entry, start_data
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.result_slip import find_game, parse_result, result_entries
+from services.arbiter_office.round_draft import draft_round, publish_entry, start_data
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.model import Tournament
 from services.regulations.clock_watches import ClockWatches  # none: results by slip, no clock events
 from services.regulations.referee import due

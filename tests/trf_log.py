@@ -1,7 +1,7 @@
 """Log entries for a Swiss tournament given as a TRF16 file (the Dutch fixtures of
 ../shared/data/pairing/dutch), as the venue would have written them round by round.
 
-For tests of pairing from the log (``services.hall.round_from_file.round_from_view``) and of the
+For tests of pairing from the log (``services.arbiter_office.round_from_file.round_from_view``) and of the
 arbiter's actions: a parsed TRF in, ``(type, data)`` entries out:
 
 - ``tournament_registered`` with the file's players (start numbers, names, ratings), ``XXR`` rounds,

@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from trf_events import enter, play  # noqa: E402
 
-from services.hall.tournament_export import tournament_trf  # noqa: E402
+from services.arbiter_office.tournament_export import tournament_trf  # noqa: E402
 from services.regulations.tournament_file import load_tournament  # noqa: E402
 from services.tournament.scoring import CLASSICAL  # noqa: E402
 from services.tournament.trf import dump_trf, parse_trf  # noqa: E402

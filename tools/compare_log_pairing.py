@@ -35,8 +35,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from trf_log import folded, pairs_of, read_pairs, trf_entries  # noqa: E402
 
-from services.hall.round_from_file import round_from_view  # noqa: E402
-from services.hall.tournament_export import tournament_trf  # noqa: E402
+from services.arbiter_office.round_from_file import round_from_view  # noqa: E402
+from services.arbiter_office.tournament_export import tournament_trf  # noqa: E402
 from services.tournament.pairing.actions import (BakuAcceleration, ForbiddenPair, LateEntry,  # noqa: E402
                                                  RequestedBye, Withdrawal, apply_actions, rounds_paired)
 from services.tournament.pairing.dutch import NoValidPairing, pair_trf  # noqa: E402

@@ -277,7 +277,7 @@ def reports(count: int) -> list[tuple[str, str, bool, list[str], str]]:
     report, played ``count`` times (seeds 1..count)."""
     from trf_events import event, play
 
-    from services.hall.tournament_export import tournament_trf
+    from services.arbiter_office.tournament_export import tournament_trf
     from services.tournament.standings import tiebreak_specs
     from services.tournament.trf import parse_trf
 

@@ -44,7 +44,7 @@ async def run_demo(speed: float = 60.0, host: str = "127.0.0.1", port: int = 800
                                          exit_when_done=exit_when_done, out=out)
     from gateway import Gateway, embedded_broker
     from services.eventlog import open_log
-    from services.hall.setup import round_from_pgn
+    from services.arbiter_office.setup import round_from_pgn
 
     simulate = simulator()
     text = demo_round_text()

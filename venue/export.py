@@ -19,7 +19,7 @@ import asyncio
 import sys
 
 from services.eventlog import EventLogError, open_log
-from services.hall.tournament_export import tournament_pgn, tournament_trf
+from services.arbiter_office.tournament_export import tournament_pgn, tournament_trf
 from services.views.standings import TournamentView
 
 PAGE = 10_000

@@ -19,7 +19,7 @@ import argparse
 import sys
 
 from services.events.tournament import RegisteredPlayer
-from services.hall.player_import import read_players, registration_entry
+from services.arbiter_office.player_import import read_players, registration_entry
 from services.views.standings import TournamentView
 from venue.store_cli import open_tournament, run_main
 

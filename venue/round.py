@@ -2,7 +2,7 @@
 cycle on a running store, for scripts (docs/pairing.md "The round's life cycle"; the console's
 ``pair_round``, ``swap_pairing``, ``publish_pairing``, ``start_round`` write the same entries).
 
-Each command folds the tournament's log, builds its entry with ``services.hall.round_draft`` and
+Each command folds the tournament's log, builds its entry with ``services.arbiter_office.round_draft`` and
 appends it; the running gateway and dashboards pick it up from the log as they pick up moves, so
 nothing is restarted. It then reads the log again up to its entry and says whether the fold applied
 it: an entry that named a draft version another arbiter had changed in the meantime is kept in the
@@ -27,7 +27,7 @@ import sys
 import time
 
 from services.events import RoundStarted
-from services.hall.round_draft import DraftError, draft_round, publish_entry, start_data, swap_entry
+from services.arbiter_office.round_draft import DraftError, draft_round, publish_entry, start_data, swap_entry
 from services.views.standings import TournamentView
 from venue.store_cli import open_tournament, run_main
 
@@ -97,7 +97,7 @@ def _entry(args: argparse.Namespace, view: TournamentView) -> tuple[str, dict]:
     t = view.tournament
     ballots = None
     if t is not None:
-        from services.hall.round_draft import draw_ballots, needs_ballots
+        from services.arbiter_office.round_draft import draw_ballots, needs_ballots
 
         d = view.state.tournament.drafts.get(n)
         if needs_ballots(t) and d is not None:

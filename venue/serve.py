@@ -272,7 +272,7 @@ async def ensure_round(log, setup: dict) -> bool:
 
 def round_setup(path: str, variant: str = "chess") -> dict:
     """``round_started`` data from the PGN/PDN file at ``path``; CliError when it cannot be used."""
-    from services.hall.setup import round_from_pgn
+    from services.arbiter_office.setup import round_from_pgn
 
     text = read_text(path)
     try:
@@ -480,7 +480,7 @@ def shard_of(boards: str | None, store: str):
     other than Redis (several gateway processes append to one log: the SQLite log is one process's)."""
     if boards is None:
         return None
-    from services.hall.boardspec import BoardSpecError, parse
+    from services.arbiter_office.boardspec import BoardSpecError, parse
 
     try:
         shard = parse(boards)

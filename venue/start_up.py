@@ -4,7 +4,7 @@
 :func:`start_up` folds the log once (``services.state.HallState`` and the tournament's
 ``TournamentView``), then:
 
-1. registers the tournament file as ``services.hall.registration`` decides: the same file appends
+1. registers the tournament file as ``services.arbiter_office.registration`` decides: the same file appends
    nothing; a changed file is registered with its changes between rounds, refused while a round is
    in play unless the organiser gives ``--accept-changes`` (CliError, nothing written);
 2. starts the round asked for (``--round N``; round 1 when the log has none, unless the file lists no
@@ -23,9 +23,9 @@ from datetime import datetime
 
 import msgspec
 
-from services.hall.registration import Registration, registration, rounds_in_play
-from services.hall.tournament_changes import describe
-from services.hall.tournament_log import ENTRY_TYPE
+from services.arbiter_office.registration import Registration, registration, rounds_in_play
+from services.arbiter_office.tournament_changes import describe
+from services.arbiter_office.tournament_log import ENTRY_TYPE
 from services.events import RoundStarted
 from services.state import HallState
 from services.views.standings import TournamentView

@@ -15,9 +15,9 @@ import sys
 
 from services.events import RoundStarted
 from services.events.vocabulary import Variant
-from services.hall.registration import registration
-from services.hall.round_from_file import round_from_view
-from services.hall.tournament_log import ENTRY_TYPE, tournament_from_data
+from services.arbiter_office.registration import registration
+from services.arbiter_office.round_from_file import round_from_view
+from services.arbiter_office.tournament_log import ENTRY_TYPE, tournament_from_data
 from services.views.standings import TournamentView
 from services.regulations.fields import TournamentFileError
 from services.regulations.model import Tournament
@@ -40,7 +40,7 @@ def load_file(path: str) -> Tournament:
 
 async def register(log, t: Tournament) -> TournamentView:
     """Log ``tournament_registered`` for ``t`` unless the log already has it unchanged (a changed
-    file at once, with its ``changes``: ``services.hall.registration``; ``venue serve`` decides
+    file at once, with its ``changes``: ``services.arbiter_office.registration``; ``venue serve`` decides
     with the rounds in play instead, ``venue.start_up``); returns the tournament fold of the whole
     log (for pairing the next round)."""
     view, last = TournamentView(), None
@@ -97,7 +97,7 @@ async def pair_and_log(log, view: TournamentView, round_no: int, start_ms: int |
     if ballots is None and view.tournament is not None and view.tournament.game == Variant.CHECKERS:
         import random
 
-        from services.hall.round_draft import draw_ballots
+        from services.arbiter_office.round_draft import draw_ballots
 
         ballots = draw_ballots(view, len(view.tournament.players) // 2, random.SystemRandom())
     try:

@@ -53,7 +53,7 @@ def overlaps(a: str, b: str) -> bool:
     """Whether two lease SPECs share a board (``*``: every board). ValueError for a bad SPEC."""
     if EVERY_BOARD in (a, b):
         return True
-    from services.hall.boardspec import parse
+    from services.arbiter_office.boardspec import parse
 
     return bool(parse(a).labels & parse(b).labels)
 

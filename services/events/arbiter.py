@@ -41,7 +41,7 @@ class DrawClaimDecided(ArbiterAction, kw_only=True):
 @entry("arbiter_decision")
 class ArbiterDecision(ArbiterAction, kw_only=True):
     """A result set by the arbiter ("*" reopens a game that was wrongly ended: an undo) for any game
-    of any round; ``termination`` says how it came (``services.hall.result_slip``: ``result_slip``,
+    of any round; ``termination`` says how it came (``services.arbiter_office.result_slip``: ``result_slip``,
     ``arbiter``, ``forfeit``, ``claim_upheld``, or the board's own reported reason); ``previous`` and
     ``previous_termination``: what the game had before (None: no result), so the log keeps the
     history of a correction or an undo."""

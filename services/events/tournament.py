@@ -113,7 +113,7 @@ class Setup(msgspec.Struct, kw_only=True):
 
 @entry("tournament_registered")
 class TournamentRegistered(Event, kw_only=True):
-    """The tournament file as registered (``services.hall.tournament_log.tournament_registered_data``
+    """The tournament file as registered (``services.arbiter_office.tournament_log.tournament_registered_data``
     gives the shape): players, schedule, time controls, regulations. Kept as plain data: the one
     reader is ``tournament_from_data``."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from services.events import PositionEvaluated
 from services.state.changes import Changes
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 
 
 def same_position(a: str, b: str) -> bool:

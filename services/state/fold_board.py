@@ -13,7 +13,7 @@ from services.events import (BoardOriented, DeviceOffline, DeviceOnline, Message
                              MoveRejected, PlacementSeen, ResultHeld, SeqGap)
 from services.state.changes import Changes
 from services.state.fold_penalties import doubt_at_resume
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 from services.state.model import Pending
 
 

@@ -22,7 +22,7 @@ from services.events.vocabulary import Variant
 from services.state.clock_reading import ClockShown, frozen_clock
 from services.state.changes import Changes
 from services.state.fold_games import PENALTY, awaits
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 from services.state.model import GameState
 from services.state.fold_penalties import penalty_applied, settle_doubt
 from services.state.plies import ply_of_press

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from services.events import GameCorrected
 from services.state.changes import Changes
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 from services.state.plies import clock_for_ply
 
 RECORD_FIELDS = ("moves", "san", "clocks", "spent", "fen", "ply", "turn", "last_move", "claimable")

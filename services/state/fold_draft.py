@@ -10,10 +10,10 @@ in ``state.errors``: a round's pairing is fixed once it is played).
 from __future__ import annotations
 
 from services.events.rounds import DraftAction, PairingDrafted, PairingPublished, PairingSwapped
-from services.hall.round_draft import changed_draft
+from services.arbiter_office.round_draft import changed_draft
 from services.state.changes import Changes
 from services.state.draft import PairingDraft
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 
 
 def _current(state: HallState, ev: DraftAction, at: int) -> PairingDraft | None:

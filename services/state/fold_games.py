@@ -13,7 +13,7 @@ from services.events import (BoardGameCalled, DeviceGameBegan, DrawClaimReported
                              MessageAwaitingGame)
 from services.state.applied import called_done
 from services.state.changes import Changes
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 from services.state.model import BoardState, GameState
 
 CLAIM = "claim"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from services.events import DrawClaimable, GameStatus, MoveComposed, MovePlayed
 from services.state.changes import Changes
 from services.state.fold_penalties import doubt_at_resume, settle_doubt
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 from services.state.plies import clock_for_ply
 
 

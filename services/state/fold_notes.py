@@ -7,7 +7,7 @@ from __future__ import annotations
 from services.events import (ClockDisagreement, LateStartDraw, MatchForfeit, MoveTimerForfeit, MoveTimerStarted, MoveTimerWarning,
                              PlayerArrived, PlayerNotAtBoard, PresenceNoted, TimeTroubleImpending)
 from services.state.changes import Changes
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 from services.state.model import Timer
 
 COUNTED = ("press_without_move", "move_without_press")

@@ -2,7 +2,7 @@
 actions"): players registered or imported before round 1 (their C.04.2 start numbers), requested
 byes and their cancellation, late entries, forbidden pairs, the acceleration.
 A withdrawal is ``player_withdrew`` (``fold_round``). What they become in a pairing is
-``TournamentState.absences`` and ``services.hall.round_from_file.round_from_view``'s."""
+``TournamentState.absences`` and ``services.arbiter_office.round_from_file.round_from_view``'s."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import msgspec
 from services.events import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingForbidden, PlayerEntered,
                              PlayersRegistered)
 from services.state.changes import Changes
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 
 
 @folds(ByeRequested)

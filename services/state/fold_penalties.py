@@ -35,7 +35,7 @@ from __future__ import annotations
 from services.events import PenaltyInDoubt, PenaltyProposed, PenaltyWithdrawn
 from services.state.changes import Changes
 from services.state.fold_games import PENALTY, awaits
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 from services.state.model import Proposal
 from services.state.plies import ply_of_press
 

@@ -9,7 +9,7 @@ from services.events.playoff import ArmageddonBid, BlitzOrderRecorded, PairingNu
 from services.events.vocabulary import GameKind
 from services.state.changes import Changes
 from services.state.fold_round import start_round
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 from services.state.playoff import PlayoffGame, PlayoffStage
 
 
@@ -56,6 +56,6 @@ def _number(state: HallState, ev: PairingNumberChosen, at: int, ch: Changes) -> 
     po = state.tournament.playoff
     po.number_choices[ev.start_no] = ev.number
     if po.blitz_order and len(po.number_choices) == len(po.blitz_order):
-        # every player has chosen: the Berger tables follow these numbers (services.hall.round_from_file)
+        # every player has chosen: the Berger tables follow these numbers (services.arbiter_office.round_from_file)
         state.tournament.pairing_numbers = dict(po.number_choices)
     ch.standings = True

@@ -11,7 +11,7 @@ from services.events import (ArbiterDecision, ArmageddonDecided, DefaultForfeit,
 from services.state.clock_reading import frozen_clock
 from services.state.changes import Changes
 from services.state.fold_games import CLAIM, awaits
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 
 
 @folds(GameEnded)

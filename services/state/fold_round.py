@@ -9,11 +9,11 @@ import msgspec
 
 from services.events import ArmageddonScheduled, LotsDrawn, PlayerWithdrew, RoundStarted, TournamentRegistered
 from services.events.tournament import Setup
-from services.hall.round_from_file import DETAILS, player_details
-from services.hall.tournament_log import tournament_from_data
+from services.arbiter_office.round_from_file import DETAILS, player_details
+from services.arbiter_office.tournament_log import tournament_from_data
 from services.state.start import side_to_move, start_fen
 from services.state.changes import Changes
-from services.state.hall import HallState, folds
+from services.state.fold import HallState, folds
 from services.state.model import BoardState, GameState, RoundState
 
 

@@ -1,4 +1,4 @@
-"""The hall's state: what the one fold of the event log keeps (``services.state.hall.HallState``).
+"""The hall's state: what the one fold of the event log keeps (``services.state.fold.HallState``).
 
 Plain dataclasses, compared field for field (a gateway rebuilt from the log must equal the live one:
 tests/unit/test_fold_property.py). All times are ms since the Unix epoch, taken from the entries'

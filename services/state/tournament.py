@@ -1,5 +1,5 @@
 """The tournament part of the state: who plays (start numbers), every pairing's result, fines,
-withdrawals and drawings of lots (docs/tournament-log.md). Folded by ``services.state.hall``; read
+withdrawals and drawings of lots (docs/tournament-log.md). Folded by ``services.state.fold``; read
 by ``services.views.standings``.
 
 Without a ``tournament_registered`` entry (a round set up from a PGN file) players are numbered in
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from services.events.tournament import Setup
-from services.hall.round_draft import SWISS
-from services.hall.tournament_games import BYE_CODES, GameRecord, result_code
+from services.arbiter_office.round_draft import SWISS
+from services.arbiter_office.tournament_games import BYE_CODES, GameRecord, result_code
 from services.regulations.model import Player, Tournament
 from services.state.draft import PairingDraft
 from services.state.playoff import PlayoffState
@@ -65,7 +65,7 @@ class TournamentState:
     second_parent: dict[str, str] = field(default_factory=dict)
     playoff: PlayoffState = field(default_factory=PlayoffState)
 
-    # --- folding (called by services.state.hall) -------------------------------------------------
+    # --- folding (called by services.state.fold) -------------------------------------------------
     def register(self, t: Tournament, data: dict) -> None:
         """A ``tournament_registered`` entry: the file's players replace the numbering (unless
         ``roster``: see the class docstring)."""

@@ -303,7 +303,7 @@ def _ranked_by_tiebreaks(rec: StageRecord, players: Sequence[int],
     """The players of a round-robin stage ranked by points, then DE, SB, KS, KSX, LOT computed on
     the stage's games (services.tournament.tiebreaks); the second list names players still equal on
     everything because no lots are recorded for them (empty when the order is complete)."""
-    from services.hall.tournament_rank import rank
+    from services.arbiter_office.tournament_rank import rank
     from services.tournament.results import GameResult
 
     names = {p: (str(p), None) for p in players}

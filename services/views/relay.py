@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import chess.pgn
 
 from services.events.vocabulary import Variant
-from services.hall.view_pgn import game_pgn
+from services.arbiter_office.view_pgn import game_pgn
 
 
 
@@ -34,7 +34,7 @@ class BadPgn(ValueError):
 
 
 def checked_pgn(game: dict, round_info: dict | None) -> str:
-    """One chess GAME as PGN (``services.hall.view_pgn.game_pgn``), read back by python-chess: no
+    """One chess GAME as PGN (``services.arbiter_office.view_pgn.game_pgn``), read back by python-chess: no
     parse error, the same moves. Raises BadPgn otherwise."""
     text = game_pgn(game, round_info)
     read = chess.pgn.read_game(io.StringIO(text))

@@ -17,8 +17,8 @@ from decimal import Decimal
 
 from services.eventlog.base import Entry
 from services.events.vocabulary import GameStatus, Variant
-from services.hall.tournament_games import GameRecord
-from services.hall.tournament_rank import cross_rows, rank
+from services.arbiter_office.tournament_games import GameRecord
+from services.arbiter_office.tournament_rank import cross_rows, rank
 from services.regulations.model import Tournament
 from services.state import HallState
 from services.tournament.crosstable import CrossRow
@@ -124,7 +124,7 @@ class TournamentView:
 
     def results(self, before_round: int | None = None) -> list[tuple]:
         """``(GameResult, special score)`` of every pairing (of the rounds before ``before_round``),
-        for ``services.hall.round_from_file.round_from_tournament(results_so_far=...)``."""
+        for ``services.arbiter_office.round_from_file.round_from_tournament(results_so_far=...)``."""
         return [g.as_result() for g in self._ordered() if before_round is None or g.round < before_round]
 
     def absent(self, round_no: int) -> set[int]:

@@ -31,7 +31,7 @@ from dashboard.app import create_app
 from dashboard.arbiter.auth import Accounts
 from gateway.hall import Hall
 from services.eventlog import open_log
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 from venue.serve import serving
 
 pytestmark = pytest.mark.browser

@@ -28,8 +28,8 @@ from page_server import dashboard_page
 from broadcast_helpers import candidates_round5, keres_players, tournament_text
 from replay_entries import game_entries
 from services.eventlog.memory import MemoryLog
-from services.hall.round_from_file import round_from_tournament
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 
 pytestmark = pytest.mark.browser

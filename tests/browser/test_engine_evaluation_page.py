@@ -29,8 +29,8 @@ from eventually import eventually_async
 from replay_entries import game_entries
 from services.eventlog.memory import MemoryLog
 from services.events import PositionEvaluated
-from services.hall.round_from_file import round_from_tournament
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from venue.analyse import Analyser, default_engine
 

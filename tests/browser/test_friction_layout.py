@@ -18,9 +18,9 @@ from checkers_entries import items
 
 from dashboard.app import create_app
 from services.eventlog import open_log
-from services.hall.round_from_file import round_from_tournament
-from services.hall.setup import round_from_pgn
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.setup import round_from_pgn
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.rules.checkers_pdn import read_pdn
 from venue.demo_run import demo_round_text

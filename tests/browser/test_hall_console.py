@@ -47,7 +47,7 @@ from dashboard.arbiter.auth import Accounts
 from gateway import Gateway, embedded_broker
 from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 from services.regulations.tournament_file import load_tournament
 from venue.serve import serving
 from venue.tournament import register, start_round

@@ -26,7 +26,7 @@ from test_arbiter import abasov_nepomniachtchi, candidates
 from test_hall_console import device, hall
 
 from services.eventlog import open_log
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 from services.regulations.tournament_file import load_tournament
 
 pytestmark = pytest.mark.browser

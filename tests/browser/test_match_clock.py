@@ -42,8 +42,8 @@ from dashboard.arbiter.auth import Accounts
 from gateway import Gateway, embedded_broker
 from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
-from services.hall.round_from_file import round_from_tournament
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.rules.checkers_ballots import load_deck
 from venue.serve import serving

@@ -36,7 +36,7 @@ from dashboard.feed import wall_ms
 from devices.simulate import simulate
 from gateway import Gateway, embedded_broker
 from services.eventlog import open_log
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.tournament.initial_ranking import TRF_TITLES
 from services.tournament.pairing.dutch import pair_trf

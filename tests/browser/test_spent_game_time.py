@@ -15,7 +15,7 @@ from broadcast_helpers import candidates_round5
 from dashboard.app import create_app
 from replay_entries import game_entries
 from services.eventlog.memory import MemoryLog
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 
 pytestmark = pytest.mark.browser
 RATE = 50  # every think time (whole seconds) is a whole number of ms of wall time at this rate

@@ -37,7 +37,7 @@ from devices.station import SimulatedBoard
 from gateway import Gateway
 from gateway.broker import free_port
 from services.eventlog import open_log
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 
 pytestmark = pytest.mark.live
 SPEED = 3000  # an hour of play in 1.2 s: each game lasts a few seconds

@@ -30,7 +30,7 @@ from devices.simulate import play_scripts
 from gateway import Gateway, embedded_broker
 from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 from services.rules.checkers_pdn import read_pdn, replay
 from venue.serve import dashboard_at
 

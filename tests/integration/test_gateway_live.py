@@ -24,7 +24,7 @@ from devices.station import SimulatedBoard
 from gateway import Gateway, embedded_broker
 from gateway.broker import free_port
 from services.eventlog import open_log
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 
 pytestmark = pytest.mark.live
 

@@ -33,7 +33,7 @@ from gateway.compose import COMPOSED
 from gateway.decide import CLAIM_PASSED, GAME_OVER
 from gateway.which_game import ARBITER, HELD
 from services.eventlog import open_log
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.views.spectator import SpectatorView
 from services.state import HallState

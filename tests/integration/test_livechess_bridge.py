@@ -25,7 +25,7 @@ from devices.livechess.bridge import LiveChessBridge
 from devices.script import scripts_from_pgn
 from gateway import Gateway, embedded_broker
 from services.eventlog import open_log
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 
 pytestmark = pytest.mark.live
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"

@@ -28,7 +28,7 @@ from devices.livechess.bridge import LiveChessBridge
 from devices.script import scripts_from_pgn
 from gateway import Gateway
 from services.eventlog import open_log
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 from venue.serve import serving
 
 pytestmark = pytest.mark.live

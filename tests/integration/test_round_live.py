@@ -26,7 +26,7 @@ from devices.script import scripts_from_pgn
 from devices.simulate import simulate
 from gateway import Gateway
 from services.eventlog import open_log
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from venue.round import main as venue_round
 from venue.serve import dashboard_at

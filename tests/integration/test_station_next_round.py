@@ -27,7 +27,7 @@ from devices.script import scripts_from_pgn
 from devices.station import SimulatedBoard
 from gateway import Gateway
 from services.eventlog import open_log
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 
 pytestmark = pytest.mark.live
 PLIES = 20

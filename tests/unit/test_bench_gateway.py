@@ -22,7 +22,7 @@ import bench_gateway as bg  # noqa: E402
 from _latency_hall import HallGame  # noqa: E402
 
 from services.events.tournament import Setup  # noqa: E402
-from services.hall.setup import round_from_pgn  # noqa: E402
+from services.arbiter_office.setup import round_from_pgn  # noqa: E402
 from services.regulations import referee  # noqa: E402
 from services.regulations.clock_watch import watch_for  # noqa: E402
 from services.regulations.clock_watches import ClockWatches  # noqa: E402

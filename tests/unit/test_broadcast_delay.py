@@ -167,8 +167,8 @@ def test_the_same_file_read_again_changes_nothing_and_a_new_delay_shows(delay_s)
     import msgspec
 
     from services.events import decode
-    from services.hall.tournament_changes import registration_changes
-    from services.hall.tournament_log import tournament_registered_data
+    from services.arbiter_office.tournament_changes import registration_changes
+    from services.arbiter_office.tournament_log import tournament_registered_data
     from services.regulations.tournament_file import load_tournament
 
     players = [{"name": f"P{i}", "rating": 2000, "fide_id": str(i), "title": None} for i in range(4)]

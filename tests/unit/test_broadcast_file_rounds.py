@@ -21,8 +21,8 @@ from lichess_double import LichessDouble
 from replay_entries import round_started
 from services.eventlog.base import Entry
 from services.events import decode
-from services.hall.tournament_changes import registration_changes
-from services.hall.tournament_log import tournament_from_data, tournament_registered_data
+from services.arbiter_office.tournament_changes import registration_changes
+from services.arbiter_office.tournament_log import tournament_from_data, tournament_registered_data
 from services.regulations.fields import TournamentFileError
 from services.regulations.tournament_file import load_tournament
 from services.views.relay_rounds import MappingError

@@ -297,7 +297,7 @@ def test_ballot_setting_in_the_tournament_file():
     # X.A.d: either way, as the event decides; the first way unless the file says otherwise.
     from pathlib import Path
 
-    from services.hall.tournament_log import tournament_from_data, tournament_registered_data
+    from services.arbiter_office.tournament_log import tournament_from_data, tournament_registered_data
     from services.regulations.fields import TournamentFileError
     from services.regulations.tournament_file import load_tournament
 

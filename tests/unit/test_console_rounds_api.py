@@ -5,7 +5,7 @@ posts them (a logged-in arbiter's cookie, the page's CSRF token, JSON): ``import
 
 The tournament: events/us-championship-2013.toml (24 players, FIDE Dutch Swiss, 9 rounds) with two
 players imported from a CSV (26 players: 13 boards); the expected pairings are those the same log
-pairs with ``services.hall.round_draft`` (itself checked against bbpPairings' fixtures:
+pairs with ``services.arbiter_office.round_draft`` (itself checked against bbpPairings' fixtures:
 tests/unit/test_round_draft.py); forfeits as TRF16 writes them (``+``/``-``).
 """
 
@@ -24,7 +24,7 @@ from test_round_tools_api import tools_when
 from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog
 from services.events import PairingSwapped
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"

@@ -79,7 +79,7 @@ def test_pdn_time_control_is_pgn_text_not_a_table(client):
 
 def test_pdn_time_control_of_a_chosen_match_clock():
     """The referee's choice of X.A.a option 2 (``ClockChoice.control_spec``) is "4800+10"."""
-    from services.hall.view_pgn import game_pgn
+    from services.arbiter_office.view_pgn import game_pgn
     from services.regulations.checkers_rounds import ClockChoice
 
     spec = ClockChoice(option="80+10", how="agreed").control_spec

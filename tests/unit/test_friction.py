@@ -20,9 +20,9 @@ from dashboard.app import create_app
 from services.eventlog import open_log
 from services.eventlog.memory import MemoryLog
 from services.eventlog.stores import missing_store, naming, tournaments
-from services.hall.round_from_file import round_from_tournament
-from services.hall.tournament_json import standings_json
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.tournament_json import standings_json
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.views.standings import TournamentView
 from venue.cli import main as venue

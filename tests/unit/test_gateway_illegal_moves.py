@@ -242,7 +242,7 @@ def test_a_record_with_an_illegal_move_that_stood_is_shown_and_exported():
     import chess.pgn
 
     from dashboard.boards import game_svg
-    from services.hall.view_pgn import game_pgn
+    from services.arbiter_office.view_pgn import game_pgn
 
     d = Driver("1", config=event("blitz", "180+2"), time_control="180+2", kind="blitz")
     f05(d, 3 * MIN, 3 * MIN)

@@ -17,7 +17,7 @@ from hall_driver import T, round_started
 
 from gateway.hall import Hall
 from gateway.payload import topic_filters
-from services.hall.boardspec import parse
+from services.arbiter_office.boardspec import parse
 
 BOARDS = ("1", "2", "3", "4")
 

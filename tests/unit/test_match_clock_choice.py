@@ -22,7 +22,7 @@ import pytest
 from dashboard.arbiter.actions import ActionError, build
 from services.eventlog.base import Entry
 from services.events.tournament import spec_json
-from services.hall.round_from_file import round_from_tournament
+from services.arbiter_office.round_from_file import round_from_tournament
 from services.views.spectator import SpectatorView as HallView
 from referee_harness import Referee as Enforcer
 from referee_harness import played

@@ -27,10 +27,10 @@ from importlib import resources
 from pathlib import Path
 
 from services.eventlog.base import Entry
-from services.hall.round_from_file import round_from_tournament
-from services.hall.tournament_export import tournament_trf
-from services.hall.tournament_json import crosstable_json
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.tournament_export import tournament_trf
+from services.arbiter_office.tournament_json import crosstable_json
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.views.standings import TournamentView
 from services.regulations.tournament_file import load_tournament
 from services.rules.checkers_pdn import read_pdn
@@ -125,7 +125,7 @@ def test_the_tournament_pdn_writes_the_match_clock_as_pgn_time_control():
     """The preset's match clock (90 minutes, X.A.a) is PGN TimeControl "5400" (PGN standard 9.6.1)
     for each match's game 1, never the file's table; game 2, on the time left from game 1
     (X.A.b), has no TimeControl ("?", which the PDN writer leaves out)."""
-    from services.hall.tournament_export import tournament_pgn
+    from services.arbiter_office.tournament_export import tournament_pgn
 
     records = read_pdn(tournament_pgn(demo_round_view()))
     assert len(records) == 10 and "match_clock" not in tournament_pgn(demo_round_view())

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from services.eventlog.base import Entry
-from services.hall.round_from_file import round_from_tournament
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.views.standings import TournamentView
 from services.regulations.tournament_file import load_tournament
 

@@ -1,6 +1,6 @@
 """The arbiter's actions for the next Swiss pairing as log entries: their fold
 (services/state/fold_pairing.py, TournamentState.absences) and the round paired from the log with
-them (services/hall/round_from_file.round_from_view, what ``venue serve --round N`` logs).
+them (services/arbiter_office/round_from_file.round_from_view, what ``venue serve --round N`` logs).
 
 Expected pairings: bbpPairings (FIDE-endorsed), as committed in tests/data/pairing/actions (each the
 shared fixture with ``venue pair``'s actions entered; tests/data/pairing/README.md) and in
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from trf_log import as_log, folded, pairs_of, read_pairs, trf_entries
 
-from services.hall.round_from_file import round_from_view
-from services.hall.tournament_export import tournament_trf
+from services.arbiter_office.round_from_file import round_from_view
+from services.arbiter_office.tournament_export import tournament_trf
 from services.state import HallState
 from services.tournament.pairing.actions import rounds_paired
 from services.tournament.trf import parse_trf
@@ -93,7 +93,7 @@ def test_the_fold_keeps_each_action(shared_data: Path) -> None:
 
 
 def test_bad_action_entries_are_counted_not_raised(shared_data: Path) -> None:
-    """The fold never raises on data (services/state/hall.py): an unknown player, a start number
+    """The fold never raises on data (services/state/fold.py): an unknown player, a start number
     taken, a bye code that is not H/F/Z, a forbidden "pair" of one."""
     state = HallState()
     entries = [*trf_entries(parse_trf(_shared(shared_data, "001019").read_text())), _bye(99, 3, "H"), _entered(2, "Someone", 1500, 3),

@@ -1,4 +1,4 @@
-"""Players registered or imported before round 1 (services/hall/player_import.py, the
+"""Players registered or imported before round 1 (services/arbiter_office/player_import.py, the
 ``players_registered`` entry and its fold): start numbers in FIDE C.04.2's initial order (rating,
 then title GM-IM-WGM-FM-WIM-CM-WFM-WCM, then name), and bad files refused with file and line.
 
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from trf_log import as_log
 
-from services.hall.player_import import RosterFileError, read_players, registration_entry
-from services.hall.round_draft import draft_round
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.player_import import RosterFileError, read_players, registration_entry
+from services.arbiter_office.round_draft import draft_round
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.tournament.trf import parse_trf
 from services.views.standings import TournamentView

@@ -29,8 +29,8 @@ from regulation_controls import armageddon_by_bid
 
 from dashboard.arbiter.actions import ActionError, build
 from gateway.hall import Hall
-from services.hall.tournament_export import tournament_trf
-from services.hall.tournament_json import standings_json
+from services.arbiter_office.tournament_export import tournament_trf
+from services.arbiter_office.tournament_json import standings_json
 from services.regulations.controls import control_of
 from services.tournament.playoff_walk import Decided, NextStage, Playing
 from services.tournament.trf import parse_trf
@@ -236,8 +236,8 @@ def test_a_blitz_order_only_where_the_regulations_choose_pairing_numbers() -> No
     """A new user's finding: a US 2013 Swiss showed (and took) Norway's Blitz order before round 1.
     Only Norway Chess 2023's regulations say "Players will take it in turns to choose their pairing
     number ... in the order in which they finished in the Blitz tournament"."""
-    from services.hall.tournament_json import standings_json
-    from services.hall.tournament_log import tournament_registered_data
+    from services.arbiter_office.tournament_json import standings_json
+    from services.arbiter_office.tournament_log import tournament_registered_data
     from services.views.standings import TournamentView
 
     for name, chosen in (("us-championship-2013.toml", False), ("us-championship-2023.toml", False),
@@ -261,7 +261,7 @@ def test_norway_pairing_numbers_chosen_in_the_blitz_order() -> None:
     4-7, 5-6 by pairing number."""
     t = tournament("norway-chess-2023.toml", T)
     hall = Hall(T, config=t)
-    from services.hall.tournament_log import tournament_registered_data
+    from services.arbiter_office.tournament_log import tournament_registered_data
 
     hall.fold("tournament_registered", tournament_registered_data(t), 0)
 

@@ -75,7 +75,7 @@ def test_a_drawn_armageddon_is_scored_a_win_for_black():
     g = view.game("1-1-A")
     assert (g["result"], g["scored"], g["kind"], g["follows"]) == ("1/2-1/2", "0-1", "armageddon", "1-1")
     assert (g["white_title"], g["black_fide_id"]) == ("GM", "1503014")
-    from services.hall.view_pgn import game_pgn
+    from services.arbiter_office.view_pgn import game_pgn
 
     text = game_pgn(g, {"event": "Norway Chess 2023", "round": "1"})
     assert '[Result "0-1"]' in text and '[Event "Norway Chess 2023 - Armageddon"]' in text

@@ -1,6 +1,6 @@
 """A restart with a tournament file (issue 10 "A restart forfeits the hall"): the differences between
-the registered file and the file given now (services.hall.tournament_changes) and the decision to
-register it (services.hall.registration).
+the registered file and the file given now (services.arbiter_office.tournament_changes) and the decision to
+register it (services.arbiter_office.registration).
 
 Every value comes from the preset events/us-championship-2023.toml (its schedule, its 30-minute
 default time quoting US 2023 rule 1, its "never" draw policy quoting rule 2, its 12 players) and
@@ -14,10 +14,10 @@ import dataclasses
 import json
 from pathlib import Path
 
-from services.hall.registration import ORGANISER, registration, rounds_in_play
-from services.hall.round_from_file import round_from_tournament
-from services.hall.tournament_changes import describe, registration_changes
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.registration import ORGANISER, registration, rounds_in_play
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.tournament_changes import describe, registration_changes
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.state import HallState
 

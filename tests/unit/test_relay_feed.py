@@ -25,7 +25,7 @@ from dashboard.app import create_app
 from lichess_relay import Study
 from replay_entries import game_entries
 from services.eventlog.memory import MemoryLog
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 
 TEAMS = {1: "Estonia"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hall_driver import Driver
 
-from services.hall.result_slip import result_entries
+from services.arbiter_office.result_slip import result_entries
 
 HOLD_MS = 100  # the gateway's hold for a missing seq (``Hall(hold_ms=...)``), short for the test
 ASK_EVERY_MS = 1000  # docs/protocol.md: "it asks again every second while the hole stays open"
@@ -57,7 +57,7 @@ def test_a_result_behind_a_hole_waits_for_the_missing_moves_and_the_arbiters_are
 
 def test_the_arbiters_result_releases_a_held_result(round5):
     """The arbiter decides (the console's ``arbiter_decision`` and ``game_ended`` with the PGN's
-    result, ``services.hall.result_slip.result_entries``): the held messages are
+    result, ``services.arbiter_office.result_slip.result_entries``): the held messages are
     applied after it as late messages (the result agrees: accepted), no ply invented."""
     moves, result = _game(round5)
     d = Driver("1", hold_ms=HOLD_MS)

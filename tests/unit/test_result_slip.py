@@ -1,4 +1,4 @@
-"""Results entered by hand for any game of any round (services/hall/result_slip.py; docs/arbiter.md
+"""Results entered by hand for any game of any round (services/arbiter_office/result_slip.py; docs/arbiter.md
 "Results"): the game found by the slip's numbers, forfeits as slips write them, an Armageddon's own
 result, a correction after the round (standings move; the next round's draft is named), an undo
 keeping the history, and the termination in the PGN ``Termination`` tag.
@@ -18,11 +18,11 @@ import pytest
 from trf_log import as_log
 
 from services.events import ArmageddonScheduled
-from services.hall.result_slip import SlipError, correction_notice, find_game, parse_result, result_entries
-from services.hall.round_draft import draft_round, publish_entry, start_data
-from services.hall.tournament_export import tournament_trf
-from services.hall.tournament_log import tournament_registered_data
-from services.hall.view_pgn import game_pgn
+from services.arbiter_office.result_slip import SlipError, correction_notice, find_game, parse_result, result_entries
+from services.arbiter_office.round_draft import draft_round, publish_entry, start_data
+from services.arbiter_office.tournament_export import tournament_trf
+from services.arbiter_office.tournament_log import tournament_registered_data
+from services.arbiter_office.view_pgn import game_pgn
 from services.regulations.clock_watches import ClockWatches  # none: results by slip, no clock events
 from services.regulations.referee import due
 from services.regulations.tournament_file import load_tournament

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from services.eventlog import open_log
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from venue.cli import main as venue
 

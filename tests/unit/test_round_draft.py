@@ -1,5 +1,5 @@
 """The next round's life cycle as log entries (docs/pairing.md "The round's life cycle"):
-services/hall/round_draft.py builds ``pairing_drafted`` / ``pairing_swapped`` / ``pairing_published``
+services/arbiter_office/round_draft.py builds ``pairing_drafted`` / ``pairing_swapped`` / ``pairing_published``
 / ``round_started``, services/state/fold_draft.py folds them.
 
 Expected values: bbpPairings' pairings of the shared Dutch fixtures (../shared/data/pairing/dutch,
@@ -16,9 +16,9 @@ import pytest
 from trf_log import as_log, folded, read_pairs, trf_entries
 
 from services.events import PairingPublished, PairingSwapped, RoundStarted
-from services.hall.round_draft import DraftError, draft_round, publish_entry, start_data, swap_entry
-from services.hall.round_from_file import round_from_view
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_draft import DraftError, draft_round, publish_entry, start_data, swap_entry
+from services.arbiter_office.round_from_file import round_from_view
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.tournament.pairing.actions import rounds_paired
 from services.tournament.trf import parse_trf

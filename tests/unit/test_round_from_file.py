@@ -1,4 +1,4 @@
-"""Rounds set up from the tournament file (services/hall/round_from_file.py).
+"""Rounds set up from the tournament file (services/arbiter_office/round_from_file.py).
 
 Expected pairings: FIDE Handbook C.05 Annex 1, "Berger Tables for Round-Robin Tournaments" (the
 tables for 11-12 and 9-10 players, rounds 1 and 2); the Dutch pairings of
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from services.hall.round_from_file import round_from_tournament
+from services.arbiter_office.round_from_file import round_from_tournament
 from services.regulations.model import Player, Regulations, Tournament
 from services.regulations.tournament_file import load_tournament
 from services.tournament.results import results_from_trf
@@ -153,7 +153,7 @@ def test_swiss_round_from_the_folded_log(shared_data: Path) -> None:
     (tests/unit/test_pairing_log.py pairs all 40 fixtures so, with the arbiter's actions.)"""
     from trf_log import folded, pairs_of, read_pairs, trf_entries
 
-    from services.hall.round_from_file import round_from_view
+    from services.arbiter_office.round_from_file import round_from_view
     from services.views.standings import TournamentView
 
     path = shared_data / "pairing" / "dutch" / "dutch-001005-29p-r4of9.trf"

@@ -136,7 +136,7 @@ def test_a_round_robin_takes_withdrawals_only() -> None:
     withdraw ... may not receive any prize money" needs the withdrawal on record; requested byes,
     late entries and forbidden pairs belong to a Swiss (FIDE C.04), not to Berger tables."""
     from dashboard.arbiter.actions import ActionError, build
-    from services.hall.tournament_log import tournament_registered_data
+    from services.arbiter_office.tournament_log import tournament_registered_data
     from services.regulations.tournament_file import load_tournament
     from services.state import HallState
 

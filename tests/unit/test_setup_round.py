@@ -1,10 +1,10 @@
-"""services.hall.setup.round_from_pgn: the round_started data of docs/events.md from real PGN files."""
+"""services.arbiter_office.setup.round_from_pgn: the round_started data of docs/events.md from real PGN files."""
 
 from __future__ import annotations
 
 import pytest
 
-from services.hall.setup import game_kind, round_from_pgn
+from services.arbiter_office.setup import game_kind, round_from_pgn
 
 
 def test_candidates_round_1_gives_four_boards_in_file_order(shared_data):

@@ -11,9 +11,9 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from dashboard.standings import routes
-from services.hall.round_from_file import round_from_tournament
-from services.hall.setup import round_from_pgn
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.setup import round_from_pgn
+from services.arbiter_office.tournament_log import tournament_registered_data
 from referee_harness import Referee as Enforcer
 from services.regulations.tournament_file import load_tournament
 from services.tournament.trf import parse_trf

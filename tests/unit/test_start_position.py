@@ -12,7 +12,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from services.hall.setup import round_from_pgn
+from services.arbiter_office.setup import round_from_pgn
 from services.rules.chess_game import ChessGame
 from services.rules.start_position import StartPositionError, check_start
 

@@ -207,8 +207,8 @@ async def test_a_file_without_players_is_registered_and_no_round_started_unasked
 async def test_a_round_started_from_its_published_pairing_says_so_at_a_restart(log):
     """A new user's finding: after a restart the banner said "started with --round-start" of a round
     started from the console (pair, publish, start: docs/pairing.md "The round's life cycle")."""
-    from services.hall.round_draft import draft_round, publish_entry, start_data
-    from services.hall.tournament_log import tournament_registered_data
+    from services.arbiter_office.round_draft import draft_round, publish_entry, start_data
+    from services.arbiter_office.tournament_log import tournament_registered_data
     from services.state import HallState
     from services.views.standings import TournamentView
 

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from dashboard.arbiter.actions import ActionError, build
 from gateway.games import replay
 from gateway.hall import Hall
-from services.hall.round_from_file import round_from_tournament
+from services.arbiter_office.round_from_file import round_from_tournament
 from services.regulations import referee
 from services.regulations.checkers_rounds import LATEST_START_BEFORE_END_MS, late_start_due_at
 from services.regulations.clock_rules import TIME_TROUBLE_MS

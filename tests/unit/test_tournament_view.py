@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from services.eventlog.base import Entry
-from services.hall.playoff_stage import stage_entry
-from services.hall.round_from_file import round_from_tournament
-from services.hall.setup import round_from_pgn
-from services.hall.tournament_log import tournament_from_data, tournament_registered_data
+from services.arbiter_office.playoff_stage import stage_entry
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.setup import round_from_pgn
+from services.arbiter_office.tournament_log import tournament_from_data, tournament_registered_data
 from services.views.standings import TournamentView
 from referee_harness import Referee as Enforcer
 from services.regulations.tournament_file import load_tournament
@@ -346,7 +346,7 @@ def test_entries_it_cannot_use_are_skipped() -> None:
 
 
 def test_registration_is_written_once_and_again_after_a_change() -> None:
-    from services.hall.registration import registration
+    from services.arbiter_office.registration import registration
 
     t = _event("us-championship-2023.toml")
     first = registration(None, t).data

@@ -1,4 +1,4 @@
-"""Tournament PGN and TRF from the fold (services/hall/tournament_export.py) and ``venue export``.
+"""Tournament PGN and TRF from the fold (services/arbiter_office/tournament_export.py) and ``venue export``.
 
 Sources: ../shared/data/tiebreaks/round-robin/rr-000110-10p (a TRF with forfeits, and FIDE's
 tie-break values for it); US Championship 2023 rule 4 ("90 minutes for the first 40 moves followed by
@@ -15,9 +15,9 @@ from pathlib import Path
 import chess
 
 from services.eventlog import open_log
-from services.hall.round_from_file import round_from_tournament
-from services.hall.tournament_export import pgn_time_control, tournament_pgn, tournament_trf
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.round_from_file import round_from_tournament
+from services.arbiter_office.tournament_export import pgn_time_control, tournament_pgn, tournament_trf
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
 from services.tournament.model import field_from_trf
 from services.tournament.tiebreaks import compute_tiebreaks

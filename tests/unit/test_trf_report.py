@@ -1,4 +1,4 @@
-"""The TRF16 rating report of a whole event (services/hall/tournament_export.py, tournament_trf), its
+"""The TRF16 rating report of a whole event (services/arbiter_office/tournament_export.py, tournament_trf), its
 lines checked against FIDE's TRF16 text (FIDE Handbook C.04 Annex 2, "Format of TRF (Tournament Report
 File)", approved Elista 2015), and read back by our own tie-breaks to the same standings (issue 30).
 
@@ -23,7 +23,7 @@ import pytest
 from trf_events import EVENTS, enter, event, play
 from services.regulations.fields import TournamentFileError
 from services.regulations.tournament_file import load_tournament
-from services.hall.tournament_export import tournament_trf
+from services.arbiter_office.tournament_export import tournament_trf
 from services.tournament.model import field_from_trf
 from services.tournament.scoring import CLASSICAL
 from services.tournament.standings import tiebreak_specs

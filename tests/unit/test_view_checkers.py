@@ -11,7 +11,7 @@ import pytest
 from dashboard.boards import checkers_svg, game_svg
 from services.eventlog.base import Entry
 from services.views.spectator import SpectatorView as HallView
-from services.hall.view_pgn import game_pgn
+from services.arbiter_office.view_pgn import game_pgn
 from services.rules.checkers_pdn import read_pdn, replay
 
 

@@ -1,4 +1,4 @@
-"""The spectators' view of a checkers match (services/hall/view.py): both games of the match in
+"""The spectators' view of a checkers match (services/views/spectator.py): both games of the match in
 the round, game 2 waiting with its clock paused at the times carried over from game 1.
 
 Source: checkers-11-man-national-2017.txt X.A.b ("The clocks shall be paused between games, but the

@@ -11,7 +11,7 @@ from services.events import (AlertResolved, ArbiterDecision, BoardGameCalled, Cl
                              FineRecorded, GameEnded, GamePaused, GameResumed, NoteAdded, PlayerArrived)
 from services.events import vocabulary
 from services.events.vocabulary import EndedBy, GameResult, GameStatus, Termination
-from services.hall.result_slip import termination_of
+from services.arbiter_office.result_slip import termination_of
 from services.rules.base import SIDES
 from services.struct_errors import FieldError
 
@@ -123,7 +123,7 @@ class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
     """The arbiter's result: "1-0", "0-1", "1/2-1/2"; "*" lets a game wrongly ended go on; with
     ``forfeit`` the unplayed "1-0", "0-1", "0-0" (TRF ``+``/``-``, FIDE Laws 6.7.1); the special
     scores an arbiter may award "0-0", "1/2-0", "0-1/2". ``how`` it came gives the termination
-    (``services.hall.result_slip``: ``slip`` result_slip, ``arbiter``, ``forfeit``, ``claim``
+    (``services.arbiter_office.result_slip``: ``slip`` result_slip, ``arbiter``, ``forfeit``, ``claim``
     claim_upheld; default forfeit for a forfeit, else arbiter) unless ``termination`` names it.
     ``arbiter_decision`` (with ``previous`` and ``previous_termination``), and ``game_ended`` unless
     "*". Judged where a rule decides it (``result_ruling``, the result slip's judgement too): on

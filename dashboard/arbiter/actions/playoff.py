@@ -1,7 +1,7 @@
 """The event's end from the console (docs/arbiter.md "Play-off"): a play-off stage started as a
 round of games on boards, its results by slip, the US 2013 Armageddon bid, drawings of lots, the
 Norway Blitz order and pairing-number choices. Each is checked against the regulations by
-``services.hall.playoff_stage`` (refused with the rule, nothing written) before it becomes its entry."""
+``services.arbiter_office.playoff_stage`` (refused with the rule, nothing written) before it becomes its entry."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-from services.hall.playoff_stage import (PlayoffError, bid_entry, blitz_order_entry, lots_entry, number_choice_entry,
+from services.arbiter_office.playoff_stage import (PlayoffError, bid_entry, blitz_order_entry, lots_entry, number_choice_entry,
                                          stage_entry)
 from services.events import Event
 from services.views.standings import TournamentView

@@ -9,7 +9,7 @@ from typing import Annotated
 
 from msgspec import Meta
 
-from services.hall.player_import import read_players, registration_entry
+from services.arbiter_office.player_import import read_players, registration_entry
 
 from .base import Action, ActionError, Context, action
 

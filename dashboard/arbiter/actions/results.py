@@ -1,7 +1,7 @@
 """A result for any game of any round, as a result slip gives it (docs/arbiter.md "Results"): the
 game found by round and board, a forfeit written ``+/-`` or ``1-0F``, an Armageddon's own result, a
 correction after the round, an undo (``*``); the termination says how the result came
-(``services.hall.result_slip``)."""
+(``services.arbiter_office.result_slip``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-from services.hall.result_slip import (SlipError, confirms, correction_notice, find_game, parse_result, result_entries,
+from services.arbiter_office.result_slip import (SlipError, confirms, correction_notice, find_game, parse_result, result_entries,
                                       termination_of)
 
 from .base import Action, ActionError, Context, Count, action

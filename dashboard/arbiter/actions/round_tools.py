@@ -1,7 +1,7 @@
 """The round tools: the arbiter's actions that reach the next pairing (docs/arbiter.md "Round
 tools", docs/pairing.md "Arbiter actions"). Each records one typed entry and needs the folded
 state (``Context.state``: the tournament registered, its players and rounds); the next Swiss
-pairing reads their entries (``services.hall.round_from_file.round_from_view``)."""
+pairing reads their entries (``services.arbiter_office.round_from_file.round_from_view``)."""
 
 from __future__ import annotations
 

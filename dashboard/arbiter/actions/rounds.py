@@ -1,6 +1,6 @@
 """The round's life cycle from the console (docs/pairing.md "The round's life cycle"): pair the next
 round into a draft, change it by hand, publish it, start it. Each writes the entry
-``services.hall.round_draft`` builds (``venue round`` writes the same ones), and names the draft
+``services.arbiter_office.round_draft`` builds (``venue round`` writes the same ones), and names the draft
 ``version`` the arbiter saw: a draft another arbiter changed since is refused (409)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from msgspec import Meta
 
 from services.events import (AccelerationSet, ByeRequestCancelled, ByeRequested, PairingDrafted, PairingForbidden,
                              PairingPublished, PairingSwapped, PlayerEntered, PlayerWithdrew, RoundStarted)
-from services.hall.round_draft import (DraftError, draw_ballots, finish_draft, needs_ballots, prepare_draft,
+from services.arbiter_office.round_draft import (DraftError, draw_ballots, finish_draft, needs_ballots, prepare_draft,
                                        publish_entry, start_data, swap_entry)
 from services.views.standings import TournamentView
 

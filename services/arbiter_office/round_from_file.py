@@ -4,7 +4,7 @@
   ``services.tournament.pairing.berger``); pairing number = start number unless a recorded drawing
   of lots (or the players' choice, Norway Chess 2023) gives ``lots``.
 * Swiss (``"swiss-dutch"``): the Dutch system (FIDE C.04.3, ``services.tournament.pairing.dutch``)
-  over the results so far, written as a TRF16 file (``services.hall.tournament_trf``).
+  over the results so far, written as a TRF16 file (``services.arbiter_office.tournament_trf``).
 
 :func:`round_from_view` pairs the next round of a tournament folded from the log
 (``services.views.standings``). Boards are numbered 1.. in pairing order; hall boards are those
@@ -20,10 +20,10 @@ from dataclasses import replace
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone, tzinfo
 
-from services.hall.tournament_rank import build_field
+from services.arbiter_office.tournament_rank import build_field
 from services.regulations.checkers_match import is_match_event, match_setups
 from services.regulations.controls import control_from_spec
-from services.hall.tournament_trf import trf_from_field
+from services.arbiter_office.tournament_trf import trf_from_field
 from services.regulations.model import Player, Tournament
 from services.tournament.pairing.actions import Action, BakuAcceleration, ForbiddenPair, RequestedBye, apply_actions
 from services.tournament.pairing.berger import berger_schedule

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.hall.tournament_rank import SPECIAL_SCORES
+from services.arbiter_office.tournament_rank import SPECIAL_SCORES
 from services.tournament.results import GameResult
 
 PLAYED = ("1-0", "0-1", "1/2-1/2")
@@ -77,7 +77,7 @@ class GameRecord:
         return list(dict.fromkeys(table.get(self.result, []) + table.get(self.second or "", [])))
 
     def as_result(self, provisional: str | None = None) -> tuple[GameResult, str | None]:
-        """``(GameResult, special)`` for ``services.hall.tournament_rank``; ``provisional`` is the
+        """``(GameResult, special)`` for ``services.arbiter_office.tournament_rank``; ``provisional`` is the
         result assumed for an unfinished game in provisional standings."""
         # a special score is stored as a placeholder draw that tournament_rank.build_field replaces
         result = "1/2-1/2" if self.special else self.result

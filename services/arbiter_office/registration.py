@@ -8,7 +8,7 @@ play (:func:`rounds_in_play`):
 - ``"unchanged"``: the file says what the log registered: nothing is appended, so a restart with the
   same file changes nothing;
 - ``"changed"``: the file differs and no round is in play, or the organiser asked for it
-  (``--accept-changes``): registered again with ``changes`` (``services.hall.tournament_changes``)
+  (``--accept-changes``): registered again with ``changes`` (``services.arbiter_office.tournament_changes``)
   and ``by`` "organiser", so the log says what changed and who wanted it;
 - ``"refused"``: the file differs while a round is in play and the organiser did not ask: nothing is
   appended. Players, schedule, controls and regulations are what the games in play are judged by
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from services.hall.tournament_changes import registration_changes
-from services.hall.tournament_log import tournament_registered_data
+from services.arbiter_office.tournament_changes import registration_changes
+from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.model import Tournament
 
 ORGANISER = "organiser"

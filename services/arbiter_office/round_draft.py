@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal
 import msgspec
 
 from services.events.rounds import DraftBoard, DraftBye, PairingDrafted, PairingPublished, PairingSwapped
-from services.hall.round_from_file import (ROUND_ROBIN, _matches, _pairs_round_robin, field_of, place,
+from services.arbiter_office.round_from_file import (ROUND_ROBIN, _matches, _pairs_round_robin, field_of, place,
                                            round_data, swiss_input)
 from services.regulations.model import Tournament
 from services.tournament.pairing.dutch import NoValidPairing

@@ -1,21 +1,21 @@
 """The tournament so far as files: PGN of every game of every round, and FIDE TRF16. Pure.
 
 * :func:`tournament_pgn`: each round's games in board order, each Armageddon game after the game it
-  follows, written by ``services.hall.view_pgn.game_pgn`` (Seven Tag Roster, ``[%clk]`` per ply).
+  follows, written by ``services.arbiter_office.view_pgn.game_pgn`` (Seven Tag Roster, ``[%clk]`` per ply).
   A time control the tournament file gives as a table (Norway 120 min + 10 s from move 41) is
   written as PGN text where PGN can say it, else "?" (PGN standard 9.6.1: unknown), by
-  ``services.hall.view_pgn.pgn_time_control`` (a checkers match clock: game 1's control, game 2 "?").
-* :func:`tournament_trf`: ``services.tournament.trf.dump_trf`` of ``services.hall.tournament_trf``;
+  ``services.arbiter_office.view_pgn.pgn_time_control`` (a checkers match clock: game 1's control, game 2 "?").
+* :func:`tournament_trf`: ``services.tournament.trf.dump_trf`` of ``services.arbiter_office.tournament_trf``;
   ``parse_trf`` reads it back to the same results (tests/unit/test_tournament_view_export.py).
   Checkers matches (two games a round): each game its own TRF round, ``2r - 1`` and ``2r``
-  (``services.hall.tournament_trf``; tests/unit/test_match_crosstable.py).
+  (``services.arbiter_office.tournament_trf``; tests/unit/test_match_crosstable.py).
 """
 
 from __future__ import annotations
 
-from services.hall.tournament_trf import trf_from_field
+from services.arbiter_office.tournament_trf import trf_from_field
 from services.views.standings import TournamentView
-from services.hall.view_pgn import game_pgn, pgn_time_control  # noqa: F401 (pgn_time_control: kept here too)
+from services.arbiter_office.view_pgn import game_pgn, pgn_time_control  # noqa: F401 (pgn_time_control: kept here too)
 from services.tournament.results import second_games
 from services.tournament.scoring import NORWAY, NORWAY_ARMAGEDDON_LOSS, NORWAY_ARMAGEDDON_WIN, NORWAY_LOSS, NORWAY_WIN
 from services.tournament.trf import dump_trf
@@ -36,7 +36,7 @@ def tournament_trf(view: TournamentView) -> str:
     """The tournament so far as TRF16 text (the rounds started; games in progress are left blank):
     the results as they stand now (a result corrected after a later round was paired included), the
     ranks in the final order (a decided play-off's on top; the play-off's games are not rounds of the
-    report: its crosstable is the main event's), the tournament section from the file (``services.hall.tournament_trf``).
+    report: its crosstable is the main event's), the tournament section from the file (``services.arbiter_office.tournament_trf``).
     Raises ValueError when recorded results contradict each other or a field does not fit TRF columns."""
     fld, _ = view.rank()
     records = view.records()

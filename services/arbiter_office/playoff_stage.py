@@ -23,7 +23,7 @@ from typing import Literal
 
 from services.events.playoff import ArmageddonBid, Bid, BlitzOrderRecorded, PairingNumberChosen, PlayoffStageStarted
 from services.events.tournament import LotsDrawn, Setup, TimeControlSpec, TimeControlTable
-from services.hall.round_from_file import player_details
+from services.arbiter_office.round_from_file import player_details
 from services.tournament.playoff_walk import ArbiterDecides, Decided, NextStage, Playing, StageSpec
 from services.tournament.playoffs import US_2013, US_2013_ARMAGEDDON_BASE_MS, armageddon_by_bid
 

@@ -16,7 +16,7 @@ prize rule's unit ("750000", "187500"), never a float. Shapes::
                            services.tournament.rating_change)}, ...],
                  "prizes": PRIZES|None, "playoff": PLAYOFF|None,
                  "numbers_chosen": bool (the players choose their pairing numbers in a Blitz order before
-                                   round 1: Norway Chess 2023; services.hall.playoff_stage.numbers_chosen)}
+                                   round 1: Norway Chess 2023; services.arbiter_office.playoff_stage.numbers_chosen)}
     PRIZES = {"currency", "sharing", "undistributed",
               "awards": [{"start_no", "name", "places", "gross", "fines", "net", "withheld", "note",
                           "pending" (a place the play-off decides, not decided yet: nothing paid)}]}
@@ -45,7 +45,7 @@ from dataclasses import asdict
 from decimal import Decimal
 
 from services.events.vocabulary import PlayoffStatus
-from services.hall.playoff_stage import numbers_chosen
+from services.arbiter_office.playoff_stage import numbers_chosen
 from services.tournament.playoff_walk import ArbiterDecides, Decided, NextStage, Playing
 from services.tournament.playoffs import playoff
 from services.views.standings import TournamentView
