@@ -38,8 +38,9 @@ def _registered(state: HallState, ev: TournamentRegistered, at: int, ch: Changes
 
 
 def _players_of_file(state: HallState, g: GameState, ch: Changes) -> None:
-    """A game paired from the file (start numbers in its SETUP) takes the registered players' names
-    and details: a name corrected mid-round reaches every page and export with the game's moves."""
+    """A game paired from the file (start numbers in its SETUP) takes the registered players' names,
+    ratings and details: a name or rating corrected mid-round (``venue serve --accept-changes``)
+    reaches every page and export with the game's moves."""
     if state.config is None:
         return
     for side in ("white", "black"):
@@ -50,7 +51,7 @@ def _players_of_file(state: HallState, g: GameState, ch: Changes) -> None:
             p = state.tournament.as_player(int(start_no))
         except (KeyError, TypeError, ValueError):
             continue
-        fresh = {side: p.name, **player_details(side, p)}
+        fresh = {side: p.name, f"{side}_elo": p.rating, **player_details(side, p)}
         for key, _ in DETAILS:
             fresh.setdefault(f"{side}_{key}", None)
         changed = [k for k, v in fresh.items() if getattr(g.setup, k) != v]

@@ -137,3 +137,24 @@ def test_a_name_corrected_mid_round_keeps_the_games_moves(hall):
         s.update(again)
         assert len(s.chapters) == 2
         assert s.chapters[0]["tags"]["Black"] == "Smirnov, Artyom" and s.chapters[0]["moves"] == polled[0][1]
+
+
+def test_a_rating_corrected_mid_round_reaches_the_game_in_play(hall):
+    """A new user's finding: a rating changed with --accept-changes reached the standings but not
+    the game in play (its ``white_elo`` stayed, its PGN had no WhiteElo); README "A changed file":
+    "the changes then apply to the games in play too". The corrected figure is the test's own."""
+    import dataclasses
+
+    client, log, _, text = hall
+    t = load_tournament(text)
+    game = client.get("/api/games/1-1").json()
+    white = next(p for p in t.players if p.name == game["white"])
+    corrected = white.rating + 7 if white.rating else 2700
+    fixed = dataclasses.replace(t, players=tuple(dataclasses.replace(p, rating=corrected) if p is white else p
+                                                 for p in t.players))
+    data = {**tournament_registered_data(fixed), "by": "organiser",
+            "changes": [{"setting": "players", "was": str(white.rating), "now": str(corrected)}]}
+    append(client, log, [("tournament_registered", data, T0 + 600_000)])
+    assert client.get("/api/games/1-1").json()["white_elo"] == corrected
+    [(tags, _moves)] = games_of(client.get("/api/games/1-1.pgn").text)
+    assert tags["WhiteElo"] == str(corrected)
