@@ -32,6 +32,11 @@ Usage::
     python tools/chaos_soak.py --minutes 3 --boards 20 --seed 7
 
 Exit status 0 when every game equals its PGN and nothing is doubled, else 1.
+
+Run it on a checkout nobody changes while it runs (a clone: ``git clone . /tmp/soak && python
+/tmp/soak/tools/chaos_soak.py``, with ../shared beside the clone): the processes it restarts load the
+code on disk at each start, so a checkout changed mid-run mixes two versions (a 30-minute run on
+2026-12-07 ended in an ImportError of its own check after a merge).
 """
 
 from __future__ import annotations
@@ -384,6 +389,8 @@ async def soak(minutes: float, boards: int, seed: int, keep: bool) -> int:
     from devices.records import scripts_from_text
     from devices.station import SimulatedBoard
     from services.eventlog import open_log
+    import services.state  # noqa: F401 - the final check's modules, loaded now: a checkout changed during
+    import services.events.vocabulary  # noqa: F401 - the soak must not mix its code (run it on a clone)
 
     tmp = Path(tempfile.mkdtemp(prefix="venue-soak-"))
     site = make_site(tmp, boards)
