@@ -266,11 +266,14 @@ async def test_a_default_overruled_from_the_alert_checks_the_player_in_and_the_g
         await entries_matching(log, lambda e: e.type == "game_ended" and e.data["game"] == game)
         await page.click('.alert[data-kind="not_at_board"]')
         for side in ("white", "black"):
+            if side == "black":  # Black's button once Black is defaulted again (before, it was the first default's)
+                await log_until(log, lambda es: sum(e.type == "game_ended" and e.data["game"] == game
+                                                    for e in es) == 2)
             button = f'#detail .presence[data-board="{first["board"]}"][data-side="{side}"] button.overrule'
-            await page.wait_for_selector(button)
-            # the button as it is now (the alert's detail is drawn again as each entry of the last click
-            # arrives: CI once saw it redrawn throughout Playwright's wait for a still element)
-            await page.eval_on_selector(button, "b => b.click()")
+            # found and clicked in one step, as it is then (the alert's detail is drawn again as each
+            # entry arrives: CI saw it redrawn between Playwright's wait for it and its click)
+            await page.wait_for_function("sel => { const b = document.querySelector(sel); if (!b) return false; "
+                                         "b.click(); return true; }", arg=button)
             await entries_matching(log, lambda e, s=side: e.type == "player_arrived" and e.data["side"] == s)
         decided = await log_until(log, lambda es: sum(e.type == "arbiter_decision" for e in es) >= 2)
         assert [e.data["result"] for e in decided if e.type == "arbiter_decision"] == ["*", "*"]
