@@ -643,7 +643,9 @@
     const a = state.alerts.get(state.selected);
     if (!a) return;
     // Redraw only when this alert changed: other alerts arriving must not wipe a note being typed.
-    const key = JSON.stringify([a.id, a.status, a.title, a.since, a.resolution, a.count, a.last_at, state.games.has(a.game), a.words || null, penaltyOf(a)]);
+    // The evidence too: two entries in the same millisecond (the arbiter's reopening, the default
+    // again) change a round's presence list with count and last_at as they were (CI saw the stale line).
+    const key = JSON.stringify([a.id, a.status, a.title, a.since, a.resolution, a.count, a.last_at, state.games.has(a.game), a.words || null, penaltyOf(a), a.evidence || null]);
     if (state.detailKey === key) return;
     state.detailKey = key;
     const e = a.evidence || {};
