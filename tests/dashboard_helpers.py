@@ -1,5 +1,6 @@
 """What the dashboard tests share: the round's instant, a dashboard over a log, waiting until it has
-folded the log, and the arbiters' console account with its CSRF and login steps.
+folded the log, the arbiters' console account with its CSRF and login steps, and the round tools
+once they show what a test waits for.
 
 ``tests/`` is on ``sys.path`` (see live_helpers.py): ``from dashboard_helpers import caught_up``.
 """
@@ -52,3 +53,14 @@ def log_in(client: TestClient, **headers) -> str:
     r = client.post("/api/arbiter/login", json={"login": LOGIN, "password": PASSWORD}, headers=headers)
     assert r.status_code == 200, r.text
     return r.json()["token"]
+
+
+def tools_when(client: TestClient, ready, timeout: float = 10.0) -> dict:
+    """GET /api/arbiter/round-tools until ``ready(data)`` (the dashboard folds the log as it
+    follows it)."""
+    def data() -> dict:
+        got = client.get("/api/arbiter/round-tools").json()
+        assert ready(got), got
+        return got
+
+    return eventually(data, timeout, poll=0.05)

@@ -6,14 +6,16 @@ with one chess game per board (``round_started``, docs/events.md); ``move``, ``p
 and ``send`` publish as a device would (each device its own ``seq``), ``external`` appends an entry
 someone else wrote (an arbiter's action), ``tick`` lets time pass, ``rebuilt`` is a new gateway
 folded from the log so far (a restart). ``first_seq`` reads a log for a game's lowest device
-``seq``.
+``seq``; ``act`` appends an arbiter's action as the console does.
 """
 
 from __future__ import annotations
 
 import json
 
+from dashboard.arbiter.actions import build
 from gateway.hall import Hall
+from services.views.spectator import SpectatorView
 
 T = "hall-test"
 
@@ -113,3 +115,11 @@ def first_seq(entries: list[tuple[str, dict]], game: str, device: str = "board")
     data)`` pairs) made from an applied message (a ``message_held`` is not applied)."""
     return min(d["seq"] for t, d in entries if d.get("game") == game and d.get("device") == device
                and d.get("seq") is not None and t != "message_held")
+
+
+def act(d: Driver, action: str, body: dict):
+    """What POST /api/arbiter/actions appends: the action judged on the hall's folded state."""
+    items = build(action, body, "chief", SpectatorView(d.hall.state).every_game(), d.hall.state, now_ms=d.now)
+    for t, data in items:
+        d.external(t, data)
+    return items

@@ -23,12 +23,12 @@ from __future__ import annotations
 import json
 
 import chess
+from alert_feed import FoldedAlerts
+from candidates_r5 import firouzja_nakamura
 from hall_driver import Driver
-from test_stray_seq import firouzja_nakamura
 
 from services.views.alert_evidence import evidence_words
 from services.views.alert_since import GAP_ARRIVED_TITLE, GAP_LOST_TITLE, RELEASED_TITLES
-from alert_feed import FoldedAlerts
 from services.views.alerts import ALERTING, AlertQueue
 
 HOLD_MS = 5000  # the gateway's default hold for a missing seq (docs/protocol.md)

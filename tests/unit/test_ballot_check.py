@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import csv
 
-from gateway.hall import HELD
 from alert_feed import FoldedAlerts
+from match_gateway import GAME_25, T, Gateway
+
+from gateway.hall import HELD
 from services.regulations.checkers_match import ballot_deviation
 from services.rules.checkers_pdn import replay
-from tests.unit.test_gateway_match import GAME_25, Gateway
 
 
 def shared_deck(shared_data) -> dict[int, dict]:
@@ -97,7 +98,6 @@ def test_the_gateway_refuses_a_move_off_the_ballot_and_holds_the_board(shared_da
 
 def test_white_off_the_ballot_at_ply_two_and_a_rebuilt_gateway_keeps_the_hold():
     from gateway.hall import Hall
-    from tests.unit.test_gateway_match import T
 
     gw = Gateway()
     gw.send("move", {"move": "9-13"})

@@ -35,6 +35,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
+from chess_oracle import _RESULT, _WORDS, ORACLE_DEAD, is_bug_1188
 
 from services.rules.base import MoveRefused
 from services.rules.chess_game import ChessGame
@@ -42,24 +43,6 @@ from services.rules.chess_position import position_key
 
 SAMPLE = 40
 FULL = os.environ.get("VENUE_FULL_EQUIVALENCE") == "1"
-
-# Termination words per python-chess termination.
-_WORDS = {
-    chess.Termination.CHECKMATE: "checkmate",
-    chess.Termination.STALEMATE: "stalemate",
-    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient_material",
-    chess.Termination.SEVENTYFIVE_MOVES: "seventyfive_moves",
-    chess.Termination.FIVEFOLD_REPETITION: "fivefold_repetition",
-}
-_RESULT = {chess.WHITE: "1-0", chess.BLACK: "0-1", None: "1/2-1/2"}
-
-# Dead positions (5.2.2) in real games that python-chess's outcome() does not report, with the
-# game and CHA 2.6.1's verdict ("<fen> white" and "<fen> black": both "unwinnable").
-ORACLE_DEAD = {
-    # FIDE World Cup 2025, game 290 of the file, after ply 178: White's only legal move is Kxh2
-    # (g1 and g2 are attacked), leaving K v K. The game records 90.Kxh2 and ends 1/2-1/2.
-    "8/8/8/8/8/5k2/7p/7K w - - 0 90": "fide_world_cup_2025.pgn",
-}
 
 
 def pgn_files(shared: Path) -> list[Path]:
@@ -71,20 +54,6 @@ def claim_heavy_games(shared: Path) -> set[tuple[str, int]]:
     with open(shared / "chess" / "special_endings_index.csv", encoding="utf-8") as handle:
         return {(row["file"], int(row["game_index"])) for row in csv.DictReader(handle)
                 if row["categories"] in ("threefold_repetition", "fifty_move_rule")}
-
-
-def is_bug_1188(board: chess.Board) -> bool:
-    """python-chess #1188: at halfmove clock 99 every legal non-pawn non-capture move leaves the
-    opponent without a legal move, so its can_claim_fifty_moves() wrongly says False."""
-    if board.halfmove_clock != 99:
-        return False
-    quiet = [m for m in board.legal_moves if not board.is_zeroing(m)]
-    ends = []
-    for move in quiet:
-        board.push(move)
-        ends.append(not any(board.legal_moves))
-        board.pop()
-    return bool(quiet) and all(ends)
 
 
 def replay_and_compare(game: chess.pgn.Game, deep: bool, stats: dict) -> None:

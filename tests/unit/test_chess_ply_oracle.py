@@ -28,12 +28,12 @@ import chess.pgn
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from chess_oracle import _RESULT, _WORDS, ORACLE_DEAD
 
 from services.rules.base import MoveRefused
 from services.rules.chess_game import ChessGame
 from services.rules.chess_moves import parse_move
 from services.rules.chess_ply import play_plain_uci
-from test_chess_equivalence import _RESULT, _WORDS, ORACLE_DEAD
 
 SAMPLE = 40
 RANDOM_TEXTS = 16

@@ -13,9 +13,9 @@ from __future__ import annotations
 import chess
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from chess_oracle import _RESULT, _WORDS, is_bug_1188
 
 from services.rules.chess_game import ChessGame
-from test_chess_equivalence import _RESULT, _WORDS, is_bug_1188
 
 # Start positions: the standard start, the field cases' positions (F02B, F03(a) and (e) with the
 # clock moved back, F04a, F05b) where few men make repetitions and the 50-move clock matter, a

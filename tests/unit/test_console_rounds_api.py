@@ -17,9 +17,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
-from dashboard_helpers import LOGIN
-from test_arbiter_security import accounts, csrf_of, log_in
-from test_round_tools_api import tools_when
+from dashboard_helpers import LOGIN, accounts, csrf_of, log_in, tools_when
 
 from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog

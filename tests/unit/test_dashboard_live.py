@@ -9,42 +9,19 @@ slow one bounded; it ends with a coalesced latest full state, not the backlog).
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
-import os
-import socket
 import time
 
 import pytest
 import websockets
+from dashboard_helpers import T0
+from eventually import eventually_async
+from live_socket import _raw_ws_that_never_reads, interleaved, recv
+from replay_entries import game_entries, round_started
 
 from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog
-from eventually import eventually_async
-from replay_entries import game_entries, round_started
 from venue.serve import serving
-
-T0 = 1_712_678_400_000
-
-
-def interleaved(round5) -> list:
-    """The four games' entries merged by time, as the hall would log them."""
-    items = []
-    for i, g in enumerate(round5, start=1):
-        items += game_entries(g, f"5-{i}", str(i), T0 + 1000)
-    return sorted(items, key=lambda it: it[2])
-
-
-_PENDING: dict[int, list] = {}
-
-
-async def recv(ws, timeout=5.0) -> dict:
-    """The next message; a frame may hold one message or an array of them (dashboard.live)."""
-    buf = _PENDING.setdefault(id(ws), [])
-    if not buf:
-        data = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        buf.extend(data if isinstance(data, list) else [data])
-    return buf.pop(0)
 
 
 async def test_snapshot_then_deltas_with_seq(round5):
@@ -89,17 +66,6 @@ async def test_resume_too_old_gets_a_snapshot(round5):
             snap = await recv(ws)
             assert snap["type"] == "snapshot" and snap["seq"] == 60
             assert snap["games"][1]["ply"] == 29  # clock_started + 29 x (move, press) + the press of ply 29
-
-
-def _raw_ws_that_never_reads(host: str, port: int) -> socket.socket:
-    """An HTTP upgrade to /ws/live on a socket with a tiny receive window, then no reading."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-    s.connect((host, port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET /ws/live HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    return s
 
 
 async def _f12(app, publish, n: int, cap: int, send_buffer: int | None = None) -> None:

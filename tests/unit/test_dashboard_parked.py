@@ -10,15 +10,15 @@ Sources: the entries of round 5 of the FIDE Candidates 2024 (open),
 from __future__ import annotations
 
 import asyncio
-import json
 
 import websockets
+from dashboard_helpers import T0
+from live_socket import _raw_ws_that_never_reads, interleaved, recv
+from replay_entries import round_started
 
 from dashboard.app import create_app
 from dashboard.direct_ws import parker
-from replay_entries import round_started
 from services.eventlog.memory import MemoryLog
-from test_dashboard_live import T0, _raw_ws_that_never_reads, interleaved, recv
 from venue.serve import serving
 
 

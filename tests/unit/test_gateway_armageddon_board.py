@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import chess
 import pytest
-from test_gateway_armageddon_clock import (DRAWN, MOVE_BEFORE_PRESS_MS, PAUSE_AFTER_MS, RESULT_AFTER_MS, START_MS,
-                                           Board, drawn_game, plies)
+from armageddon_board import (DRAWN, MOVE_BEFORE_PRESS_MS, PAUSE_AFTER_MS, RESULT_AFTER_MS, START_MS, Board,
+                              classical, clock_result, plies, scheduled)
 
 from gateway.which_game import EITHER, HELD
 from services.regulations.clock_watch import GRACE_MS
 
-__all__ = ["drawn_game"]  # the fixture, for pytest
 
 SIGNAL_AFTER_MS = 30_000  # the arbiter comes to the board half a minute after the draw
 # F07: "mixed = ½-½": White's king on the light d5, Black's on the dark e5 (both empty at the end)
@@ -78,30 +77,6 @@ class SensorBoard(Board):
 
 def armageddon_ended(b: Board) -> list[dict]:
     return [e for e in b.d.of("game_ended") if e["game"] == b.arm]
-
-
-def classical(b: Board, *, last_move: bool = True) -> list[dict]:
-    """The drawn game's plies from the clock's start, with every press (its last move's board
-    message left out when not ``last_move``); returns them."""
-    moves = plies(b.game, {"white": START_MS, "black": START_MS})
-    b.clock("start", {"white": START_MS, "black": START_MS}, "white", after_ms=0)
-    b.play(moves if last_move else moves[:-1])
-    if not last_move:
-        b.press(moves[-1], after_ms=moves[-1]["think"])
-    return moves
-
-
-def scheduled(b: Board) -> None:
-    """The Armageddon set up on the board at the drawn game's end (``armageddon_scheduled``)."""
-    (arm,) = b.d.of("armageddon_scheduled")
-    b.arm = arm["id"]
-
-
-def clock_result(b: Board) -> None:
-    """The clock reports the draw (docs/protocol.md: "result" with "device": "clock")."""
-    b.d.send("1", "result", {"result": "1/2-1/2", "reason": "agreement", "device": "clock"},
-             after_ms=RESULT_AFTER_MS)
-    scheduled(b)
 
 
 def signal_reports(b: Board) -> list[dict]:

@@ -22,12 +22,10 @@ Armageddon's plies are the same game's, with its think times.
 from __future__ import annotations
 
 import chess
+from armageddon_board import (DRAWN, HOLD_MS, MOVE_BEFORE_PRESS_MS, PAUSE_AFTER_MS, RESULT_AFTER_MS, Board,
+                              classical, clock_result)
 from hall_driver import first_seq
-from test_gateway_armageddon_board import classical, clock_result
-from test_gateway_armageddon_clock import (DRAWN, HOLD_MS, MOVE_BEFORE_PRESS_MS, PAUSE_AFTER_MS, RESULT_AFTER_MS,
-                                           Board, drawn_game)
 
-__all__ = ["drawn_game"]  # the fixture, for pytest
 
 BEFORE_RESEND = 6  # the Armageddon's plies played before the board resends what it lost
 

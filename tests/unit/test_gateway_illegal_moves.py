@@ -14,11 +14,12 @@ Field case F05 (a): e2e4, e7e5, e1e3 (an illegal king jump), White presses (stan
 from __future__ import annotations
 
 import pytest
-from hall_driver import Driver
-
-from dashboard.arbiter.actions import ActionError, build
-from services.regulations.tournament_file import load_tournament
 from alert_feed import FoldedAlerts
+from field_case_f05 import f05
+from hall_driver import Driver, act
+
+from dashboard.arbiter.actions import ActionError
+from services.regulations.tournament_file import load_tournament
 from services.views.alerts import STOOD_TITLE
 from services.views.spectator import SpectatorView
 
@@ -40,25 +41,6 @@ rounds = 1
 [regulations]
 {regulations}
 """)
-
-
-def f05(d: Driver, white_ms: int, black_ms: int) -> None:
-    """F05 (a) up to the press that completes the illegal move."""
-    d.clock("1", "start", white_ms, black_ms, "white")
-    d.move("1", "e2e4")
-    d.clock("1", "press", white_ms - 1000, black_ms, "black")
-    d.move("1", "e7e5")
-    d.clock("1", "press", white_ms - 1000, black_ms - 1000, "white")
-    d.move("1", "e1e3")
-    d.clock("1", "press", white_ms - 3000, black_ms - 1000, "black")
-
-
-def act(d: Driver, action: str, body: dict):
-    """What POST /api/arbiter/actions appends: the action judged on the hall's folded state."""
-    items = build(action, body, "chief", SpectatorView(d.hall.state).every_game(), d.hall.state, now_ms=d.now)
-    for t, data in items:
-        d.external(t, data)
-    return items
 
 
 def test_f05_the_press_completes_the_illegal_move_and_two_minutes_are_proposed():

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pytest
 from hall_driver import first_seq
-from tests.unit.test_gateway_match_board_late import GAME_25, GAME_26, MATCH_PAIRS, ONE, TWO, Match
+from london_matches import GAME_25, GAME_26, MATCH_PAIRS, ONE, TWO, Match
 
 from gateway.hall import GAME_OVER
 from services.rules.checkers_pdn import replay

@@ -20,27 +20,12 @@ player's time at the end of game 1).
 
 from __future__ import annotations
 
-import json
+from match_gateway import GAME_25, GAME_26, T, LateClock
 
 from devices.checkers_script import match_scripts
 from gateway.hall import Hall
-from tests.unit.test_gateway_match import GAME_25, GAME_26, T, Gateway
 
 ONE, TWO = match_scripts(GAME_25, GAME_26, "1")
-
-
-class LateClock(Gateway):
-    """The match harness, able to hand the hall a device message with a seq of its choosing."""
-
-    def send_seq(self, kind: str, seq: int, body: dict):
-        self.now += 1_000
-        step = self.hall.handle(f"venue/{T}/boards/1/{kind}", json.dumps({"seq": seq, **body}), self.now)
-        self.take(step.entries)
-        self.feedback.extend(f for _, f in step.feedback)
-        return step
-
-    def clock_entries(self, game: str) -> list[tuple[str, dict]]:
-        return [(t, d) for t, d in self.log if t.startswith("clock_") and d.get("game") == game]
 
 
 def reading(event: str, clocks: dict, running: str | None) -> dict:

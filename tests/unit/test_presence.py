@@ -11,7 +11,7 @@ is at the board once a move, a press by that side or the arbiter's check-in show
 
 from __future__ import annotations
 
-from test_timer_instants import MIN, T0, Pair, tournament, walk
+from timer_pair import MIN, T0, Pair, tournament, walk
 
 US_2023 = "us-championship-2023.toml"
 

@@ -11,27 +11,15 @@ press must still land on its own ply: the clock readings per ply are the source 
 
 from __future__ import annotations
 
-import io
 import json
-from importlib import resources
 
 import chess
 import chess.pgn
 import pytest
+from candidates_r5 import START_MS, source_games
 from hall_driver import Driver
 
 from devices.station import FAULT_PLY, _illegal_move
-
-START_MS = 2 * 60 * 60_000  # 120 minutes each (the source PGN's first readings are 1:59:xx)
-
-
-def source_games() -> list[chess.pgn.Game]:
-    """The round's four games as recorded."""
-    text = resources.files("venue").joinpath("data", "candidates_2024_round5.pgn").read_text()
-    f, out = io.StringIO(text), []
-    while (game := chess.pgn.read_game(f)) is not None:
-        out.append(game)
-    return out
 
 
 def play(game: chess.pgn.Game, order: str) -> Driver:

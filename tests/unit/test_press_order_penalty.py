@@ -13,7 +13,7 @@ presses again for the replacement) and when the board's message of the replaceme
 (``devices.station``: ``--fault illegal --fault out_of_order``); it proposes at the press, and the
 record settles it later where it can: the same side's next press first (completed); the opponent's
 ply first fits both, so the arbiter decides. Games: FIDE Candidates 2024, round 5
-(``test_press_order.source_games``); field case F05 (b) for 7.5.2.
+(``candidates_r5.source_games``); field case F05 (b) for 7.5.2.
 """
 
 from __future__ import annotations
@@ -21,14 +21,13 @@ from __future__ import annotations
 import chess
 import chess.pgn
 import pytest
-from hall_driver import Driver
-from test_gateway_illegal_moves import act, f05
+from alert_feed import FoldedAlerts
+from candidates_r5 import START_MS, source_games
+from field_case_f05 import f05
+from hall_driver import Driver, act
 
 from dashboard.arbiter.actions import ActionError
-from test_press_order import START_MS, source_games
-
 from devices.station import FAULT_PLY, _illegal_move
-from alert_feed import FoldedAlerts
 from services.views.alerts import WITHDRAWN_APPLIED_TITLE, WITHDRAWN_TITLES
 
 REORDERED = "illegal, press, replacement"  # the replacement's board message behind its press

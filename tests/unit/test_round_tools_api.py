@@ -17,9 +17,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from dashboard_helpers import accounts, csrf_of, log_in, recorded
-from eventually import eventually
 from starlette.testclient import TestClient
+from dashboard_helpers import accounts, csrf_of, log_in, recorded, tools_when
 from trf_log import pairs_of, read_pairs, trf_entries
 
 from dashboard.app import create_app
@@ -41,17 +40,6 @@ def swiss(shared_data, monkeypatch):
         headers = csrf_of(client)
         log_in(client)
         yield client, log, headers
-
-
-def tools_when(client: TestClient, ready, timeout: float = 10.0) -> dict:
-    """GET /api/arbiter/round-tools until ``ready(data)`` (the dashboard folds the log as it
-    follows it)."""
-    def data() -> dict:
-        got = client.get("/api/arbiter/round-tools").json()
-        assert ready(got), got
-        return got
-
-    return eventually(data, timeout, poll=0.05)
 
 
 def act(client: TestClient, headers: dict, **body):

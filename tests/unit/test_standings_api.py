@@ -9,15 +9,15 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
+from referee_harness import Referee as Enforcer
+from tournament_view_log import Log
 
 from dashboard.standings import routes
 from services.arbiter_office.round_from_file import round_from_tournament
 from services.arbiter_office.setup import round_from_pgn
 from services.arbiter_office.tournament_log import tournament_registered_data
-from referee_harness import Referee as Enforcer
 from services.regulations.tournament_file import load_tournament
 from services.tournament.trf import parse_trf
-from test_tournament_view import Log
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 

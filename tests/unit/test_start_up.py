@@ -10,39 +10,19 @@ in play (docs/tournament-log.md "A changed file").
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime
-from pathlib import Path
 
 import pytest
+from start_up_preset import EVENTS, preset, types
 
-from services.eventlog import open_log
-from services.regulations.tournament_file import load_tournament
 from venue.serve import CliError
 from venue.start_up import start_up
 from venue.tournament import parse_round_start
 
-EVENTS = Path(__file__).resolve().parents[2] / "events"
-PRESET = EVENTS / "us-championship-2023.toml"
 SCHEDULED_MS = int(datetime.fromisoformat("2023-10-05T13:00:00-05:00").timestamp() * 1000)  # the preset's round 1
 NOW = SCHEDULED_MS + 2 * 365 * 86_400_000  # a rehearsal two years on
 BEFORE_R1 = SCHEDULED_MS - 600_000  # the hall set up ten minutes before round 1 starts
 BEFORE_R2 = int(datetime.fromisoformat("2023-10-06T13:00:00-05:00").timestamp() * 1000) - 600_000
-
-
-def preset(edit=lambda text: text, path=PRESET):
-    return load_tournament(edit(path.read_text()), str(path))
-
-
-@pytest.fixture
-async def log():
-    log = open_log("memory://", f"restart-{uuid.uuid4().hex[:8]}")
-    yield log
-    await log.close()
-
-
-async def types(log) -> list[str]:
-    return [e.type for e in await log.read()]
 
 
 async def test_round_start_goes_into_the_round_and_the_registration_stays_the_file(log):

@@ -13,26 +13,11 @@ tables pair it (FIDE C.05 Annex 1, round 1: 1-12, 2-11, 3-10, 4-9, 5-8, 6-7, as 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from start_up_preset import LATER, ROUND_1, pairings_pgn, preset, types
 
 from services.state import HallState
-from tests.unit.test_start_up import log, preset, types  # noqa: F401 - log is a fixture
 from venue.serve import CliError, prepare
-
-ROUND_1 = [(1, 12), (2, 11), (3, 10), (4, 9), (5, 8), (6, 7)]  # FIDE C.05 Annex 1, round 1
-LATER = ('[regulations.default_time]\nclassical = "30m"', '[regulations.default_time]\nclassical = "15m"')
-
-
-def pairings_pgn(tmp_path: Path) -> str:
-    names = {p.start_no: p.name for p in preset().players}
-    games = [f'[Event "2023 U.S. Championship"]\n[Round "1"]\n[Board "{board}"]\n'
-             f'[White "{names[white]}"]\n[Black "{names[black]}"]\n[Result "*"]\n\n*\n'
-             for board, (white, black) in enumerate(ROUND_1, start=1)]
-    path = tmp_path / "round1.pgn"
-    path.write_text("\n".join(games))
-    return str(path)
 
 
 async def test_the_file_is_registered_before_the_pgn_round(log, tmp_path):

@@ -18,18 +18,11 @@ from __future__ import annotations
 
 import chess
 import pytest
+from candidates_r5 import firouzja_nakamura
 from hall_driver import Driver
-from test_press_order import source_games
 
 HOLD_MS = 5000  # the gateway's default hold for a missing seq (docs/protocol.md)
 STRAY_AT = 20  # the board's seq the first stray took
-
-
-def firouzja_nakamura() -> list[str]:
-    """Board 2 of the demo round, as recorded (126 plies)."""
-    game = source_games()[1]
-    assert (game.headers["White"], game.headers["Black"]) == ("Firouzja, Alireza", "Nakamura, Hikaru")
-    return [m.uci() for m in game.mainline_moves()]
 
 
 def stray_illegal(moves: list[str]) -> str:

@@ -13,6 +13,7 @@ import csv
 from pathlib import Path
 
 import chess
+from tournament_view_log import Log, _replay_trf
 
 from services.eventlog import open_log
 from services.arbiter_office.round_from_file import round_from_tournament
@@ -22,7 +23,6 @@ from services.regulations.tournament_file import load_tournament
 from services.tournament.model import field_from_trf
 from services.tournament.tiebreaks import compute_tiebreaks
 from services.tournament.trf import parse_trf
-from test_tournament_view import Log, _replay_trf
 from venue.export import main as export_main
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"

@@ -13,15 +13,13 @@ game's opening with its think times.
 
 from __future__ import annotations
 
+from armageddon_board import ARMAGEDDON_MS, DRAWN, NORWAY, START_MS, Board, plies
 from hall_driver import Driver
-from test_gateway_armageddon_clock import ARMAGEDDON_MS, DRAWN, START_MS, Board, drawn_game, plies
 
 from dashboard.arbiter.actions import build
 from gateway.which_game import ARBITER, HELD, NEXT_GAME
 from services.views.hall_grid import hall_rows
 from services.views.spectator import SpectatorView
-
-__all__ = ["drawn_game"]  # the fixture, for pytest
 
 
 def arbiter(b: Board, action: str, body: dict) -> None:
@@ -198,8 +196,6 @@ def test_a_new_rounds_two_games_with_devices_counting_from_1_again():
     # Norway round 2 on board 1 after a round 1 whose devices sent four messages each: the devices
     # count from 1 again, and the round's Armageddon still begins at its own boundaries (the round
     # before's seqs are no boundary of this round)
-    from test_gateway_armageddon_clock import NORWAY
-
     d = Driver("1", config=NORWAY, time_control=NORWAY.time_controls["classical"])
     for uci in ("e2e4", "e7e5", "g1f3", "b8c6"):
         d.move("1", uci)
