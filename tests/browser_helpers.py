@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 
 import chess.pgn
-from live_helpers import entries_matching
+from live_helpers import wait_for  # noqa: F401 - the browser tests import it from here
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -32,11 +32,6 @@ def abasov_nepomniachtchi(text: str) -> chess.pgn.Game:
     game = chess.pgn.read_game(stream)
     assert (game.headers["White"], game.headers["Black"]) == ("Abasov, Nijat", "Nepomniachtchi, Ian")
     return game
-
-
-async def wait_for(log, pred, timeout: float = 20.0):
-    """The entries of ``log`` with ``pred``, once there is one (live_helpers.entries_matching)."""
-    return await entries_matching(log, pred, timeout)
 
 
 async def referee_page(browser, url: str):

@@ -3,6 +3,11 @@ game 1 of a Master division match of the 11-Man National 2017 on board 1 (games 
 ``1-1.2``, colours reversed in game 2: X.A.b), under the preset's control ``{ white = "90m", black =
 "90m", match_clock = true, alternative = "4800+10" }`` (X.A.a: 90 minutes, or 80 minutes + 10 s).
 Pure: ``items(record)`` -> ``[(type, data, at), ...]`` for ``EventLog.append_many``.
+
+``entries(record)``: the same record as a finished game 1 of a match without clock entries (the
+German Open 2004 game of the checkers pages' browser tests, test_checkers_pages and
+test_broadcast_pages): ``round_started``, every ``move_played``, then ``game_ended`` 1/2-1/2 by
+agreement, the result that game records.
 """
 
 from __future__ import annotations
@@ -28,4 +33,20 @@ def items(record) -> list[tuple[str, dict, int]]:
         out.append(("move_played", {"game": "1-1.1", "board": "1", "ply": p.ply, "move": p.move,
                                     "san": p.san, "fen": p.fen, "turn": turn, "claimable": []},
                     1000 + p.ply * 1000))
+    return out
+
+
+def entries(record) -> list[tuple[str, dict, int]]:
+    game = replay(record)
+    setup = {"id": "1-1.1", "board": "1", "round": "1", "variant": "checkers", "fen": None,
+             "white": record.tags["White"], "black": record.tags["Black"], "time_control": "5400",
+             "match": {"id": "1-1", "game_no": 1, "games": 2}}
+    out = [("round_started", {"round": "1", "event": "Checkers test", "site": "Reutlingen",
+                              "date": "2004.05.01", "games": [setup]}, 1000)]
+    for p in game.played:
+        out.append(("move_played", {"game": "1-1.1", "board": "1", "ply": p.ply, "move": p.move,
+                                    "san": p.san, "fen": p.fen, "claimable": [],
+                                    "turn": "white" if p.ply % 2 == 1 else "black"}, 1000 + p.ply))
+    out.append(("game_ended", {"game": "1-1.1", "board": "1", "result": "1/2-1/2",
+                               "termination": "agreement", "ply": game.ply}, 99_000))
     return out

@@ -9,7 +9,10 @@ A test in tests/unit marked ``live`` or ``browser`` is in that lane, not ``unit`
 CI run every lane; nothing skips when a service is missing: the test fails.
 
 Fixtures: where ../shared/data is (``shared_data``), and the games every dashboard and spectator
-test replays (``round5``). An ``eventually_async`` never awaited fails its test.
+test replays (``round5``); those only one folder's tests share are in that folder's conftest.py
+(tests/unit/conftest.py), what tests share besides in helper modules beside this file: a test module
+imports no other test module (tests/unit/test_test_layout.py). An ``eventually_async`` never awaited
+fails its test.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ tests (tests/integration/test_dashboard_nodes.py, tests/browser/test_spectator_n
 - the gateway as deploy/systemd/venue-gateway.service starts it, and two dashboard nodes as
   deploy/systemd/venue-dashboard@.service does (``%i``: a free port each), on
   deploy/venue.env.example pointed at the real Mosquitto (127.0.0.1:1883) and Redis
-  (127.0.0.1:6379) under a fresh tournament slug (test_deploy_commands.deploy_env);
+  (127.0.0.1:6379) under a fresh tournament slug (shipped_deploy.deploy_env);
 - Debian's nginx running deploy/nginx/nginx.conf in front of them (tests/nginx_site.py);
 - a classical round of ``boards`` in the log (``round_started``, docs/events.md), played by
   ``play`` over MQTT with each board's own device seq (docs/protocol.md).
@@ -19,7 +19,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 
@@ -28,15 +27,13 @@ import httpx
 import pytest
 import redis
 from eventually import eventually_async
+from live_helpers import Device
+from nginx_site import nginx_binary, site_config
+from shipped_deploy import DEPLOY, deploy_env, exec_start
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "integration"))  # its tests' helpers
-from nginx_site import nginx_binary, site_config  # noqa: E402
-from test_deploy_commands import DEPLOY, deploy_env, exec_start  # noqa: E402
-from test_restart_live import Device  # noqa: E402
-
-from gateway.broker import free_port  # noqa: E402
-from services.eventlog import open_log  # noqa: E402
-from services.eventlog.redis import tournament_keys  # noqa: E402
+from gateway.broker import free_port
+from services.eventlog import open_log
+from services.eventlog.redis import tournament_keys
 
 DASHBOARD_UNIT = DEPLOY / "systemd" / "venue-dashboard@.service"
 GATEWAY_UNIT = DEPLOY / "systemd" / "venue-gateway.service"

@@ -23,10 +23,11 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from page_server import dashboard_page
-
 from broadcast_helpers import candidates_round5, keres_players, tournament_text
+from checkers_entries import entries as checkers_entries
+from page_server import dashboard_page
 from replay_entries import game_entries
+
 from services.eventlog.memory import MemoryLog
 from services.arbiter_office.round_from_file import round_from_tournament
 from services.arbiter_office.tournament_log import tournament_registered_data
@@ -144,8 +145,6 @@ async def test_a_checkers_board_numbers_its_squares_and_flips(shared_data):
     numbers them where pydraughts draws each square, and the Flip button turns board and numbers
     half round (pydraughts draws White's men, 21-32, at the top; flipped, at the bottom). The game:
     Morgan-Pawlek, German Open 2004 (../shared/data/checkers/german_open_2004.pdn)."""
-    from test_checkers_pages import entries as checkers_entries
-
     from services.rules.checkers_pdn import read_pdn
 
     (record,) = read_pdn((shared_data / "checkers" / "german_open_2004.pdn").read_text())

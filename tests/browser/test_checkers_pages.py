@@ -14,8 +14,9 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from page_server import ARGS, CHROMIUM, serve
 from playwright.async_api import async_playwright
+from checkers_entries import entries
+from page_server import ARGS, CHROMIUM, serve
 
 from dashboard.app import create_app
 from services.eventlog.memory import MemoryLog
@@ -37,22 +38,6 @@ async def hall_page(log, card: str):
             yield url, page
         finally:
             await browser.close()
-
-
-def entries(record) -> list[tuple[str, dict, int]]:
-    game = replay(record)
-    setup = {"id": "1-1.1", "board": "1", "round": "1", "variant": "checkers", "fen": None,
-             "white": record.tags["White"], "black": record.tags["Black"], "time_control": "5400",
-             "match": {"id": "1-1", "game_no": 1, "games": 2}}
-    out = [("round_started", {"round": "1", "event": "Checkers test", "site": "Reutlingen",
-                              "date": "2004.05.01", "games": [setup]}, 1000)]
-    for p in game.played:
-        out.append(("move_played", {"game": "1-1.1", "board": "1", "ply": p.ply, "move": p.move,
-                                    "san": p.san, "fen": p.fen, "claimable": [],
-                                    "turn": "white" if p.ply % 2 == 1 else "black"}, 1000 + p.ply))
-    out.append(("game_ended", {"game": "1-1.1", "board": "1", "result": "1/2-1/2",
-                               "termination": "agreement", "ply": game.ply}, 99_000))
-    return out
 
 
 async def test_checkers_names_by_their_pieces_step_through_and_words(shared_data):

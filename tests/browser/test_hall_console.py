@@ -29,27 +29,21 @@ embedded broker, the gateway writes the log, the dashboard serves the console to
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import json
 import time
 import uuid
 from pathlib import Path
 
-import aiomqtt
 import chess
 import pytest
-from browser_helpers import ARGS, CHROMIUM, ENV, LOGIN, PASSWORD, abasov_nepomniachtchi, candidates
+from browser_helpers import LOGIN, abasov_nepomniachtchi, candidates
+from hall_console import PUSHED, device, hall, login
 from live_helpers import entries_matching, log_until
 
-from dashboard.app import create_app
-from dashboard.arbiter.auth import Accounts
-from gateway import Gateway, embedded_broker
-from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.arbiter_office.setup import round_from_pgn
 from services.regulations.tournament_file import load_tournament
-from venue.serve import serving
 from venue.tournament import register, start_round
 
 pytestmark = pytest.mark.browser
@@ -75,49 +69,6 @@ def round_one(text: str) -> str:
         if g.headers.get("Round") == "1":
             games.append(str(g))
     return "\n\n".join(games) + "\n"
-
-
-@contextlib.asynccontextmanager
-async def hall(log, slug: str, tournament=None, viewport=(1440, 900)):
-    """Broker, gateway, dashboard and a logged-in console: yields (page, broker url, browser)."""
-    from playwright.async_api import async_playwright
-
-    app = create_app(log, accounts=Accounts.load(None, ENV))
-    async with embedded_broker() as broker, serving(app) as url, async_playwright() as pw:
-        gateway = Gateway(log, broker, slug, tournament=tournament, client_id=f"gw-{slug}")
-        task = asyncio.create_task(gateway.run())
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            await asyncio.wait_for(gateway.ready.wait(), 10)
-            page = await login(browser, url, viewport)
-            yield page, broker, browser, url
-        finally:
-            await browser.close()
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-
-
-PUSHED: dict = {}  # page -> the frames its console websocket(s) received, in order
-
-
-async def login(browser, url: str, viewport):
-    page = await browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
-    frames = PUSHED[page] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
-    await page.goto(url + "/arbiter")
-    await page.wait_for_selector("#login-name:focus")
-    await page.fill("#login-name", LOGIN)
-    await page.fill("#login-password", PASSWORD)
-    await page.click("#login button[type=submit]")
-    await page.wait_for_function("() => document.querySelector('#conn').textContent === 'live'")
-    return page
-
-
-@contextlib.asynccontextmanager
-async def device(broker: str, slug: str):
-    target = parse_mqtt_url(broker)
-    async with aiomqtt.Client(target.host, target.port, identifier=f"dev-{slug}") as client:
-        yield client
 
 
 async def test_grid_shows_an_offline_board_within_2_s_and_checks_in_from_the_grid(shared_data):

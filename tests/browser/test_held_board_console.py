@@ -21,9 +21,9 @@ import uuid
 from pathlib import Path
 
 import pytest
+from browser_helpers import abasov_nepomniachtchi, candidates
+from hall_console import device, hall
 from live_helpers import entries_matching
-from test_arbiter import abasov_nepomniachtchi, candidates
-from test_hall_console import device, hall
 
 from services.eventlog import open_log
 from services.arbiter_office.setup import round_from_pgn

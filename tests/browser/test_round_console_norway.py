@@ -21,7 +21,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from test_round_console import console_hall, open_alerts, submit, until
+from round_console import console_hall, open_alerts, submit, until
 
 from services.regulations.tournament_file import load_tournament
 

@@ -17,11 +17,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from browser_helpers import ARGS, CHROMIUM
-from live_helpers import log_until
-from node_deployment import NodeDeployment
 from playwright.async_api import async_playwright
-from test_restart_live import candidates_moves, played
+from browser_helpers import ARGS, CHROMIUM
+from live_helpers import candidates_moves, log_until, played
+from node_deployment import NodeDeployment
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 

@@ -24,12 +24,12 @@ from pathlib import Path
 
 import aiomqtt
 import pytest
+from live_helpers import wait_for
 
 from gateway import Gateway, embedded_broker
 from services.protocol.mqtt_url import parse_mqtt_url
 from services.eventlog import open_log
 from services.regulations.tournament_file import load_tournament
-from tests.integration.test_regulations_live import wait_for
 from venue.tournament import register, start_round
 
 pytestmark = pytest.mark.live

@@ -17,50 +17,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import uuid
 from importlib import resources
 
 import aiomqtt
 import httpx
 import pytest
-from live_helpers import running
+from live_helpers import backends, running, slug
 
 from devices.checkers_script import scripts_from_pdn
 from devices.simulate import play_scripts
 from gateway import Gateway, embedded_broker
 from services.protocol.mqtt_url import parse_mqtt_url
-from services.eventlog import open_log
 from services.arbiter_office.setup import round_from_pgn
 from services.rules.checkers_pdn import read_pdn, replay
 from venue.serve import dashboard_at
 
 pytestmark = pytest.mark.live
 
-MOSQUITTO = "mqtt://127.0.0.1:1883"
-REDIS = "redis://127.0.0.1:6379/0"
 FAST = 1e6  # a 90-minute game in a fraction of a second of thinking time
 SOURCE = resources.files("venue").joinpath("data", "tinsley_chinook_1992.pdn").read_text("utf-8")
 FAULTY_BOARD = "6"
 FAULTS = frozenset({"illegal", "duplicate", "out_of_order", "malformed", "disconnect"})
-
-
-def slug(name: str) -> str:
-    return f"it-ck-{name}-{uuid.uuid4().hex[:8]}"
-
-
-@contextlib.asynccontextmanager
-async def backends(kind: str, tmp_path):
-    """(MQTT URL, event log) of one kind: "embedded" (amqtt on a free port + SQLite) or
-    "mosquitto" (127.0.0.1:1883 + Redis)."""
-    t = slug(kind)
-    if kind == "embedded":
-        log = open_log(f"sqlite:///{tmp_path / 'log.sqlite'}", t)
-        async with embedded_broker() as url:
-            yield t, url, log
-    else:
-        log = open_log(REDIS, t)
-        yield t, MOSQUITTO, log
-    await log.close()
 
 
 async def api_games_when_over(base: str, count: int, timeout: float = 120.0) -> list[dict]:

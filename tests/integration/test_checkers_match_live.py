@@ -25,7 +25,7 @@ from importlib import resources
 
 import httpx
 import pytest
-from live_helpers import log_until
+from live_helpers import backends, log_until, running
 
 from devices.checkers_script import match_scripts
 from devices.simulate import play_scripts
@@ -35,7 +35,6 @@ from services.rules.checkers_ballots import load_deck
 from services.rules.checkers_pdn import read_pdn, replay
 from venue.serve import dashboard_at
 
-from tests.integration.test_checkers_live import backends, running
 
 pytestmark = pytest.mark.live
 

@@ -28,10 +28,9 @@ import time
 import httpx
 import pytest
 import websockets
-from live_helpers import log_until
+from live_helpers import candidates_moves, log_until, played
 from live_spectator import Spectator
 from node_deployment import ARBITER, NodeDeployment
-from test_restart_live import candidates_moves, played
 
 pytestmark = pytest.mark.live
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import signal
 import subprocess
 import sys
@@ -31,51 +30,14 @@ import pytest
 import redis
 import yaml
 from mosquitto_site import shipped_broker
+from shipped_deploy import DEPLOY, REDIS_URL, VENUE, deploy_env, exec_start
 
 from gateway.broker import free_port
 from services.eventlog.redis import tournament_keys
 
 pytestmark = pytest.mark.live
 
-REPO = Path(__file__).resolve().parents[2]
-DEPLOY = REPO / "deploy"
-VENUE = str(Path(sys.executable).with_name("venue"))  # this checkout's console script
-REDIS_URL = "redis://127.0.0.1:6379/0"
 ENTRYPOINT = ["venue"]  # deploy/Dockerfile
-
-
-def env_file(path: Path) -> dict[str, str]:
-    """systemd's EnvironmentFile= (KEY=VALUE lines, # comments, optional quotes)."""
-    env = {}
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            key, _, value = line.partition("=")
-            env[key.strip()] = value.strip().strip('"').strip("'")
-    return env
-
-
-def deploy_env(tournament: str, port: int) -> dict[str, str]:
-    """deploy/venue.env.example pointed at this machine's Mosquitto and Redis."""
-    example = (DEPLOY / "venue.env.example").read_text()
-    env = env_file(DEPLOY / "venue.env.example")
-    redis_line = re.search(r"^#\s*VENUE_LOG_URL=(redis://\S+)$", example, re.M)
-    assert redis_line, "venue.env.example offers no Redis VENUE_LOG_URL"
-    assert "@127.0.0.1:1883" in env["VENUE_MQTT_URL"], "the example's broker is this host's"
-    env.update(VENUE_TOURNAMENT=tournament, VENUE_LOG_URL=redis_line[1],
-               VENUE_DASHBOARD_HOST="127.0.0.1", VENUE_DASHBOARD_PORT=str(port))
-    assert env["VENUE_LOG_URL"] == REDIS_URL
-    return env
-
-
-def exec_start(unit: Path, env: dict[str, str]) -> list[str]:
-    """The unit's ExecStart= as argv, expanded as systemd.service(5) says: words split as a shell
-    would, ``${VAR}`` replaced within its word; the binary replaced by this checkout's ``venue``."""
-    lines = [ln for ln in unit.read_text().splitlines() if ln.startswith("ExecStart=")]
-    assert len(lines) == 1, f"{unit.name}: one ExecStart= expected"
-    words = shlex.split(lines[0].removeprefix("ExecStart="))
-    assert words[0].endswith("/bin/venue"), words[0]
-    return [VENUE] + [re.sub(r"\$\{(\w+)\}", lambda m: env[m[1]], w) for w in words[1:]]
 
 
 def interpolate(text: str, env: dict[str, str]) -> str:

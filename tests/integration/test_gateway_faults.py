@@ -26,9 +26,9 @@ import aiomqtt
 import pytest
 from eventlog_helpers import private_redis  # noqa: F401 - a fixture
 from eventually import eventually_async
-from live_helpers import log_until
+from live_helpers import Device, candidates_moves, log_until, played
 from mosquitto_site import plain_broker
-from test_restart_live import VENUE, Device, Serve, candidates_moves, played
+from venue_serve import VENUE, Serve
 
 from gateway import Gateway
 from gateway.broker import free_port

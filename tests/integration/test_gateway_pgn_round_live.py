@@ -20,9 +20,8 @@ import time
 
 import pytest
 from eventually import eventually_async
-
-from tests.integration.test_restart_live import MQTT, READY, REDIS, VENUE, Serve, hall  # noqa: F401 - hall is a fixture
-from tests.unit.test_start_up_pgn import LATER, pairings_pgn
+from start_up_preset import LATER, pairings_pgn
+from venue_serve import MQTT, READY, REDIS, VENUE, Serve, hall  # noqa: F401 - hall is a fixture
 
 pytestmark = pytest.mark.live
 

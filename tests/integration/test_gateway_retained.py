@@ -23,8 +23,7 @@ import uuid
 import aiomqtt
 import pytest
 from eventually import eventually_async
-from live_helpers import log_until
-from test_restart_live import Device, candidates_moves, played
+from live_helpers import Device, candidates_moves, log_until, played
 
 from gateway import Gateway
 from services.eventlog.memory import MemoryLog

@@ -25,8 +25,7 @@ from datetime import datetime, timezone
 import aiomqtt
 import pytest
 from candidates_r5 import CANDIDATES, CONTROL, START_MS, source_game
-from live_helpers import log_until, running
-from test_restart_live import Device
+from live_helpers import Device, log_until, running
 
 from gateway import Gateway
 from services.eventlog import open_log

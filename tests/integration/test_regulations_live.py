@@ -21,7 +21,7 @@ from pathlib import Path
 import aiomqtt
 import chess.pgn
 import pytest
-from live_helpers import entries_matching
+from live_helpers import wait_for
 
 from dashboard.arbiter.actions import build
 from gateway import Gateway, embedded_broker
@@ -66,10 +66,6 @@ class Board:
     async def moves(self, ucis):
         for uci in ucis:
             await self.send("move", move=uci)
-
-
-async def wait_for(log, pred, timeout: float = 20.0):
-    return await entries_matching(log, pred, timeout)
 
 
 async def arbiter(log, action: str, body: dict):

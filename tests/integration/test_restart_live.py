@@ -22,172 +22,24 @@ Moves are the openings of two real games (../shared/data/chess/fide_candidates_2
 
 from __future__ import annotations
 
-import asyncio
-import io
-import json
 import os
-import shlex
 import signal
 import subprocess
-import sys
-import threading
 import time
-import uuid
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import aiomqtt
 import chess
 import chess.pgn
 import httpx
 import pytest
-from eventually import eventually_async
-from live_helpers import log_until
-from services.regulations.clock_watch import GRACE_MS
+from live_helpers import Device, candidates_moves, of, played
+from venue_serve import FIRST, PASSWORD_ENV, REDIS, Serve, hall  # noqa: F401 - hall is a fixture
 
-from gateway.broker import free_port
-from services.eventlog import open_log
-from services.eventlog.redis import tournament_keys
+from services.regulations.clock_watch import GRACE_MS
 
 pytestmark = pytest.mark.live
 
-REPO = Path(__file__).resolve().parents[2]
-VENUE = str(Path(sys.executable).with_name("venue"))
-PRESET = REPO / "events" / "us-championship-2023.toml"
-MQTT = "mqtt://127.0.0.1:1883"
-REDIS = "redis://127.0.0.1:6379/1"  # README "Running it at a venue"
-PASSWORD_ENV = {"VENUE_ARBITER_CHIEF_PASSWORD": "choose-one"}  # the README's export
-READY = "Ctrl-C to stop."
-
-
-def candidates_moves(shared_data: Path, index: int) -> list[str]:
-    """UCI moves of the index-th game (from 1) of FIDE Candidates 2024 (open)."""
-    stream = io.StringIO((shared_data / "chess" / "fide_candidates_2024_open.pgn").read_text())
-    for _ in range(index):
-        game = chess.pgn.read_game(stream)
-    return [m.uci() for m in game.mainline_moves()]
-
-
-class Serve:
-    """One ``venue serve`` process; its stdout lines collected as they come."""
-
-    def __init__(self, argv: list[str]):
-        self.proc = subprocess.Popen(argv, env={**os.environ, **PASSWORD_ENV}, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
-        self.lines: list[str] = []
-        self.err: list[str] = []
-        threading.Thread(target=self._read, args=(self.proc.stdout, self.lines), daemon=True).start()
-        threading.Thread(target=self._read, args=(self.proc.stderr, self.err), daemon=True).start()
-
-    @staticmethod
-    def _read(stream, into: list[str]) -> None:
-        for line in stream:
-            into.append(line.rstrip("\n"))
-
-    async def ready(self, timeout: float = 30.0) -> None:
-        def said() -> bool:
-            if self.proc.poll() is not None:
-                pytest.fail(f"venue serve exited {self.proc.returncode}: {self.err}")
-            assert READY in self.lines, f"venue serve not ready: {self.lines} {self.err}"
-            return True
-
-        await eventually_async(said, timeout, poll=0.05)
-
-    async def stop(self, sig: int) -> int:
-        self.proc.send_signal(sig)
-        try:
-            await eventually_async(lambda: self.proc.poll() is not None, 15)
-        except AssertionError:
-            self.proc.kill()
-            raise AssertionError("venue serve did not stop within 15 s") from None
-        return self.proc.returncode
-
-    def out(self) -> str:
-        return "\n".join(self.lines)
-
-
-class Hall:
-    """A tournament file copied with a fresh slug, its store, and the README's command lines."""
-
-    def __init__(self, tmp_path: Path, store: str, edit=lambda text: text):
-        self.slug = f"restart-{uuid.uuid4().hex[:8]}"
-        text = PRESET.read_text().replace('slug = "us-championship-2023"', f'slug = "{self.slug}"')
-        assert self.slug in text
-        self.file = tmp_path / "us-championship-2023.toml"
-        self.file.write_text(edit(text))
-        self.store = store if store != "sqlite" else f"sqlite:///{tmp_path / 'venue.sqlite'}"
-        self.port = 0
-        self.log = open_log(self.store, self.slug)
-
-    def argv(self, *extra: str) -> list[str]:
-        """The README's command line for this hall with ``extra`` (``--round``, ``--round-start``) and a
-        fresh free ``--port`` (each start its own: a port left free by the stopped process may be taken
-        by anything on the machine meanwhile)."""
-        self.port = free_port()
-        words = README_SERVE[:-len(FIRST)]
-        words = [str(self.file) if w == README_FILE else self.store if w == README_STORE else w for w in words]
-        return [VENUE, *words[1:], *extra, "--port", str(self.port)]
-
-    async def entries(self, pred=lambda es: True, timeout: float = 15.0):
-        return await log_until(self.log, pred, timeout)
-
-    async def close(self) -> None:
-        await self.log.close()
-        if self.store.startswith("redis"):
-            import redis.asyncio as aioredis
-
-            conn = aioredis.from_url(self.store)
-            await conn.delete(*tournament_keys(self.slug))
-            await conn.aclose()
-
-
-@pytest.fixture
-async def hall(request, tmp_path):
-    made: list[Hall] = []
-
-    def make(store: str, edit=lambda text: text) -> Hall:
-        made.append(Hall(tmp_path, store, edit))
-        return made[-1]
-
-    yield make
-    for h in made:
-        await h.close()
-
-
-class Device:
-    """A hall board's device: publishes with its own seq (docs/protocol.md)."""
-
-    def __init__(self, client, slug: str, board: str, seq: int = 0):
-        self.client, self.slug, self.board, self.seq = client, slug, board, seq
-
-    async def send(self, kind: str, **body) -> None:
-        self.seq += 1
-        await self.client.publish(f"venue/{self.slug}/boards/{self.board}/{kind}",
-                                  json.dumps({"seq": self.seq, **body}), qos=1)
-
-
-def of(entries, *types: str) -> list:
-    return [e for e in entries if e.type in types]
-
-
-def played(entries, game: str) -> list[str]:
-    return [e.data["move"] for e in of(entries, "move_played") if e.data["game"] == game]
-
-
-FIRST = ["--round", "1", "--round-start", "now"]
-README_FILE, README_STORE = "events/us-championship-2023.toml", REDIS
-
-
-def readme_serve() -> list[str]:
-    """The README's ``venue serve`` command for a tournament file, as words (continuations joined)."""
-    text = (REPO / "README.md").read_text().replace("\\\n", " ")
-    [line] = [ln for ln in text.splitlines() if ln.startswith("venue serve") and README_FILE in ln]
-    words = shlex.split(line)
-    assert words[-len(FIRST):] == FIRST and README_STORE in words and MQTT in words, words
-    return words
-
-
-README_SERVE = readme_serve()
 RESTARTS = {
     "readme": ["--round-start", "now"],   # "the same command without --round" (the issue's words)
     "bare": [],                           # without --round and --round-start

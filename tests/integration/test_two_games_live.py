@@ -31,13 +31,13 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
+from laws_hall import Hall, hall, of
+from match_gateway import BALLOT, GAME_25, GAME_26
 
 from devices.checkers_script import match_scripts
 from services.regulations.tournament_file import load_tournament
 from services.state import HallState
 from services.regulations.checkers_match import match_setups
-from tests.integration.test_laws_live import Hall, hall, of
-from tests.unit.test_gateway_match import BALLOT, GAME_25, GAME_26
 
 __all__ = ["hall"]  # the fixture (sqlite and redis), for pytest
 
