@@ -490,7 +490,7 @@ class Decider:
         """``checkers_match.ballot_deviation`` for a checkers game with a ballot from the standard
         start, else None."""
         setup = g.setup
-        if g.variant != "checkers" or not setup.ballot or setup.fen or g.ply >= 3:
+        if g.variant != "checkers" or setup.ballot is None or setup.fen or g.ply >= 3:
             return None
         return ballot_deviation(setup.ballot, list(g.moves), move)
 

@@ -75,8 +75,8 @@ def find_game(state, round_no: int | str, board: int | str, part: str | int | No
         raise SlipError(f"board: round {round_no} has no game on board {board} "
                         f"(its boards: {', '.join(sorted({state.games[g].board for g in r.games}, key=_order))})")
     if part in (None, ""):
-        main = [g for g in games if g.kind != "armageddon" and not (g.setup.match or {}).get("follows")]
-        if len(main) == 1 and not (main[0].setup.match):
+        main = [g for g in games if g.kind != "armageddon" and not (g.setup.match and g.setup.match.follows)]
+        if len(main) == 1 and main[0].setup.match is None:
             return main[0]
         raise SlipError(f"game: board {board} of round {round_no} has a match ({', '.join(g.id for g in games)}): "
                         "say which game (1 or 2)")
@@ -85,7 +85,7 @@ def find_game(state, round_no: int | str, board: int | str, part: str | int | No
         if not found:
             raise SlipError(f"game: board {board} of round {round_no} has no Armageddon game")
         return found[-1]
-    found = [g for g in games if str((g.setup.match or {}).get("game_no")) == str(part)]
+    found = [g for g in games if g.setup.match is not None and str(g.setup.match.game_no) == str(part)]
     if not found:
         raise SlipError(f"game: board {board} of round {round_no} has no game {part}")
     return found[0]

@@ -497,7 +497,7 @@ def draw_ballots(view, count: int, rng) -> list[dict]:
     from services.rules.checkers_ballots import draw_ballot, load_deck
 
     deck, out = load_deck(), []
-    recorded = ((g.setup.ballot or {}).get("ballot") for g in view.state.games.values())
+    recorded = (g.setup.ballot.ballot for g in view.state.games.values() if g.setup.ballot is not None)
     taken: set[int] = {n for n in recorded if isinstance(n, int)}
     for _ in range(count):
         if len(taken) >= len(deck):

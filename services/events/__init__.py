@@ -13,6 +13,7 @@ from .device import *  # noqa: F401,F403
 from .game import EndedBy, GameEnded  # noqa: F401
 from .regulations import *  # noqa: F401,F403
 from .tournament import *  # noqa: F401,F403
+from .match_setup import CheckersMatch, ThreeMoveBallot  # noqa: F401
 from .rounds import *  # noqa: F401,F403
 from .playoff import *  # noqa: F401,F403
 from .vocabulary import (AlertKind, AlertSeverity, AlertStatus, ByeCode, ClaimKind, ClockEvent,  # noqa: F401

@@ -12,6 +12,7 @@ from typing import ClassVar
 import msgspec
 
 from .base import Device, Event, Side, entry
+from .match_setup import ThreeMoveBallot
 
 
 class FromDevice(Event, kw_only=True):
@@ -76,7 +77,7 @@ class MoveRejected(FromDevice, kw_only=True):
     arbiter (FIDE Laws 7.5.1, F05); ``side``: the side whose man the move took from its square
     (None when the square was empty or the move unreadable: a move out of turn is the mover's
     irregularity, not the side to move's); ``ballot``/``expected``/``ballot_ply``/``rule``: a checkers move
-    off the ballot (11-Man National 2017 X.A.d); ``count``: identical rejections folded into one."""
+    off the ballot (11-Man National 2017 X.A.d; ``ballot`` the game's :class:`ThreeMoveBallot`); ``count``: identical rejections folded into one."""
 
     reason: str
     fen: str | None = None
@@ -84,7 +85,7 @@ class MoveRejected(FromDevice, kw_only=True):
     placement: str | None = None
     held: bool = False
     side: Side | None = None
-    ballot: dict | None = None
+    ballot: ThreeMoveBallot | None = None
     expected: str | None = None
     ballot_ply: int | None = None
     rule: str | None = None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Event, Side, entry
+from .match_setup import ThreeMoveBallot
 from .tournament import Setup
 
 
@@ -187,7 +188,8 @@ class ArmageddonDecided(AboutGame, kw_only=True):
 @entry("match_game_ready")
 class MatchGameReady(AboutGame, kw_only=True):
     """A checkers match's first game ended; the second waits, its clock paused at the carried times
-    (11-Man National 2017 X.A.b)."""
+    (11-Man National 2017 X.A.b): ``white_ms``/``black_ms`` (ms; None without a clock on the board),
+    ``ballot`` the second game's (:class:`ThreeMoveBallot`, the first game's with colours reversed)."""
 
     KEEP = ('game_no', 'white_ms', 'black_ms', 'running')
 
@@ -196,7 +198,7 @@ class MatchGameReady(AboutGame, kw_only=True):
     game_no: int = 2
     white: str | None = None
     black: str | None = None
-    ballot: dict | None = None
+    ballot: ThreeMoveBallot | None = None
     white_ms: int | None = None
     black_ms: int | None = None
     running: Side | None = None

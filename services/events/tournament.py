@@ -10,6 +10,7 @@ from typing import Any, Literal
 import msgspec
 
 from .base import Event, entry
+from .match_setup import CheckersMatch, ThreeMoveBallot, ballot_of, match_of
 from .vocabulary import ByeCode
 
 
@@ -67,7 +68,8 @@ class Setup(msgspec.Struct, kw_only=True):
     players and ratings, ``variant`` "chess"/"checkers", ``time_control`` (PGN TimeControl text or a
     tournament-file table), ``fen`` (start position; None for the standard start), ``kind``
     ("classical", "rapid", "blitz", "armageddon"), the players' start numbers when paired from a
-    tournament file, ``match`` and ``ballot`` for checkers matches, ``follows`` and ``rule`` for an
+    tournament file, ``match`` (:class:`CheckersMatch`: which game of a checkers match, X.A.b) and
+    ``ballot`` (:class:`ThreeMoveBallot`: the opening, X.A.d) for checkers, ``follows`` and ``rule`` for an
     Armageddon game; the players' ``*_title`` (GM, IM, ...), ``*_fide_id``, ``*_fed`` (FIDE's
     three-letter federation code) and ``*_team`` from the tournament file, when it gives them."""
 
@@ -92,16 +94,22 @@ class Setup(msgspec.Struct, kw_only=True):
     time_control: TimeControlSpec = None
     fen: str | None = None
     kind: str | None = None
-    match: dict | None = None
-    ballot: dict | None = None
+    match: CheckersMatch | None = None
+    ballot: ThreeMoveBallot | None = None
     follows: str | None = None
     rule: str | None = None
 
     def __post_init__(self) -> None:
-        """A table given as a dict (built in code, not read) becomes a :class:`TimeControlTable`,
-        as reading it from the log would make it: the live state equals the one rebuilt from the log."""
+        """A table, a match or a ballot given as a dict (built in code, not read) becomes a
+        :class:`TimeControlTable`, :class:`CheckersMatch` or :class:`ThreeMoveBallot`, as reading it
+        from the log would make it: the live state equals the one rebuilt from the log. Raises
+        msgspec.ValidationError for a dict that does not fit (``match_of``, ``ballot_of``)."""
         if self.time_control is not None and not isinstance(self.time_control, (str, TimeControlTable)):
             self.time_control = time_control_spec(self.time_control)
+        if self.match is not None and not isinstance(self.match, CheckersMatch):
+            self.match = match_of(self.match)
+        if self.ballot is not None and not isinstance(self.ballot, ThreeMoveBallot):
+            self.ballot = ballot_of(self.ballot)
 
     def setup(self) -> "Setup":
         """This SETUP's own fields as a plain :class:`Setup` (an entry that is also one, an

@@ -13,8 +13,9 @@ The regulation's words:
 Here:
 
 * :func:`match_setups`: one pairing's SETUP (``round_started``, docs/events.md) -> the match's two
-  SETUPs: ids ``"{round}-{board}.1"`` and ``".2"``, ``match`` ``{"id", "game_no", "games",
-  "follows"?}``, the same ``ballot``, White and Black swapped in game 2.
+  SETUPs: ids ``"{round}-{board}.1"`` and ``".2"``, ``match`` (``services.events.CheckersMatch``'s
+  JSON ``{"id", "game_no", "games", "follows"?}``), the same ``ballot``, White and Black swapped in
+  game 2.
 * :func:`carried_times`: game 2's clock from the last clock reading of game 1 (per player: the
   times follow the players, who change colours).
 * ``services.regulations.match_rules``: what is due when a match's first game ends:
@@ -26,6 +27,9 @@ Here:
 
 from __future__ import annotations
 
+import msgspec
+
+from services.events.match_setup import CheckersMatch, ThreeMoveBallot
 from services.events.vocabulary import Variant
 from services.rules.base import BLACK, WHITE
 
@@ -62,41 +66,43 @@ def match_setups(setup: dict, ballot: dict | None = None) -> list[dict]:
     ballot "with colours reversed"); both carry ``ballot`` and ``match``. Raises KeyError without
     ``id``."""
     match_id = str(setup["id"])
+    # the log's data is plain JSON: the match written as its record writes it (game 1 without ``follows``)
     first = {**setup, "id": f"{match_id}.1", "ballot": ballot,
-             "match": {"id": match_id, "game_no": 1, "games": GAMES_PER_MATCH}}
+             "match": msgspec.to_builtins(CheckersMatch(id=match_id, game_no=1, games=GAMES_PER_MATCH))}
     second = {k: setup[_SWAP[k]] if k in _SWAP and _SWAP[k] in setup else v for k, v in setup.items()}
     second.update({"id": f"{match_id}.2", "ballot": ballot, "fen": setup.get("fen"),
-                   "match": {"id": match_id, "game_no": 2, "games": GAMES_PER_MATCH,
-                             "follows": first["id"]}})
+                   "match": msgspec.to_builtins(CheckersMatch(id=match_id, game_no=2, games=GAMES_PER_MATCH,
+                                                              follows=first["id"]))})
     return [first, second]
 
 
-def ballot_label(ballot: dict) -> str:
+def ballot_label(ballot: ThreeMoveBallot) -> str:
     """How a ballot is named to people: ``"ballot 15 (9-13 23-18 11-15)"`` (the ACF number), or
     ``"the ballot (9-14 22-17 6-9)"`` for an opening recorded without a number."""
-    moves = " ".join(str(m) for m in ballot.get("moves") or [])
-    number = ballot.get("ballot")
+    moves = " ".join(ballot.moves)
+    number = ballot.ballot
     return f"ballot {number} ({moves})" if number is not None else f"the ballot ({moves})"
 
 
-def ballot_deviation(ballot: dict | None, played: list[str], move: str) -> dict | None:
-    """Is ``move`` the balloted move due now? ``ballot``: ``Ballot.to_json()`` (``{"ballot",
-    "moves": [three moves], "name"}``) of a game played from the standard start; ``played``: the
+def ballot_deviation(ballot: ThreeMoveBallot | None, played: list[str], move: str) -> dict | None:
+    """Is ``move`` the balloted move due now? ``ballot``: the game's ``Setup.ballot`` (the three
+    moves in ``moves``) of a game played from the standard start; ``played``: the
     game's moves so far (full routes, as the log keeps them); ``move``: the board's move text.
 
     None when the move is the ballot's (any notation naming the same move: ``13x22`` or
     ``13-22``), when the ballot's three moves are already played, without a ballot, or when
     ``move`` is no legal move at all (the rules core refuses it with its own reason). Otherwise
     ``{"reason", "expected", "ply", "ballot"}``: ``expected`` the ballot's move for that ply (full
-    route), ``ply`` 1-3, ``reason`` naming the ballot, the ply and the expected move. Source: X.A.d
+    route), ``ply`` 1-3, ``ballot`` the ballot given, ``reason`` naming the ballot, the ply and the expected move. Source: X.A.d
     (``RULE_BALLOT_MOVES``); issue 6: both games of a match play the same ballot. Raises ValueError
     when the ballot's own move is not legal after ``played`` (a corrupt ballot)."""
     from services.rules.base import MoveRefused
     from services.rules.checkers_game import CheckersGame
 
-    moves = list((ballot or {}).get("moves") or [])
-    ply = len(played)
-    if ballot is None or len(moves) != BALLOT_PLIES or ply >= BALLOT_PLIES:
+    if ballot is None:
+        return None
+    moves, ply = ballot.moves, len(played)
+    if len(moves) != BALLOT_PLIES or ply >= BALLOT_PLIES:
         return None
     try:
         given = CheckersGame.from_moves(played).play(move).move

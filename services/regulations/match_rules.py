@@ -24,7 +24,7 @@ def next_game(state, g):
     """The match game that follows ``g`` (its ``match.follows``), or None."""
     for gid in state.rounds[g.round].games if g.round in state.rounds else ():
         other = state.games.get(gid)
-        if other is not None and (other.setup.match or {}).get("follows") == g.id:
+        if other is not None and other.setup.match is not None and other.setup.match.follows == g.id:
             return other
     return None
 
@@ -34,12 +34,12 @@ def match_answers(state, g) -> list[Event]:
     fall by a player (not a forfeit the regulations gave), that player forfeits the next game too
     (X.A.b "as well as the next game if not started": ``match_forfeit`` + ``game_ended``); otherwise
     ``match_game_ready`` with the clock times carried over (game 2's White has game 1's Black's time)."""
-    if not g.ended or not isinstance(g.setup.match, dict):
+    if not g.ended or g.setup.match is None:
         return []
     nxt = next_game(state, g)
     if nxt is None or nxt.prepared or nxt.ended or nxt.started_at is not None:
         return []
-    base = {"game": nxt.id, "board": nxt.board, "match": (nxt.setup.match or {}).get("id")}
+    base = {"game": nxt.id, "board": nxt.board, "match": nxt.setup.match.id if nxt.setup.match else None}
     by_flag = g.termination == TIME_FORFEIT and g.ended_by != "regulations"
     flag_side = g.flagged or (_loser(g.result) if by_flag else None)
     if by_flag and flag_side in ("white", "black") and 1 in flag_forfeits(0, next_started=False):

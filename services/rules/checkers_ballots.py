@@ -19,6 +19,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
+import msgspec
+
+from services.events.match_setup import ThreeMoveBallot
 from services.rules.checkers_game import CheckersGame
 
 DECK_FILE = "acf_3move_ballots.csv"
@@ -39,9 +42,14 @@ class Ballot:
     name: str | None
     fen_after: str
 
+    def record(self) -> ThreeMoveBallot:
+        """The ballot as a SETUP records it (``Setup.ballot``, X.A.d): number, moves and name."""
+        return ThreeMoveBallot(ballot=self.number, moves=list(self.moves), name=self.name)
+
     def to_json(self) -> dict:
-        """``{"ballot": number, "moves": [three moves], "name": name or None}`` for the event log."""
-        return {"ballot": self.number, "moves": list(self.moves), "name": self.name}
+        """``{"ballot": number, "moves": [three moves], "name": name or None}`` for the event log
+        (:meth:`record` as plain JSON: a new dict)."""
+        return msgspec.to_builtins(self.record())
 
 
 def load_deck(include_barred: bool = False) -> tuple[Ballot, ...]:

@@ -26,6 +26,5 @@ def _evaluated(state: HallState, ev: PositionEvaluated, at: int, ch: Changes) ->
     g = state.games[ev.game]
     if ev.ply != g.ply or not same_position(ev.fen, g.fen):
         return  # a position the game has left (or, corrected, never reached): nothing to show
-    g.evaluation = {"ply": ev.ply, "score_cp": ev.score_cp, "mate": ev.mate, "best_line_san": list(ev.best_line_san),
-                    "depth": ev.depth, "engine": ev.engine}
+    g.evaluation = ev
     ch.game(g.id, "evaluation")

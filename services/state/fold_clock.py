@@ -20,6 +20,7 @@ from services.events.device import ClockReading
 from services.events.tournament import TimeControlTable
 from services.events.vocabulary import Variant
 from services.state.clock_reading import ClockShown, frozen_clock
+from services.state.match_clock import MatchClockChoice
 from services.state.changes import Changes
 from services.state.fold_games import PENALTY, awaits
 from services.state.fold import HallState, folds
@@ -124,15 +125,15 @@ def _match_clock(state: HallState, ev: MatchClockChosen, at: int, ch: Changes) -
     """The referee's record of a match's clock (X.A.a): both games take its control; game 1, not
     started, shows the option's time paused; the clock models of games not started take it."""
     base_ms = {"90": 90 * 60_000, "80+10": 80 * 60_000}[ev.option]
-    choice = {"option": ev.option, "how": ev.how, "coin": ev.coin, "by": ev.by, "at": at}
+    choice = MatchClockChoice(option=ev.option, how=ev.how, coin=ev.coin, by=ev.by, at=at)
     for gid in ev.games or (ev.game,):
         g = state.games.get(gid or "")
         if g is None:
             continue
         g.time_control = ev.time_control
-        g.match_clock = dict(choice)
+        g.match_clock = choice  # frozen: the games of the match share the one record
         fields = {"time_control", "match_clock"}
-        if g.status == GameStatus.WAITING and (g.setup.match or {}).get("game_no") == 1:
+        if g.status == GameStatus.WAITING and g.setup.match is not None and g.setup.match.game_no == 1:
             g.clock = ClockShown(white_ms=base_ms, black_ms=base_ms, at=at)
             fields.add("clock")
         if g.started_at is None and not g.ended and isinstance(ev.time_control, TimeControlTable):

@@ -32,7 +32,7 @@ def _corrected(state: HallState, ev: GameCorrected, at: int, ch: Changes) -> Non
     g.last_move = g.moves[-1] if g.moves else None
     g.claimable, g.claims_ply = [], g.ply
     g.corrections += 1
-    if g.evaluation is not None and g.evaluation["ply"] > kept:
+    if g.evaluation is not None and g.evaluation.ply > kept:
         g.evaluation = None  # of a position the corrected record no longer reaches
     board = state.boards.get(g.board)
     if board is not None and board.game == g.id:

@@ -20,7 +20,9 @@ from typing import Any
 from services.events.base import Device, Side
 from services.events.tournament import Setup, TimeControlSpec
 from services.events.vocabulary import GameResult, GameStatus, Termination
+from services.events.analysis import PositionEvaluated
 from services.state.clock_reading import ClockShown
+from services.state.match_clock import MatchClockChoice
 
 
 def take_out(ranges: list[list[int]], seq: int) -> bool:
@@ -231,7 +233,8 @@ class GameState:
     that reading can have been made when it is known only within a window, its ``earliest_at``;
     else None), ``status`` ("waiting"/"playing"/"ended"), ``clock_event`` (the type of the latest
     clock entry), ``result``, ``termination``, ``claimable``,
-    ``last_move``, ``match_clock``, ``time_control``.
+    ``last_move``, ``match_clock`` (a checkers match's clock once the referee recorded it, X.A.a:
+    ``services.state.match_clock.MatchClockChoice``), ``time_control``.
 
     Clock presses are matched to plies by counting (issue "Nothing lost"): ``presses[side]`` holds
     each press's reading for the pressing side, in order, from the clock's start; the k-th press of a
@@ -258,8 +261,10 @@ class GameState:
     ``awaiting`` (the arbiter's decisions the game waits for that may end it: "claim" while a
     ``draw_claim_reported`` is undecided, FIDE Laws 9.2/9.3; "penalty" while a ``penalty_proposed``
     that loses the game is, 7.5.5: the board holds its devices' later messages meanwhile),
-    ``evaluation`` (the engine's latest ``position_evaluated`` of a position the game stood in when
-    it was folded, as the public GAME shows it: ``services.state.fold_analysis``)."""
+    ``evaluation`` (the engine's latest ``position_evaluated`` record, a
+    ``services.events.PositionEvaluated``, of a position the game stood in when it was folded; the
+    public GAME shows its ``ply``, ``score_cp``, ``mate``, ``best_line_san``, ``depth`` and ``engine``:
+    ``services.state.fold_analysis``)."""
 
     id: str
     board: str
@@ -288,7 +293,7 @@ class GameState:
     claimable: list[dict] = field(default_factory=list)
     claims_ply: int = 0
     last_move: str | None = None
-    match_clock: dict | None = None
+    match_clock: MatchClockChoice | None = None
     presses: dict[str, list[int]] = field(default_factory=lambda: {"white": [], "black": []})
     timed_from: int | None = None
     arrived: dict[str, int | None] = field(default_factory=lambda: {"white": None, "black": None})
@@ -314,7 +319,7 @@ class GameState:
     unfounded: tuple[str, int, str | None] | None = None
     proposals: list[Proposal] = field(default_factory=list)
     awaiting: set[str] = field(default_factory=set)
-    evaluation: dict | None = None
+    evaluation: PositionEvaluated | None = None
 
     @property
     def ply(self) -> int:

@@ -143,7 +143,7 @@ class TournamentState:
             del self.records[gid]
         for setup in setups:
             gid = str(setup.id)
-            follows = (setup.match or {}).get("follows")
+            follows = setup.match.follows if setup.match is not None else None
             if follows in self.records:  # a checkers match's second game: on the first game's record
                 self.records[follows].second, self.records[follows].second_id = "*", gid
                 self.second_parent[gid] = follows

@@ -72,7 +72,7 @@ def positions_due(state: HallState, analysed: Mapping[str, tuple[int, str]], max
         done = analysed.get(gid)
         if done is not None and done[0] == g.ply and same_position(done[1], g.fen):
             continue
-        if g.evaluation is not None and g.evaluation["ply"] == g.ply:
+        if g.evaluation is not None and g.evaluation.ply == g.ply:
             continue  # already in the log (an earlier run, or another analyser)
         at = g.move_at[-1] if g.move_at else None
         out.append(Position(gid, g.board, g.ply, g.fen, at))

@@ -51,7 +51,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator, Mapping
 
+import msgspec
+
 from services.eventlog.base import Entry
+from services.events.analysis import PositionEvaluated
 from services.events.tournament import spec_json
 from services.state import Changes, GameState, HallState
 
@@ -60,6 +63,22 @@ GAME_FIELDS = ("id", "board", "round", "white", "black", "white_elo", "black_elo
                "time_control", "kind", "start_fen", "first_side", "fen", "ply", "turn", "moves", "san", "clocks",
                "spent", "clock", "status", "result", "scored", "termination", "claimable", "last_move", "match",
                "ballot", "follows", "corrections")
+
+
+EVALUATION_FIELDS = ("ply", "score_cp", "mate", "best_line_san", "depth", "engine")
+"""The fields of the engine's ``position_evaluated`` the public GAME shows (``evaluation``)."""
+
+
+def _plain(record: msgspec.Struct | None) -> dict | None:
+    """A typed part of the state (a SETUP's ``match``/``ballot``, a ``match_clock``) as the plain
+    JSON the GAME carries (a new dict), or None."""
+    return None if record is None else msgspec.to_builtins(record)
+
+
+def evaluation_json(ev: PositionEvaluated | None) -> dict | None:
+    """The public GAME's ``evaluation``: the engine's reading's :data:`EVALUATION_FIELDS` (a new
+    dict; ``best_line_san`` a new list), or None."""
+    return None if ev is None else {f: copy.copy(getattr(ev, f)) for f in EVALUATION_FIELDS}
 
 
 def _elo(value) -> int | None:
@@ -107,15 +126,15 @@ def game_json(g: GameState, public: bool = False, shift_ms: int = 0) -> dict:
         "san": list(g.san), "clocks": list(g.clocks), "spent": [spent(g, p) for p in range(1, g.ply + 1)],
         "clock": clock, "status": g.status, "result": g.result, "scored": g.scored, "termination": g.termination,
         "claimable": public_claims(g.claimable) if public else copy.deepcopy(g.claimable),
-        "last_move": g.last_move, "match": s.match, "ballot": s.ballot, "follows": s.follows,
+        "last_move": g.last_move, "match": _plain(s.match), "ballot": _plain(s.ballot), "follows": s.follows,
         "corrections": g.corrections,
     }
     if public:
         # the engine's reading, for the broadcast audience only: never the arbiters' or the hall's
         # screens (issue 31 item 4); shown against the ply it was made for
-        out["evaluation"] = copy.deepcopy(g.evaluation)
+        out["evaluation"] = evaluation_json(g.evaluation)
     if g.match_clock is not None:
-        out["match_clock"] = dict(g.match_clock)
+        out["match_clock"] = _plain(g.match_clock)
     if g.stood:
         out["stood"] = [{"ply": ply, "fen": fen} for ply, fen in sorted(g.stood.items())]
     return out
@@ -178,8 +197,9 @@ class SpectatorView:
         follows now: the match's first game not over (the one in play, or the next to be played: game
         2 waits with the clocks carried over, 11-Man National 2017 X.A.b), else its last game; None
         when no game is of that match."""
-        games = sorted((g for g in self.state.games.values() if (g.setup.match or {}).get("id") == match_id),
-                       key=lambda g: (g.setup.match or {}).get("game_no") or 0)
+        numbered = [(m.game_no, g) for g in self.state.games.values()
+                    if (m := g.setup.match) is not None and m.id == match_id]
+        games = [g for _, g in sorted(numbered, key=lambda pair: pair[0])]
         if not games:
             return None
         return next((g.id for g in games if not g.ended), games[-1].id)

@@ -19,6 +19,7 @@ from alert_feed import FoldedAlerts
 from match_gateway import GAME_25, T, Gateway
 
 from gateway.hall import HELD
+from services.events.match_setup import ballot_of
 from services.regulations.checkers_match import ballot_deviation
 from services.rules.checkers_pdn import replay
 
@@ -37,22 +38,22 @@ def test_every_ballot_of_the_deck_passes_its_own_moves(shared_data):
     for ballot in deck.values():
         moves = ballot["moves"]
         for ply in range(3):
-            assert ballot_deviation(ballot, moves[:ply], moves[ply]) is None, (ballot, ply)
+            assert ballot_deviation(ballot_of(ballot), moves[:ply], moves[ply]) is None, (ballot, ply)
         # after the three balloted moves the players are free
-        assert ballot_deviation(ballot, moves, "anything") is None
+        assert ballot_deviation(ballot_of(ballot), moves, "anything") is None
 
 
 def test_a_legal_move_off_the_ballot_is_named_with_the_expected_move(shared_data):
     b15 = shared_deck(shared_data)[15]
     assert b15["moves"] == ["9-13", "23-18", "11-15"]
-    off = ballot_deviation(b15, [], "11-15")  # legal from the start, but ballot 15 opens 9-13
+    off = ballot_deviation(ballot_of(b15), [], "11-15")  # legal from the start, but ballot 15 opens 9-13
     assert (off["ply"], off["expected"]) == (1, "9-13")
     assert off["reason"] == ("not the balloted move: ballot 15 (9-13 23-18 11-15) requires 9-13 as "
                              "Red's first move (ply 1), not 11-15")
-    off = ballot_deviation(b15, ["9-13"], "22-18")
+    off = ballot_deviation(ballot_of(b15), ["9-13"], "22-18")
     assert (off["ply"], off["expected"]) == (2, "23-18") and "White's first move" in off["reason"]
     # an illegal move is the rules core's to refuse, with its own reason
-    assert ballot_deviation(b15, [], "22-18") is None
+    assert ballot_deviation(ballot_of(b15), [], "22-18") is None
     # no ballot, no check
     assert ballot_deviation(None, [], "11-15") is None
 
@@ -61,13 +62,13 @@ def test_a_balloted_jump_is_recognised_in_any_notation(shared_data):
     b4 = shared_deck(shared_data)[4]
     assert b4["moves"] == ["9-13", "22-17", "13x22"]
     # docs/checkers.md: the separator does not decide the move: 13-22 names the jump 13x22
-    assert ballot_deviation(b4, ["9-13", "22-17"], "13-22") is None
-    assert ballot_deviation(b4, ["9-13"], "21-17")["expected"] == "22-17"
+    assert ballot_deviation(ballot_of(b4), ["9-13", "22-17"], "13-22") is None
+    assert ballot_deviation(ballot_of(b4), ["9-13"], "21-17")["expected"] == "22-17"
 
 
 def test_the_gateway_refuses_a_move_off_the_ballot_and_holds_the_board(shared_data):
     gw = Gateway()  # London 1992 games 25/26 as a match on ballot 15 (test_gateway_match)
-    assert gw.hall.state.board_game("1").setup.ballot["moves"] == shared_deck(shared_data)[15]["moves"]
+    assert gw.hall.state.board_game("1").setup.ballot.moves == shared_deck(shared_data)[15]["moves"]
     gw.clock("start", 90 * 60_000, 90 * 60_000, "black")
     step = gw.send("move", {"move": "11-15"})
     (fb,) = [f for _, f in step.feedback]

@@ -156,13 +156,13 @@ def test_the_fold_keeps_an_evaluation_for_the_game_s_present_position_only(games
     seq = len(entries) + 1
     t, d = _evaluated("5-1", 6, fen_after(games[0], 6))
     state.apply(Entry(seq, T0 + 10**7, t, d))
-    assert state.games["5-1"].evaluation["ply"] == 6
+    assert state.games["5-1"].evaluation.ply == 6
     # another position at the same ply (a wrong FEN), a ply the game has not reached: not kept
     t, d = _evaluated("5-1", 6, fen_after(games[1], 6))
     state.apply(Entry(seq + 1, T0 + 10**7, t, d))
     t, d = _evaluated("5-1", 7, fen_after(games[0], 7))
     state.apply(Entry(seq + 2, T0 + 10**7, t, d))
-    assert state.games["5-1"].evaluation["ply"] == 6 and state.games["5-1"].evaluation["best_line_san"] == ["Nf3"]
+    assert state.games["5-1"].evaluation.ply == 6 and state.games["5-1"].evaluation.best_line_san == ["Nf3"]
     assert state.errors == []
     # an arbiter's correction back to ply 4: the evaluation of ply 6 goes with the plies
     state.apply(Entry(seq + 3, T0 + 10**7, "game_corrected", {"game": "5-1", "board": "1", "ply": 4, "moves": [],
