@@ -101,15 +101,31 @@ RECORDED_ACTIONS = (FineRecorded.TYPE, PlayerArrived.TYPE, GamePaused.TYPE, Game
                     PlayersRegistered.TYPE, PairingDrafted.TYPE, PairingSwapped.TYPE, PairingPublished.TYPE)
 
 
-# Kinds of alert a game's final result makes moot: once its game has ended, what they ask of the arbiter
-# (verify a claim, look at a device, a clock, a held board, a pending penalty) no longer changes
-# anything: they are closed as "superseded" (issue 27: "alerts of a game close or are marked
-# superseded when its result is final"). Those that tell how it ended (a flag fell: the arbiter is told
-# at once, DESIGN.md) or bear on the result itself stay open until the next round starts.
-MOOT_AT_END = frozenset({AlertKind.DRAW_CLAIM_REPORTED, AlertKind.DRAW_OFFER_REFUSED, AlertKind.MOVE_REJECTED, AlertKind.MOVE_PLAYED, AlertKind.MESSAGE_REJECTED,
-                         AlertKind.DEVICE_OFFLINE, AlertKind.CLOCK_DISAGREEMENT,
-                         AlertKind.TIME_TROUBLE_IMPENDING, AlertKind.MOVE_TIMER_WARNING,
-                         AlertKind.PENALTY_PROPOSED, AlertKind.RESULT_HELD})
+# What a game's end does to each kind of alert of that game (docs/arbiter.md: "when a game ends, its
+# open alerts that the end makes moot ... close as superseded"); every ``AlertKind`` is in exactly one
+# of the four sets (tests/unit/test_alerts_livable.py), so a new kind must be placed.
+# Moot: what they ask of the arbiter (verify a claim, look at a device, a clock, a held result, time
+# trouble, a pending penalty or the doubt about it, ready a match's second game) no longer changes
+# anything once the game has its result: closed as "superseded" (issue 27: "alerts of a game close or
+# are marked superseded when its result is final"). A result held behind a hole is answered by the end
+# (docs/events.md ``result_held``: held "until the hole fills ... or the game ends otherwise").
+MOOT_AT_END = frozenset({AlertKind.DRAW_CLAIM_REPORTED, AlertKind.DRAW_OFFER_REFUSED, AlertKind.MOVE_REJECTED,
+                         AlertKind.MOVE_PLAYED, AlertKind.MESSAGE_REJECTED, AlertKind.DEVICE_OFFLINE,
+                         AlertKind.CLOCK_DISAGREEMENT, AlertKind.TIME_TROUBLE_IMPENDING, AlertKind.MOVE_TIMER_WARNING,
+                         AlertKind.PENALTY_PROPOSED, AlertKind.PENALTY_IN_DOUBT, AlertKind.RESULT_HELD,
+                         AlertKind.MATCH_GAME_READY})
+# Lapsed: a claim that can be made is gone with its position (F01 (d), ``_lapse``).
+LAPSED_AT_END = frozenset({AlertKind.DRAW_CLAIMABLE})
+# Open after the end, until the arbiter or the next round closes them: what tells how the game ended
+# (the arbiter is told at once, DESIGN.md) and what may still change its result or record (a score
+# sheet, lost device messages, a withdrawn penalty that had been applied).
+TOLD_AT_END = frozenset({AlertKind.FLAG_FELL, AlertKind.BOTH_FLAGS_FELL, AlertKind.ARMAGEDDON_DECIDED,
+                         AlertKind.MOVE_TIMER_FORFEIT, AlertKind.LATE_START_DRAW, AlertKind.MATCH_FORFEIT,
+                         AlertKind.GAME_ENDED, AlertKind.SEQ_GAP, AlertKind.SCORE_SHEET_DIFFERENCES,
+                         AlertKind.PENALTY_WITHDRAWN})
+# Not about a game the end can reach: the gateway's, the round's, and "Armageddon game to be played"
+# (about a drawn game, closed by the Armageddon game's result, ``_closed``).
+NOT_A_GAMES_END = frozenset({AlertKind.GATEWAY_DEAF, AlertKind.NOT_AT_BOARD, AlertKind.ARMAGEDDON_SCHEDULED})
 # ... and when the next round starts, every alert still open about an ended game of an earlier round,
 # but those that may still change a result or the clocks' record (the arbiter decides them).
 # (and device messages lost for good: the record may lack them, docs/arbiter.md).
@@ -197,7 +213,7 @@ class AlertQueue:
         changed: list[Alert] = []
         if isinstance(event, GameEnded):
             changed += self._lapse(event.game) + self._superseded(
-                [a for a in self._open(event.game) if a.kind in MOOT_AT_END and a.id != seq], seq, at, "its game ended")
+                [a for a in self._open(event.game) if self._moot_at_end(a) and a.id != seq], seq, at, "its game ended")
             # "Armageddon game to be played" is about the drawn game (its ``game``) and names the
             # Armageddon game in its evidence: done once that game has its result
             changed += self._superseded(
@@ -245,6 +261,18 @@ class AlertQueue:
         for a in out:
             a.status = AlertStatus.LAPSED
         return out
+
+    def _moot_at_end(self, a: Alert) -> bool:
+        """Whether open alert ``a`` is moot once its game has ended (``MOOT_AT_END``), but a doubt about
+        a penalty the arbiter already applied: its withdrawal would set the clocks or the result back
+        (``WITHDRAWN_APPLIED_TITLE``), so it may still change the record."""
+        if a.kind not in MOOT_AT_END:
+            return False
+        if a.kind != AlertKind.PENALTY_IN_DOUBT:
+            return True
+        e = a.evidence
+        return not any(p.kind == AlertKind.PENALTY_PROPOSED and p.game == a.game and p.evidence.get("side") == e.get("side")
+                       and p.evidence.get("presses") == e.get("presses") and _applied(p) for p in self.alerts.values())
 
     def _superseded(self, alerts: list[Alert], seq: int, at: int, why: str) -> list[Alert]:
         for a in alerts:

@@ -17,7 +17,9 @@ from referee_harness import played
 
 from dashboard.arbiter.actions import ActionError, build
 from services.regulations.tournament_file import load_tournament
-from services.views.alerts import UNKNOWN_BOARD_TITLE
+from services.events.vocabulary import AlertKind
+from services.views.alerts import (LAPSED_AT_END, MOOT_AT_END, NOT_A_GAMES_END, TOLD_AT_END,
+                                   UNKNOWN_BOARD_TITLE)
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
 MIN = 60_000
@@ -59,6 +61,40 @@ def test_a_games_moot_alerts_are_superseded_when_its_result_is_final():
     # the end itself is told (FIDE Laws 6.9) and stays open: what ended the game
     assert [(a.kind, a.status) for a in q.open_alerts()] == [("game_ended", "open")]
     assert q.alerts[2].resolution["note"] == "superseded: its game ended"
+
+
+def test_every_alert_kind_has_one_fate_at_its_games_end():
+    # docs/arbiter.md: "when a game ends, its open alerts that the end makes moot ... close as
+    # **superseded**; what tells how it ended (a flag fell, the end itself) stays open": a kind-wide
+    # rule, so every kind is placed once (fresh-user report #6: ``penalty_in_doubt`` had been left out)
+    fates = [MOOT_AT_END, LAPSED_AT_END, TOLD_AT_END, NOT_A_GAMES_END]
+    assert sorted(k for fate in fates for k in fate) == sorted(AlertKind)
+    # the doc's own list: "a claim to verify, a refused draw, an illegal move, a device, a clock
+    # disagreement, time trouble, a move-timer warning, a penalty proposal" ...
+    assert {AlertKind.DRAW_CLAIM_REPORTED, AlertKind.DRAW_OFFER_REFUSED, AlertKind.MOVE_REJECTED,
+            AlertKind.DEVICE_OFFLINE, AlertKind.CLOCK_DISAGREEMENT, AlertKind.TIME_TROUBLE_IMPENDING,
+            AlertKind.MOVE_TIMER_WARNING, AlertKind.PENALTY_PROPOSED} <= MOOT_AT_END
+    # ... "a flag fell, the end itself" stay open; and, kept after the round, "a score sheet that differs,
+    # a withdrawn penalty that had been applied and lost device messages"
+    assert {AlertKind.FLAG_FELL, AlertKind.GAME_ENDED, AlertKind.SCORE_SHEET_DIFFERENCES,
+            AlertKind.PENALTY_WITHDRAWN, AlertKind.SEQ_GAP} <= TOLD_AT_END
+
+
+def test_a_penalty_in_doubt_is_superseded_with_its_proposal_when_the_game_ends():
+    # fresh-user report #6: a game ended 0-1 by resignation; its ``penalty_proposed`` closed as superseded,
+    # the ``penalty_in_doubt`` about that very proposal (docs/arbiter.md: "the proposal stays open and
+    # counted; the arbiter decides: Apply it, or withdraw it") stayed open until the next round
+    q = FoldedAlerts()
+    q.apply(1, 0, "round_started", round_of("1"))
+    penalty = {"game": "1-1", "board": "1", "side": "white", "presses": 12, "offence": "illegal_move", "how": "illegal_move",
+               "offence_no": 1, "to": "black", "add_ms": 2 * MIN, "ply": 11}
+    q.apply(2, 1, "penalty_proposed", penalty)
+    q.apply(3, 2, "penalty_in_doubt", {k: penalty[k] for k in ("game", "board", "side", "presses")} | {"ply": 12})
+    q.apply(4, 3, "game_ended", ended("1-1", "1", "0-1", "resignation"))
+    assert [(q.alerts[i].kind, q.alerts[i].status) for i in (2, 3)] == [("penalty_proposed", "superseded"),
+                                                                       ("penalty_in_doubt", "superseded")]
+    assert q.alerts[3].resolution["note"] == "superseded: its game ended"
+    assert q.open_alerts() == []
 
 
 def test_the_armageddon_to_be_played_closes_with_the_armageddon_games_result():

@@ -28,6 +28,7 @@ from hall_driver import Driver, act
 
 from dashboard.arbiter.actions import ActionError
 from devices.station import FAULT_PLY, _illegal_move
+from services.views.alert import Alert
 from services.views.alerts import WITHDRAWN_APPLIED_TITLE, WITHDRAWN_TITLES
 
 REORDERED = "illegal, press, replacement"  # the replacement's board message behind its press
@@ -129,6 +130,27 @@ def test_a_press_that_may_be_the_replacements_stays_proposed_until_the_arbiter_d
     assert (again := d.rebuilt()).state.snapshot() == d.hall.state.snapshot() and again.watches == d.hall.watches
 
 
+def test_a_penalty_in_doubt_is_superseded_with_its_proposal_when_the_game_ends():
+    """Fresh-user report #6 (``venue simulate --fault illegal --fault out_of_order``): the game ends
+    by the board's result while the proposal and its doubt are open. docs/arbiter.md: "when a game
+    ends, its open alerts that the end makes moot (... a penalty proposal) close as **superseded**":
+    the doubt is about that very proposal ("the arbiter decides: **Apply** it, or withdraw it"), so
+    it closes with it. Game: Candidates 2024 round 5, board 2 (Firouzja - Nakamura), the PGN's 0-1
+    (the PGN has no reason; "resignation" as in the report)."""
+    game = source_games()[1]
+    d, _ = play(game, {FAULT_PLY: REORDERED})
+    queue = queue_of(d)
+    assert sorted(a.kind for a in queue.open_alerts() if a.kind.startswith("penalty")) == ["penalty_in_doubt",
+                                                                                         "penalty_proposed"]
+    d.send("1", "result", {"result": game.headers["Result"], "reason": "resignation"})
+    [ended] = d.of("game_ended")
+    assert (ended["result"], ended["termination"]) == ("0-1", "resignation")
+    queue = queue_of(d)
+    fates = {a.kind: (a.status, a.resolution["note"]) for a in queue.alerts.values() if a.kind.startswith("penalty")}
+    assert fates == {"penalty_proposed": ("superseded", "superseded: its game ended"),
+                     "penalty_in_doubt": ("superseded", "superseded: its game ended")}
+
+
 def test_f05b_a_promotion_pressed_without_its_piece_keeps_its_penalty_when_the_arbiter_puts_the_queen():
     """Issue 29, kind 2, field case F05 (b): FEN 8/4P1k1/8/8/8/8/6K1/8 w - - 0 60, the e-board reports
     e7e8 with no piece swapped in, White presses: "If the player has moved a pawn to the furthest
@@ -197,20 +219,28 @@ def test_the_second_completed_illegal_move_loses_and_a_withdrawn_one_is_not_coun
 MIN = 60_000
 
 
-def test_a_proposal_already_applied_then_withdrawn_asks_the_arbiter_to_act():
-    """F05 (a) in standard play with the replacement's message late: the arbiter applied the two
-    minutes; Black's reply then puts the press in doubt (it may have been the replacement's, 7.5.1).
-    The arbiter withdraws the proposal: the withdrawal is an action alert, since the time added has
-    no illegal move behind it (set the clocks back)."""
+def applied_then_in_doubt() -> tuple[Driver, Alert]:
+    """F05 (a) in standard play: the arbiter applies the two minutes proposed (the clocks paused,
+    FIDE Laws 6.11), then the replacement's message comes late and Black's reply puts the press in
+    doubt (7.5.1). Returns the driver and the proposal's alert."""
     d = Driver("1")
     f05(d, 90 * MIN, 90 * MIN)
     [p] = d.of("penalty_proposed")
     alert = next(a for a in queue_of(d).open_alerts() if a.kind == "penalty_proposed")
     act(d, "pause", {"game": "1-1"})
     act(d, "apply_penalty", {"game": "1-1", "side": p["to"], "add_ms": p["add_ms"], "alert": alert.id})
-    assert queue_of(d).alerts[alert.id].status == "resolved"
     d.move("1", "e1e2", after_ms=11)
     d.move("1", "b8c6")
+    return d, alert
+
+
+def test_a_proposal_already_applied_then_withdrawn_asks_the_arbiter_to_act():
+    """F05 (a) in standard play with the replacement's message late: the arbiter applied the two
+    minutes; Black's reply then puts the press in doubt (it may have been the replacement's, 7.5.1).
+    The arbiter withdraws the proposal: the withdrawal is an action alert, since the time added has
+    no illegal move behind it (set the clocks back)."""
+    d, alert = applied_then_in_doubt()
+    assert queue_of(d).alerts[alert.id].status == "resolved"
     [doubt] = d.of("penalty_in_doubt")
     assert (doubt["side"], doubt["move"], doubt["presses"]) == ("white", "e1e3", 2)
     assert d.hall.state.games["1-1"].offences["white"] == {"illegal_move": 1}  # until the arbiter decides
@@ -222,6 +252,17 @@ def test_a_proposal_already_applied_then_withdrawn_asks_the_arbiter_to_act():
     [notice] = [a for a in queue.open_alerts() if a.kind == "penalty_withdrawn"]
     assert (notice.severity, notice.title) == ("action", WITHDRAWN_APPLIED_TITLE)
     assert queue.alerts[alert.id].status == "withdrawn"
+
+
+def test_a_doubt_about_a_penalty_already_applied_stays_open_after_the_game_ends():
+    """As above, the two minutes applied, then the doubt; the game then ends (the arbiter's slip,
+    0-1). Withdrawing an applied proposal asks to set the clocks or the result back (the test above),
+    and docs/arbiter.md keeps "a withdrawn penalty that had been applied" open past the round (it
+    "may still change a result or the record"): the doubt that may lead to it is not moot at the end."""
+    d, _ = applied_then_in_doubt()
+    act(d, "set_result", {"game": "1-1", "result": "0-1"})
+    assert d.hall.state.games["1-1"].ended
+    assert [a.kind for a in queue_of(d).open_alerts() if a.kind.startswith("penalty")] == ["penalty_in_doubt"]
 
 
 def test_a_gateway_restarted_before_the_doubt_was_said_says_it():
