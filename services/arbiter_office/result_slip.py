@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from services.events import ArbiterDecision, GameEnded, NoteAdded
 from services.events.vocabulary import EndedBy, GameResult, Termination
+from services.arbiter_office.tournament_games import result_code
 from services.rules.results import ARBITER, CLAIM_UPHELD, FORFEIT, RESULT_SLIP, TERMINATIONS
 
 HOW = {"slip": RESULT_SLIP, "arbiter": ARBITER, "forfeit": FORFEIT, "claim": CLAIM_UPHELD, "board": None}
@@ -161,10 +162,12 @@ def result_entries(g, result: str, *, forfeit: bool = False, how: str | None = N
     return out
 
 
-def correction_notice(state, g) -> str | None:
-    """What a result of game ``g`` entered now means for the next round, in words (None: nothing):
-    the next round's draft was paired from the old result (pair it again: ``pair_round``), or the
-    next round has started (its pairing stands; the standings move)."""
+def correction_notice(state, g, result: str | None = None, forfeit: bool = False) -> str | None:
+    """What ``result`` (``forfeit``: by forfeit) of game ``g`` entered now means for the next round,
+    in words (None: nothing): the next round's draft was paired from the old result (pair it again:
+    ``pair_round``), or from this very result, which a correction had changed
+    (``PairingDraft.paired_from``: it reads it again), or the next round has started (its pairing
+    stands; the standings move)."""
     try:
         rnd = int(g.round)
     except ValueError:
@@ -176,6 +179,9 @@ def correction_notice(state, g) -> str | None:
     draft = state.tournament.drafts.get(rnd + 1)
     if draft is not None:
         state_word = "published" if draft.is_published else "drafted"
+        if result is not None and g.id in draft.paired_from and result_code(result, forfeit) == draft.paired_from[g.id]:
+            return (f"round {following} is {state_word} (version {draft.version}) from this very result: its "
+                    "pairing reads it again")
         return (f"round {following} is {state_word} (version {draft.version}) from the old result: pair it again "
                 f"(pair_round) so its pairing reads the new one")
     return None

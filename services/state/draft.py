@@ -18,8 +18,12 @@ class PairingDraft:
     "board", "white_no", "black_no", "reason", "warnings", "by", "at"}``), ``refused`` (entries that
     named a version the draft no longer had: ``{"type", "version" (named), "draft_version" (it
     had), "by", "at"}``: a second arbiter's action on a draft that had changed under him),
-    ``outdated`` (a Swiss draft's: the ids of the round before's games whose result changed after it
-    was paired: it reads the old results and is not published or started until paired again)."""
+    ``outdated`` (a Swiss draft's: the ids of the round before's games whose result now differs from
+    the one it was paired from: it reads the old results and is not published or started until
+    paired again, or until each such result is back to the one it was paired from),
+    ``paired_from`` (game id -> ``(result, special)``, the GameRecord's code the draft was paired
+    from, for each game of the round before whose result changed since: what ``outdated`` compares
+    with)."""
 
     round: int
     system: str
@@ -35,6 +39,7 @@ class PairingDraft:
     changes: list[dict] = field(default_factory=list)
     refused: list[dict] = field(default_factory=list)
     outdated: list[str] = field(default_factory=list)
+    paired_from: dict[str, tuple[str, str | None]] = field(default_factory=dict)
 
     @property
     def is_published(self) -> bool:

@@ -185,16 +185,23 @@ class TournamentState:
         if code is None or record is None:
             return False
         if (record.result, record.special) != code:
-            self._outdate_next_draft(record)
+            self._outdate_next_draft(record, code)
         record.set_result(*code)
         return True
 
-    def _outdate_next_draft(self, record) -> None:
-        """A Swiss round's draft paired before the result of ``record`` (a game of the round before)
-        changed reads the old result: noted in its ``outdated`` until it is paired again (FIDE C.04.3
-        pairs from the scores after the previous round; docs/pairing.md "The round's life cycle")."""
+    def _outdate_next_draft(self, record, code: tuple[str, str | None]) -> None:
+        """A Swiss round's draft whose pairing read another result of ``record`` (a game of the round
+        before) than ``code``, the one it gets now, reads the old result: noted in its ``outdated``
+        until it is paired again (FIDE C.04.3 pairs from the scores after the previous round;
+        docs/pairing.md "The round's life cycle"). A result changed back to the one the draft was
+        paired from takes the game out again: the values are compared, not whether it changed."""
         draft = self.drafts.get(record.round + 1)
-        if draft is not None and not draft.started and draft.system == SWISS and record.id not in draft.outdated:
+        if draft is None or draft.started or draft.system != SWISS:
+            return
+        paired_from = draft.paired_from.setdefault(record.id, (record.result, record.special))
+        if code == paired_from:
+            draft.outdated = [gid for gid in draft.outdated if gid != record.id]
+        elif record.id not in draft.outdated:
             draft.outdated.append(record.id)
 
     def enter(self, start_no: int, player: dict, first_round: int, missed: str, started: list[int]) -> None:

@@ -137,10 +137,9 @@ def test_a_draft_changed_by_another_arbiter_first_is_refused_after_the_append(ha
     assert tools["draft"]["published"] is None and tools["draft"]["refused"][0]["by"] == "chief"
 
 
-def test_a_correction_after_the_round_says_the_next_draft_is_stale(hall) -> None:
-    """Round 1 played (every game won by White, by slip), round 2 drafted; a result of round 1 corrected:
-    the answer's notice says round 2 was drafted from the old result."""
-    client, log, headers = hall
+def round_two_drafted(client: TestClient, headers: dict) -> None:
+    """Round 1 paired, published, started and played (every game won by White, by slip), round 2
+    drafted (version 1)."""
     assert act(client, headers, action="pair_round").status_code == 200
     tools_when(client, lambda d: d["draft"] is not None)
     assert act(client, headers, action="publish_pairing", round=1, version=1).status_code == 200
@@ -156,6 +155,13 @@ def test_a_correction_after_the_round_says_the_next_draft_is_stale(hall) -> None
         assert time.monotonic() < deadline, r.text
         r = act(client, headers, action="pair_round", round=2)
     tools_when(client, lambda d: d["draft"] is not None)
+
+
+def test_a_correction_after_the_round_says_the_next_draft_is_stale(hall) -> None:
+    """Round 1 played (every game won by White, by slip), round 2 drafted; a result of round 1 corrected:
+    the answer's notice says round 2 was drafted from the old result."""
+    client, log, headers = hall
+    round_two_drafted(client, headers)
     r = act(client, headers, action="enter_result", round=1, board=1, result="0-1", how="arbiter")
     assert r.status_code == 200
     assert r.json()["notice"] == ("round 2 is drafted (version 1) from the old result: pair it again (pair_round) "
@@ -173,6 +179,32 @@ def test_a_correction_after_the_round_says_the_next_draft_is_stale(hall) -> None
     tools = tools_when(client, lambda d: d["draft"]["version"] == 2)
     assert tools["draft"]["outdated"] == []
     assert act(client, headers, action="publish_pairing", round=2, version=2).status_code == 200
+
+
+def test_a_result_corrected_back_leaves_the_draft_current(hall) -> None:
+    """Fresh-user report #10. docs/pairing.md: a draft is **outdated** "while a result of the round
+    before differs from the one it was paired from" (FIDE C.04.3 pairs from the scores after the
+    previous round: the same scores, the same pairing). Two results of round 1 corrected, one
+    corrected back: the draft is outdated by the other alone; both back: it is published as drafted."""
+    client, log, headers = hall
+    round_two_drafted(client, headers)
+    for board in (1, 2):
+        assert act(client, headers, action="enter_result", round=1, board=board, result="0-1",
+                   how="arbiter").status_code == 200
+    tools_when(client, lambda d: d["draft"]["outdated"] == ["1-1", "1-2"])
+    r = act(client, headers, action="enter_result", round=1, board=1, result="1-0", how="arbiter")
+    assert r.status_code == 200
+    assert r.json()["notice"] == "round 2 is drafted (version 1) from this very result: its pairing reads it again"
+    tools_when(client, lambda d: d["draft"]["outdated"] == ["1-2"])
+    r = act(client, headers, action="publish_pairing", round=2, version=1)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == ("round 2's draft (version 1) was paired before the result of round 1 board 2 "
+                                 "(1-2, now 0-1) changed: it reads the old result; pair it again (pair_round)")
+    assert act(client, headers, action="enter_result", round=1, board=2, result="1-0",
+               how="arbiter").status_code == 200
+    tools_when(client, lambda d: d["draft"]["outdated"] == [])
+    assert act(client, headers, action="publish_pairing", round=2, version=1).status_code == 200
+    assert tools_when(client, lambda d: d["draft"]["is_published"])["draft"]["version"] == 1
 
 
 def test_a_round_tool_after_the_draft_says_it_is_stale(hall) -> None:

@@ -61,7 +61,7 @@ class EnterResult(Action, tag="enter_result", kw_only=True, frozen=True):
             return None
         if confirms(g, result, forfeit, self.how, self.termination):
             return None
-        return correction_notice(ctx.state, g)
+        return correction_notice(ctx.state, g, result, forfeit)
 
 
 def slip_entries(ctx: Context, g, text: str, *, forfeit: bool = False, how: str | None = None,
