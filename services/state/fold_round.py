@@ -109,8 +109,13 @@ def _carry(old: BoardState, board: BoardState) -> None:
     """A new round on a hall board whose devices sent messages in the round before: a device may
     count its messages from 1 again, or go on from its last ``seq`` (``BoardState.carried``: the
     hall then takes that ``seq`` + 1 as its next, ``gateway.hall.Hall``); either way its messages
-    from the round's start are the new round's game's (docs/protocol.md "Fields")."""
+    from the round's start are the new round's game's (docs/protocol.md "Fields"). The devices'
+    status (and battery, and a malformed status already told) is the hall board's, not the
+    round's: a round's start changes none of it, so the retained status the gateway gets again at
+    its next start is no news (docs/protocol.md "Status"; fresh-user report #13: four
+    ``device_offline`` a restart)."""
     board.carried = {name: dev.last for name, dev in old.devices.items() if dev.last}
+    board.status, board.battery, board.bad_status = old.status, old.battery, old.bad_status
 
 
 @folds(ArmageddonScheduled)

@@ -126,7 +126,8 @@ class BoardState:
     F06; ``held_by``, ``held_move``: the side whose illegal move put the hold on (None: unknown) and
     that move as sent, ``held_press``: the number of that side's press that completed it (FIDE Laws
     7.5.1), all read only while ``held``; ``physical``: the placement after the end (F07); ``pending``: :class:`Pending`;
-    ``status``: ``"device_online"``/``"device_offline"`` of its last status message;
+    ``status``: ``"device_online"``/``"device_offline"`` of its last status message (the hall
+    board's: carried into the next round with ``battery`` and ``bad_status``, ``fold_round._carry``);
     ``placement``: the last snapshot of a sensor board (oriented); ``battery``: the last battery
     level a device reported with its status (text, e.g. "87%"), or None; ``bad_status``: the raw
     text of the last status message refused as malformed since the last good one (a retained one

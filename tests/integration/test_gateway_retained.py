@@ -83,3 +83,37 @@ async def test_a_retained_move_published_before_the_gateway_starts_is_not_record
     assert not any(stale in json.dumps(e.data) for e in entries)  # the stale move is nowhere in the log
     assert [e.type for e in entries].count("device_online") == 1  # the retained status, once
     assert not [e for e in entries if e.type in ("message_rejected", "message_duplicate", "seq_gap")]
+
+
+async def test_a_retained_status_is_recorded_once_across_a_new_round_and_restarts():
+    """Fresh-user report #13: every restart of ``venue serve`` after a round had started appended a
+    ``device_offline`` per board from the retained statuses. docs/protocol.md "Status": the retained
+    message the gateway "receives again after each reconnect or restart is not recorded twice".
+    Board 1's last will ``offline`` retained; the gateway records it, round 2 starts on board 1,
+    the gateway restarts twice: still one ``device_offline``."""
+    slug = f"retained-{uuid.uuid4().hex[:8]}"
+    status_topic = f"venue/{slug}/boards/1/status"
+    log = MemoryLog(slug)
+    await log.append("round_started", round_data())
+    async with aiomqtt.Client("127.0.0.1", 1883, identifier=f"board-{slug}") as board:
+        await board.publish(status_topic, "offline", qos=1, retain=True)
+        try:
+            gw, task = await start(log, slug)
+            try:
+                await log_until(log, lambda es: any(e.type == "device_offline" for e in es), 10)
+            finally:
+                await stop(task)
+            nxt = round_data()
+            nxt["round"] = "2"
+            nxt["games"] = [{**g, "id": "2-1", "round": "2"} for g in nxt["games"]]
+            await log.append("round_started", nxt)
+            for _ in range(2):  # restarts: the broker sends the retained status again each time
+                gw, task = await start(log, slug)
+                try:
+                    await eventually_async(lambda: gw.counts["messages"] >= 1, 10)
+                finally:
+                    await stop(task)
+        finally:
+            await board.publish(status_topic, b"", qos=1, retain=True)
+    entries = await log.read()
+    assert [e.type for e in entries].count("device_offline") == 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import chess
 import pytest
-from hall_driver import T, Driver
+from hall_driver import T, Driver, round_started
 
 from gateway.hall import GAME_OVER, HELD, Hall
 
@@ -164,6 +164,26 @@ def test_a_retained_malformed_status_is_recorded_once_not_at_every_start():
     assert status(fresh, b"onlin", 30) == []
     assert status(fresh, b"online", 40) == ["device_online"]
     assert status(fresh, b"onlin", 50) == ["message_rejected"]
+
+
+def test_a_retained_status_already_recorded_is_no_news_after_a_new_round_and_a_restart():
+    """Fresh-user report #13: every restart of ``venue serve`` after a round had started appended a
+    ``device_offline`` per board from the retained statuses. docs/protocol.md "Status": "The gateway
+    records ``device_online`` / ``device_offline`` when the status changes (the retained message it
+    receives again after each reconnect or restart is not recorded twice ...)". A real change is
+    still recorded."""
+    d = Driver("1")
+    topic = f"venue/{T}/boards/1/status"
+    d.send("1", "status", None, raw=b"offline")  # the board's last will (retained)
+    nxt = round_started("1")
+    nxt["round"] = "2"
+    nxt["games"] = [{**g, "id": "2-1", "round": "2"} for g in nxt["games"]]
+    d.external("round_started", nxt)
+    fresh = d.rebuilt()  # the gateway restarted: the broker sends the retained status again
+    assert fresh.handle(topic, b"offline", d.now + 10).entries == []
+    changed = fresh.handle(topic, b"online", d.now + 20).entries
+    assert [t for t, _ in changed] == ["device_online"]
+    assert [t for t, _ in fresh.handle(topic, b"offline", d.now + 30).entries] == ["device_offline"]
 
 
 def test_gap_is_recorded_after_the_hold():
