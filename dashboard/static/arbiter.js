@@ -273,15 +273,21 @@
   function plyText(ply, san) { return ply ? Math.ceil(ply / 2) + (ply % 2 ? ". " : "… ") + san : san; }
   // [[19, 126], [130, 130]] -> "19-126, 130".
   function spans(ranges) { return (ranges || []).map(([x, y]) => (x === y ? String(x) : `${x}-${y}`)).join(", "); }
+  // How many seqs [[19, 126], [130, 130]] name: 109.
+  function countOf(ranges) { return (ranges || []).reduce((n, [x, y]) => n + y - x + 1, 0); }
+  // "message 6 was" / "messages 6-8 were": the words agree with how many the ranges name.
+  function messagesOf(ranges) { return `${countOf(ranges) === 1 ? "message" : "messages"} ${spans(ranges)}`; }
+  function wasOf(ranges) { return countOf(ranges) === 1 ? "was" : "were"; }
   // A seq gap as it stands now: skipped, arrived late since, still missing, or lost for good.
   function gapWords(a) {
-    const e = a.evidence || {}, s = a.since || {}, skipped = spans([[e.expected, e.got - 1]]);
-    const head = `Board ${a.board}: the ${e.device || "board"}'s messages`;
-    if (!a.since) return `${head} ${skipped} were skipped (play went on from ${e.got})`;
+    const e = a.evidence || {}, s = a.since || {}, gap = [[e.expected, e.got - 1]], skipped = spans(gap);
+    const head = `Board ${a.board}: the ${e.device || "board"}'s`;
+    if (!a.since) return `${head} ${messagesOf(gap)} ${wasOf(gap)} skipped (play went on from ${e.got})`;
     const arrived = (s.arrived || []).length ? spans(s.arrived) : "", missing = (s.missing || []).length ? spans(s.missing) : "";
-    if (!missing) return `${head} ${skipped} arrived late; nothing lost`;
-    if (s.lost) return `${head} ${missing} were never received: lost` + (arrived ? ` (${arrived} of ${skipped} arrived late)` : "");
-    return `${head} ${skipped} were skipped (play went on from ${e.got}): ` +
+    if (!missing) return `${head} ${messagesOf(gap)} arrived late; nothing lost`;
+    if (s.lost) return `${head} ${messagesOf(s.missing)} ${wasOf(s.missing)} never received: lost` +
+      (arrived ? ` (${arrived} of ${skipped} arrived late)` : "");
+    return `${head} ${messagesOf(gap)} ${wasOf(gap)} skipped (play went on from ${e.got}): ` +
       (arrived ? `${arrived} arrived late, ${missing} still missing` : "none has arrived yet");
   }
   function moveLabelOf(a, c) {

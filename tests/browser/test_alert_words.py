@@ -9,7 +9,9 @@ round 5, venue/data/candidates_2024_round5.pgn), appended to the log the dashboa
   board resumed with 2. Ke2, never that it waits;
 - board 2 (Firouzja - Nakamura, 126 plies): a stray publish under seq 1018 after the board's seq 18,
   the hold runs out (``seq_gap`` 19..1017), then the board's own 126 messages come: 19-126 arrive
-  late, 127-1017 never come (tests/unit/test_alerts_since.py has the same sequence).
+  late, 127-1017 never come (tests/unit/test_alerts_since.py has the same sequence);
+- board 3 (games[2]): its sixth move sent under seq 7, seq 6 never comes: "message 6 was skipped",
+  then, once the round is set up again, "message 6 was never received: lost" (one message, one verb).
 
 Screenshots: tests/browser/alert-words.png (the open gap), alert-words-closed.png (closed shown).
 """
@@ -80,6 +82,10 @@ async def test_resolved_alerts_say_what_happened_since(shared_data):
     for seq, uci in enumerate(board2[:18], start=1):
         await send("2", seq, uci)
     await send("2", 1018, "a1a8")
+    board3 = [m.uci() for m in games[2].mainline_moves()]
+    for seq, uci in enumerate(board3[:5], start=1):
+        await send("3", seq, uci)
+    await send("3", 7, board3[5])  # its sixth move under seq 7: seq 6 never comes
     now += HOLD_MS + 1000
     for type_, data in hall.tick(now).entries:
         await log.append(type_, data)
@@ -91,11 +97,16 @@ async def test_resolved_alerts_say_what_happened_since(shared_data):
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = await arbiter_console(browser, url, LOGIN, PASSWORD)
-            gap = page.locator('#alerts .alert[data-kind="seq_gap"]')
+            gaps = page.locator('#alerts .alert[data-kind="seq_gap"]')
+            gap = gaps.filter(has=page.locator(".meta span", has_text=re.compile(r"^Board 2$")))
             await gap.wait_for()
             words = await gap.locator(".words").text_content()
             assert words == ("Board 2: the board's messages 19-1017 were skipped (play went on from 1018): "
                              "19-126 arrived late, 127-1017 still missing"), words
+            # fresh-user report #13: "the board's messages 6 were never received: lost"; one message, one verb
+            one = gaps.filter(has=page.locator(".meta span", has_text=re.compile(r"^Board 3$")))
+            words = await one.locator(".words").text_content()
+            assert words == "Board 3: the board's message 6 was skipped (play went on from 7): none has arrived yet", words
             open_cards = await page.locator("#alerts .alert").all_text_contents()
             assert not any("waits for you" in c for c in open_cards), open_cards
             await page.screenshot(path=str(HERE / "alert-words.png"), full_page=True)
@@ -119,6 +130,14 @@ async def test_resolved_alerts_say_what_happened_since(shared_data):
             # closed by the board, not by an arbiter: whether the move was completed is still the arbiter's to say
             assert await page.locator('#detail [data-act="propose_illegal"]').count() == 1
             await page.screenshot(path=str(HERE / "alert-words-closed.png"), full_page=True)
+            # the round set up again: what is still missing is lost for good (docs/arbiter.md "named as lost")
+            await log.append("round_started", start)
+            await page.wait_for_function(
+                """() => [...document.querySelectorAll('#alerts .alert[data-kind="seq_gap"] .words')]
+                   .some(w => w.textContent.includes("never received"))""")
+            lost = sorted(await page.locator('#alerts .alert[data-kind="seq_gap"] .words').all_text_contents())
+            assert lost == ["Board 2: the board's messages 127-1017 were never received: lost (19-126 of 19-1017 "
+                            "arrived late)", "Board 3: the board's message 6 was never received: lost"], lost
         finally:
             await browser.close()
     await log.close()
