@@ -318,10 +318,15 @@ class Gateway:
                             f"{len(takeovers)} times within seconds of connecting: another gateway (or a device "
                             f"with its login) runs tournament {self.tournament!r} on this broker. Stop one: a "
                             "tournament has one gateway per broker (docs: README 'Running it at a venue')")
-                        log.critical("gateway %s: %s", self.tournament, self.failure)
+                        # raised from run(): its caller says it (``venue``: the one line the README
+                        # promises, "stops ... with exit code 2 and one line naming it")
+                        log.debug("gateway %s: %s", self.tournament, self.failure)
                         self._stop_all.set()
                         return
-                log.warning("gateway %s: MQTT link lost (%s); again in %.1f s", self.tournament, exc, backoff)
+                # a newcomer that never held its link is being taken over, most likely: it says so
+                # once, when it gives way (above), not at each loss on the way
+                level = logging.DEBUG if connected_at is not None and not stable else logging.WARNING
+                log.log(level, "gateway %s: MQTT link lost (%s); again in %.1f s", self.tournament, exc, backoff)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
 

@@ -19,8 +19,10 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import sys
 import time
 import uuid
+from pathlib import Path
 
 import aiomqtt
 import pytest
@@ -37,6 +39,7 @@ from services.eventlog.redis import tournament_keys
 
 pytestmark = pytest.mark.live
 MQTT = "mqtt://127.0.0.1:1883"
+ROOT = Path(__file__).resolve().parents[2]
 REDIS = "redis://127.0.0.1:6379/0"
 
 
@@ -260,6 +263,36 @@ async def test_a_second_gateway_for_the_tournament_gives_way(tmp_path, shared_da
         await asyncio.gather(hall_task, return_exceptions=True)
         await hall_log.close()
         await other_log.close()
+
+
+async def test_a_second_venue_gateway_taken_over_says_one_line(tmp_path):
+    """Fresh-user report #13: the newcomer printed a WARNING per lost link, a CRITICAL and the error.
+    README "One gateway per board": on another store but the same broker "the MQTT session takeover
+    is noticed instead and the newcomer stops the same way" as beside a lease: "with exit code 2 and
+    one line naming it"."""
+    slug = f"twice-cli-{uuid.uuid4().hex[:8]}"
+    hall_log = open_log(f"sqlite:///{tmp_path / 'hall.sqlite'}", slug)
+    await hall_log.append("round_started", round_data(1))
+    hall_gw = Gateway(hall_log, MQTT, slug)
+    hall_task = asyncio.create_task(hall_gw.run())
+    try:
+        await asyncio.wait_for(hall_gw.ready.wait(), 10)
+        await asyncio.sleep(3.5)  # the hall's gateway has held its link: it was here first
+        newcomer = await asyncio.create_subprocess_exec(  # this checkout's venue (``-m`` from its root)
+            sys.executable, "-m", "venue", "gateway", "--mqtt", MQTT, "--store", f"sqlite:///{tmp_path / 'rehearsal.sqlite'}",
+            "--tournament", slug, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT)
+        _, err = await asyncio.wait_for(newcomer.communicate(), 60)  # 60 s only stops one that hangs
+        assert newcomer.returncode == 2
+        lines = err.decode().splitlines()
+        assert len(lines) == 1, lines
+        [line] = lines
+        assert line.startswith("venue: error: the gateway stopped: the MQTT session of this gateway "
+                               f"(client id venue-gateway-{slug}) was taken over"), line
+        assert not hall_task.done()  # the running one carries on
+    finally:
+        hall_task.cancel()
+        await asyncio.gather(hall_task, return_exceptions=True)
+        await hall_log.close()
 
 
 async def test_an_append_whose_reply_was_lost_is_not_folded_twice(shared_data):
