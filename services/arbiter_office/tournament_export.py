@@ -52,15 +52,15 @@ def tournament_trf(view: TournamentView) -> str:
     t = view.tournament
     info = {s: p for s, p in view.players.items()}
     rounds_total = max(t.rounds_total if t else 0, view.current_round)
-    scheduled = {s.number: s.start for s in t.rounds} if t else {}
-    # the day a round was played where it was, else its scheduled day
-    round_dates = [view.rounds.get(r, {}).get("date") or scheduled.get(r, "") for r in range(1, rounds_total + 1)]
+    # the day a round was played where it was, else its scheduled day (132); 042/052 the first and
+    # last of these, so the header's dates agree with the rounds' (fresh-user report finding 2)
+    round_dates = view.played_dates()[:rounds_total]
     control = _control_text(t.time_controls.get(t.kind)) if t else ""
     return dump_trf(trf_from_field(
         fld, name=view.name or "Tournament", rounds_total=rounds_total,
         site=t.site if t else (view.round_info(view.current_round).get("site") or ""),
         system=t.system if t else "", players_info=info, ranks={r.start_no: r.rank for r in final},
-        dates=[s.start for s in t.rounds] if t else (), initial_color=None,
+        dates=round_dates, initial_color=None,
         seconds=second_games(g for g, _ in records) if matches else None,
         federation=t.federation if t else "", chief_arbiter=t.chief_arbiter if t else "",
         arbiters=t.deputy_arbiters if t else (), time_control=control,
