@@ -76,6 +76,14 @@ def test_import_pair_swap_publish_start_and_a_forfeit_slip(hall) -> None:
     assert r.status_code == 400 and "it was never published" in r.json()["error"]
     assert act(client, headers, action="publish_pairing", round=1, version=2).status_code == 200
     tools_when(client, lambda d: d["draft"]["is_published"])
+    # docs/arbiter.md "Actions": "A bad body is refused with 400 {"error"} naming the field ... and
+    # records nothing"; a new user's start_ms past the calendar's end was an HTTP 500
+    seq = asyncio.run(log.last_seq())
+    for field, bad in (("start_ms", 99999999999999999999), ("start_ms", -1)):
+        r = act(client, headers, action="start_round", round=1, version=2, **{field: bad})
+        assert r.status_code == 400 and r.json()["error"].startswith(f"{field}: when it starts, ms since the epoch")
+        assert r.json()["error"].endswith(f"not {bad}")
+    assert asyncio.run(log.last_seq()) == seq
     # a start long past: the default time (FIDE Laws 6.7.1) would have run out before anyone was seen
     # (a new user's "2020-01-01" lost a whole round by default)
     r = act(client, headers, action="start_round", round=1, version=2, start_ms=int(time.time() * 1000) - 3_600_000)

@@ -16,7 +16,7 @@ from services.arbiter_office.round_draft import (DraftError, draw_ballots, finis
                                        publish_entry, start_data, swap_entry)
 from services.views.standings import TournamentView
 
-from .base import Action, ActionError, Context, Count, action
+from .base import Action, ActionError, Context, Count, StartMs, action
 
 StartNo = Annotated[int, Meta(description="a start number, a whole number")]
 Version = Annotated[int, Meta(ge=0, description="the draft version you saw (GET /api/arbiter/round-tools)")]
@@ -118,7 +118,7 @@ class StartRound(_DraftAction, tag="start_round", kw_only=True, frozen=True):
     default time counts from it, FIDE Laws 6.7.1): ``round_started``. Refused while a game of an
     earlier round has no result (naming each), or when the draft is not published as it stands."""
 
-    start_ms: Annotated[int, Meta(ge=0, description="when the round starts, ms since the epoch")] | None = None
+    start_ms: StartMs | None = None
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
         view = _view(ctx)
