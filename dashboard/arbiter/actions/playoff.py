@@ -50,7 +50,7 @@ class StartPlayoffStage(Action, tag="start_playoff_stage", kw_only=True, frozen=
     ``players`` the two of a series Armageddon game (US 2023: the regulations do not pair it)."""
 
     stage: Stage
-    boards: Annotated[list[str | int], Meta(description="hall boards, as a list (one per game of a round)")]
+    boards: Annotated[list[str | int], Meta(description="hall boards, as a list or a text of numbers separated by commas (one per game of a round)")]
     start_ms: StartMs | None = None
     time_control: str | None = None
     players: Annotated[list[StartNo], Meta(description="two start numbers, as a list")] | None = None
