@@ -18,6 +18,7 @@ import msgspec
 import msgspec.inspect as mi
 from msgspec import Meta
 
+from services.arbiter_office.round_from_file import LAST_START_MS
 from services.rules.base import Side
 from services.struct_errors import refusal
 
@@ -30,13 +31,9 @@ Note = Annotated[str, Meta(description="must be text")]
 GameId = Annotated[str, Meta(description="must be a game's id, as text (round-board, e.g. \"3-12\")")]
 SideName = Annotated[Side, Meta(description="must be white or black")]
 Count = Annotated[int, Meta(description="must be a whole number")]
-LAST_INSTANT_MS = 253_402_214_400_000
-"""9999-12-31T00:00:00Z in ms since the epoch: the last day Python's calendar (``datetime``) holds,
-less a day so that the start in any UTC offset (under 24 h) still has a date. An instant past it
-cannot be dated (a round's date, the PGN's ``Date``): refused as a bad field, not a server error."""
-StartMs = Annotated[int, Meta(ge=0, le=LAST_INSTANT_MS,
+StartMs = Annotated[int, Meta(ge=0, le=LAST_START_MS,
                               description="when it starts, ms since the epoch: a whole number from 0 to "
-                                          f"{LAST_INSTANT_MS} (9999-12-31)")]
+                                          f"{LAST_START_MS} (9999-12-31)")]
 
 
 class Action(msgspec.Struct, tag_field="action", kw_only=True, frozen=True):
