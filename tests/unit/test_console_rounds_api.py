@@ -50,6 +50,11 @@ def test_import_pair_swap_publish_start_and_a_forfeit_slip(hall) -> None:
     r = act(client, headers, action="import_players", filename="late.csv", text="Name,Rating\nBad,2x00\n")
     assert r.status_code == 400 and r.json()["error"] == ("nothing registered: late.csv:2: rating: '2x00' is not a "
                                                           "rating (0-3500, or empty)")
+    # the browser reads a Windows-1252 file's "ü" (0xFC) as U+FFFD (File.text()): refused at its line
+    # and column, as docs/tournament-log.md "Registration" says ("with its name and line")
+    r = act(client, headers, action="import_players", filename="late.csv", text="Name\nM\ufffdller, Hans\n")
+    assert r.status_code == 400 and r.json()["error"].startswith(
+        "nothing registered: late.csv:2:2: a character that was not UTF-8 text (read as U+FFFD): save the file as UTF-8")
     r = act(client, headers, action="import_players", filename="late.csv", text=CSV)
     assert r.status_code == 200 and r.json()["entries"][0]["type"] == "players_registered"
     tools = tools_when(client, lambda d: len(d["players"]) == 26)

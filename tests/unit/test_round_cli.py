@@ -176,6 +176,14 @@ def test_players_bad_input_says_which(tmp_path: Path, capsys: pytest.CaptureFixt
     assert venue(["players", "import", str(missing), *where]) == 2
     assert capsys.readouterr().err.strip() == (f"venue players import: error: {missing}: cannot read it: "
                                                "No such file or directory")
+    # docs/tournament-log.md: "the first fault refuses the whole file with its name and line": a file
+    # Excel saved as "CSV (Windows)" (Windows-1252 "ü", the byte 0xFC) at its line and column
+    latin1 = tmp_path / "latin1.csv"
+    latin1.write_bytes('Name,Rating\n"Müller, Hans",2000\n'.encode("cp1252"))
+    assert venue(["players", "import", str(latin1), *where]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"venue players import: refused, nothing registered: {latin1}:2:3: byte 0xFC is not "
+                          "UTF-8 text: save the file as UTF-8 (Excel: \"CSV UTF-8\"") and err.count("\n") == 1
     assert venue(["players", "add", "Someone", "--rating", "4000", *where]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("venue players add: refused, nothing registered: rating: '4000'") and "command line" not in err
