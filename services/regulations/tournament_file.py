@@ -145,7 +145,9 @@ def _boards(rows: list[BoardRow], fail) -> tuple[HallBoard, ...]:
 
 def _regulations(r: RegulationsTable) -> Regulations:
     d, pz, fines = r.draw_offers, r.prizes, r.fines
-    fine = None if fines.not_at_board_at_start is None else Fine(fines.not_at_board_at_start, fines.currency)
+    # a fine is deducted from the prize (US 2023 rule 1): without a currency of its own, the prizes'
+    fine = None if fines.not_at_board_at_start is None else Fine(fines.not_at_board_at_start,
+                                                                 fines.currency or pz.currency)
     return Regulations(draw_offers=DrawOfferPolicy(d.policy, d.min_moves, frozenset(d.exempt_kinds)),
                        default_time_ms=r.default_time.ms(), fine_not_at_board=fine, scoring=r.scoring,
                        tiebreaks=tuple(r.tiebreaks.order), tiebreaks_classical_only=r.tiebreaks.classical_only,
