@@ -31,6 +31,9 @@ Note = Annotated[str, Meta(description="must be text")]
 GameId = Annotated[str, Meta(description="must be a game's id, as text (round-board, e.g. \"3-12\")")]
 SideName = Annotated[Side, Meta(description="must be white or black")]
 Count = Annotated[int, Meta(description="must be a whole number")]
+RoundNo = Annotated[int, Meta(ge=1, description="a round's number, a whole number from 1")]
+"""A round of the event: rounds are numbered from 1 (README "--round N"; TRF16), so 0 or less is a bad
+field, not "round 0 has started already"."""
 StartMs = Annotated[int, Meta(ge=0, le=LAST_START_MS,
                               description="when it starts, ms since the epoch: a whole number from 0 to "
                                           f"{LAST_START_MS} (9999-12-31)")]
