@@ -4,7 +4,8 @@ stylesheet (``/static/print.css``) that the browser prints (or saves as PDF) as 
 - ``GET /print?round=N``: the list of the sheets of round N (default: the latest started);
 - ``GET /print/pairings?round=N``: the pairings by board, with each player's points before the
   round; ``GET /print/pairings-by-name?round=N``: one line per player, alphabetical;
-- ``GET /print/standings``: the standings with the event's tie-breaks (FIDE C.07) and their legend;
+- ``GET /print/standings``: the standings with the event's tie-breaks (FIDE C.07) and their legend,
+  then the prize list when the event has prizes (the same as /standings: ``tournament_json.prizes_json``);
 - ``GET /print/wall-chart``: the crosstable (a square chart for a round robin, by round for a Swiss),
   on A4 landscape;
 - ``GET /print/cards?round=N``: each player's pairing card up to round N;
@@ -22,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from services.arbiter_office.tournament_json import prizes_json
 from services.views import print_sheets as sheets
 
 from dashboard.standings import tournament_view
@@ -79,7 +81,7 @@ async def standings(request: Request) -> Response:
     def make(view, rnd):
         rows, legend = view.standings(), sheets.tiebreak_legend(view)
         return {"rows": rows, "legend": legend, "codes": [code for code, _ in legend],
-                "open_games": sum(r.in_progress for r in rows) // 2}
+                "open_games": sum(r.in_progress for r in rows) // 2, "prizes": prizes_json(view)}
     return _sheet(request, "standings", make)
 
 

@@ -9,6 +9,8 @@ status_code=..., **values)`` is the short form the routes use.
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
+
 import jinja2
 from starlette.requests import Request
 from starlette.templating import Jinja2Templates, _TemplateResponse
@@ -37,7 +39,16 @@ def figure(value) -> str:
     return "" if value is None else str(value)
 
 
-templates.env.filters.update(points=points, figure=figure)
+def money(text: str) -> str:
+    """A sum of money as the standings JSON gives it ("750000", "187500.5") with thousands grouped
+    as /standings shows it ("750,000", "187,500.5"); text that is no number as it is."""
+    try:
+        return format(Decimal(text), ",")
+    except (InvalidOperation, TypeError, ValueError):
+        return str(text)
+
+
+templates.env.filters.update(points=points, figure=figure, money=money)
 
 
 def page(request: Request, name: str, status_code: int = 200, **values) -> _TemplateResponse:

@@ -156,7 +156,8 @@ def stage_entry(view, stage: int, boards: Sequence[str], *, start_ms: int | None
     po = view.state.tournament.playoff
     return PlayoffStageStarted(
         round=label, games=[setups[k] for k in order], game_rounds=[rounds[k] for k in order],
-        event=t.name if t else "", site=t.site if t else "", start_ms=start_ms, stage=stage, name=spec.name,
+        event=t.name if t else "", site=t.site if t else "", date=t.pgn_date(start_ms) if t else "", start_ms=start_ms,
+        stage=stage, name=spec.name,
         stage_kind=spec.kind, players=sorted({p for s in setups for p in (s.white_no, s.black_no) if p is not None},
                                              key=list(spec.players).index),
         tied=list(po.tied) if po.stages else view.tied_for_first(), regulation=t.regulations.playoff if t else "",

@@ -1,7 +1,8 @@
 """The tournament so far as files: PGN of every game of every round, and FIDE TRF16. Pure.
 
 * :func:`tournament_pgn`: each round's games in board order, each Armageddon game after the game it
-  follows, written by ``services.arbiter_office.view_pgn.game_pgn`` (Seven Tag Roster, ``[%clk]`` per ply).
+  follows, then the play-off's stages (rounds "P1", "P2", ...) in stage order, written by
+  ``services.arbiter_office.view_pgn.game_pgn`` (Seven Tag Roster, ``[%clk]`` per ply).
   A time control the tournament file gives as a table (Norway 120 min + 10 s from move 41) is
   written as PGN text where PGN can say it, else "?" (PGN standard 9.6.1: unknown), by
   ``services.arbiter_office.view_pgn.pgn_time_control`` (a checkers match clock: game 1's control, game 2 "?").
@@ -22,13 +23,19 @@ from services.tournament.trf import dump_trf
 
 
 def tournament_pgn(view: TournamentView) -> str:
-    """Every game of every round started so far, as one PGN text ("" when no round has started).
+    """Every game of every round started so far, as one PGN text ("" when no round has started):
+    the main event's rounds in order, then the play-off's stages in stage order, each stage's games
+    as ``/api/round.pgn?round=P1`` writes them (``Round "P1"``, the stage's date; docs/tournament-log.md:
+    "every game of every round"; the TRF leaves them out, its rounds are the main event's).
     Raises ValueError when a recorded chess move is illegal (see ``game_pgn``)."""
     texts = []
     for rnd in sorted(view.rounds):
         info = view.round_info(rnd)
         for game in view.round_games(rnd):
             texts.append(game_pgn(game, info))
+    for label in view.playoff_rounds():
+        info = view.playoff_info(label)
+        texts += [game_pgn(game, info) for game in view.playoff_games(label)]
     return "\n".join(texts)
 
 
@@ -45,15 +52,15 @@ def tournament_trf(view: TournamentView) -> str:
     t = view.tournament
     info = {s: p for s, p in view.players.items()}
     rounds_total = max(t.rounds_total if t else 0, view.current_round)
-    scheduled = {s.number: s.start for s in t.rounds} if t else {}
-    # the day a round was played where it was, else its scheduled day
-    round_dates = [view.rounds.get(r, {}).get("date") or scheduled.get(r, "") for r in range(1, rounds_total + 1)]
+    # the day a round was played where it was, else its scheduled day (132); 042/052 the first and
+    # last of these, so the header's dates agree with the rounds' (fresh-user report finding 2)
+    round_dates = view.played_dates()[:rounds_total]
     control = _control_text(t.time_controls.get(t.kind)) if t else ""
     return dump_trf(trf_from_field(
         fld, name=view.name or "Tournament", rounds_total=rounds_total,
         site=t.site if t else (view.round_info(view.current_round).get("site") or ""),
         system=t.system if t else "", players_info=info, ranks={r.start_no: r.rank for r in final},
-        dates=[s.start for s in t.rounds] if t else (), initial_color=None,
+        dates=round_dates, initial_color=None,
         seconds=second_games(g for g, _ in records) if matches else None,
         federation=t.federation if t else "", chief_arbiter=t.chief_arbiter if t else "",
         arbiters=t.deputy_arbiters if t else (), time_control=control,

@@ -55,7 +55,10 @@ def _money(d: Decimal) -> str:
     return format(d.normalize(), "f") if d == d.to_integral() else format(d, "f")
 
 
-def _prizes(view: TournamentView, provisional: bool) -> dict | None:
+def prizes_json(view: TournamentView, provisional: bool = False) -> dict | None:
+    """PRIZES (the module docstring) of the standings (``provisional``: games in progress count as
+    draws), as /api/standings, /standings and the printed standings give them; None when the event
+    has no prize rule or no tournament file."""
     result = view.prizes(provisional)
     rule = view.prize_rule()
     t = view.tournament
@@ -122,7 +125,7 @@ def standings_json(view: TournamentView, provisional: bool = False) -> dict:
             "scoring": t.regulations.scoring if t else "standard", "tiebreaks": view.tiebreak_order(),
             "finished": view.finished(), "rows": [{**asdict(r), "at_board": at.get(r.start_no),
                                        "rating_change": _change(changes.get(r.start_no))} for r in rows],
-            "prizes": _prizes(view, provisional), "playoff": playoff_json(view),
+            "prizes": prizes_json(view, provisional), "playoff": playoff_json(view),
             "numbers_chosen": numbers_chosen(t)}
 
 

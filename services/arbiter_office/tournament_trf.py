@@ -72,7 +72,8 @@ def trf_from_field(fld: Field, *, name: str, rounds_total: int, site: str = "", 
 
     ``players_info``: start number -> {"fide_id", "federation", "title"} (the tournament file's
     player fields); ``ranks``: start number -> rank (the final order); ``dates``: the rounds'
-    scheduled starts (ISO 8601) for 042/052; ``initial_color``: "white"/"black" written as ``XXC
+    days (ISO 8601 or "YYYY.MM.DD"; the export gives the days played, else scheduled) for 042/052,
+    the first and the last; ``initial_color``: "white"/"black" written as ``XXC
     white1`` / ``black1`` (None: no XXC line); ``seconds``: the second games of two-game matches,
     ``(start_no, round) -> (colour, code)``: every round is written as two TRF rounds (module
     docstring); ``federation``, ``chief_arbiter``, ``arbiters``, ``time_control``: lines 032, 102,

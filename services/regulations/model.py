@@ -6,7 +6,9 @@ from TOML; docs/tournament-file.md documents every field with the regulation it 
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
+from datetime import datetime, timezone, tzinfo
 
 KINDS = ("classical", "rapid", "blitz", "armageddon")
 DRAW_POLICIES = ("allowed", "not_before_move", "never")
@@ -232,3 +234,32 @@ class Tournament:
             if r.number == number:
                 return r
         raise KeyError(f"round {number} is not scheduled in the tournament file")
+
+    def zone(self, number: int | None = None) -> tzinfo:
+        """The event's zone: the UTC offset the file writes round ``number``'s start with, else the
+        one of its last scheduled round (a play-off, a round past the schedule), else UTC (the file
+        gives every start with its offset: docs/tournament-file.md). Dates and times printed for the
+        event (PGN ``Date``, the print views, TRF 042/052/132) are read in it."""
+        rows = [r for r in self.rounds if r.number == number] or sorted(self.rounds, key=lambda r: r.start_ms)[-1:]
+        for r in rows:
+            with contextlib.suppress(ValueError):
+                return datetime.fromisoformat(r.start).tzinfo or timezone.utc
+        return timezone.utc
+
+    def local(self, ms: int, number: int | None = None) -> datetime:
+        """``ms`` (since the epoch) as a time in the event's zone (:meth:`zone` of round ``number``).
+        Raises ValueError (OverflowError, OSError included) for a time no calendar holds."""
+        try:
+            return datetime.fromtimestamp(ms / 1000, self.zone(number))
+        except (OverflowError, OSError) as exc:
+            raise ValueError(f"{ms} ms is no time a calendar holds ({exc})") from None
+
+    def pgn_date(self, ms: int | None, number: int | None = None) -> str:
+        """The PGN ``Date`` ("YYYY.MM.DD", PGN standard 8.1.1.3) of the day ``ms`` falls on in the
+        event's zone (:meth:`zone`); "" when ``ms`` is None or no time a calendar holds."""
+        if ms is None:
+            return ""
+        try:
+            return self.local(ms, number).strftime("%Y.%m.%d")
+        except ValueError:
+            return ""

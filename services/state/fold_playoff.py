@@ -19,6 +19,11 @@ def _stage_started(state: HallState, ev: PlayoffStageStarted, at: int, ch: Chang
     if any(s.stage == ev.stage for s in po.stages):
         return  # a stage is started once; the action refuses a second start
     start_round(state, ev, at, ch)
+    r = state.rounds[str(ev.round)]
+    if not r.date and state.config is not None:
+        # an entry written before stages carried their date: the day the stage started, as
+        # playoff_stage.stage_entry writes it now
+        r.date = state.config.pgn_date(ev.start_ms if ev.start_ms is not None else at)
     if not po.stages:
         po.tied, po.regulation = list(ev.tied), ev.regulation
     ids = []

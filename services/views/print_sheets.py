@@ -94,7 +94,11 @@ class Sheets:
 
 def header(view: TournamentView, rnd: int | None = None) -> Sheets:
     """The shared heading for round ``rnd`` (default: the latest started): the tournament file's
-    name, site, system and schedule when one is registered, else what the round's entry says."""
+    name, site and system when one is registered, else what the round's entry says. ``date``: when
+    the round started ("YYYY-MM-DD HH:MM" in the event's zone, ``Tournament.zone``): its recorded
+    start (``round_started``'s ``start_ms``, the schedule's or the console's "start now" or "start
+    at": "the default time counts from it", docs/tournament-file.md), else the file's scheduled
+    start, else the round entry's day."""
     t = view.tournament
     rnd = view.current_round if rnd is None else rnd
     info = view.rounds.get(rnd) or {}
@@ -104,7 +108,12 @@ def header(view: TournamentView, rnd: int | None = None) -> Sheets:
     if t is None:
         return Sheets(view.name or "Tournament", site, "", None, rnd, date, players)
     sched = next((r for r in t.rounds if r.number == rnd), None)
-    if sched is not None:
+    start = view.round_start_ms(rnd)
+    if start is not None:
+        # a round started now or at another time than the file says: the sheet at the hall's door
+        # gives the start the default time counts from
+        date = t.local(start, rnd).strftime("%Y-%m-%d %H:%M")
+    elif sched is not None:
         date = sched.start[:16].replace("T", " ")  # the scheduled start, as the file writes it
     return Sheets(t.name, t.site or site, t.system, t.rounds_total, rnd, date, players)
 

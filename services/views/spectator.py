@@ -140,7 +140,9 @@ def game_json(g: GameState, public: bool = False, shift_ms: int = 0) -> dict:
     return out
 
 
-def _board_key(g: dict) -> tuple:
+def board_key(g: dict) -> tuple:
+    """Sort key of a GAME by its hall board: numbered boards in number order, then named ones
+    (a stable sort keeps a board's games in the order they are played)."""
     b = g["board"]
     return (0, int(b), b) if b.isdigit() else (1, 0, b)
 
@@ -210,7 +212,7 @@ class SpectatorView:
         if r is None:
             return []
         games = [self.live_game(gid) for gid in r.games if gid in self.state.games]
-        return [g["id"] for g in sorted(games, key=_board_key)]
+        return [g["id"] for g in sorted(games, key=board_key)]
 
     def games(self, round_no: str | None = None) -> list[dict]:
         """Every GAME of a round (default: the current one) in hall-board order (copies)."""

@@ -30,7 +30,7 @@ from services.tournament.scoring import CLASSICAL, NORWAY, Scoring
 from services.tournament.standings import StandingRow
 from services.tournament.playoff_walk import Step
 from services.views.playoff import decided_order, final_rows, playoff_step, prize_pending
-from services.views.spectator import game_json
+from services.views.spectator import board_key, game_json
 
 ROUND_ROBIN = ("round-robin", "double-round-robin")
 PROVISIONAL_RESULT = "1/2-1/2"
@@ -272,6 +272,47 @@ class TournamentView:
                 if gid in self.state.games:
                     out.append(game_json(self.state.games[gid]))
         return out
+
+    def round_start_ms(self, rnd: int) -> int | None:
+        """When round ``rnd`` started (ms since the epoch, its ``round_started``'s ``start_ms``: the
+        file's schedule, ``--round-start``, or the console's start now or at a time; the default
+        time counts from it, docs/tournament-file.md); None for a round not set up or set up
+        without a start (a round from a PGN file)."""
+        r = self.state.rounds.get(str(rnd))
+        return r.start_ms if r is not None else None
+
+    def played_dates(self) -> list[str]:
+        """Each round's day, round 1 first up to the last round scheduled or set up, as "YYYY.MM.DD"
+        (or the file's ISO 8601 start): the day a round set up started (its entry's ``date``, its
+        start in the event's zone), else the day the file schedules it, else "" (TRF16 132, and
+        042/052 the first and last of them)."""
+        t = self.tournament
+        scheduled = {s.number: s.start for s in t.rounds} if t else {}
+        last = max([self.current_round, *scheduled, t.rounds_total if t else 0])
+        out = []
+        for rnd in range(1, last + 1):
+            day = str((self.rounds.get(rnd) or {}).get("date") or "")
+            out.append(day if day and "?" not in day else scheduled.get(rnd, ""))
+        return out
+
+    def playoff_rounds(self) -> list[str]:
+        """The rounds of the play-off's stages started so far ("P1", "P2", ...), in stage order."""
+        return [s.round for s in sorted(self.state.tournament.playoff.stages, key=lambda s: s.stage)
+                if s.round in self.state.rounds]
+
+    def playoff_games(self, label: str) -> list[dict]:
+        """The spectators' GAMEs of play-off round ``label`` ("P1") in hall-board order, a board's
+        games in the order they are played (as ``/api/round.pgn?round=P1`` lists them); copies;
+        [] for a round not set up."""
+        r = self.state.rounds.get(label)
+        games = [game_json(self.state.games[gid]) for gid in (r.games if r else []) if gid in self.state.games]
+        return sorted(games, key=board_key)
+
+    def playoff_info(self, label: str) -> dict:
+        """ROUND (``round``, ``event``, ``site``, ``date``) of play-off round ``label``, as its
+        ``playoff_stage_started`` set it up."""
+        r = self.state.rounds.get(label)
+        return r.info() if r else {"round": label}
 
     def round_info(self, rnd: int) -> dict:
         """ROUND of services.views.spectator (``round``, ``event``, ``site``, ``date``) for round ``rnd``."""

@@ -142,6 +142,14 @@ async def test_arbiter_accepts_a_threefold_claim(shared_data):
             await page.wait_for_function("() => document.querySelector('#detail-board').naturalWidth > 0")
             await page.wait_for_function("() => document.querySelector('#detail .status').textContent.includes('Abasov')")
             await page.screenshot(path=str(HERE / "arbiter-alert.png"), full_page=True)
+            # On a small phone (320 CSS px wide: the narrowest width phones report) the status pill keeps its word
+            # on one line: a new user saw "OPE/N" beside a long title.
+            await page.set_viewport_size({"width": 320, "height": 700})
+            lines = await page.eval_on_selector_all(
+                "#detail .detail-head .pill", "els => els.map(e => { const r = document.createRange();"
+                " r.selectNodeContents(e); return [e.textContent, r.getClientRects().length]; })")
+            assert lines == [["open", 1]]
+            await page.set_viewport_size({"width": 1440, "height": 900})
 
             # Accept the claim: the log records who decided and the game ends (FIDE Laws 9.2).
             await page.click("#detail button[data-act=accept_claim]")
