@@ -126,11 +126,14 @@ def create_app(log: EventLog, *, queue_cap: int = DEFAULT_CAP, history: int = DE
 
 
 async def arbiter_page(request: Request) -> Response:
-    """``GET /arbiter``: the arbiter's console (it logs in from the page itself)."""
+    """``GET /arbiter``: the arbiter's console (it logs in from the page itself); the fine box is
+    labelled with the event's currency (``Regulations.fine_currency``; none without a registered tournament)."""
     r = request.app.state.feed.live.view.round or {}  # the console sees the hall live
     event = r.get("event") or "Tournament"
     accounts = getattr(request.app.state, "accounts", None)
+    t = TournamentView(request.app.state.feed.state).tournament
     return page(request, "arbiter.html", event=event, title=f"{event} - arbiter",
+                fine_currency=t.regulations.fine_currency() if t is not None else None,
                 round_label=f"Round {r['round']}" if r.get("round") else "", csrf_token=security.csrf_token(request),
                 print_views=printing.VIEWS, no_logins=accounts is None or not accounts.by_login,
                 signed_in=request.user.is_authenticated)

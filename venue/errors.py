@@ -22,3 +22,13 @@ def read_text(path: str) -> str:
         raise CliError(f"file not found: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CliError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def round_number(value: int, option: str) -> int:
+    """``value`` given to ``option`` as a round's number (``--round N``, ``venue round ... N``) when
+    there is such a round: rounds are numbered from 1 (README: "``--round N`` pairs and starts round
+    N"; FIDE's TRF numbers them 1..). CliError naming ``option`` for 0 or less, before anything is read
+    or written (a new user's ``--round 0`` started round 1)."""
+    if value < 1:
+        raise CliError(f"{option}: {value} is not a round number: rounds are numbered from 1")
+    return value

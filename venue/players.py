@@ -8,9 +8,10 @@ store (docs/tournament-log.md "Registration"; the console's ``import_players`` a
 
 Before round 1 is drafted every registration gives everyone the start numbers of FIDE C.04.2's
 initial order (rating, title, name); afterwards a new player is a late entry (the console's
-``enter_player``). Exit codes: 0 done; 1 refused (a malformed file, with its file and line; a name
-or FIDE ID registered already; numbers fixed): nothing registered; 2 a usage error, a file to import
-that cannot be read or a store that cannot be read.
+``enter_player``). Exit codes: 0 done; 1 refused (a malformed file, with its file and line, the
+column too for a byte that is not UTF-8; a name or FIDE ID registered already; numbers fixed):
+nothing registered; 2 a usage error, a file to import that cannot be read or a store that cannot be
+read.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import argparse
 import sys
 
 from services.events.tournament import RegisteredPlayer
-from services.arbiter_office.player_import import read_players, registration_entry
+from services.arbiter_office.player_import import decode_players_file, read_players, registration_entry
 from services.views.standings import TournamentView
 from venue.store_cli import open_tournament, run_main
 
@@ -49,11 +50,11 @@ def _players(args: argparse.Namespace) -> tuple[list[RegisteredPlayer], str | No
     """What to register; ValueError (RosterFileError) naming the file and line of a fault."""
     if args.action == "import":
         try:
-            with open(args.file, encoding="utf-8-sig") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise Unreadable(f"{args.file}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
-        return read_players(text, args.file), args.file.rsplit("/", 1)[-1]
+            with open(args.file, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise Unreadable(f"{args.file}: cannot read it: {exc.strerror or exc}") from None
+        return read_players(decode_players_file(data, args.file), args.file), args.file.rsplit("/", 1)[-1]
     row = ",".join(x.replace(",", " ") for x in (args.name, args.rating, args.title, args.fide_id, args.federation))
     try:
         return read_players(f"Name,Rating,Title,FIDE ID,Fed\n{row}\n", CLI), None
@@ -65,7 +66,8 @@ CLI = "the command line"
 
 
 class Unreadable(ValueError):
-    """The file to import cannot be read (missing, a folder, not UTF-8): a usage error, exit 2."""
+    """The file to import cannot be read (missing, a folder): a usage error, exit 2. A file that is
+    not UTF-8 text is a malformed one (its line and column: exit 1, ``decode_players_file``)."""
 
 
 def print_players(view: TournamentView, out=None) -> None:

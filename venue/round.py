@@ -28,7 +28,9 @@ import time
 
 from services.events import RoundStarted
 from services.arbiter_office.round_draft import DraftError, draft_round, publish_entry, start_data, swap_entry
+from services.arbiter_office.round_from_file import LAST_START_MS
 from services.views.standings import TournamentView
+from venue.errors import round_number
 from venue.store_cli import open_tournament, run_main
 
 BY = "organiser"
@@ -75,7 +77,10 @@ def _start_ms(text: str, now_ms: int) -> int:
         raise DraftError(f"--at: not a date and time: {text!r} (now, or e.g. 2026-12-01T14:00:00+01:00)") from None
     if when.tzinfo is None:
         raise DraftError("--at needs a UTC offset, e.g. 2026-12-01T14:00:00+01:00")
-    return int(when.timestamp() * 1000)
+    ms = int(when.timestamp() * 1000)
+    if not 0 <= ms <= LAST_START_MS:  # the round's date could not be written (round_from_file.round_times)
+        raise DraftError(f"--at: {text!r} is outside 1970-01-01 to 9999-12-31")
+    return ms
 
 
 def _entry(args: argparse.Namespace, view: TournamentView) -> tuple[str, dict]:
@@ -138,6 +143,7 @@ def refused(view: TournamentView, n: int, type_: str, at: int) -> bool:
 
 
 async def run(args: argparse.Namespace) -> int:
+    round_number(args.round, "N")  # before the store is opened: nothing read, nothing written
     log, view = await open_tournament(args.store, args.tournament)
     try:
         if args.action == "show":

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import socket
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
@@ -20,7 +21,7 @@ import uvicorn
 
 from dashboard.direct_ws import DirectProtocol
 from services.events import RoundStarted
-from venue.errors import CliError, read_text
+from venue.errors import CliError, read_text, round_number
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -327,6 +328,15 @@ async def prepare(log, tournament_file, round_arg: str | None, variant: str, sta
     return await start_up(log, tournament_file, int(round_arg) if round_arg else None, start_ms, accept_changes)
 
 
+def round_argument(value: str | None) -> str | None:
+    """``--round ROUND.pgn|N`` as ``prepare`` reads it: a number (signed too: ``-1`` is no file name
+    anyone means) as its digits, checked to be a round (``venue.errors.round_number``: CliError for 0
+    or less), anything else as the PGN file's path. Checked before anything is opened or written."""
+    if value is not None and re.fullmatch(r"[+-]?[0-9]+", value.strip()):
+        return str(round_number(int(value), "--round"))
+    return value
+
+
 def resolve_tournament(value: str):
     """``--tournament``: (slug, Tournament or None): a ``.toml`` file is loaded and checked."""
     from venue.tournament import is_file_argument, load_file
@@ -370,8 +380,9 @@ def warn_passwords(t) -> None:
 
 def no_logins_note(slug: str) -> str:
     """Why nobody can log in to the console when the tournament was named by its slug: the arbiters'
-    logins and password variables are the file's and are never in the log (docs/arbiter.md)."""
-    return (f"note: no tournament file given (--tournament {slug}): arbiters cannot log in; give the "
+    logins and password variables are the file's and are never in the log (docs/arbiter.md). One
+    sentence without a label: the caller prints its own ("note"), once."""
+    return (f"no tournament file given (--tournament {slug}): arbiters cannot log in; give the "
             "tournament's FILE.toml to --tournament for their logins (or set VENUE_ARBITERS)")
 
 
@@ -383,6 +394,7 @@ async def run_serve(mqtt: str, store: str, tournament: str, round_path: str | No
     from dashboard.arbiter.auth import Accounts
     from gateway import Gateway
 
+    round_path = round_argument(round_path)
     slug, t = resolve_tournament(tournament)
     if round_path is not None and not round_path.isdigit():
         round_setup(round_path, variant)  # a broken file stops us before anything starts
@@ -435,6 +447,7 @@ async def run_gateway(mqtt: str, store: str, tournament: str, round_path: str | 
     on another shard, a bad SPEC or an SQLite store."""
     from gateway import Gateway
 
+    round_path = round_argument(round_path)
     slug, t = resolve_tournament(tournament)
     shard = shard_of(boards, store)
     lead = shard is None or "1" in shard
@@ -513,7 +526,7 @@ async def run_dashboard(store: str, tournament: str, host: str, port: int, *,
             print(f"  dashboard   {url}/")
             print(f"  arbiters    {url}/arbiter ({len(accounts.by_login)} login(s))")
             if t is None:
-                print(f"venue dashboard: {no_logins_note(slug)}", flush=True)
+                print(f"venue dashboard: note: {no_logins_note(slug)}", flush=True)
             if await _log_is_empty(log):
                 # The usual cause is a dashboard pointed at another store, database or slug than
                 # the gateway: say so, rather than serve an empty hall in silence.

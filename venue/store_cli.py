@@ -9,6 +9,7 @@ import sys
 
 from services.eventlog import EventLogError
 from services.views.standings import TournamentView
+from venue.errors import CliError
 
 
 async def folded(log) -> TournamentView:
@@ -45,13 +46,14 @@ async def open_tournament(store: str, slug: str):
 
 def run_main(parser: argparse.ArgumentParser, run, argv: list[str] | None) -> int:
     """Parse ``argv`` and run ``run(args)`` (a coroutine function returning the exit code); 2 with
-    one line on stderr for a bad URL or slug (ValueError) or a store that cannot be read."""
+    one line on stderr for a bad URL or slug (ValueError), a bad argument (CliError) or a store that
+    cannot be read."""
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
         return asyncio.run(run(args))
-    except (ValueError, EventLogError) as exc:
+    except (ValueError, EventLogError, CliError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2

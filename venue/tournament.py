@@ -16,7 +16,7 @@ import sys
 from services.events import RoundStarted
 from services.events.vocabulary import Variant
 from services.arbiter_office.registration import registration
-from services.arbiter_office.round_from_file import round_from_view
+from services.arbiter_office.round_from_file import LAST_START_MS, round_from_view
 from services.arbiter_office.tournament_log import ENTRY_TYPE, tournament_from_data
 from services.views.standings import TournamentView
 from services.regulations.fields import TournamentFileError
@@ -123,7 +123,10 @@ def parse_round_start(when: str, now_ms: int) -> int:
                        "2026-12-01T14:00:00+01:00)") from None
     if dt.tzinfo is None:
         raise CliError("--round-start needs a UTC offset, e.g. 2026-12-01T14:00:00+01:00")
-    return int(dt.timestamp() * 1000)
+    ms = int(dt.timestamp() * 1000)
+    if not 0 <= ms <= LAST_START_MS:  # the round's date could not be written (round_from_file.round_times)
+        raise CliError(f"--round-start: {when!r} is outside 1970-01-01 to 9999-12-31")
+    return ms
 
 
 def missing_passwords(t: Tournament, environ=None) -> list[str]:

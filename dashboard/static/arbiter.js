@@ -677,8 +677,10 @@
                <button type="button" data-act="pause" title="pause the game (clock stopped)">Pause</button><button type="button" data-act="resume" title="resume the game">Resume</button></div>`;
     }
     let tools = "";
+    // the event's currency (the fines', else the prizes': dashboard/app.py arbiter_page), never one assumed
+    const fineLabel = () => document.body.dataset.fineCurrency ? `Fine (${document.body.dataset.fineCurrency})` : "Fine (no currency: no tournament file registered)";
     if (a.game) {
-      tools = `<div class="act"><input id="fine" type="number" min="1" placeholder="Fine (USD)" aria-label="fine amount"><select id="fine-side" aria-label="fined player"><option value="white">White</option><option value="black">Black</option></select>
+      tools = `<div class="act"><input id="fine" type="number" min="1" placeholder="${esc(fineLabel())}" aria-label="fine amount"><select id="fine-side" aria-label="fined player"><option value="white">White</option><option value="black">Black</option></select>
                  <button type="button" data-act="record_fine">Record fine</button></div>${clockForm(state.hall.get(boardOfGame(a.game)))}
                <div class="act"><input id="fix-ply" type="number" min="0" placeholder="Plies that stand" aria-label="plies that stand">
                  <input id="fix-moves" placeholder="Moves played after, e.g. Nc3 Nc6" aria-label="moves played after that ply">

@@ -40,11 +40,46 @@ class RosterFileError(ValueError):
     """A file of players that cannot be imported: ``str()`` is "FILE:LINE: field: problem"."""
 
 
+SAVE_AS_UTF8 = ('save the file as UTF-8 (Excel: "CSV UTF-8"; LibreOffice: character set "Unicode (UTF-8)") '
+                'and import it again')
+"""The fix for a file in another encoding. None is guessed: Excel's "CSV (Windows)" is Windows-1252 in
+one country and another code page in the next, and a name read in the wrong one is registered
+misspelt on every pairing, result and rating report."""
+
+
+def decode_players_file(data: bytes, filename: str) -> str:
+    """The text of an import file's bytes: UTF-8, a leading byte order mark dropped (Excel's "CSV
+    UTF-8" writes one). RosterFileError "FILE:LINE:COLUMN: ..." at the first byte that is not UTF-8
+    (Excel's "CSV (Windows)" writes "Müller" with the one byte 0xFC), with ``SAVE_AS_UTF8``; the
+    column counts the characters of its line from 1."""
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:  # plain utf-8: its offsets count the BOM's bytes, utf-8-sig's do not
+        line = data.count(b"\n", 0, exc.start) + 1
+        before = data[data.rfind(b"\n", 0, exc.start) + 1:exc.start].decode("utf-8").removeprefix("\ufeff")
+        raise RosterFileError(f"{filename}:{line}:{len(before) + 1}: byte 0x{data[exc.start]:02X} is not UTF-8 "
+                              f"text: {SAVE_AS_UTF8}") from None
+
+
+def _unread_character(text: str, filename: str) -> None:
+    """RosterFileError at the first U+FFFD of ``text``: the mark a reader leaves for a byte that is not
+    UTF-8 (the console's browser reads the file so, ``File.text()``), never a player's letter."""
+    at = text.find("\ufffd")
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise RosterFileError(f"{filename}:{line}:{column}: a character that was not UTF-8 text (read as "
+                              f"U+FFFD): {SAVE_AS_UTF8}")
+
+
 def read_players(text: str, filename: str) -> list[RegisteredPlayer]:
     """The players of an import file: TRF16 (a ``.trf`` file, or lines starting ``012``/``001``), FIDE's
     rating list (a first line starting ``ID Number``), else CSV. Raises RosterFileError naming the
-    file and line of the first fault, or when the file has no player."""
-    lines = text.lstrip("\ufeff").splitlines()
+    file and line of the first fault (with the column of a character that was not UTF-8 text, read
+    as U+FFFD), or when the file has no player."""
+    text = text.lstrip("\ufeff")
+    _unread_character(text, filename)
+    lines = text.splitlines()
     first = next((line for line in lines if line.strip()), "")
     if filename.lower().endswith(".trf") or re.match(r"^(012|001) ", first):
         rows = _trf(lines, filename)

@@ -33,6 +33,11 @@ from services.tournament.pairing.dutch.result import pair_input
 from services.tournament.results import GameResult
 
 ROUND_ROBIN = ("round-robin", "double-round-robin")
+LAST_START_MS = 253_402_214_400_000
+"""The latest start a round can have: 9999-12-31T00:00:00Z in ms since the epoch, the last day of
+Python's calendar (``datetime``) less one, so that the start has a date (``round_times``) in any UTC
+offset (under 24 h). A later one cannot be dated: its readers (the arbiter's ``start_ms``,
+``--round-start``, ``venue round start --at``) refuse it as a bad value."""
 
 
 def _pairs_round_robin(t: Tournament, round_no: int, lots: Mapping[int, int] | None) -> list[tuple[int, int | None]]:

@@ -169,10 +169,12 @@ class DefaultTime(Table):
 
 
 class Fines(Table):
-    """``[regulations.fines]``: US 2023 rule 1 ("a fine of $500 to be deducted from their prize")."""
+    """``[regulations.fines]``: US 2023 rule 1 ("a fine of $500 to be deducted from their prize").
+    ``currency`` left out: the prizes' (``[regulations.prizes] currency``: the fine is deducted from
+    the prize)."""
 
     not_at_board_at_start: int | None = None
-    currency: str = "USD"
+    currency: str | None = None
     rule: Quote | None = None
 
     def __post_init__(self) -> None:

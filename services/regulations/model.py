@@ -151,6 +151,14 @@ class Regulations:
     guidelines_iii: bool = False
     move_timers: tuple[str, ...] | None = None
 
+    def fine_currency(self) -> str:
+        """The currency a fine is recorded in: the fines' (``[regulations.fines] currency``; left out
+        there, the prizes'), else the prizes' (``[regulations.prizes] currency``): a fine is deducted
+        from the prize (US 2023 rule 1)."""
+        if self.fine_not_at_board is not None:
+            return self.fine_not_at_board.currency
+        return self.prizes.currency
+
     def default_time_for(self, kind: str) -> int:
         """The default time in ms for a kind of game (0 when the regulations set none: Laws 6.7.1)."""
         return self.default_time_ms.get(kind, 0)

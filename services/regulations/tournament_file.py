@@ -122,18 +122,32 @@ def _ms(when) -> int:
 
 
 def _boards(rows: list[BoardRow], fail) -> tuple[HallBoard, ...]:
+    """The hall's boards. A board number or a device named twice is refused (``fail``): a device
+    (its MQTT client name) is one board's, or a wiring typo feeds one clock's presses to two games.
+    A board's own board and clock device may be one (a board with its clock built in)."""
     out: list[HallBoard] = []
+    devices: dict[str, tuple[int, str]] = {}  # device -> (the board, "board_device"/"clock_device") naming it first
     for i, row in enumerate(rows):
         number = i + 1 if row.number is None else row.number
         if number < 1 or any(b.number == number for b in out):
             fail(f"boards[{i}].number", f"board {number} is not a new positive number")
+        for key in ("board_device", "clock_device"):
+            device = getattr(row, key)
+            if device is None:
+                continue
+            first = devices.setdefault(device, (number, key))
+            if first[0] != number:
+                fail(f"boards[{i}].{key}", f"{device!r} is board {first[0]}'s {first[1]} already: a device "
+                     "feeds one board (else its presses or moves are recorded in two games)")
         out.append(HallBoard(number=number, board_device=row.board_device, clock_device=row.clock_device))
     return tuple(out)
 
 
 def _regulations(r: RegulationsTable) -> Regulations:
     d, pz, fines = r.draw_offers, r.prizes, r.fines
-    fine = None if fines.not_at_board_at_start is None else Fine(fines.not_at_board_at_start, fines.currency)
+    # a fine is deducted from the prize (US 2023 rule 1): without a currency of its own, the prizes'
+    fine = None if fines.not_at_board_at_start is None else Fine(fines.not_at_board_at_start,
+                                                                 fines.currency or pz.currency)
     return Regulations(draw_offers=DrawOfferPolicy(d.policy, d.min_moves, frozenset(d.exempt_kinds)),
                        default_time_ms=r.default_time.ms(), fine_not_at_board=fine, scoring=r.scoring,
                        tiebreaks=tuple(r.tiebreaks.order), tiebreaks_classical_only=r.tiebreaks.classical_only,

@@ -124,6 +124,9 @@ async def test_arbiter_accepts_a_threefold_claim(shared_data):
             await page.wait_for_selector("#detail-board")
             await page.wait_for_function("() => document.querySelector('#detail-board').naturalWidth > 0")
             assert "ply=67" in await page.get_attribute("#detail-board", "src")
+            # the fine box names the event's currency; a hall served without a tournament file has none
+            # (docs/arbiter.md record_fine; a new user's EUR event read "Fine (USD)")
+            assert await page.get_attribute("#fine", "placeholder") == "Fine (no currency: no tournament file registered)"
             # The claim "now" with the plies of its own evidence (the intended-move claim lists its own).
             now = '#detail .ev-claim[data-kind="threefold"][data-by-move=""]'
             assert "claimable now" in await page.text_content(now)

@@ -243,6 +243,15 @@ def test_every_action_has_its_row_in_the_docs():
     (b'{"action": "check_in", "side": "white"}', "game: is missing"),
     (b'{"action": "adjust_clock", "game": "1-1", "white_ms": -5, "black_ms": 1}', "white_ms: a clock reading in ms"),
     (b'{"action": "forbid_pair", "players": [1, "x"]}', "players[1]: a start number, a whole number, not 'x'"),
+    # rounds are numbered from 1 (README "--round N pairs and starts round N"): round 0 is a bad field,
+    # not "round 0 has started already"
+    (b'{"action": "pair_round", "round": 0}', "round: a round's number, a whole number from 1, not 0"),
+    (b'{"action": "request_bye", "player": 1, "round": "-1"}', "round: a round's number, a whole number from 1, not '-1'"),
+    # an instant no calendar date holds (a new user's 20 nines were an HTTP 500 from datetime)
+    (b'{"action": "start_round", "round": 1, "version": 3, "start_ms": 99999999999999999999}',
+     "start_ms: when it starts, ms since the epoch"),
+    (b'{"action": "start_playoff_stage", "stage": 1, "boards": [1], "start_ms": "253402214400001"}',
+     "start_ms: when it starts, ms since the epoch"),
     (b'{"action": "adjudicate", "game": "2-1", "votes": {"A": 1}}', "votes: every value must be text"),
     (b'{"action": "set_result", "game": "1-1", "result": "1-0", "forfeit": "maybe"}',
      "forfeit: must be true or false, not 'maybe'"),

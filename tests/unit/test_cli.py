@@ -178,3 +178,13 @@ def test_a_dashboard_on_an_empty_log_says_so(tmp_path):
         proc.wait(timeout=10)
     text = "".join(lines)
     assert "is empty" in text and "nobody-writes-here" in text and "same store" in text, text
+
+
+def test_the_no_logins_note_says_note_once():
+    # a new user's `venue serve --tournament candidates-2024` printed "note        note: no tournament
+    # file given ..." (the word twice, notes/fresh-user.md #13): serve's label is the one "note", and
+    # `venue dashboard` writes its own ("venue dashboard: note: ...")
+    from venue.serve import no_logins_note
+
+    text = no_logins_note("candidates-2024")
+    assert text.startswith("no tournament file given (--tournament candidates-2024)") and "note" not in text

@@ -50,6 +50,11 @@ def test_import_pair_swap_publish_start_and_a_forfeit_slip(hall) -> None:
     r = act(client, headers, action="import_players", filename="late.csv", text="Name,Rating\nBad,2x00\n")
     assert r.status_code == 400 and r.json()["error"] == ("nothing registered: late.csv:2: rating: '2x00' is not a "
                                                           "rating (0-3500, or empty)")
+    # the browser reads a Windows-1252 file's "ü" (0xFC) as U+FFFD (File.text()): refused at its line
+    # and column, as docs/tournament-log.md "Registration" says ("with its name and line")
+    r = act(client, headers, action="import_players", filename="late.csv", text="Name\nM\ufffdller, Hans\n")
+    assert r.status_code == 400 and r.json()["error"].startswith(
+        "nothing registered: late.csv:2:2: a character that was not UTF-8 text (read as U+FFFD): save the file as UTF-8")
     r = act(client, headers, action="import_players", filename="late.csv", text=CSV)
     assert r.status_code == 200 and r.json()["entries"][0]["type"] == "players_registered"
     tools = tools_when(client, lambda d: len(d["players"]) == 26)
@@ -76,6 +81,14 @@ def test_import_pair_swap_publish_start_and_a_forfeit_slip(hall) -> None:
     assert r.status_code == 400 and "it was never published" in r.json()["error"]
     assert act(client, headers, action="publish_pairing", round=1, version=2).status_code == 200
     tools_when(client, lambda d: d["draft"]["is_published"])
+    # docs/arbiter.md "Actions": "A bad body is refused with 400 {"error"} naming the field ... and
+    # records nothing"; a new user's start_ms past the calendar's end was an HTTP 500
+    seq = asyncio.run(log.last_seq())
+    for field, bad in (("start_ms", 99999999999999999999), ("start_ms", -1)):
+        r = act(client, headers, action="start_round", round=1, version=2, **{field: bad})
+        assert r.status_code == 400 and r.json()["error"].startswith(f"{field}: when it starts, ms since the epoch")
+        assert r.json()["error"].endswith(f"not {bad}")
+    assert asyncio.run(log.last_seq()) == seq
     # a start long past: the default time (FIDE Laws 6.7.1) would have run out before anyone was seen
     # (a new user's "2020-01-01" lost a whole round by default)
     r = act(client, headers, action="start_round", round=1, version=2, start_ms=int(time.time() * 1000) - 3_600_000)

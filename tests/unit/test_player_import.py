@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from trf_log import as_log
 
-from services.arbiter_office.player_import import RosterFileError, read_players, registration_entry
+from services.arbiter_office.player_import import (SAVE_AS_UTF8, RosterFileError, decode_players_file, read_players,
+                                                   registration_entry)
 from services.arbiter_office.round_draft import draft_round
 from services.arbiter_office.tournament_log import tournament_registered_data
 from services.regulations.tournament_file import load_tournament
@@ -108,6 +109,29 @@ def test_a_malformed_file_is_refused_with_file_and_line_and_registers_nothing(te
         read_players(text, name)
     assert str(refused.value).startswith(message)
     assert view.players == before
+
+
+def test_a_file_that_is_not_utf8_is_refused_at_its_line_and_column_with_the_fix() -> None:
+    # docs/tournament-log.md "Registration": "the first fault refuses the whole file with its name and
+    # line". A new user's "Müller, Hans" saved by Excel as "CSV (Windows)" (Windows-1252: "ü" is the one
+    # byte 0xFC) read "'utf-8' codec can't decode byte 0xfc in position 14". No encoding is guessed.
+    windows = 'Name,Rating\n"Müller, Hans",2000\n'.encode("cp1252")
+    assert windows[14] == 0xFC  # the report's "position 14": line 2, after its '"M', column 3
+    expected = f"latin1.csv:2:3: byte 0xFC is not UTF-8 text: {SAVE_AS_UTF8}"
+    for data in (windows, b"\xef\xbb\xbf" + windows):  # a byte order mark counts in no column
+        with pytest.raises(RosterFileError) as refused:
+            decode_players_file(data, "latin1.csv")
+        assert str(refused.value) == expected
+    assert 'Excel: "CSV UTF-8"' in SAVE_AS_UTF8
+    # the same name in UTF-8, with Excel's "CSV UTF-8" byte order mark or without, is read as written
+    for data in ('Name,Rating\n"Müller, Hans",2000\n'.encode(), '\ufeffName,Rating\n"Müller, Hans",2000\n'.encode()):
+        [p] = read_players(decode_players_file(data, "utf8.csv"), "utf8.csv")
+        assert (p.name, p.rating) == ("Müller, Hans", 2000)
+    # the console's browser reads the file as UTF-8 and leaves U+FFFD for the byte (File.text()): the
+    # same line and column, never a name registered as "M\ufffdller"
+    with pytest.raises(RosterFileError) as refused:
+        read_players(windows.decode("utf-8", errors="replace"), "latin1.csv")
+    assert str(refused.value) == f"latin1.csv:2:3: a character that was not UTF-8 text (read as U+FFFD): {SAVE_AS_UTF8}"
 
 
 def test_the_numbers_are_fixed_once_round_1_is_drafted() -> None:

@@ -328,6 +328,26 @@ def test_us_2013_four_tied_two_armageddon_games_by_bid() -> None:
     assert final.players == (p4, p2) and final.name == "final rapid match"
 
 
+def test_the_boards_as_a_list_or_as_the_console_forms_text() -> None:
+    # docs/arbiter.md "Actions": "numbers may come as digits in text (the console's forms send both)";
+    # the form's field is "hall boards, comma separated" (dashboard/templates/_playoff.html). A new
+    # user's {"boards": "1"} was refused as not a list. The US 2013 four-player Armageddon games (two
+    # games: "1 plays 4 and 2 plays 3") need two boards, as text or as a list, and are checked alike.
+    ev = Event("us-womens-championship-2013.toml", tied_top(4))
+    p1, p2, p3, p4 = ev.view.tied_for_first()
+    ev.act("armageddon_bid", {"stage": 1, "bids": {str(p1): 44 * MIN, str(p4): 43 * MIN}, "colour": "black"})
+    ev.act("armageddon_bid", {"stage": 1, "bids": {str(p2): 30 * MIN, str(p3): 35 * MIN}, "colour": "white"})
+    for one in (["1"], [1], "1"):
+        with pytest.raises(ActionError, match="needs 2 different hall board"):
+            build("start_playoff_stage", {"stage": 1, "boards": one}, "chief", {}, ev.hall.state, ev.now)
+    made = [build("start_playoff_stage", {"stage": 1, "boards": two}, "chief", {}, ev.hall.state, ev.now)
+            for two in (["1", "2"], [1, 2], "1, 2", "1 2", " 1,2 ")]
+    assert [g["board"] for g in made[0][0][1]["games"]] == ["1", "2"]
+    assert all(m == made[0] for m in made)
+    with pytest.raises(ActionError, match=r"players\[1\]: a start number, a whole number, not 'x'"):
+        build("forbid_pair", {"players": "1, x"}, "chief", {}, ev.hall.state, ev.now)
+
+
 def test_us_2023_five_tied_blitz_then_an_armageddon_series_paired_by_the_arbiter() -> None:
     # "More Than Four Players: If more than four players are tied for first place, all tied players shall
     # contest a blitz (G3 + 2 increment) round robin. If more than one player is still tied for first,

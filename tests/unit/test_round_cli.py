@@ -176,7 +176,59 @@ def test_players_bad_input_says_which(tmp_path: Path, capsys: pytest.CaptureFixt
     assert venue(["players", "import", str(missing), *where]) == 2
     assert capsys.readouterr().err.strip() == (f"venue players import: error: {missing}: cannot read it: "
                                                "No such file or directory")
+    # docs/tournament-log.md: "the first fault refuses the whole file with its name and line": a file
+    # Excel saved as "CSV (Windows)" (Windows-1252 "ü", the byte 0xFC) at its line and column
+    latin1 = tmp_path / "latin1.csv"
+    latin1.write_bytes('Name,Rating\n"Müller, Hans",2000\n'.encode("cp1252"))
+    assert venue(["players", "import", str(latin1), *where]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"venue players import: refused, nothing registered: {latin1}:2:3: byte 0xFC is not "
+                          "UTF-8 text: save the file as UTF-8 (Excel: \"CSV UTF-8\"") and err.count("\n") == 1
     assert venue(["players", "add", "Someone", "--rating", "4000", *where]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("venue players add: refused, nothing registered: rating: '4000'") and "command line" not in err
     assert _types(url, slug) == ["tournament_registered"]
+
+
+@pytest.mark.parametrize("number", ["0", "-1"])
+def test_a_round_number_below_1_is_refused_naming_the_option_and_nothing_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture, number: str) -> None:
+    # README: "`--round N` pairs and starts round N" and a usage error "exits with code 2 and one line
+    # on stderr"; rounds are numbered from 1 (docs/pairing.md, TRF). A new user's `--round 0` started
+    # round 1, `--round -1` read "file not found: -1"; `venue round ... N` takes the same numbers.
+    preset = "us-championship-2013.toml"
+    slug = load_tournament((EVENTS / preset).read_text(), preset).slug
+    url = f"sqlite:///{tmp_path / 'log.sqlite'}"
+
+    async def register() -> None:
+        log = open_log(url, slug)
+        await log.append("tournament_registered", tournament_registered_data(load_tournament(
+            (EVENTS / preset).read_text(), preset)))
+        await log.close()
+
+    asyncio.run(register())
+    for command in ("serve", "gateway"):
+        # the broker is never asked: the round number is refused first (port 1: nothing listens there)
+        assert venue([command, "--mqtt", "mqtt://127.0.0.1:1", "--store", url, "--tournament", str(EVENTS / preset),
+                      "--round", number, "--round-start", "now"]) == 2
+        assert capsys.readouterr().err == f"venue: error: --round: {number} is not a round number: rounds are numbered from 1\n"
+    for action in ("pair", "publish", "start", "show"):
+        assert venue(["round", action, number, "--store", url, "--tournament", slug]) == 2
+        assert capsys.readouterr().err == (f"venue round: error: N: {number} is not a round number: rounds are "
+                                           "numbered from 1\n")
+    assert _types(url, slug) == ["tournament_registered"]
+
+
+def test_a_start_past_the_calendar_is_refused_and_nothing_written(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # docs/arbiter.md: a start_ms past 9999-12-31 is refused as a bad field (the round's date cannot be
+    # written: services.arbiter_office.round_from_file.LAST_START_MS); `--at` is the same start
+    url, slug = _store(tmp_path, "us-championship-2013.toml")
+    where = ["--store", url, "--tournament", slug]
+    assert venue(["round", "pair", "1", *where]) == 0
+    assert venue(["round", "publish", "1", *where]) == 0
+    before = _types(url, slug)
+    capsys.readouterr()
+    assert venue(["round", "start", "1", "--at", "9999-12-31T23:00:00-05:00", *where]) == 1
+    assert capsys.readouterr().err == ("venue round start: refused: --at: '9999-12-31T23:00:00-05:00' is outside "
+                                       "1970-01-01 to 9999-12-31\n")
+    assert _types(url, slug) == before

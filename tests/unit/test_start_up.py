@@ -133,6 +133,11 @@ def test_parse_round_start():
         parse_round_start("2023-10-05T13:00:00", NOW)
     with pytest.raises(CliError, match="not a date and time"):
         parse_round_start("tomorrow", NOW)
+    # a start whose date Python's calendar cannot write in the round's offset (past 9999-12-31,
+    # round_from_file.LAST_START_MS): refused as the option's bad value, as the console's start_ms is
+    # (docs/arbiter.md "A bad body is refused with 400 {"error"} naming the field")
+    with pytest.raises(CliError, match="--round-start: '9999-12-31T23:00:00-05:00' is outside"):
+        parse_round_start("9999-12-31T23:00:00-05:00", NOW)
 
 
 async def test_an_earlier_round_is_never_set_up_again(log):

@@ -263,3 +263,31 @@ def test_a_round_scheduled_before_the_one_before_is_refused():
     assert err.value.field == "rounds[1].start" and err.value.line == line
     assert str(err.value) == (f"us2023.toml:{line}: rounds[1].start: round 2 starts (2023-10-04T13:00:00-05:00) "
                               "before round 1 (2023-10-05T13:00:00-05:00): rounds are played in their order")
+
+
+@pytest.mark.parametrize("old,new,field,problem", [
+    # a repeated board number is refused so ("boards[3].number: board 3 is not a new positive number"); a
+    # device on two boards likewise: its MQTT client is one board's (docs/tournament-file.md "[[boards]]")
+    ('clock_device = "clock-2"', 'clock_device = "clock-1"', "boards[1].clock_device",
+     "'clock-1' is board 1's clock_device already: a device feeds one board"),
+    ('board_device = "board-3"', 'board_device = "board-1"', "boards[2].board_device",
+     "'board-1' is board 1's board_device already: a device feeds one board"),
+    ('board_device = "board-3"', 'board_device = "clock-2"', "boards[2].board_device",
+     "'clock-2' is board 2's clock_device already: a device feeds one board"),
+])
+def test_a_device_on_two_boards_is_refused_naming_field_and_line(old, new, field, problem):
+    text = (EVENTS / "checkers-11-man-national-2017-major-minor.toml").read_text()
+    assert old in text
+    broken = text.replace(old, new, 1)
+    line = text.splitlines().index(old) + 1  # the line changed (the replacement keeps the lines)
+    with pytest.raises(TournamentFileError) as err:
+        load_tournament(broken, "t.toml")
+    assert (err.value.field, err.value.line) == (field, line)
+    assert str(err.value).startswith(f"t.toml:{line}: {field}: {problem}")
+
+
+def test_a_board_with_its_clock_built_in_may_name_one_device_for_both():
+    # one device publishing both a board's moves and its clock (docs/tournament-file.md "[[boards]]")
+    text = (EVENTS / "checkers-11-man-national-2017-major-minor.toml").read_text()
+    t = load_tournament(text.replace('clock_device = "clock-1"', 'clock_device = "board-1"', 1), "t.toml")
+    assert (t.boards[0].board_device, t.boards[0].clock_device) == ("board-1", "board-1")

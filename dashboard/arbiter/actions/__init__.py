@@ -16,7 +16,7 @@ family (``game``, ``correction``, ``checkers``, ``round_tools``, or a new one im
     class SwapPairing(Action, tag="swap_pairing", kw_only=True, frozen=True):
         \"\"\"Exchange two players of a draft (FIDE C.04.3 ...): ``pairing_swapped``.\"\"\"
 
-        round: Count
+        round: RoundNo
         players: Annotated[list[StartNo], Meta(description="two start numbers, as a list")]
 
         def entries(self, ctx: Context) -> list[tuple[str, dict]]:

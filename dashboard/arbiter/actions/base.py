@@ -9,13 +9,16 @@ phrase completed with ", not VALUE", or a template with ``{value!r}``).
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar, Union
 
 import msgspec
+import msgspec.inspect as mi
 from msgspec import Meta
 
+from services.arbiter_office.round_from_file import LAST_START_MS
 from services.rules.base import Side
 from services.struct_errors import refusal
 
@@ -28,6 +31,12 @@ Note = Annotated[str, Meta(description="must be text")]
 GameId = Annotated[str, Meta(description="must be a game's id, as text (round-board, e.g. \"3-12\")")]
 SideName = Annotated[Side, Meta(description="must be white or black")]
 Count = Annotated[int, Meta(description="must be a whole number")]
+RoundNo = Annotated[int, Meta(ge=1, description="a round's number, a whole number from 1")]
+"""A round of the event: rounds are numbered from 1 (README "--round N"; TRF16), so 0 or less is a bad
+field, not "round 0 has started already"."""
+StartMs = Annotated[int, Meta(ge=0, le=LAST_START_MS,
+                              description="when it starts, ms since the epoch: a whole number from 0 to "
+                                          f"{LAST_START_MS} (9999-12-31)")]
 
 
 class Action(msgspec.Struct, tag_field="action", kw_only=True, frozen=True):
@@ -123,12 +132,50 @@ def decode(body: bytes | str) -> Action:
     return convert(raw)
 
 
+_LIST_SEPARATORS = re.compile(r"[,\s]+")
+"""What separates the numbers of a list typed as text: commas and spaces, as the console's forms
+read them (``nums`` in dashboard/static/arbiter_playoff.js: "hall boards, comma separated")."""
+
+
+@functools.lru_cache(maxsize=None)
+def _number_lists(cls: type[Action]) -> frozenset[str]:
+    """The fields of ``cls`` that are lists of numbers (boards, start numbers, alert ids) and take no
+    text of their own (``moves`` does): those a text of numbers stands for."""
+    def bare(t: Any) -> Any:
+        while isinstance(t, mi.Metadata):
+            t = t.type
+        return t
+
+    def kinds(t: Any) -> list[Any]:
+        t = bare(t)
+        return [bare(u) for u in t.types] if isinstance(t, mi.UnionType) else [t]
+
+    info = mi.type_info(cls)
+    assert isinstance(info, mi.StructType)  # an Action is a Struct
+    out = set()
+    for field in info.fields:
+        shapes = kinds(field.type)
+        if any(isinstance(k, mi.StrType) for k in shapes):
+            continue
+        if any(isinstance(k, mi.ListType) and any(isinstance(i, mi.IntType) for i in kinds(k.item_type))
+               for k in shapes):
+            out.add(field.name)
+    return frozenset(out)
+
+
 def convert(raw: Any) -> Action:
     """The action a decoded body (a dict) posts; an empty text or null counts as left out (a form's
-    empty field). Numbers may come as digits in text (a form's). Raises ActionError as ``decode``."""
+    empty field). Numbers may come as digits in text (a form's), and a list of numbers (``boards``,
+    ``players``, ``order``, ``alerts``) as a text of them separated by commas or spaces (``"1, 2"``:
+    the console's form), checked as the list would be. Raises ActionError as ``decode``."""
     if not isinstance(raw, dict):
         raise ActionError("the body must be a JSON object")
     given = {k: v for k, v in raw.items() if v is not None and v != ""}
+    tag = given.get("action")
+    cls = ACTIONS.get(tag) if isinstance(tag, str) else None
+    for name in _number_lists(cls) if cls is not None else ():
+        if isinstance(given.get(name), str):
+            given[name] = [part for part in _LIST_SEPARATORS.split(given[name]) if part]
     try:
         return msgspec.convert(given, _union(), strict=False)
     except msgspec.ValidationError as exc:

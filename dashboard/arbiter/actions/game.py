@@ -14,6 +14,7 @@ from services.events.vocabulary import EndedBy, GameResult, GameStatus, Terminat
 from services.arbiter_office.result_slip import termination_of
 from services.rules.base import SIDES
 from services.struct_errors import FieldError
+from services.views.standings import TournamentView
 
 from .base import Action, ActionError, Context, Count, GameId, SideName, action
 
@@ -164,7 +165,8 @@ class SetResult(Action, tag="set_result", kw_only=True, frozen=True):
 class RecordFine(Action, tag="record_fine", kw_only=True, frozen=True):
     """A fine (US Championship 2023 rule 1: "a fine of $500 to be deducted from their prize" for a
     player not at the board at the start): ``fine_recorded`` for ``player``, or the player of
-    ``side`` in ``game``."""
+    ``side`` in ``game``; ``currency`` left out: the event's (``Regulations.fine_currency``), none
+    without a registered tournament."""
 
     amount: Annotated[int, Meta(gt=0, description="must be a positive whole number")]
     player: str | int | None = None
@@ -182,9 +184,18 @@ class RecordFine(Action, tag="record_fine", kw_only=True, frozen=True):
             player = player_of(g, self.side)
         if player is None:
             raise ActionError("player: is missing (or give game and side)")
+        currency = self.currency or _event_currency(ctx)
         return [(FineRecorded.TYPE, {**ctx.base(self, g), "player": str(player), "amount": self.amount,
-                                     "currency": self.currency or "USD",
+                                     **({"currency": currency} if currency else {}),
                                      "reason": self.reason or "not at the board at the start"})]
+
+
+def _event_currency(ctx: Context) -> str | None:
+    """The event's currency for a fine (``Regulations.fine_currency``); None without a registered
+    tournament (a hall served by slug alone): no currency is assumed in the code (DESIGN "Rules
+    cited from the event's file")."""
+    t = TournamentView(ctx.state).tournament if ctx.state is not None else None
+    return t.regulations.fine_currency() if t is not None else None
 
 
 @action

@@ -15,7 +15,7 @@ from services.arbiter_office.playoff_stage import (PlayoffError, bid_entry, blit
 from services.events import Event
 from services.views.standings import TournamentView
 
-from .base import Action, ActionError, Context, Count, action
+from .base import Action, ActionError, Context, Count, StartMs, action
 from .results import slip_entries
 
 StartNo = Annotated[int, Meta(description="a start number, a whole number")]
@@ -50,8 +50,8 @@ class StartPlayoffStage(Action, tag="start_playoff_stage", kw_only=True, frozen=
     ``players`` the two of a series Armageddon game (US 2023: the regulations do not pair it)."""
 
     stage: Stage
-    boards: Annotated[list[str | int], Meta(description="hall boards, as a list (one per game of a round)")]
-    start_ms: Annotated[int, Meta(ge=0, description="when the stage starts, ms since the epoch")] | None = None
+    boards: Annotated[list[str | int], Meta(description="hall boards, as a list or a text of numbers separated by commas (one per game of a round)")]
+    start_ms: StartMs | None = None
     time_control: str | None = None
     players: Annotated[list[StartNo], Meta(description="two start numbers, as a list")] | None = None
 

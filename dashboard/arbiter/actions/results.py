@@ -12,7 +12,7 @@ from msgspec import Meta
 from services.arbiter_office.result_slip import (SlipError, confirms, correction_notice, find_game, parse_result, result_entries,
                                       termination_of)
 
-from .base import Action, ActionError, Context, Count, action
+from .base import Action, ActionError, Context, RoundNo, action
 from .game import result_ruling
 
 How = Annotated[Literal["slip", "arbiter", "forfeit", "claim", "board"],
@@ -31,7 +31,7 @@ class EnterResult(Action, tag="enter_result", kw_only=True, frozen=True):
     is only confirmed (a ``note_added``; its termination stays). Any round: a correction after the round moves the standings, and the answer's
     ``notice`` says when the next round was drafted or started from the old result."""
 
-    round: Count
+    round: RoundNo
     board: str | int
     result: Annotated[str, Meta(description="the result as the slip writes it (1-0, 0-1, 1/2-1/2, +/-, 1-0F, *)")]
     part: str | int | None = None

@@ -13,7 +13,7 @@ from services.events import (AccelerationSet, ByeRequestCancelled, ByeRequested,
                              PlayerWithdrew)
 from services.events.vocabulary import ByeCode
 
-from .base import Action, ActionError, Context, Count, action
+from .base import Action, ActionError, Context, RoundNo, action
 
 StartNo = Annotated[int, Meta(description="a start number, a whole number")]
 
@@ -62,7 +62,7 @@ class WithdrawPlayer(Action, tag="withdraw_player", kw_only=True, frozen=True):
     whose game the arbiter then scores with set_result): ``player_withdrew``."""
 
     player: StartNo
-    from_round: Count | None = None
+    from_round: RoundNo | None = None
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
         t = event_of(ctx, self.NAME, swiss=False)
@@ -85,7 +85,7 @@ class RequestBye(Action, tag="request_bye", kw_only=True, frozen=True):
     round, or a second request for the same round (cancel the first)."""
 
     player: StartNo
-    round: Count | None = None
+    round: RoundNo | None = None
     code: Annotated[Literal["H", "F", "Z"],
                     Meta(description="a requested bye is H (half point), F (full point) or Z (zero), "
                                      "not {value!r}")] = "H"
@@ -113,7 +113,7 @@ class CancelBye(Action, tag="cancel_bye", kw_only=True, frozen=True):
     ``bye_request_cancelled``."""
 
     player: StartNo
-    round: Count | None = None
+    round: RoundNo | None = None
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
         t = event_of(ctx, self.NAME)
@@ -140,7 +140,7 @@ class EnterPlayer(Action, tag="enter_player", kw_only=True, frozen=True):
     fide_id: str | None = None
     federation: str | None = None
     title: str | None = None
-    first_round: Count | None = None
+    first_round: RoundNo | None = None
     missed: Annotated[Literal["Z", "H"],
                       Meta(description="the rounds missed are zero-point (Z) or half-point (H) byes, not "
                                        "{value!r}")] = "Z"

@@ -16,7 +16,7 @@ from services.arbiter_office.round_draft import (DraftError, draw_ballots, finis
                                        publish_entry, start_data, swap_entry)
 from services.views.standings import TournamentView
 
-from .base import Action, ActionError, Context, Count, action
+from .base import Action, ActionError, Context, RoundNo, StartMs, action
 
 StartNo = Annotated[int, Meta(description="a start number, a whole number")]
 Version = Annotated[int, Meta(ge=0, description="the draft version you saw (GET /api/arbiter/round-tools)")]
@@ -37,7 +37,7 @@ def _view(ctx: Context) -> TournamentView:
 
 
 class _DraftAction(Action, kw_only=True, frozen=True):
-    round: Count
+    round: RoundNo
     version: Version | None = None
 
 
@@ -49,7 +49,7 @@ class PairRound(_DraftAction, tag="pair_round", kw_only=True, frozen=True):
     round again replaces its draft (give its ``version``). Refused while an earlier game of a Swiss
     has no result (naming the games)."""
 
-    round: Count | None = None  # type: ignore[assignment]  # optional here: the next round
+    round: RoundNo | None = None  # type: ignore[assignment]  # optional here: the next round
 
     def offload(self, ctx: Context) -> Callable[[], list[tuple[str, dict]]]:
         """The state read now; the pairing itself returned as a call that reads nothing else (the
@@ -118,7 +118,7 @@ class StartRound(_DraftAction, tag="start_round", kw_only=True, frozen=True):
     default time counts from it, FIDE Laws 6.7.1): ``round_started``. Refused while a game of an
     earlier round has no result (naming each), or when the draft is not published as it stands."""
 
-    start_ms: Annotated[int, Meta(ge=0, description="when the round starts, ms since the epoch")] | None = None
+    start_ms: StartMs | None = None
 
     def entries(self, ctx: Context) -> list[tuple[str, dict]]:
         view = _view(ctx)
