@@ -136,6 +136,11 @@ _LIST_SEPARATORS = re.compile(r"[,\s]+")
 """What separates the numbers of a list typed as text: commas and spaces, as the console's forms
 read them (``nums`` in dashboard/static/arbiter_playoff.js: "hall boards, comma separated")."""
 
+TYPED_LISTS = frozenset({"boards", "players", "order"})
+"""The lists of numbers an arbiter types into a console form (hall boards, start numbers, a blitz
+order): only these may come as a text of numbers. Alert ids (``alerts``) are picked, never typed: a
+text there is a client's mistake and stays refused (tests/unit/test_alerts_livable.py)."""
+
 
 @functools.lru_cache(maxsize=None)
 def _number_lists(cls: type[Action]) -> frozenset[str]:
@@ -160,14 +165,15 @@ def _number_lists(cls: type[Action]) -> frozenset[str]:
         if any(isinstance(k, mi.ListType) and any(isinstance(i, mi.IntType) for i in kinds(k.item_type))
                for k in shapes):
             out.add(field.name)
-    return frozenset(out)
+    return frozenset(out) & TYPED_LISTS
 
 
 def convert(raw: Any) -> Action:
     """The action a decoded body (a dict) posts; an empty text or null counts as left out (a form's
-    empty field). Numbers may come as digits in text (a form's), and a list of numbers (``boards``,
-    ``players``, ``order``, ``alerts``) as a text of them separated by commas or spaces (``"1, 2"``:
-    the console's form), checked as the list would be. Raises ActionError as ``decode``."""
+    empty field). Numbers may come as digits in text (a form's), and a list of numbers an arbiter
+    types (``TYPED_LISTS``: ``boards``, ``players``, ``order``) as a text of them separated by commas
+    or spaces (``"1, 2"``: the console's form), checked as the list would be. Raises ActionError as
+    ``decode``."""
     if not isinstance(raw, dict):
         raise ActionError("the body must be a JSON object")
     given = {k: v for k, v in raw.items() if v is not None and v != ""}
