@@ -595,8 +595,9 @@ class Hall:
     def _rejected(self, turn: Turn, topic: str, payload, bad: BadMessage) -> None:
         if bad.kind == "status" and bad.board is not None:
             b = self.state.boards.get(bad.board)
-            if b is not None and b.bad_status is not None and b.bad_status == raw_text(payload):
-                return  # the same malformed status again (a retained one at every start): recorded once
+            seen = b.bad_status if b is not None else self.state.stray_status.get(bad.board)
+            if seen is not None and seen == raw_text(payload):
+                return  # the same refused status again (a retained one at every start): recorded once
         turn.emit(MessageRejected(board=bad.board, topic=cut_topic(topic), device=bad.device, seq=bad.seq,
                                   reason=bad.reason, raw=raw_text(payload)))
         if bad.board is not None and bad.kind != "status":

@@ -68,7 +68,9 @@ class HallState:
     gateway folds before they are appended carry none); ``rounds``: number -> RoundState in the
     order set up; ``current``: the latest round's number; ``games``: every game of every round;
     ``boards``: the current round's hall boards; ``tournament``: players, results, registration;
-    ``errors``: ``[(seq, type, reason)]`` of entries skipped (the last ``MAX_ERRORS``).
+    ``errors``: ``[(seq, type, reason)]`` of entries skipped (the last ``MAX_ERRORS``);
+    ``stray_status``: board -> the raw text of the last status refused because the board has no game
+    in the current round (at most ``fold_board.MAX_STRAY_STATUS`` boards, the newest kept).
 
     ``tournament`` (constructor): a tournament file to apply until the log registers one;
     ``clock_rate``: a replay's speed (1 in a real hall) for the regulations' clock model."""
@@ -83,6 +85,9 @@ class HallState:
         # hall boards of earlier rounds that have no game in the current one: a later round on such a
         # board carries its devices' last seqs from here (a play-off board left out of one stage)
         self.resting: dict[str, BoardState] = {}
+        # board -> the raw text of the last status message of a board with no game in the current
+        # round (refused: unknown board): the same retained one again at a gateway start is no news
+        self.stray_status: dict[str, str] = {}
         self.tournament = TournamentState()
         self.default_tournament = tournament
         self.errors: list[tuple[int | None, str, str]] = []

@@ -90,9 +90,17 @@ def _status(state: HallState, ev, at: int, ch: Changes) -> None:
             board.battery = ev.battery
 
 
+MAX_STRAY_STATUS = 1000  # more boards than any hall has: a flood of made-up board names stays bounded
+
+
 @folds(MessageRejected)
 def _bad_status(state: HallState, ev: MessageRejected, at: int, ch: Changes) -> None:
     if ev.board is not None and (ev.topic or "").endswith("/status"):
         board = state.boards.get(ev.board)
         if board is not None:
             board.bad_status = ev.raw
+        elif ev.raw is not None:  # a board with no game this round (a spare one, one this round does not use)
+            state.stray_status.pop(ev.board, None)
+            state.stray_status[ev.board] = ev.raw
+            while len(state.stray_status) > MAX_STRAY_STATUS:
+                del state.stray_status[next(iter(state.stray_status))]

@@ -186,6 +186,28 @@ def test_a_retained_status_already_recorded_is_no_news_after_a_new_round_and_a_r
     assert [t for t, _ in fresh.handle(topic, b"offline", d.now + 30).entries] == ["device_offline"]
 
 
+def test_a_retained_status_of_a_board_with_no_game_is_recorded_once_not_at_every_start():
+    """A board this round does not use (a spare one powered on, or one a smaller round leaves out)
+    has its status refused ("unknown board"): docs/protocol.md "Status" says the retained status the
+    gateway receives again after each reconnect or restart is not recorded twice, and a new user's
+    run found such a board's refusal logged at every restart. Recorded once, also by a gateway
+    rebuilt from the log; a changed status is news again."""
+    d = Driver("1")
+    topic = f"venue/{T}/boards/9/status"
+
+    def status(hall, raw: bytes, at: int) -> list[tuple[str, str]]:
+        step = hall.handle(topic, raw, at)
+        if hall is d.hall:
+            d._record(step)  # noqa: SLF001 - the driver's log, for the rebuild below
+        return [(t, data["reason"]) for t, data in step.entries]
+
+    assert status(d.hall, b"online", 10) == [("message_rejected", "unknown board: 9")]
+    assert status(d.hall, b"online", 20) == []
+    fresh = d.rebuilt()  # a restarted gateway gets the retained status again
+    assert fresh.handle(topic, b"online", d.now + 10).entries == []
+    assert [t for t, _ in fresh.handle(topic, b"offline", d.now + 20).entries] == ["message_rejected"]
+
+
 def test_gap_is_recorded_after_the_hold():
     d = Driver("1", hold_ms=100)
     d.move("1", "e2e4", seq=1)
