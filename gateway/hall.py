@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import copy
 import heapq
+import re
 from dataclasses import dataclass, field
 
 import chess
@@ -42,7 +43,7 @@ import chess
 from gateway import irregular
 from gateway.decide import GAME_OVER, HELD, PASSING, PENDING, SIGNAL_WAIT, Decider  # noqa: F401 (the feedback words)
 from gateway.games import replay
-from gateway.payload import BadMessage, Message, cut_topic, parse, raw_text, split_topic
+from gateway.payload import UCI, BadMessage, Message, cut_topic, parse, raw_text, split_topic
 from services.events import (BoardGameCalled, Device, DeviceOffline, DeviceOnline, Event, MessageAwaitingGame,
                              MessageDuplicate, MessageHeld, MessageRejected, ResultHeld, SeqGap)
 from services.events.vocabulary import GameStatus, Variant
@@ -391,6 +392,10 @@ class Hall:
             return self._apply(turn, msg)  # late: skipped by a gap, never applied
         if self._another_move_for_a_refused_seq(board, dev, msg):
             return self._apply(turn, msg)  # the refusal used the seq but changed nothing: the move meant
+        if msg.seq <= dev.last and msg.seq not in dev.waiting:
+            used = self._seq_used_by_another_message(board, dev, msg)
+            if used is not None:
+                return self._seq_reused(turn, dev, msg, used)
         if msg.seq <= dev.last or msg.seq in dev.waiting:
             turn.emit(MessageDuplicate(board=msg.board, device=msg.device, seq=msg.seq))
             return turn.answer(msg, True, DUPLICATE_REASON)
@@ -561,6 +566,53 @@ class Hall:
         g = self.state.board_game(msg.board)
         return g is not None and self.decider.move_text(board, g, msg.body) not in moves
 
+    def _seq_used_by_another_message(self, board, dev: DeviceSeq, msg: Message) -> str | None:
+        """What the message applied under ``msg``'s seq said (``DeviceSeq.contents``: the first
+        applied), in words, when ``msg`` says none of what that seq carried: a device that counted
+        from 1 again mid-game (a reboot: fresh-user 2 #2), not a redelivery. None when it is one of
+        those messages again (a refused move's too), or when nothing was kept to compare (a
+        placement, a composed move, a result, a seq too old: a duplicate as ever). A move is another
+        move only when its origin square differs (chess UCI: the first square; checkers: the first
+        number): a redelivery in another spelling of the same move (king takes rook for castling,
+        ``e1h1``/``e1g1``; a promotion's piece) must stay a duplicate."""
+        kept = dev.contents.get(msg.seq) if msg.seq is not None else None
+        if not kept:
+            return None
+        if any(self._same(board, msg, said) for said in kept):
+            return None
+        first = kept[0]
+        if first[0] == "move":
+            return f"the move {first[1]}"
+        _, event, white_ms, black_ms, running = first[:5]
+        return f"the clock's {event} (white_ms {white_ms}, black_ms {black_ms}, running {running or 'none'})"
+
+    def _same(self, board, msg: Message, said: list) -> bool:
+        """Whether ``msg`` may be the message that said ``said`` (``DeviceSeq.contents``) again."""
+        body = msg.body
+        if said[0] == "move":
+            g = self.state.board_game(msg.board)
+            if msg.kind != "move":
+                return False
+            if g is None:
+                return True  # nothing to read the move by: a duplicate, as before
+            theirs, ours = _origin(self.decider.move_text(board, g, body), g.variant), _origin(said[1], g.variant)
+            return theirs is None or ours is None or theirs == ours
+        if msg.kind != "clock":
+            return False
+        period = body.get("event") == "period_added"
+        return said == ["clock", body.get("event"), body.get("white_ms"), body.get("black_ms"), body.get("running"),
+                        body.get("side") if period else None, body.get("period") if period else None]
+
+    def _seq_reused(self, turn: Turn, dev: DeviceSeq, msg: Message, used: str) -> None:
+        """Refuse ``msg``, whose seq a different message already used (``used``: what that one said):
+        recorded as ``message_rejected`` (one grouped alert for the device, ``services.views.alerts``),
+        nothing in the game changed, the seq stays used (docs/protocol.md "After a restart")."""
+        reason = (f"seq {msg.seq} was already used by {used}: a device that restarted its count mid-game "
+                  f"must go on from its last seq (the next is {dev.last + 1})")
+        turn.emit(MessageRejected(board=msg.board, topic=f"venue/{self.tournament}/boards/{msg.board}/{msg.kind}",
+                                  device=msg.device, seq=msg.seq, raw=msg.raw or None, reason=reason))
+        turn.answer(msg, False, reason)
+
     def _apply(self, turn: Turn, msg: Message) -> None:
         try:
             self.decider.apply(turn, msg)
@@ -628,6 +680,15 @@ class Hall:
             step.feedback.append((board, {"ref": None, "accepted": False,
                                           "reason": f"internal error: {type(exc).__name__}", "fen": g.fen}))
         return step
+
+
+def _origin(move: str, variant: str) -> str | None:
+    """The square a move starts from: chess UCI's first square, checkers' first number; None when
+    the text shows none (SAN, garbage)."""
+    if variant == Variant.CHESS:
+        return move[:2] if UCI.match(move) else None
+    head = re.match(r"\d+", move)
+    return head.group() if head else None
 
 
 def _games_touched(state: HallState, changes) -> list[str]:

@@ -11,7 +11,9 @@ other through these).
 from __future__ import annotations
 
 from services.events import Device, Event
-from services.events.device import FromDevice, MessageHeld, MessageRejected
+from services.events.device import (ClockPaused, ClockPeriodAdded, ClockPressed, ClockReading, ClockResumed,
+                                     ClockSet, ClockStarted, FromDevice, MessageHeld, MessageRejected, MovePlayed,
+                                     MoveRejected)
 from services.state.model import BoardState
 
 
@@ -24,6 +26,28 @@ def used_seq(event: Event) -> tuple[str, Device, int] | None:
         return None
     if isinstance(event, FromDevice) and event.seq is not None and not isinstance(event, MessageHeld):
         return event.board, event.device, event.seq
+    return None
+
+
+# the clock message's ``event`` (docs/protocol.md "Fields") each clock entry records
+CLOCK_WORDS: dict[type, str] = {ClockStarted: "start", ClockPressed: "press", ClockPaused: "pause",
+                                ClockResumed: "resume", ClockSet: "set", ClockPeriodAdded: "period_added"}
+
+
+def content_of(event: Event) -> list | None:
+    """What the device message an entry applies said, as ``DeviceSeq.contents`` keeps it: a move
+    played or refused (``move_rejected``: the text as read, ``gateway.decide.Decider.move_text``)
+    from the ``move`` topic ``["move", text]``; a clock reading ``["clock", event,
+    white_ms, black_ms, running, side, period]`` (the figures as sent, ms; ``side``/``period`` only
+    for ``period_added``, else None). None for every other entry (a placement, a composed move, a
+    result: nothing kept to compare a reused seq with)."""
+    if isinstance(event, MovePlayed) and event.source == "move" and event.seq is not None:
+        return ["move", event.move]
+    if isinstance(event, MoveRejected) and event.move is not None and event.seq is not None:
+        return ["move", event.move]
+    if isinstance(event, ClockReading) and type(event) in CLOCK_WORDS and event.seq is not None:
+        return ["clock", CLOCK_WORDS[type(event)], event.white_ms, event.black_ms, event.running,
+                getattr(event, "side", None), getattr(event, "period", None)]
     return None
 
 

@@ -40,7 +40,7 @@ from services.eventlog.base import Entry
 from services.events import BadEvent, Event, decode
 from services.events.device import MessageAwaitingGame, MoveRejected
 from services.regulations.model import Tournament
-from services.state.applied import drop_awaiting, used_seq
+from services.state.applied import content_of, drop_awaiting, used_seq
 from services.state.changes import Changes
 from services.state.model import BoardState, GameState, RoundState
 from services.state.tournament import TournamentState
@@ -141,6 +141,7 @@ class HallState:
                     if not isinstance(event, MoveRejected):
                         dev.used(used[2])  # DeviceSeq.refused: the move meant came under that seq
                     dev.mark(used[2])
+                    dev.note(used[2], content_of(event))  # DeviceSeq.contents: a reused seq told apart
                     if board.awaiting and not isinstance(event, MessageAwaitingGame):
                         drop_awaiting(board, used[1], used[2])  # applied to its game at last
             if handler is not None:

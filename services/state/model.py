@@ -46,15 +46,38 @@ class DeviceSeq:
     those seqs and another move is not a duplicate but the move meant, since a refusal changes
     nothing in the game. That holds for any such seq, not only the device's last: a stray publish
     that took the board's next seq with an illegal move and then jumped the seq further must not
-    turn the board's own message with the first seq into a "duplicate" once the jump was applied)."""
+    turn the board's own message with the first seq into a "duplicate" once the jump was applied);
+    ``contents`` (seq -> what the messages applied under it said, ``services.state.applied.content_of``:
+    ``["move", text]`` for a move played or refused from the ``move`` topic, ``["clock", event,
+    white_ms, black_ms, running, side, period]`` for a clock reading; each seq's contents in the
+    order applied, the newest ``MAX_CONTENTS`` seqs of this round): a later message under that seq
+    saying none of them is no duplicate but a device that reused its seqs (fresh-user 2 #2: a board
+    rebooted mid-game and counted from 1 again), refused and told to the arbiter (``gateway.hall``),
+    never ignored as the same message again; a refused move's redelivery stays a duplicate)."""
 
     last: int = 0
     holes: list[list[int]] = field(default_factory=list)
     waiting: dict[int, dict] = field(default_factory=dict)
     waiting_since: int | None = None
     refused: list[list] = field(default_factory=list)
+    contents: dict[int, list[list]] = field(default_factory=dict)
 
     MAX_REFUSED = 16  # a device refused more often than that under seqs still open is broken; keep the newest
+    # a game's moves and presses on one device: a 300-ply game's board sends ~300 messages, its clock
+    # ~300 presses and a few others; a device counting from 1 again mid-game reuses its oldest seqs,
+    # so every seq of a long game must stay known; beyond that the oldest go (as a duplicate then)
+    MAX_CONTENTS = 1000
+
+    def note(self, seq: int, content: list | None) -> None:
+        """Message ``seq`` was applied and said ``content`` (None: nothing to compare, kept as it was)."""
+        if content is None:
+            return
+        said = self.contents.pop(seq, [])
+        if content not in said:
+            said.append(content)
+        self.contents[seq] = said  # the newest seq last: the oldest go first
+        while len(self.contents) > self.MAX_CONTENTS:
+            del self.contents[next(iter(self.contents))]
 
     def refuse(self, seq: int, move: str) -> None:
         """A move under ``seq`` was refused (``move_rejected``): ``seq`` stays open for another move."""

@@ -114,15 +114,19 @@ def test_the_move_meant_under_a_refused_moves_seq_is_played_not_ignored_as_a_dup
         fresh.fold(t, data, at)
     assert fresh.state.snapshot() == d.hall.state.snapshot() and fresh.watches == d.hall.watches
     step = fresh.handle(f"venue/{T}/boards/1/move", b'{"seq": 3, "move": "d2d4"}', d.now + 10)
-    assert [t for t, _ in step.entries] == ["message_duplicate"]  # seq 3 was used by a move played
+    # seq 3 was used by a move played: another move under it is refused, never played
+    # (docs/protocol.md "After a restart")
+    assert [t for t, _ in step.entries] == ["message_rejected"] and step.feedback[-1][1]["accepted"] is False
 
 
-def test_another_move_under_a_played_moves_seq_stays_a_duplicate():
-    """Only a refusal leaves the seq open: a seq whose move was played is used up (DESIGN.md)."""
+def test_another_move_under_a_played_moves_seq_is_refused_not_played():
+    """Only a refusal leaves the seq open: a seq whose move was played is used up (DESIGN.md);
+    another move under it is not that message again but a reused seq (docs/protocol.md "After a
+    restart"): refused and recorded, nothing played."""
     d = Driver("1")
     d.move("1", "e2e4", seq=1)
     step = d.move("1", "d2d4", seq=1)
-    assert [t for t, _ in step.entries] == ["message_duplicate"] and d.played() == ["e2e4"]
+    assert [t for t, _ in step.entries] == ["message_rejected"] and d.played() == ["e2e4"]
 
 
 def test_a_rejected_message_with_a_seq_is_answered_with_its_device():

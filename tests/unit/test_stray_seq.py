@@ -81,13 +81,14 @@ def test_the_strays_own_messages_again_are_duplicates_and_play_nothing():
 
 def test_a_seq_the_move_meant_used_is_used_up():
     """Once the board's own move played under the refused seq, that seq is used like any played
-    move's: another move under it is a duplicate, also for a gateway rebuilt from the log."""
+    move's: another move under it is refused as a reused seq (docs/protocol.md "After a restart"),
+    nothing played, also for a gateway rebuilt from the log."""
     d, moves = replay("after the hold")
     for hall in (d.hall, d.rebuilt()):
         dev = hall.state.boards["2"].devices["board"]
         assert dev.refused == []
     step = d.move("2", "d2d4", seq=STRAY_AT)
-    assert [t for t, _ in step.entries] == ["message_duplicate"]
+    assert [t for t, _ in step.entries] == ["message_rejected"]
     assert d.played("2") == moves
 
 
