@@ -15,7 +15,9 @@ messages are applied exactly once and in ``seq`` order:
 
 - ``seq <= last`` (or already held): a duplicate (QoS 1 redelivery, a device retry): acknowledged,
   recorded as ``message_duplicate``, ignored; a seq inside a hole a ``seq_gap`` skipped is applied,
-  and so is another move under a seq whose move was refused (``DeviceSeq.refused``);
+  and so is another move under a seq whose move was refused (``DeviceSeq.refused``); a message
+  under an applied seq that says something else (``DeviceSeq.contents``: a device that counted from
+  1 again mid-game) is refused (``message_rejected``, ``next_seq`` in its answer), never ignored;
 - ``seq == last + 1``: applied, then every held message that now follows;
 - ``seq > last + 1``: held (``message_held``, in the log) for up to ``hold_ms`` for the missing ones;
   the device is asked to send again from the missing seq at once and every ``ask_every_ms`` (the
@@ -392,7 +394,9 @@ class Hall:
             return self._apply(turn, msg)  # late: skipped by a gap, never applied
         if self._another_move_for_a_refused_seq(board, dev, msg):
             return self._apply(turn, msg)  # the refusal used the seq but changed nothing: the move meant
-        if msg.seq <= dev.last and msg.seq not in dev.waiting:
+        if msg.seq <= dev.last and msg.seq not in dev.waiting and not self._over(board):
+            # (a board whose games are all over may be starting the next round at 1, which the
+            # gateway has not read yet: the ended game's duplicate, as ``handle`` documents)
             used = self._seq_used_by_another_message(board, dev, msg)
             if used is not None:
                 return self._seq_reused(turn, dev, msg, used)
@@ -606,12 +610,14 @@ class Hall:
     def _seq_reused(self, turn: Turn, dev: DeviceSeq, msg: Message, used: str) -> None:
         """Refuse ``msg``, whose seq a different message already used (``used``: what that one said):
         recorded as ``message_rejected`` (one grouped alert for the device, ``services.views.alerts``),
-        nothing in the game changed, the seq stays used (docs/protocol.md "After a restart")."""
+        nothing in the game changed, the seq stays used; answered refused with ``next_seq``, the seq
+        the device is to go on from (docs/protocol.md "After a restart")."""
         reason = (f"seq {msg.seq} was already used by {used}: a device that restarted its count mid-game "
                   f"must go on from its last seq (the next is {dev.last + 1})")
         turn.emit(MessageRejected(board=msg.board, topic=f"venue/{self.tournament}/boards/{msg.board}/{msg.kind}",
                                   device=msg.device, seq=msg.seq, raw=msg.raw or None, reason=reason))
         turn.answer(msg, False, reason)
+        turn.step.feedback[-1][1]["next_seq"] = dev.last + 1  # for firmware: no reason text to parse
 
     def _apply(self, turn: Turn, msg: Message) -> None:
         try:

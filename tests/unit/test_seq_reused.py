@@ -44,7 +44,7 @@ def test_a_rebooted_boards_moves_under_used_seqs_are_refused_with_the_next_seq()
         assert answer["accepted"] is False and answer["ref"] == seq and answer["device"] == "board"
         assert answer["reason"] == (f"seq {seq} was already used by the move {OPENING[seq - 1]}: a device that "
                                     f"restarted its count mid-game must go on from its last seq (the next is 4)")
-        assert answer["fen"] == official
+        assert answer["fen"] == official and answer["next_seq"] == 4
         (_, data), = step.entries
         assert data["seq"] == seq and data["device"] == "board" and data["board"] == "2"
         assert json.loads(data["raw"]) == {"seq": seq, "move": uci}
