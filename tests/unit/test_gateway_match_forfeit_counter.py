@@ -18,7 +18,7 @@ forfeits the current game, as well as the next game if not started". London 1992
 
 from __future__ import annotations
 
-from match_gateway import GAME_25, Gateway
+from match_gateway import GAME_25, Gateway, LateClock
 
 from gateway.hall import GAME_OVER, Hall
 from gateway.which_game import HELD, NEXT_GAME
@@ -112,6 +112,25 @@ def test_messages_held_for_game_two_are_answered_game_over_by_the_arbiters_time_
         step = gw.hall.external(type_, data, gw.now, None, gw.now)
         gw.take(step.entries)
         gw.feedback.extend(f for _, f in step.feedback)
+    assert [(e["game"], e["termination"]) for e in gw.entries("game_ended")] == [
+        (ONE, "time_forfeit"), (TWO, "forfeit")]
+    released = _answer(gw, "board", gw.seq["board"])
+    assert (released["accepted"], released["reason"]) == (False, GAME_OVER)
+    assert gw.hall.state.boards["1"].awaiting == []
+
+
+def test_messages_held_for_game_two_are_answered_game_over_by_the_clocks_time_forfeit_result():
+    # game 1's end reported by the clock itself (docs/protocol.md `result`: reason "time_forfeit",
+    # device "clock"): the same flag (X.A.b), the same release
+    gw = LateClock()
+    gw.clock("start", 90 * MIN, 90 * MIN, "black")
+    for move, running in zip(replay(GAME_25).moves[:3], ("white", "black", "white")):
+        gw.send("move", {"move": move})
+        gw.clock("press", 90 * MIN, 90 * MIN, running)
+    gw.send("move", {"move": replay(GAME_25).moves[0], "game": 2})
+    assert [m["reason"] for m in gw.hall.state.boards["1"].awaiting] == [NEXT_GAME]
+    gw.seq["clock"] += 1
+    gw.send_seq("result", gw.seq["clock"], {"result": "1-0", "reason": "time_forfeit", "device": "clock"})
     assert [(e["game"], e["termination"]) for e in gw.entries("game_ended")] == [
         (ONE, "time_forfeit"), (TWO, "forfeit")]
     released = _answer(gw, "board", gw.seq["board"])
