@@ -29,14 +29,28 @@ ONE, TWO = "1-1.1", "1-1.2"
 CLOCK_START_OVER = "game over: a clock's start does not act on an ended game (only the arbiter's actions do)"
 
 
-def _game_one_to_the_flag(gw: Gateway) -> None:
+def _game_one_begun(gw: Gateway) -> None:
     """Game 1 started by the clock (Black, Red in checkers, first), its first three moves (the
-    ballot) pressed, then the clock stopped at Black's 0: Black's flag."""
+    ballot) pressed."""
     gw.clock("start", 90 * MIN, 90 * MIN, "black")
     for move, running in zip(replay(GAME_25).moves[:3], ("white", "black", "white")):
         gw.send("move", {"move": move})
         gw.clock("press", 90 * MIN, 90 * MIN, running)
+
+
+def _game_one_to_the_flag(gw: Gateway) -> None:
+    """Game 1 begun (``_game_one_begun``), then the clock stopped at Black's 0: Black's flag."""
+    _game_one_begun(gw)
     gw.clock("pause", 80 * MIN, 0, None)
+
+
+def _counter_held(gw: Gateway) -> None:
+    """The board's counter moves on (game 2's first ballot move) before game 1's result is final:
+    it waits for that result (docs/protocol.md "Two games on one board")."""
+    gw.send("move", {"move": replay(GAME_25).moves[0], "game": 2})
+    held = _answer(gw, "board", gw.seq["board"])
+    assert (held["accepted"], held["reason"]) == (True, HELD[NEXT_GAME])
+    assert [m["reason"] for m in gw.hall.state.boards["1"].awaiting] == [NEXT_GAME]
 
 
 def _answer(gw: Gateway, device: str, seq: int) -> dict:
@@ -72,16 +86,8 @@ def test_a_counter_naming_the_forfeited_game_two_is_answered_game_over_at_once()
 
 def test_messages_held_for_game_two_before_game_ones_flag_are_answered_game_over_by_it():
     gw = Gateway()
-    gw.clock("start", 90 * MIN, 90 * MIN, "black")
-    for move, running in zip(replay(GAME_25).moves[:3], ("white", "black", "white")):
-        gw.send("move", {"move": move})
-        gw.clock("press", 90 * MIN, 90 * MIN, running)
-    # the board's counter moves on before the clock's flag reaches the gateway: it waits for game
-    # 1's result (docs/protocol.md "Two games on one board")
-    gw.send("move", {"move": replay(GAME_25).moves[0], "game": 2})
-    held = _answer(gw, "board", gw.seq["board"])
-    assert (held["accepted"], held["reason"]) == (True, HELD[NEXT_GAME])
-    assert [m["reason"] for m in gw.hall.state.boards["1"].awaiting] == [NEXT_GAME]
+    _game_one_begun(gw)
+    _counter_held(gw)  # before the clock's flag reaches the gateway
     gw.clock("pause", 80 * MIN, 0, None)  # Black's flag: game 1 lost on time, game 2 forfeited
     assert [(e["game"], e["termination"]) for e in gw.entries("game_ended")] == [
         (ONE, "time_forfeit"), (TWO, "forfeit")]
@@ -102,8 +108,7 @@ def test_messages_held_for_game_two_are_answered_game_over_by_the_arbiters_time_
     for move, (black_ms, running) in zip(replay(GAME_25).moves[:2], ((90 * MIN, "white"), (500, "black"))):
         gw.send("move", {"move": move})
         gw.clock("press", 90 * MIN, black_ms, running)  # Black (Red) left with 0.5 s, running
-    gw.send("move", {"move": replay(GAME_25).moves[0], "game": 2})  # 1 s later: Black's flag is down
-    assert [m["reason"] for m in gw.hall.state.boards["1"].awaiting] == [NEXT_GAME]
+    _counter_held(gw)  # 1 s later: Black's flag is down
     games = {ONE: {"id": ONE, "board": "1", "status": "playing", "result": "*"}}
     for type_, data in build("set_result", {"game": ONE, "result": "1-0", "termination": "time_forfeit"},
                              "chief", games, gw.hall.state, gw.now):
@@ -123,12 +128,8 @@ def test_messages_held_for_game_two_are_answered_game_over_by_the_clocks_time_fo
     # game 1's end reported by the clock itself (docs/protocol.md `result`: reason "time_forfeit",
     # device "clock"): the same flag (X.A.b), the same release
     gw = LateClock()
-    gw.clock("start", 90 * MIN, 90 * MIN, "black")
-    for move, running in zip(replay(GAME_25).moves[:3], ("white", "black", "white")):
-        gw.send("move", {"move": move})
-        gw.clock("press", 90 * MIN, 90 * MIN, running)
-    gw.send("move", {"move": replay(GAME_25).moves[0], "game": 2})
-    assert [m["reason"] for m in gw.hall.state.boards["1"].awaiting] == [NEXT_GAME]
+    _game_one_begun(gw)
+    _counter_held(gw)
     gw.seq["clock"] += 1
     gw.send_seq("result", gw.seq["clock"], {"result": "1-0", "reason": "time_forfeit", "device": "clock"})
     assert [(e["game"], e["termination"]) for e in gw.entries("game_ended")] == [
