@@ -35,6 +35,7 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from services.arbiter_office.round_draft import needs_ballots
 from services.eventlog.base import EventLog
 from services.views.standings import TournamentView
 
@@ -133,10 +134,23 @@ async def arbiter_page(request: Request) -> Response:
     accounts = getattr(request.app.state, "accounts", None)
     t = TournamentView(request.app.state.feed.state).tournament
     return page(request, "arbiter.html", event=event, title=f"{event} - arbiter",
-                fine_currency=t.regulations.fine_currency() if t is not None else None,
+                fine_currency=t.regulations.fine_currency() if t is not None else None, slip_parts=slip_parts(t),
                 round_label=f"Round {r['round']}" if r.get("round") else "", csrf_token=security.csrf_token(request),
                 print_views=printing.VIEWS, no_logins=accounts is None or not accounts.by_login,
                 signed_in=request.user.is_authenticated)
+
+
+def slip_parts(t) -> list[tuple[str, str]]:
+    """The result slip's choices of which game of a board, ``(value, label)``: the board's game; its
+    Armageddon game where the regulations follow a drawn game with one (Norway Chess 2023); the two
+    games of a checkers match where the event plays matches (11-Man National 2017 X.A.b). Without a
+    registered tournament (``t`` None) every choice, as the hall may hold any."""
+    parts = [("", "the board's game")]
+    if t is None or t.regulations.armageddon_after_draw:
+        parts.append(("armageddon", "its Armageddon game"))
+    if t is None or needs_ballots(t):  # its rounds are two-game checkers matches
+        parts += [("1", "match game 1"), ("2", "match game 2")]
+    return parts
 
 
 async def _favicon(request: Request) -> RedirectResponse:

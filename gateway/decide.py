@@ -452,7 +452,8 @@ class Decider:
         try:
             played = game.play(move)
         except MoveRefused as refused:
-            if board.held:
+            readable = bool(UCI.match(move)) or g.variant != "chess"
+            if board.held and readable:
                 if UCI.match(move) and irregular.stands(self, turn, board, g, msg, move, source):
                     return
                 side = self._side_of(g, move)  # a held move is often the opponent's reply (F05: b8c6)
@@ -460,7 +461,8 @@ class Decider:
                                     extra={"side": side} if side else None)
             if UCI.match(move) and compose.report(self, turn, board, g, msg, move, None):
                 return
-            readable = bool(UCI.match(move)) or g.variant != "chess"
+            # a text that is not UCI is refused for what it is, held board or not (docs/protocol.md:
+            # "refused without holding", "unparsable move"): it neither puts a hold on nor answers as one
             side = self._side_of(g, move)
             return self._refuse(turn, board, g, msg, move, refused.reason, hold=readable,
                                 extra={"side": side} if side else None)

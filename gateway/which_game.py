@@ -90,9 +90,15 @@ def split(d, board: BoardState, device: Device, msgs: list[Message]) -> Split:
         doubt = (f.opens or not f.current for f in (_fit(d, board, c, n, m) for m in msgs))  # not C's for sure
         first = next((i for i, x in enumerate(doubt) if x), len(msgs))
         return Split(first, reason=NEXT_GAME if first < len(msgs) else None)
-    if n is None:  # nothing follows C on the board: its late messages, after its end (a counter past
+    if n is None:  # nothing open follows C on the board: its late messages, after its end
         first = next((i for i, m in enumerate(msgs) if "game" in m.body and _shows_next(d, board, c, n, m)),
-                     len(msgs))  # it waits for a game to be set up)
+                     len(msgs))
+        # a counter naming a later game that is over (X.A.b: "forfeits the current game, as well as
+        # the next game if not started"): that game's, answered "game over"; a counter past the
+        # board's games waits for a game to be set up
+        over = _counted_over(state, board, msgs[first]) if first < len(msgs) else None
+        if over is not None:
+            return Split(first, "counter", None, over)
         return Split(first, reason=NEXT_GAME if first < len(msgs) else None)
     fits = _in_context(d, n, msgs, [_fit(d, board, c, n, m) for m in msgs])
     places = [j for j in range(len(msgs) + 1) if _fits_at(d, c, n, msgs, fits, j)]
@@ -244,6 +250,17 @@ def _shows_next(d, board: BoardState, c: GameState, n: GameState | None, msg: Me
     if msg.kind != "position" or not c.ended or n is None or n.variant != "chess":
         return None
     return "start_position" if _shows_start(d, board, n, msg) else None
+
+
+def _counted_over(state, board: BoardState, msg: Message) -> str | None:
+    """The game ``msg``'s ``game`` counter names when it is one of ``board``'s games and over (a
+    match's second game forfeited with the first, 11-Man National 2017 X.A.b), else None (no
+    counter, or one past the board's games: the message waits for a game to be set up)."""
+    counter = msg.body.get("game")
+    if not isinstance(counter, int) or not 0 < counter <= len(board.games):
+        return None
+    g = state.games.get(board.games[counter - 1])
+    return g.id if g is not None and g.ended else None
 
 
 def _next(state, board: BoardState, c: GameState) -> GameState | None:

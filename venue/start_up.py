@@ -135,11 +135,14 @@ def _check_startable(state: HallState, t, number: int, start_ms: int | None, now
         return
     default_ms = t.regulations.default_time_for(t.kind)
     if now_ms > scheduled.start_ms + default_ms:
-        raise CliError(f"round {number} is scheduled for {scheduled.start}, and its default time "
-                       f"({default_ms // 60000} min, FIDE Laws 6.7.1) passed long ago: every absent player would lose "
-                       "at once. Start it with --round-start now (or the time it really starts), or fix the schedule "
-                       "in the tournament file. If the round was already being played, this store does not hold "
-                       "its log: check --store")
+        # with no default time nobody is defaulted automatically (docs/arbiter.md "Not at the board"),
+        # but a round started in the past still has its clocks and scheduled times count from then
+        why = (f"its default time ({default_ms // 60000} min, FIDE Laws 6.7.1) passed long ago: every absent player "
+               "would lose at once" if default_ms else
+               "it is long past: started so, its clocks and the regulations' times would count from then")
+        raise CliError(f"round {number} is scheduled for {scheduled.start}, and {why}. Start it with --round-start "
+                       "now (or the time it really starts), or fix the schedule in the tournament file. If the round "
+                       "was already being played, this store does not hold its log: check --store")
 
 
 def _round_to_carry_on(state: HallState, round_no: int | None) -> str | None:

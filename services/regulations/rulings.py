@@ -37,6 +37,7 @@ from services.events.vocabulary import GameResult, Termination, Variant
 from services.regulations import irregularities as ir
 from services.regulations.controls import control_of
 from services.regulations.move_timer import FIVE_MINUTE, ONE_MINUTE
+from services.regulations.checkers_match import RULE_FLAG as RULE_MATCH_FLAG
 from services.regulations.quotes import rule_for
 from services.rules.base import SIDES, MoveRefused, other
 from services.rules.penalties import ILLEGAL_MOVE, INCORRECT_CLAIM, penalty
@@ -201,7 +202,8 @@ def judge_result(state, gid: str, result: str, termination: str | None, forfeit:
                  now_ms: int | None = None) -> Ruling | None:
     """An arbiter's result for game ``gid`` judged where a rule decides it (see the module; ``judged``):
     a flag fall ("time_forfeit"), a default (``forfeit``), a resignation, a checkmate, a stalemate,
-    a draw by agreement ("agreement", or a drawn "result_slip") under the event's draw-offer rule.
+    a draw by agreement ("agreement", or a drawn "result_slip") under the event's draw-offer rule, a
+    slip for a match game forfeited before it began (X.A.b, ``_never_begun``).
     Returns the ``Ruling``, None where the result is the arbiter's judgement alone (or "*", a game
     reopened); raises ``Refused`` when the record contradicts it. ``now_ms``: the instant of the
     decision; None leaves out what needs it (the default time still running, a running clock's
@@ -209,6 +211,8 @@ def judge_result(state, gid: str, result: str, termination: str | None, forfeit:
     if result == "*":
         return None
     g = _game(state, gid)
+    if termination == Termination.RESULT_SLIP:
+        _never_begun(state, g, result)
     if result == DRAW and termination in AGREED_TERMINATIONS and not forfeit:
         _agreement(state, g, termination)
         return None
@@ -221,13 +225,30 @@ def judge_result(state, gid: str, result: str, termination: str | None, forfeit:
     return None
 
 
+def _never_begun(state, g, result: str) -> None:
+    """A players' slip for a match's second game that the regulations forfeited after a flag fall in
+    the first (11-Man National 2017 X.A.b: "A player whose time expires forfeits the current game, as
+    well as the next game if not started"; ``match_forfeit``): the game never began, so the players
+    cannot have a result of it to sign. Refused unless it is the forfeit's own result; the arbiter
+    corrects the first game (the flag) or decides this one (how: arbiter)."""
+    if (g.setup.match is None or not g.forfeit or g.ended_by != "regulations" or g.ply
+            or result == g.result):
+        return
+    raise Refused("result", f"game {g.id} never began: the regulations forfeited it {g.result} after the flag "
+                            "fell in the match's first game; correct the first game's result if the flag did not "
+                            "fall, or decide this one as the arbiter (how: arbiter)",
+                  rule_for(state, "match_flag", RULE_MATCH_FLAG))
+
+
 def judged(result: str, termination: str | None, forfeit: bool) -> bool:
     """Whether a rule decides an arbiter's ``result`` with ``termination`` (``judge_result`` has
     something to judge): a default, a flag, a resignation, a checkmate, a stalemate, a draw by
-    agreement; "*" (a game reopened) never."""
+    agreement, any players' slip (a match game the regulations forfeited never began:
+    ``_never_begun``); "*" (a game reopened) never."""
     if result == "*":
         return False
-    return forfeit or termination in JUDGED_TERMINATIONS or (result == DRAW and termination in AGREED_TERMINATIONS)
+    return (forfeit or termination in JUDGED_TERMINATIONS or termination == Termination.RESULT_SLIP
+            or (result == DRAW and termination in AGREED_TERMINATIONS))
 
 
 def _agreement(state, g, termination: str) -> None:

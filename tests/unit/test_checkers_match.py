@@ -10,9 +10,12 @@ real match games of ../shared/data/checkers/tinsley.pdn: London 1992 games 25 an
 reverse).
 """
 
+import pytest
 from referee_harness import Referee
 
+from services.events.vocabulary import Termination
 from services.regulations.checkers_match import RULE_CARRY, RULE_FLAG, carried_times, match_setups
+from services.regulations.rulings import Refused, judge_result, judged
 from services.rules.checkers_ballots import load_deck
 
 MIN = 60_000
@@ -95,6 +98,27 @@ def test_a_flag_in_the_first_game_forfeits_both_games():
     assert ended == {"game": "1-1.2", "board": "1", "result": "0-1", "termination": "forfeit",
                      "forfeit": True, "ply": 0, "by": "regulations", "rule": RULE_FLAG}
     assert "as well as the next game if not started" in RULE_FLAG
+
+
+def test_a_slip_for_the_second_game_the_flag_forfeited_is_refused():
+    """X.A.b: "A player whose time expires forfeits the current game, as well as the next game if not
+    started." A new user's slip of 1/2-1/2 for such a second game was recorded as a result ("Result
+    recorded.", the forfeit overwritten without a word): the game never began, so no slip of it can
+    hold another result. The forfeit's own result on a slip is no contradiction; the arbiter's
+    decision (not a slip) is not judged here."""
+    k, _ = keeper_with_match()
+    k.observe("flag_fell", {"game": "1-1.1", "board": "1", "side": "black", "white_ms": 20 * MIN,
+                            "black_ms": 0}, 9_000)
+    k.observe("game_ended", {"game": "1-1.1", "board": "1", "result": "1-0",
+                             "termination": "time_forfeit", "by": "rules"}, 9_000)
+    assert k.state.games["1-1.2"].result == "0-1"
+    for result in ("1/2-1/2", "1-0"):
+        with pytest.raises(Refused) as refused:
+            judge_result(k.state, "1-1.2", result, Termination.RESULT_SLIP, False)
+        assert "never began" in refused.value.reason and refused.value.law == RULE_FLAG
+    assert judged("1-0", Termination.RESULT_SLIP, False)
+    assert judge_result(k.state, "1-1.2", "0-1", Termination.RESULT_SLIP, False) is None
+    assert judge_result(k.state, "1-1.2", "1/2-1/2", None, False) is None  # the arbiter's own decision
 
 
 def test_a_flag_in_the_second_game_forfeits_that_game_only():

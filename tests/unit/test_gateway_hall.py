@@ -46,6 +46,25 @@ def test_f05_illegal_move_holds_the_board_until_a_legal_move():
     assert d.played()[-1] == "b8c6"
 
 
+def test_an_unreadable_text_on_a_held_board_is_refused_as_unparsable_and_the_hold_stays():
+    """docs/protocol.md: "A move the gateway cannot even read (not UCI) is refused without holding"
+    and its table: ``unparsable move: ...``. A new user's device sent ``zz`` to a board held after
+    an illegal move and was answered "held: illegal move pending arbiter decision", as if it were a
+    move. F05's hold stays for the next readable move."""
+    d = Driver("1")
+    for uci in ("e2e4", "e7e5"):
+        d.move("1", uci)
+    d.move("1", "e1e3")  # illegal: the board is held (F05)
+    step = d.move("1", "zz")
+    (t, data), = step.entries
+    assert t == "move_rejected" and data["reason"].startswith("unparsable move") and not data.get("held")
+    answer = step.feedback[0][1]
+    assert answer["accepted"] is False and answer["reason"].startswith("unparsable move")
+    assert d.hall.state.boards["1"].held
+    step = d.move("1", "b8c6")  # a readable move while held: still held (F05)
+    assert step.entries[0][1]["reason"] == HELD
+
+
 def test_f05_official_placement_lifts_the_hold():
     d = Driver("1")
     d.move("1", "e2e4")

@@ -165,6 +165,21 @@ async def test_a_round_whose_default_time_has_passed_is_not_started(log):
     assert done.added and (await log.read())[-1].data["start_ms"] == NOW
 
 
+async def test_a_long_past_round_without_a_default_time_is_refused_for_what_it_is(log):
+    """A new user's finding: the checkers preset (no default time: docs/arbiter.md "Not at the
+    board": "With a default time of zero ... nobody is defaulted automatically") was refused with
+    "its default time (0 min, FIDE Laws 6.7.1) passed long ago: every absent player would lose at
+    once", which is not so. Still refused (its clocks and scheduled times would count from 2017),
+    nothing written, with the reason that holds and the way to start it."""
+    t = preset(path=EVENTS / "checkers-11-man-national-2017.toml")
+    assert t.regulations.default_time_for(t.kind) == 0
+    with pytest.raises(CliError) as refused:
+        await start_up(log, t, None, now_ms=NOW)
+    assert "long past" in str(refused.value) and "--round-start now" in str(refused.value)
+    assert "default time" not in str(refused.value) and "would lose" not in str(refused.value)
+    assert await types(log) == []
+
+
 async def test_rounds_are_started_in_order_and_never_while_one_is_in_play(log):
     """A new user's finding: ``--round 3`` while round 1 was in play was accepted and left round 1's
     games orphaned. Rounds are played in order, each once the one before is over."""
