@@ -10,7 +10,13 @@ whose figures the entry carries (None for the others: the console words them fro
 
 from __future__ import annotations
 
+import re
+
 from services.events.vocabulary import AlertKind, Termination
+
+# the reason of a message under a seq another message used (gateway.hall ``_seq_reused``; docs/protocol.md
+# "After a restart"): a device that counted again, not bad input
+REUSED_SEQ = re.compile(r"seq \d+ was already used by ")
 
 # The article each kind of alert applies when its entry quotes none (FIDE Laws of Chess 2023).
 KIND_RULES: dict[str, str] = {
@@ -91,6 +97,12 @@ def sentence(kind: str, data: dict, game) -> str | None:
         seq = f" (seq {data['seq']})" if data.get("seq") is not None else ""
         return (f"Board {data.get('board')} has no game this round: its {data.get('device') or 'board'}'s "
                 f"{what} message{seq} was refused; check the board's number on the device")
+    if kind == AlertKind.MESSAGE_REJECTED and REUSED_SEQ.match(str(data.get("reason", ""))):
+        device = data.get("device") or "board"
+        return (f"Board {data.get('board')}: the {device} sent seq {data.get('seq')} again with another message "
+                f"(restarted its count mid-game?): its messages under used seqs are refused, and moves made "
+                f"meanwhile are not in the record; the {device} must go on from its last seq "
+                f"(docs/protocol.md \"After a restart\")")
     if kind == AlertKind.GATEWAY_DEAF:
         then = ("it reconnected with a fresh session and still hears nothing: it exits for its supervisor; "
                 "restart the broker (Mosquitto before 2.0.13 keeps a dead session: deploy/README.md)"

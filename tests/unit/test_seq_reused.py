@@ -55,6 +55,11 @@ def test_a_rebooted_boards_moves_under_used_seqs_are_refused_with_the_next_seq()
         queue.apply(seq, at, t, json.loads(json.dumps(data)))
     told = [a for a in queue.alerts.values() if a.kind == "message_rejected"]
     assert len(told) == 1 and told[0].count == 3 and told[0].board == "2"
+    # the grouped alert words its latest entry (seq 3)
+    assert told[0].text == ("Board 2: the board sent seq 3 again with another message (restarted its count "
+                            "mid-game?): its messages under used seqs are refused, and moves made meanwhile are "
+                            "not in the record; the board must go on from its last seq "
+                            "(docs/protocol.md \"After a restart\")")
     # going on from the next seq, as the answer says, plays Black's move
     d.move("2", "b8c6", seq=4)
     assert d.played("2") == OPENING + ["b8c6"]
