@@ -16,6 +16,7 @@ import json
 import chess
 from alert_feed import FoldedAlerts
 from hall_driver import Driver
+from match_gateway import BALLOT, LateClock
 
 from gateway.hall import DUPLICATE_REASON
 
@@ -118,3 +119,23 @@ def test_a_clock_press_under_a_used_seq_with_other_figures_is_refused():
     step = d.send("1", "clock", {"event": "press", "white_ms": 5391000, "black_ms": 5400000,
                                  "running": "black"}, seq=1)
     assert [t for t, _ in step.entries] == ["message_duplicate"]
+
+
+def test_a_checkers_board_counting_again_is_refused_and_its_resend_is_a_duplicate():
+    """Checkers: a move is told apart by its first square (numeric notation, docs/protocol.md
+    "Fields"). London 1992 game 25's ballot 9-13 23-18 11-15 (tests/match_gateway.py) under seqs
+    1-3, then under seq 1 again 9-13 (a redelivery) and 18-14 (a move from square 18, not 9: a
+    rebooted board's next move, whatever it is)."""
+    gw = LateClock()
+    for move in BALLOT["moves"]:
+        gw.send("move", {"move": move})
+    played = [d["move"] for d in gw.entries("move_played")]
+    assert played == list(BALLOT["moves"])
+    step = gw.send_seq("move", 1, {"move": "9-13"})
+    assert [t for t, _ in step.entries] == ["message_duplicate"]
+    step = gw.send_seq("move", 1, {"move": "18-14"})
+    assert [t for t, _ in step.entries] == ["message_rejected"]
+    (_, answer), = step.feedback
+    assert answer["accepted"] is False and answer["next_seq"] == 4
+    assert answer["reason"].startswith("seq 1 was already used by the move 9-13: ")
+    assert [d["move"] for d in gw.entries("move_played")] == played
